@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { AgentEvent, Message, Step } from '../core/index.js';
+import type { Model } from '../llm/index.js';
+import type { Language, ProtocolName } from '../protocols/index.js';
+import type { AnyTool, ApprovalRequest } from '../tools/index.js';
+
+/** Limits that end a run `budget_exceeded`. */
+export interface Budget {
+  /** Prompt + completion tokens over the whole run. */
+  maxTotalTokens?: number;
+  /** Wall-clock milliseconds for the whole run. */
+  maxDurationMs?: number;
+}
+
+/** What `beforeStep` sees, and may change for the next step. */
+export interface StepState {
+  runId: string;
+  step: number;
+  input: string;
+  steps: readonly Step[];
+  model: Model;
+  tools: readonly AnyTool[];
+  /** The messages about to be sent (after the context budget was applied). */
+  messages: Message[];
+}
+
+/** What `beforeStep` may return: a different model, tool set or message list for this step only. */
+export interface StepOverrides {
+  model?: Model;
+  tools?: AnyTool[];
+  messages?: Message[];
+}
+
+/** Options for `new Agent()`. */
+export interface AgentOptions<T = unknown> {
+  /** Shown in events and traces; required for `asTool` and the server. */
+  name?: string;
+  model: Model;
+  tools?: AnyTool[];
+  /** `auto` picks native when the model supports tool calling, else json. Default `auto`. */
+  protocol?: 'auto' | ProtocolName;
+  instructions?: string;
+  /** Default 10. */
+  maxSteps?: number;
+  /** Prompt language for the json and react protocols. Default `en`. */
+  language?: Language;
+  /** Validates the final answer; `result.object` holds the parsed value. */
+  outputSchema?: z.ZodType<T>;
+  /** Invalid replies in a row before the run ends `failed`. Default 3. */
+  maxInvalidReplies?: number;
+  /** At maxSteps, one last model call with no tools asks for the best answer. Default true. */
+  finalAnswerOnMaxSteps?: boolean;
+  budget?: Budget;
+  /** Identical observations this many steps in a row: a warning, then a stop one step later. Default 3. */
+  sameObservationLimit?: number;
+  /** Calls run at once within a step. Default 4. */
+  toolConcurrency?: number;
+  /** A tool failing this many times in a run is disabled. Default 3. */
+  maxToolFailures?: number;
+  /** Characters per observation before it is cut to head + tail. Default 4000. */
+  observationLimit?: number;
+  /** Decides `needsApproval` calls. Without it they are denied. */
+  approve?: (request: ApprovalRequest) => Promise<boolean> | boolean;
+  /** Use the model's stream and emit `model_delta` events. Default true when the model streams. */
+  streaming?: boolean;
+  /** Writes every event as one JSON line to this file. */
+  traceFile?: string;
+  beforeStep?: (state: StepState) => StepOverrides | undefined | Promise<StepOverrides | undefined>;
+  afterStep?: (step: Step, state: StepState) => void | Promise<void>;
+}
+
+/** Options for one run. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** A subscriber to every event; a throwing subscriber never breaks the run. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Earlier conversation turns placed before the input. */
+  history?: Message[];
+  runId?: string;
+  /** Nests this run's events under a caller's run. */
+  parentRunId?: string;
+  /** Overrides the agent's budget for this run (a child never exceeds its parent's remaining budget). */
+  budget?: Budget;
+  /** Continue a checkpointed run: its finished steps are replayed into the context, not re-run. */
+  resume?: { steps: Step[] };
+}

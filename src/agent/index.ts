@@ -1,0 +1,1 @@
+export type { AgentOptions, Budget, RunOptions, StepOverrides, StepState } from './agent-options.js';

@@ -1,0 +1,68 @@
+import type { Message, ToolCall } from './message.js';
+import type { ToolSpec, Usage } from './model-types.js';
+import type { RunError, RunStatus, RunUsage } from './run-result.js';
+
+/** Fields every event carries. `parentRunId` nests a child agent's events under its caller's. */
+export interface EventBase {
+  runId: string;
+  parentRunId?: string;
+  /** Epoch milliseconds. */
+  ts: number;
+  /** Step index, for events that belong to a step. */
+  step?: number;
+}
+
+type E<T extends string, F> = EventBase & { type: T } & F;
+
+/**
+ * Every decision the loop makes, as plain JSON. The CLI, the JSONL trace, the HTML report,
+ * the server's SSE stream and replay all consume this one stream.
+ */
+export type AgentEvent =
+  | E<'run_start', { input: string; agent?: string; model: string; protocol: string; tools: string[] }>
+  | E<'step_start', { step: number }>
+  | E<'model_request', { step: number; model: string; messages: Message[]; tools?: ToolSpec[] }>
+  | E<'model_delta', { step: number; text: string }>
+  | E<
+      'model_response',
+      {
+        step: number;
+        text: string;
+        toolCalls?: ToolCall[];
+        usage?: Usage;
+        ms: number;
+        modelId?: string;
+        cached?: boolean;
+      }
+    >
+  | E<'thought', { step: number; text: string }>
+  | E<'tool_start', { step: number; callId: string; tool: string; input: unknown }>
+  | E<
+      'tool_end',
+      { step: number; callId: string; tool: string; ms: number; ok: boolean; output: string; error?: string }
+    >
+  | E<'observation', { step: number; text: string }>
+  | E<'invalid_output', { step: number; reason: string; raw: string }>
+  | E<'warning', { step?: number; code: string; message: string }>
+  | E<'final', { step: number; output: string; object?: unknown }>
+  | E<'run_end', { status: RunStatus; output: string; usage: RunUsage; durationMs: number; error?: RunError }>
+  // Events from the memory, planning, routing, guardrail, cache and approval layers.
+  | E<'context_summary', { step: number; summary: string; droppedSteps: number }>
+  | E<'memory_recall', { memories: { id: string; kind: string; text: string; score?: number }[] }>
+  | E<'memory_store', { id: string; kind: string; text: string }>
+  | E<'plan_create', { plan: string[] }>
+  | E<'plan_update', { plan: string[]; reason?: string }>
+  | E<'tools_select', { step: number; tools: string[]; from: number }>
+  | E<
+      'guardrail_trip',
+      { guardrail: string; stage: 'input' | 'output' | 'tool_call'; action: 'block' | 'rewrite'; reason: string }
+    >
+  | E<'cache_hit', { step: number; key: string }>
+  | E<'approval_request', { step: number; callId: string; tool: string; input: unknown; question?: string }>
+  | E<'approval_response', { step: number; callId: string; approved: boolean; answer?: string }>
+  | E<'reflection', { step: number; text: string }>;
+
+export type AgentEventType = AgentEvent['type'];
+
+/** Narrow an event union member by its `type`. */
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { type Message, ToolCall } from './message.js';
+
+/** Token counts for one model call. `estimated` is set when the provider did not report them. */
+export const Usage = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  estimated: z.boolean().optional(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'error', 'other']);
+export type FinishReason = z.infer<typeof FinishReason>;
+
+/** What a model answered. `toolCalls` hold raw argument strings; parsing them is the tool layer's job. */
+export const ModelResponse = z.object({
+  text: z.string(),
+  toolCalls: z.array(ToolCall).optional(),
+  usage: Usage.optional(),
+  finishReason: FinishReason.optional(),
+  /** Which model produced this reply (set by fallbackModels and providers). */
+  modelId: z.string().optional(),
+});
+export type ModelResponse = z.infer<typeof ModelResponse>;
+
+/** JSON Schema object, as sent to providers. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as a provider sees it: name, description and a JSON Schema for its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** One request to a model. */
+export interface ModelRequest {
+  messages: Message[];
+  tools?: ToolSpec[];
+  temperature?: number;
+  maxTokens?: number;
+  stop?: string[];
+  signal?: AbortSignal;
+}
+
+/** A streamed piece of a reply. The last chunk is always `response`, holding the whole reply. */
+export type ModelChunk =
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'response'; response: ModelResponse };

@@ -1,0 +1,60 @@
+import type { Step } from './step.js';
+
+export type RunStatus = 'done' | 'max_steps' | 'loop_detected' | 'aborted' | 'failed' | 'budget_exceeded';
+
+/** Token and call totals for a run. */
+export interface RunUsage {
+  promptTokens: number;
+  completionTokens: number;
+  llmCalls: number;
+  /** Set when any call's usage was estimated rather than reported. */
+  estimated?: boolean;
+  /** Cost in US dollars, when a price is known for the model. */
+  costUsd?: number;
+}
+
+/** What happened in a run, counted, so a developer sees at once why it went the way it did. */
+export interface RunStats {
+  llmCalls: number;
+  toolCalls: number;
+  toolErrors: number;
+  invalidReplies: number;
+  repairedReplies: number;
+  repetitionWarnings: number;
+  retries: number;
+  cacheHits: number;
+}
+
+export interface RunError {
+  code: string;
+  message: string;
+}
+
+/** The outcome of `agent.run()`. */
+export interface RunResult<T = unknown> {
+  runId: string;
+  status: RunStatus;
+  /** The final answer text (for `max_steps`, the best answer from what was gathered, if any). */
+  output: string;
+  /** The validated object when the agent has an `outputSchema`. */
+  object?: T;
+  steps: Step[];
+  usage: RunUsage;
+  stats: RunStats;
+  durationMs: number;
+  /** Why the run ended when it did not end `done`. */
+  error?: RunError;
+}
+
+export function emptyStats(): RunStats {
+  return {
+    llmCalls: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    invalidReplies: 0,
+    repairedReplies: 0,
+    repetitionWarnings: 0,
+    retries: 0,
+    cacheHits: 0,
+  };
+}

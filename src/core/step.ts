@@ -1,0 +1,42 @@
+import type { Message, ToolCall } from './message.js';
+import type { Usage } from './model-types.js';
+
+/** One tool call as it ran: its input, output and how long it took. */
+export interface ToolCallRecord {
+  id: string;
+  /** The name the model asked for. */
+  name: string;
+  /** The registered tool it resolved to, when it resolved. */
+  tool?: string;
+  input: unknown;
+  /** The text the model sees for this call. */
+  output: string;
+  ok: boolean;
+  error?: string;
+  durationMs: number;
+}
+
+/**
+ * One turn of the loop: the model's reply and what came of it.
+ * `kind` says whether it asked for tools, answered, or could not be read.
+ */
+export interface Step {
+  index: number;
+  kind: 'tool_calls' | 'final' | 'invalid';
+  /** The model's raw reply text. */
+  raw: string;
+  /** Native tool calls exactly as the model sent them. */
+  rawToolCalls?: ToolCall[];
+  thought?: string;
+  toolCalls: ToolCallRecord[];
+  /** The observation text the model sees next (tool outputs, warnings, or the correction for an invalid reply). */
+  observation?: string;
+  /** Set when `kind` is `invalid`. */
+  invalidReason?: string;
+  /** Set when `kind` is `final`. */
+  answer?: string;
+  usage?: Usage;
+  warnings?: string[];
+  /** Extra messages a hook or the memory layer put into the context at this step (summaries, reflections). */
+  notes?: Message[];
+}

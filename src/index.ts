@@ -1,0 +1,39 @@
+/**
+ * thinkflow: build LLM agents from first principles.
+ * Every public name is listed here on purpose.
+ */
+export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
+export {
+  ConfigError,
+  type ErrorCode,
+  errorMessage,
+  isModelError,
+  isThinkflowError,
+  type JsonSchema,
+  Message,
+  type ModelChunk,
+  ModelError,
+  type ModelRequest,
+  ModelResponse,
+  type ParsedStep,
+  type RunResult,
+  type RunStats,
+  type RunStatus,
+  type RunUsage,
+  type Step,
+  StoreError,
+  ThinkflowError,
+  ToolCall,
+  type ToolCallRecord,
+  type ToolSpec,
+  Usage,
+} from './core/index.js';
+export {
+  type Model,
+  type ModelCapabilities,
+  type ScriptedModel,
+  type ScriptedReply,
+  scriptedModel,
+} from './llm/index.js';
+export type { Language, Protocol, ProtocolName } from './protocols/index.js';
+export { type AnyTool, defineTool, type Tool, type ToolContext } from './tools/index.js';

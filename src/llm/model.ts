@@ -1,0 +1,22 @@
+import type { ModelChunk, ModelRequest, ModelResponse } from '../core/index.js';
+
+/** What a model can do. The agent's `auto` protocol picks native tool calling when `nativeTools` is true. */
+export interface ModelCapabilities {
+  nativeTools: boolean;
+  streaming: boolean;
+}
+
+/**
+ * A chat model. Providers (`openaiCompatible`, `anthropic`, `ollama`, ...) and wrappers
+ * (`fallbackModels`, `cachedModel`, `scriptedModel`) all implement this one interface.
+ */
+export interface Model {
+  /** A stable identifier such as `openai:gpt-4o-mini`. */
+  readonly id: string;
+  readonly capabilities: ModelCapabilities;
+  /** Context window in tokens, when known; the context manager's budget defaults from it. */
+  readonly contextWindow?: number;
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  /** Streams deltas; the last chunk is `{ type: 'response' }` with the whole reply. */
+  stream(request: ModelRequest): AsyncIterable<ModelChunk>;
+}

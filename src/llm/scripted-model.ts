@@ -1,0 +1,103 @@
+import { type ModelChunk, ModelError, type ModelRequest, type ModelResponse } from '../core/index.js';
+import type { Model } from './model.js';
+
+/** One scripted reply: plain text or a full response (with tool calls, usage, ...). */
+export type ScriptedReply = string | ModelResponse;
+
+export type ScriptFunction = (request: ModelRequest, callIndex: number) => ScriptedReply | Promise<ScriptedReply>;
+
+export interface ScriptedModelOptions {
+  id?: string;
+  /** Milliseconds to wait before each reply (honours the signal). */
+  delayMs?: number;
+  contextWindow?: number;
+  /** Split streamed text into chunks of this many characters (default 8). */
+  streamChunkSize?: number;
+}
+
+/** A scripted model: also records every request it received. */
+export interface ScriptedModel extends Model {
+  /** Every request received, in order (the signal is dropped). */
+  readonly calls: Omit<ModelRequest, 'signal'>[];
+}
+
+/**
+ * A model that replies from a script: a list served in order, or a function of the request.
+ * It is thinkflow's test double for everything above the model layer.
+ *
+ * @example
+ * const model = scriptedModel([
+ *   { text: '', toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"2+2"}' }] },
+ *   'The answer is 4.',
+ * ]);
+ */
+export function scriptedModel(
+  script: ScriptedReply[] | ScriptFunction,
+  options: ScriptedModelOptions = {},
+): ScriptedModel {
+  const calls: Omit<ModelRequest, 'signal'>[] = [];
+  const id = options.id ?? 'scripted';
+
+  async function next(request: ModelRequest): Promise<ModelResponse> {
+    const { signal, ...rest } = request;
+    const index = calls.length;
+    calls.push(rest);
+    if (signal?.aborted) throw abortError(id);
+    if (options.delayMs) await sleep(options.delayMs, signal, id);
+    let reply: ScriptedReply;
+    if (typeof script === 'function') {
+      reply = await script(request, index);
+    } else {
+      if (index >= script.length) {
+        throw new ModelError({
+          message: `scriptedModel ran out of replies: call ${index + 1} but the script has ${script.length}. Add more replies to the script.`,
+          code: 'script_exhausted',
+          provider: 'scripted',
+          retryable: false,
+        });
+      }
+      reply = script[index];
+    }
+    if (signal?.aborted) throw abortError(id);
+    const response: ModelResponse = typeof reply === 'string' ? { text: reply } : { ...reply };
+    if (!response.finishReason) response.finishReason = response.toolCalls?.length ? 'tool_calls' : 'stop';
+    return { modelId: id, ...response };
+  }
+
+  return {
+    id,
+    calls,
+    contextWindow: options.contextWindow,
+    capabilities: { nativeTools: true, streaming: true },
+    generate: next,
+    async *stream(request: ModelRequest): AsyncIterable<ModelChunk> {
+      const response = await next(request);
+      const size = options.streamChunkSize ?? 8;
+      for (let i = 0; i < response.text.length; i += size) {
+        yield { type: 'text_delta', text: response.text.slice(i, i + size) };
+      }
+      for (const [index, call] of (response.toolCalls ?? []).entries()) {
+        yield { type: 'tool_call_delta', index, id: call.id, name: call.name, argumentsDelta: call.arguments };
+      }
+      yield { type: 'response', response };
+    },
+  };
+}
+
+function abortError(provider: string): ModelError {
+  return new ModelError({ message: 'The model call was aborted.', code: 'model_aborted', provider, retryable: false });
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, provider: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(provider));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

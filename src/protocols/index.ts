@@ -1,0 +1,1 @@
+export type { Language, PromptContext, Protocol, ProtocolName, ReadReply, ReadToolCall } from './protocol.js';

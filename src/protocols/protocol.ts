@@ -1,0 +1,52 @@
+import type { Message, ModelResponse, Step, ToolSpec } from '../core/index.js';
+
+export type ProtocolName = 'native' | 'json' | 'react';
+export type Language = 'en' | 'zh';
+
+/** What a protocol needs to write the system prompt. */
+export interface PromptContext {
+  instructions?: string;
+  tools: ToolSpec[];
+  language: Language;
+  /** Few-shot examples, inserted verbatim. */
+  examples?: string[];
+  /** Extra context blocks (recalled memories, plan, reflections), each inserted as a section. */
+  context?: string[];
+}
+
+/** One tool call read out of a reply (native calls keep the provider's id; others get a generated one). */
+export interface ReadToolCall {
+  id: string;
+  name: string;
+  /** An object, a JSON-ish string or a bare string; the tool layer coerces it. */
+  input: unknown;
+}
+
+/** A reply read into the loop's next move. Never thrown: an unreadable reply is `invalid`. */
+export type ReadReply =
+  | { type: 'tool_calls'; thought?: string; calls: ReadToolCall[]; repaired?: boolean }
+  | { type: 'final'; thought?: string; answer: string; repaired?: boolean }
+  | { type: 'invalid'; reason: string; raw: string };
+
+/**
+ * A protocol: how tools and the reply format go into the prompt, and how a reply is read back.
+ * Pure functions, no I/O.
+ */
+export interface Protocol {
+  readonly name: ProtocolName;
+  /** The system message text: instructions, tool descriptions, format rules, context blocks. */
+  systemPrompt(ctx: PromptContext): string;
+  /** What goes in the request's `tools` field (native only; others return undefined). */
+  requestTools(ctx: PromptContext): ToolSpec[] | undefined;
+  /** Reads a model reply. Never throws. */
+  readReply(response: ModelResponse): ReadReply;
+  /**
+   * The messages that record a finished step for the next prompt: the assistant turn, then the
+   * observations (tool results, warnings, or the corrective message after an invalid reply).
+   */
+  stepMessages(step: Step, language: Language): Message[];
+  /** The corrective observation sent after an invalid reply. */
+  correction(reason: string, language: Language): string;
+  /** The user message asking for a final answer with no more tools (used when maxSteps is reached). */
+  finalAnswerRequest(language: Language): string;
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { JsonSchema } from '../core/index.js';
+import { type DefineToolOptions, defineTool, type Tool } from './tool.js';
+
+type ObjectSchema = z.ZodType<Record<string, unknown>>;
+
+export interface JsonSchemaToolOptions<O> extends Omit<DefineToolOptions<ObjectSchema, O>, 'input'> {
+  /** JSON Schema of the input object (e.g. from an MCP server or an OpenAPI document). */
+  parameters: JsonSchema;
+}
+
+/**
+ * Builds a tool from a plain JSON Schema, for tools that come from MCP or OpenAPI. The schema is
+ * sent to providers as given and inputs are validated against it.
+ */
+export function jsonSchemaTool<O>(options: JsonSchemaToolOptions<O>): Tool<Record<string, unknown>, O> {
+  let schema: ObjectSchema;
+  try {
+    schema = z.fromJSONSchema(options.parameters) as ObjectSchema;
+  } catch {
+    // A schema zod cannot read still gets an object check, so the tool stays usable.
+    schema = z.record(z.string(), z.unknown());
+  }
+  const { parameters: given, ...rest } = options;
+  const tool = defineTool({ ...rest, input: schema });
+  const { $schema: _drop, ...parameters } = given;
+  return { ...tool, parameters };
+}

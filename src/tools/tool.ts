@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { JsonSchema } from '../core/index.js';
+
+/** Minimal structured logger handed to tools. */
+export interface Logger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+}
+
+/** A question put to a person before or during a tool call. */
+export interface ApprovalRequest {
+  tool: string;
+  input: unknown;
+  question?: string;
+}
+
+/** What a running tool can use: its abort signal, the run it belongs to, a logger and an approval hook. */
+export interface ToolContext {
+  signal: AbortSignal;
+  runId: string;
+  callId: string;
+  logger: Logger;
+  /** Asks a person; resolves true when approved. Denies when no approver is configured. */
+  approve(request: ApprovalRequest): Promise<boolean>;
+}
+
+/** One problem with a tool's input, precise enough for the model to fix it. */
+export interface ToolInputIssue {
+  /** Dotted path of the bad field (`''` for the whole input). */
+  path: string;
+  message: string;
+  /** What was expected there, when known (e.g. `number`). */
+  expected?: string;
+}
+
+export type ToolInputResult<I> = { ok: true; value: I } | { ok: false; issues: ToolInputIssue[] };
+
+/** A tool the agent can call. Build one with `defineTool` (zod) or `jsonSchemaTool` (plain JSON Schema). */
+export interface Tool<I = unknown, O = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the input, generated once from the zod schema. Providers and prompts use this. */
+  readonly parameters: JsonSchema;
+  /** Validates (and coerces) an input object. */
+  parse(input: unknown): ToolInputResult<I>;
+  run(input: I, ctx: ToolContext): O | Promise<O>;
+  readonly timeoutMs?: number;
+  /** Extra attempts for `RetryableToolError`s and network errors. */
+  readonly retries?: number;
+  readonly needsApproval?: boolean | ((input: I) => boolean | Promise<boolean>);
+  readonly examples?: I[];
+  /** Never run at the same time as another call. */
+  readonly sequential?: boolean;
+  /** Safe to run twice with the same input (durable runs retry an interrupted call only then). */
+  readonly idempotent?: boolean;
+}
+
+/** A tool of any input type, as held by registries. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input type; `unknown` would reject them (contravariance).
+export type AnyTool = Tool<any, unknown>;
+
+export interface DefineToolOptions<S extends z.ZodType, O> {
+  name: string;
+  description: string;
+  input: S;
+  run(input: z.infer<S>, ctx: ToolContext): O | Promise<O>;
+  timeoutMs?: number;
+  retries?: number;
+  needsApproval?: boolean | ((input: z.infer<S>) => boolean | Promise<boolean>);
+  examples?: z.infer<S>[];
+  sequential?: boolean;
+  idempotent?: boolean;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool from a zod schema. The JSON Schema that providers and prompts see is generated
+ * from the schema once, field descriptions included.
+ *
+ * @example
+ * const weather = defineTool({
+ *   name: 'weather',
+ *   description: 'Current weather for a city.',
+ *   input: z.object({ city: z.string().describe('City name, e.g. Paris') }),
+ *   run: async ({ city }) => ({ city, tempC: 21 }),
+ * });
+ */
+export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S, O>): Tool<z.infer<S>, O> {
+  if (!TOOL_NAME.test(options.name)) {
+    throw new TypeError(`Tool name "${options.name}" must be 1-64 letters, digits, "_" or "-".`);
+  }
+  const parameters = toParameters(options.input);
+  return {
+    name: options.name,
+    description: options.description,
+    parameters,
+    parse(input: unknown) {
+      const result = options.input.safeParse(input);
+      if (result.success) return { ok: true, value: result.data };
+      return { ok: false, issues: zodIssues(result.error) };
+    },
+    run: options.run,
+    timeoutMs: options.timeoutMs,
+    retries: options.retries,
+    needsApproval: options.needsApproval,
+    examples: options.examples,
+    sequential: options.sequential,
+    idempotent: options.idempotent,
+  };
+}
+
+function toParameters(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _drop, ...rest } = json;
+  return rest;
+}
+
+function zodIssues(error: z.ZodError): ToolInputIssue[] {
+  return error.issues.map((issue) => {
+    const expected = 'expected' in issue && typeof issue.expected === 'string' ? issue.expected : undefined;
+    return { path: issue.path.map(String).join('.'), message: issue.message, expected };
+  });
+}
