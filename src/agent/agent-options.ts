@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { AgentEvent, Message, Step } from '../core/index.js';
+import type { AgentEvent, Message, RunStats, RunUsage, Step, ToolCallRecord } from '../core/index.js';
 import type { Model } from '../llm/index.js';
-import type { Language, ProtocolName } from '../protocols/index.js';
+import type { Language, ProtocolName, ReadToolCall } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
 
 /** Limits that end a run `budget_exceeded`. */
@@ -77,10 +77,32 @@ export interface RunOptions {
   /** Earlier conversation turns placed before the input. */
   history?: Message[];
   runId?: string;
+  /** Loads and appends this conversation's history (needs the agent's `sessions` store). */
+  sessionId?: string;
   /** Nests this run's events under a caller's run. */
   parentRunId?: string;
   /** Overrides the agent's budget for this run (a child never exceeds its parent's remaining budget). */
   budget?: Budget;
-  /** Continue a checkpointed run: its finished steps are replayed into the context, not re-run. */
-  resume?: { steps: Step[] };
+  /** Continue a checkpointed run: its finished steps go back into the context, not re-run. */
+  resume?: Checkpoint;
+  /**
+   * Called, and awaited, with the run's state before every model call and again after a reply is
+   * read but before its tools run (`pending` set), so a durable store can resume after a crash.
+   */
+  onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+}
+
+/**
+ * A run's durable state. On resume, finished steps are replayed into the context; pending calls that
+ * already finished are kept, idempotent ones that did not are run again, and the model is told the
+ * others were interrupted.
+ */
+export interface Checkpoint {
+  runId: string;
+  input: string;
+  steps: Step[];
+  usage: RunUsage;
+  stats: RunStats;
+  /** A step whose reply was read but whose tools had not all finished. */
+  pending?: { index: number; raw: string; thought?: string; calls: ReadToolCall[]; done: ToolCallRecord[] };
 }

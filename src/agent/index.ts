@@ -1,1 +1,1 @@
-export type { AgentOptions, Budget, RunOptions, StepOverrides, StepState } from './agent-options.js';
+export type { AgentOptions, Budget, Checkpoint, RunOptions, StepOverrides, StepState } from './agent-options.js';

@@ -1,0 +1,13 @@
+import { Command } from 'commander';
+
+/**
+ * The `thinkflow` command line. Each command lives in its own file and registers itself here.
+ */
+export function buildProgram(): Command {
+  const program = new Command('thinkflow')
+    .description('Build and run LLM agents you can see into.')
+    .version('0.1.0')
+    .showHelpAfterError();
+  // Commands register below, one line each.
+  return program;
+}
