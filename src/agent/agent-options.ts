@@ -90,6 +90,10 @@ export interface RunOptions {
    * read but before its tools run (`pending` set), so a durable store can resume after a crash.
    */
   onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+  /** Decides this run's `needsApproval` calls instead of the agent's `approve` (the server pauses the run here). */
+  approve?: (request: ApprovalRequest) => Promise<boolean> | boolean;
+  /** Answers `ctx.ask(question)` for this run's tools (`ask_user`); without it `ctx.ask` is undefined. */
+  ask?: (question: string, call: { callId: string; tool: string }) => Promise<string>;
 }
 
 /**

@@ -24,6 +24,11 @@ export interface ToolContext {
   logger: Logger;
   /** Asks a person; resolves true when approved. Denies when no approver is configured. */
   approve(request: ApprovalRequest): Promise<boolean>;
+  /**
+   * Asks a person a free-form question and resolves with their answer (the `ask_user` tool uses it).
+   * Absent when nobody can answer (no `ask` in the run options).
+   */
+  ask?(question: string): Promise<string>;
 }
 
 /** One problem with a tool's input, precise enough for the model to fix it. */
