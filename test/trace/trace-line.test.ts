@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/core/index.js';
+import { parseTrace, readTrace } from '../../src/trace/trace-line.js';
+import { createTraceWriter } from '../../src/trace/trace-writer.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'thinkflow-trace-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const start: AgentEvent = {
+  type: 'run_start',
+  runId: 'r1',
+  ts: 1,
+  input: 'hi',
+  model: 'scripted',
+  protocol: 'native',
+  tools: [],
+};
+
+describe('parseTrace', () => {
+  it('reads one event per line and skips blank lines', () => {
+    const text = `${JSON.stringify(start)}\n\n${JSON.stringify({ type: 'step_start', runId: 'r1', ts: 2, step: 1 })}\n`;
+    const events = parseTrace(text);
+    expect(events.map((e) => e.type)).toEqual(['run_start', 'step_start']);
+  });
+
+  it('keeps event types it does not know (lenient)', () => {
+    const events = parseTrace('{"type":"future_event","runId":"r","ts":1,"extra":{"a":1}}');
+    expect(events[0]).toMatchObject({ type: 'future_event', extra: { a: 1 } });
+  });
+
+  it('names the line number of a line that is not JSON', () => {
+    expect(() => parseTrace(`${JSON.stringify(start)}\n{oops`, 'run.jsonl')).toThrow(
+      /run\.jsonl line 2: not valid JSON/,
+    );
+  });
+
+  it('names the line number of a line without a type', () => {
+    expect(() => parseTrace('\n\n{"runId":"r"}')).toThrow(/line 3: not an event/);
+  });
+
+  it('readTrace explains a missing file', () => {
+    expect(() => readTrace(join(tempDir(), 'nope.jsonl'))).toThrow(/Cannot read trace file .*nope\.jsonl/);
+  });
+});
+
+describe('createTraceWriter', () => {
+  it('appends events that readTrace reads back', () => {
+    const path = join(tempDir(), 'sub', 'run.jsonl');
+    const first = createTraceWriter(path);
+    first.write(start);
+    first.close();
+    const second = createTraceWriter(path);
+    second.write({ type: 'step_start', runId: 'r1', ts: 2, step: 1 });
+    second.close();
+    second.write({ type: 'step_start', runId: 'r1', ts: 3, step: 2 });
+    expect(readTrace(path)).toEqual([start, { type: 'step_start', runId: 'r1', ts: 2, step: 1 }]);
+  });
+
+  it('redacts API keys and authorization fields', () => {
+    const path = join(tempDir(), 'run.jsonl');
+    const writer = createTraceWriter(path);
+    writer.write({ ...start, input: 'use sk-abcdefghijklmnopqrstuvwx please' });
+    writer.write({
+      type: 'tool_start',
+      runId: 'r1',
+      ts: 2,
+      step: 1,
+      callId: 'c1',
+      tool: 'http',
+      input: { headers: { Authorization: 'token-xyz', note: 'Bearer abcdefghijkl123' }, apiKey: 'k-1234' },
+    });
+    writer.close();
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toMatch(/sk-abc|token-xyz|abcdefghijkl123|k-1234/);
+    const [first, second] = readTrace(path);
+    expect(first).toMatchObject({ input: 'use [redacted] please' });
+    expect(second).toMatchObject({
+      input: { headers: { Authorization: '[redacted]', note: '[redacted]' }, apiKey: '[redacted]' },
+    });
+  });
+});
