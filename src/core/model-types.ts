@@ -20,6 +20,10 @@ export const ModelResponse = z.object({
   finishReason: FinishReason.optional(),
   /** Which model produced this reply (set by fallbackModels and providers). */
   modelId: z.string().optional(),
+  /** Set by `cachedModel` when the reply came from its cache (the loop emits `cache_hit` and counts no cost). */
+  cached: z.boolean().optional(),
+  /** The cache key of a cached reply (set with `cached`). */
+  cacheKey: z.string().optional(),
 });
 export type ModelResponse = z.infer<typeof ModelResponse>;
 
