@@ -1,4 +1,10 @@
+export { cacheKey } from './cache-key.js';
+export { type CacheStore, memoryCacheStore } from './cache-store.js';
+export { type CachedModelOptions, cachedModel } from './cached-model.js';
 export { costOf, type Price, priceOf, registerPrice } from './prices.js';
 export { redactSecrets, redactText } from './redact-secrets.js';
+export { SqliteCacheStore } from './sqlite-cache-store.js';
+export { stableJson } from './stable-json.js';
 export { parseTrace, readTrace, TraceLine } from './trace-line.js';
 export { createTraceWriter, type TraceWriter } from './trace-writer.js';
+export { withCache } from './with-cache.js';

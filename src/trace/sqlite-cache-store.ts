@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { errorMessage, ModelResponse, StoreError } from '../core/index.js';
+import type { CacheStore } from './cache-store.js';
+
+/**
+ * A model-reply cache in one SQLite file (better-sqlite3). Entries never expire; delete the file to clear it.
+ *
+ * @example
+ * const store = new SqliteCacheStore('~/.thinkflow/cache.sqlite');
+ * const model = cachedModel(openaiCompatible({ model: 'gpt-4o-mini' }), { store });
+ */
+export class SqliteCacheStore implements CacheStore {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly getRow: Database.Statement<[string], { response: string }>;
+  private readonly putRow: Database.Statement<[string, string, string, number]>;
+
+  constructor(path: string) {
+    this.path = path;
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      this.db = new Database(path);
+      this.db.pragma('journal_mode = WAL');
+      this.db.exec(
+        'CREATE TABLE IF NOT EXISTS model_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, response TEXT NOT NULL, created_at INTEGER NOT NULL)',
+      );
+      this.getRow = this.db.prepare('SELECT response FROM model_cache WHERE key = ?');
+      this.putRow = this.db.prepare(
+        'INSERT OR REPLACE INTO model_cache (key, model, response, created_at) VALUES (?, ?, ?, ?)',
+      );
+    } catch (error) {
+      throw new StoreError({
+        message: `Cannot open the model cache at ${path}: ${errorMessage(error)}. Check the folder exists and is writable, or pass another --data-dir.`,
+        cause: error,
+      });
+    }
+  }
+
+  get(key: string): ModelResponse | undefined {
+    const row = this.getRow.get(key);
+    if (!row) return undefined;
+    const parsed = ModelResponse.safeParse(JSON.parse(row.response));
+    // A row this version cannot read is a miss: the fresh reply overwrites it.
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  set(key: string, response: ModelResponse, modelId: string): void {
+    this.putRow.run(key, modelId, JSON.stringify(response), Date.now());
+  }
+
+  /** Number of cached replies. */
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM model_cache').get() as { n: number }).n;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
