@@ -31,6 +31,9 @@ export {
 export {
   type Model,
   type ModelCapabilities,
+  type OpenAICompatibleOptions,
+  openaiCompatible,
+  type RetryOptions,
   type ScriptedModel,
   type ScriptedReply,
   scriptedModel,

@@ -1,4 +1,9 @@
+export { demoModel } from './demo-model.js';
+export { estimateCompletionTokens, estimatePromptTokens, withUsage } from './estimate-usage.js';
+export { generateToolCallId } from './generate-id.js';
+export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
+export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
 export {
   type ScriptedModel,
   type ScriptedModelOptions,

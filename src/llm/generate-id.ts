@@ -1,0 +1,6 @@
+import { randomUUID } from 'node:crypto';
+
+/** A fresh tool-call id, for servers (llama.cpp, Ollama, some vLLM builds) that send calls without one. */
+export function generateToolCallId(): string {
+  return `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+}

@@ -1,0 +1,73 @@
+/**
+ * Splits a byte stream into text lines (LF or CRLF), calling `onChunk` whenever bytes arrive so a
+ * caller can reset an idle timeout. Cancels the stream if the consumer stops early, so the
+ * connection is released.
+ */
+export async function* readLines(
+  body: ReadableStream<Uint8Array> | null,
+  onChunk?: () => void,
+): AsyncGenerator<string, void, undefined> {
+  if (!body) return;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      onChunk?.();
+      buffer += decoder.decode(value, { stream: true });
+      const parts = buffer.split('\n');
+      buffer = parts.pop() ?? '';
+      for (const part of parts) yield part.endsWith('\r') ? part.slice(0, -1) : part;
+    }
+    buffer += decoder.decode();
+    if (buffer) yield buffer.endsWith('\r') ? buffer.slice(0, -1) : buffer;
+    finished = true;
+  } finally {
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/** One server-sent event: its `event:` name (if any) and its `data:` lines joined by newlines. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/**
+ * Groups SSE lines into events (per the WHATWG rules: blank line dispatches, `:` starts a comment).
+ * Leniency: a line that is bare JSON (some servers forget the `data:` prefix, e.g. for errors) is
+ * taken as data rather than silently dropped.
+ */
+export async function* sseEvents(lines: AsyncIterable<string>): AsyncGenerator<SseEvent, void, undefined> {
+  let event: string | undefined;
+  let data: string[] = [];
+  for await (const line of lines) {
+    if (line === '') {
+      if (data.length > 0) yield { event, data: data.join('\n') };
+      event = undefined;
+      data = [];
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'data') data.push(value);
+    else if (field === 'event') event = value;
+    else if (line.trimStart().startsWith('{')) data.push(line);
+  }
+  if (data.length > 0) yield { event, data: data.join('\n') };
+}
+
+/** Reads a JSON value or returns undefined (callers turn that into a model_parse error naming the line). */
+export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}

@@ -1,0 +1,106 @@
+import type { ModelChunk, ModelRequest, ModelResponse } from '../../../core/index.js';
+import { withUsage } from '../../estimate-usage.js';
+import {
+  fetchWithRetry,
+  type HttpRequest,
+  type RetryOptions,
+  readJson,
+  responseLines,
+  sseEvents,
+} from '../../http/index.js';
+import type { Model } from '../../model.js';
+import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
+import { parseOpenAIResponse } from './parse-response.js';
+import { parseOpenAIStream } from './parse-stream.js';
+
+/** Options for {@link openaiCompatible}. */
+export interface OpenAICompatibleOptions {
+  /** The API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1` (requests go to `/chat/completions`). */
+  baseURL: string;
+  /** Sent as `Authorization: Bearer …`; omit for local servers that need none. */
+  apiKey?: string;
+  /** The model name the server expects. */
+  model: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Per-request timeout: until the answer starts, then between streamed chunks. Default 120 000 ms. */
+  timeoutMs?: number;
+  /** Retries on 429, 5xx, timeouts and network errors. Default 2. */
+  maxRetries?: number;
+  /** Backoff tuning (base and max delay, Retry-After cap). */
+  retry?: RetryOptions;
+  /** Context window in tokens, when known. */
+  contextWindow?: number;
+  /** The Model's `id`. Default `openai-compatible:<model>`. */
+  id?: string;
+  /** The provider name used in errors. Default `openai-compatible`. */
+  provider?: string;
+  /** Extra fields merged into every request body (e.g. `{ top_p: 0.9 }` or a server's own switches). */
+  extraBody?: Record<string, unknown>;
+}
+
+/**
+ * A model served over the OpenAI chat-completions API: OpenAI itself, vLLM, llama.cpp server,
+ * LM Studio, DeepSeek, Qwen (DashScope) and others. Native tools, several tool calls per reply,
+ * streaming with tool-call deltas, and usage (estimated when the server sends none).
+ *
+ * @example
+ * const model = openaiCompatible({ baseURL: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b-instruct' });
+ * const reply = await model.generate({ messages: [{ role: 'user', content: 'Hello' }] });
+ */
+export function openaiCompatible(options: OpenAICompatibleOptions): Model {
+  const provider = options.provider ?? 'openai-compatible';
+  const id = options.id ?? `${provider}:${options.model}`;
+  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const secrets = [options.apiKey];
+
+  function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
+    const body: Record<string, unknown> = {
+      ...options.extraBody,
+      model: options.model,
+      messages: toOpenAIMessages(request.messages),
+    };
+    if (request.tools?.length) body.tools = toOpenAITools(request.tools);
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    if (request.stop?.length) body.stop = request.stop;
+    if (stream) {
+      body.stream = true;
+      body.stream_options = { include_usage: true };
+    }
+    return {
+      provider,
+      url,
+      headers: stream ? { ...headers, accept: 'text/event-stream' } : headers,
+      body,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      maxRetries: options.maxRetries ?? 2,
+      retry: options.retry,
+      signal: request.signal,
+      secrets,
+    };
+  }
+
+  function finish(response: ModelResponse, request: ModelRequest): ModelResponse {
+    return withUsage({ ...response, modelId: id }, request);
+  }
+
+  return {
+    id,
+    contextWindow: options.contextWindow,
+    capabilities: { nativeTools: true, streaming: true },
+    async generate(request) {
+      const http = await fetchWithRetry(httpRequest(request, false));
+      const body = await readJson(http, provider);
+      return finish(parseOpenAIResponse(body, { provider }), request);
+    },
+    async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
+      const http = await fetchWithRetry(httpRequest(request, true));
+      for await (const chunk of parseOpenAIStream(sseEvents(responseLines(http)), { provider, secrets })) {
+        yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
+      }
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { ModelResponse, ToolCall } from '../../../core/index.js';
+import { generateToolCallId } from '../../generate-id.js';
+import { parseError } from '../../http/index.js';
+import { mapOpenAIFinishReason } from './map-finish-reason.js';
+import { argumentsText, contentText, OpenAIResponse } from './wire-schema.js';
+
+/**
+ * Reads a chat-completions JSON body into a ModelResponse (pure). Missing tool-call ids are
+ * generated, argument objects are stringified, `reasoning_content` stays out of the text.
+ * Usage is left undefined when the server did not send it.
+ */
+export function parseOpenAIResponse(body: unknown, options: { provider: string; newId?: () => string }): ModelResponse {
+  const parsed = OpenAIResponse.safeParse(body);
+  if (!parsed.success) {
+    throw parseError(options.provider, 'a response of unexpected shape (no choices[0].message)', JSON.stringify(body));
+  }
+  const newId = options.newId ?? generateToolCallId;
+  const choice = parsed.data.choices[0];
+  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call) => ({
+    id: call.id || newId(),
+    name: call.function.name ?? '',
+    arguments: argumentsText(call.function.arguments) || '{}',
+  }));
+  const legacy = choice.message.function_call;
+  if (legacy && toolCalls.length === 0) {
+    toolCalls.push({ id: newId(), name: legacy.name, arguments: argumentsText(legacy.arguments) || '{}' });
+  }
+  const response: ModelResponse = {
+    text: contentText(choice.message.content),
+    finishReason: mapOpenAIFinishReason(choice.finish_reason, toolCalls.length > 0),
+  };
+  if (toolCalls.length > 0) response.toolCalls = toolCalls;
+  const usage = parsed.data.usage;
+  if (usage?.prompt_tokens != null && usage.completion_tokens != null) {
+    response.usage = { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
+  }
+  return response;
+}

@@ -1,0 +1,102 @@
+import type { ModelResponse } from '../../../src/index.js';
+import { type RecordedRequest, startWireServer, type WireReply, type WireServer } from './wire-server.js';
+
+const CREATED = 1_764_400_000;
+
+/** A chat.completion body as OpenAI sends it. */
+export function openaiCompletion(response: ModelResponse, model = 'gpt-4o-mini-2024-07-18'): Record<string, unknown> {
+  const toolCalls = response.toolCalls?.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  return {
+    id: 'chatcmpl-AbC123',
+    object: 'chat.completion',
+    created: CREATED,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: response.text === '' && toolCalls ? null : response.text,
+          refusal: null,
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        },
+        logprobs: null,
+        finish_reason: response.finishReason ?? (toolCalls ? 'tool_calls' : 'stop'),
+      },
+    ],
+    usage: response.usage
+      ? {
+          prompt_tokens: response.usage.promptTokens,
+          completion_tokens: response.usage.completionTokens,
+          total_tokens: response.usage.promptTokens + response.usage.completionTokens,
+        }
+      : undefined,
+    system_fingerprint: 'fp_0ba0d124f1',
+  };
+}
+
+function chunk(delta: Record<string, unknown>, finish: string | null = null): string {
+  const body = {
+    id: 'chatcmpl-AbC123',
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model: 'gpt-4o-mini-2024-07-18',
+    system_fingerprint: 'fp_0ba0d124f1',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+function split(text: string, size: number): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts;
+}
+
+/** SSE pieces as OpenAI streams them: role, content deltas, tool calls with arguments in small fragments, finish, usage, [DONE]. */
+export function openaiStreamPieces(
+  response: ModelResponse,
+  options: { size?: number; usage?: boolean } = {},
+): string[] {
+  const size = options.size ?? 4;
+  const pieces = [chunk({ role: 'assistant', content: '', refusal: null })];
+  for (const part of split(response.text, size)) pieces.push(chunk({ content: part }));
+  for (const [index, call] of (response.toolCalls ?? []).entries()) {
+    pieces.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
+    for (const part of split(call.arguments, size))
+      pieces.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+  }
+  pieces.push(chunk({}, response.finishReason ?? (response.toolCalls?.length ? 'tool_calls' : 'stop')));
+  if (options.usage !== false && response.usage) {
+    const usage = {
+      prompt_tokens: response.usage.promptTokens,
+      completion_tokens: response.usage.completionTokens,
+      total_tokens: response.usage.promptTokens + response.usage.completionTokens,
+    };
+    pieces.push(
+      `data: ${JSON.stringify({ id: 'chatcmpl-AbC123', object: 'chat.completion.chunk', choices: [], usage })}\n\n`,
+    );
+  }
+  pieces.push('data: [DONE]\n\n');
+  return pieces;
+}
+
+/** Formats a neutral reply the way OpenAI would, streamed when the request asked for it. */
+export function openaiFormat(response: ModelResponse, request: RecordedRequest): WireReply {
+  if (request.body.stream) {
+    const options = request.body.stream_options as { include_usage?: boolean } | undefined;
+    return { kind: 'stream', pieces: openaiStreamPieces(response, { usage: options?.include_usage === true }) };
+  }
+  return { kind: 'json', body: openaiCompletion(response) };
+}
+
+/** A fake OpenAI chat-completions server on 127.0.0.1. */
+export function startOpenAIServer(): Promise<WireServer> {
+  return startWireServer(openaiFormat);
+}
