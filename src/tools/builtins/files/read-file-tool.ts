@@ -1,0 +1,48 @@
+import { open } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../../tool.js';
+import { formatBytes } from '../shared/format-bytes.js';
+import { resolveInRootOrThrow } from './resolve-in-root.js';
+
+const ReadFileInput = z.object({
+  path: z.string().describe('File path relative to the root, e.g. "notes/todo.md".'),
+  offset: z.number().int().min(0).optional().describe('Byte to start at, to read part of a large file.'),
+  length: z.number().int().min(1).optional().describe('Bytes to read from offset (at most the read limit).'),
+});
+
+/** `read_file`: a UTF-8 text file inside the root, refused with its size when over `maxBytes` (unless a range is asked). */
+export function readFileTool(root: string, maxBytes: number): Tool<z.infer<typeof ReadFileInput>, string> {
+  return defineTool({
+    name: 'read_file',
+    description: `Read a text file. Files over ${formatBytes(maxBytes)} must be read in parts with offset and length.`,
+    input: ReadFileInput,
+    idempotent: true,
+    run: async (input) => {
+      const file = await resolveInRootOrThrow(root, input.path);
+      const handle = await open(file.path, 'r');
+      try {
+        const info = await handle.stat();
+        if (info.isDirectory()) throw new Error(`"${input.path}" is a folder; use list_files to see what it holds.`);
+        const ranged = input.offset !== undefined || input.length !== undefined;
+        if (!ranged && info.size > maxBytes) {
+          throw new Error(
+            `"${input.path}" is ${formatBytes(info.size)} (${info.size} bytes), over the ${formatBytes(maxBytes)} read limit. ` +
+              'Read a part with offset and length, or query it with the data tools.',
+          );
+        }
+        const start = input.offset ?? 0;
+        const length = Math.min(input.length ?? maxBytes, maxBytes, Math.max(0, info.size - start));
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, start);
+        const bytes = buffer.subarray(0, bytesRead);
+        if (bytes.subarray(0, 8000).includes(0))
+          throw new Error(`"${input.path}" looks binary; only text files can be read.`);
+        const text = bytes.toString('utf8');
+        if (!ranged) return text;
+        return `[bytes ${start}-${start + bytesRead} of ${info.size}]\n${text}`;
+      } finally {
+        await handle.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../../tool.js';
+import { formatBytes } from '../shared/format-bytes.js';
+import { resolveInRootOrThrow } from './resolve-in-root.js';
+
+const WriteFileInput = z.object({
+  path: z.string().describe('File path relative to the root; missing folders are created.'),
+  content: z.string().describe('The full text to write.'),
+  append: z.boolean().default(false).describe('Add to the end instead of replacing the file.'),
+});
+
+/** `write_file`: writes or appends a text file inside the root. Needs approval. */
+export function writeFileTool(root: string): Tool<z.infer<typeof WriteFileInput>, string> {
+  return defineTool({
+    name: 'write_file',
+    description: 'Write (or append to) a text file. Creates missing folders.',
+    input: WriteFileInput,
+    needsApproval: true,
+    sequential: true,
+    run: async (input) => {
+      const file = await resolveInRootOrThrow(root, input.path);
+      await mkdir(path.dirname(file.path), { recursive: true });
+      // Re-check after mkdir, and open with O_NOFOLLOW so a link swapped in meanwhile is not followed.
+      const checked = await resolveInRootOrThrow(root, input.path);
+      const mode = input.append ? constants.O_APPEND : constants.O_TRUNC;
+      const handle = await open(checked.path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | mode);
+      try {
+        await handle.writeFile(input.content, 'utf8');
+      } finally {
+        await handle.close();
+      }
+      const bytes = Buffer.byteLength(input.content);
+      return `${input.append ? 'Appended' : 'Wrote'} ${formatBytes(bytes)} to ${checked.relative}.`;
+    },
+  });
+}
