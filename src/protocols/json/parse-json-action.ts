@@ -1,0 +1,76 @@
+import type { ParsedStep } from '../../core/index.js';
+import { parseReAct } from '../react/parse-react.js';
+import { extractJson } from '../shared/extract-json.js';
+import { invalid, withExtras } from '../shared/invalid.js';
+import { plainReply } from '../shared/plain-reply.js';
+import { readActionObject } from '../shared/read-action-object.js';
+import { readUnstructured } from '../shared/read-unstructured.js';
+import { parseJsonLenient } from '../shared/repair-json.js';
+import { splitSections } from '../shared/split-sections.js';
+import { stripThink } from '../shared/strip-think.js';
+
+const SHAPE =
+  '{"thought": "...", "action": "<tool>", "action_input": {...}} or {"action": "final_answer", "action_input": "<answer>"}';
+
+/**
+ * Reads a JSON-protocol reply into a step. Finds the JSON in fences or prose, repairs it with
+ * jsonrepair when needed (single quotes, trailing commas, comments, unquoted keys, a cut-off end),
+ * and accepts every common shape: `{"thought", "action", "action_input"}`, `{"final_answer": …}`,
+ * `"action": "final"`/`"Final Answer"`, `{"name", "arguments"}`, `<tool_call>` tags and arrays
+ * (first action taken). A reply in ReAct form is read as ReAct. Never throws.
+ *
+ * @example
+ * parseJsonAction('```json\n{"action": "search", "action_input": {"query": "vitest"}}\n```');
+ * // → { type: 'action', tool: 'search', input: { query: 'vitest' } }
+ */
+export function parseJsonAction(text: string): ParsedStep {
+  if (typeof text !== 'string') return invalid(String(text), 'The reply was not text.');
+  try {
+    return read(text);
+  } catch (error) {
+    // Defensive only: every path returns data; a bug must still not crash the loop.
+    return invalid(text, `The reply could not be read (${error instanceof Error ? error.message : 'unknown error'}).`);
+  }
+}
+
+function read(raw: string): ParsedStep {
+  const { text, thought: think } = stripThink(raw);
+  if (/<tool_call>|<function=/i.test(text)) {
+    const tagged = readUnstructured(text, raw);
+    if (tagged) return withExtras(tagged, think, false);
+  }
+  const span = extractJson(text);
+  if (!span) {
+    if (splitSections(text).sections.length > 0) return withExtras(parseReAct(text), think, false);
+    return plainReply(text, raw, think);
+  }
+  const parsed = parseJsonLenient(span.json);
+  if (!parsed.ok)
+    return invalid(raw, `The JSON could not be read (${parsed.error}). Reply with one JSON object: ${SHAPE}.`);
+  const step = readActionObject(parsed.value, { raw, truncated: span.truncated });
+  if (!step) {
+    if (splitSections(text).sections.some((s) => s.keyword === 'action' || s.keyword === 'final_answer')) {
+      return withExtras(parseReAct(text), think, false);
+    }
+    if (span.truncated)
+      return invalid(raw, `The reply was cut off before the action was written. Reply with ${SHAPE}.`);
+    return invalid(raw, `The JSON has no "action" (or "final_answer") key. Reply with ${SHAPE}.`);
+  }
+  if (step.type === 'action' && span.cutInString) {
+    return invalid(
+      raw,
+      'The JSON was cut off in the middle of a string, so the action input is incomplete. Send the whole JSON object again.',
+    );
+  }
+  const prose = text
+    .slice(0, span.start)
+    .replace(/```[\w-]*\s*$/, '')
+    .trim();
+  return withExtras(step, joinIfNoThought(step, think, prose), parsed.repaired || span.truncated);
+}
+
+/** Prose before the JSON is the model's reasoning; a `thought` key inside the JSON comes after it. */
+function joinIfNoThought(step: ParsedStep, think: string | undefined, prose: string): string | undefined {
+  if (step.type === 'invalid') return undefined;
+  return [think, prose].filter(Boolean).join('\n\n') || undefined;
+}

@@ -1,0 +1,37 @@
+import type { Message, Step, ToolCall } from '../../core/index.js';
+
+/**
+ * The messages that record a native step: the assistant turn with its tool calls, then exactly one
+ * `tool` message per call, in the same order, so a call is never separated from its result (a call
+ * that did not run still gets a result saying so). Warnings follow as a user message, then notes.
+ */
+export function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
+  const notes = step.notes ?? [];
+  if (step.kind === 'final') return [{ role: 'assistant', content: step.raw || step.answer || '' }, ...notes];
+  if (step.kind === 'invalid') {
+    const content = step.observation ?? correction(step.invalidReason ?? 'The reply could not be used.');
+    return [{ role: 'assistant', content: step.raw || '(empty reply)' }, { role: 'user', content }, ...notes];
+  }
+  const calls = callsOf(step);
+  const results: Message[] = calls.map((call) => {
+    const record = step.toolCalls.find((r) => r.id === call.id);
+    return {
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: record ? record.output : 'This call was not run.',
+    };
+  });
+  const warnings: Message[] = step.warnings?.length ? [{ role: 'user', content: step.warnings.join('\n') }] : [];
+  return [{ role: 'assistant', content: step.raw, toolCalls: calls }, ...results, ...warnings, ...notes];
+}
+
+/** The calls as the model sent them, or rebuilt from the records when they were read out of text. */
+function callsOf(step: Step): ToolCall[] {
+  if (step.rawToolCalls && step.rawToolCalls.length > 0) return step.rawToolCalls;
+  return step.toolCalls.map((r) => ({
+    id: r.id,
+    name: r.name,
+    arguments: typeof r.input === 'string' ? r.input : JSON.stringify(r.input ?? {}),
+  }));
+}

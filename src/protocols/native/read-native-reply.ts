@@ -1,0 +1,45 @@
+import type { ModelResponse } from '../../core/index.js';
+import type { ReadReply } from '../protocol.js';
+import { parseReAct } from '../react/parse-react.js';
+import { extractJson } from '../shared/extract-json.js';
+import { readActionObject } from '../shared/read-action-object.js';
+import { readNativeCalls, readParsedStep } from '../shared/read-parsed-step.js';
+import { parseJsonLenient } from '../shared/repair-json.js';
+import { splitSections } from '../shared/split-sections.js';
+import { stripThink } from '../shared/strip-think.js';
+
+/**
+ * Reads a native reply: provider tool calls win (ids kept, raw arguments passed on). A reply with no
+ * tool calls whose text is an action anyway (a `<tool_call>` tag, a ReAct `Action:`, or a reply that
+ * is nothing but a JSON action, as small local models write) is read as that action; any other text
+ * is the final answer.
+ */
+export function readNativeReply(response: ModelResponse): ReadReply {
+  if (response.toolCalls && response.toolCalls.length > 0) return readNativeCalls(response);
+  const raw = response.text ?? '';
+  const { text, thought } = stripThink(raw);
+  if (looksLikeTextAction(text)) return readParsedStep(parseReAct(raw), response);
+  if (text === '') {
+    return {
+      type: 'invalid',
+      reason: thought
+        ? 'The reply held only reasoning and no tool call or answer. After thinking, call a tool or answer.'
+        : 'The reply was empty. Call a tool or reply with your answer.',
+      raw,
+    };
+  }
+  return { type: 'final', ...(thought ? { thought } : {}), answer: text };
+}
+
+function looksLikeTextAction(text: string): boolean {
+  if (/<tool_call>|<function=/i.test(text)) return true;
+  if (splitSections(text).sections.some((s) => s.keyword === 'action' || s.keyword === 'final_answer')) return true;
+  // Only a reply that is the JSON and nothing more: an answer that quotes JSON stays an answer.
+  const span = extractJson(text);
+  if (!span) return false;
+  const rest = (text.slice(0, span.start) + text.slice(span.end)).replace(/```[\w-]*/g, '').trim();
+  if (rest !== '') return false;
+  const parsed = parseJsonLenient(span.json);
+  if (!parsed.ok) return false;
+  return readActionObject(parsed.value, { raw: text, truncated: span.truncated })?.type === 'action';
+}

@@ -1,0 +1,147 @@
+import type { ParsedStep } from '../../core/index.js';
+import { coerceInput } from '../shared/coerce-input.js';
+import { extractJson } from '../shared/extract-json.js';
+import { isFinalName, isNoneName } from '../shared/final-names.js';
+import { invalid, joinThoughts, withExtras } from '../shared/invalid.js';
+import { parseActionCall } from '../shared/parse-action-call.js';
+import { plainReply } from '../shared/plain-reply.js';
+import { readActionObject } from '../shared/read-action-object.js';
+import { readUnstructured } from '../shared/read-unstructured.js';
+import { parseJsonLenient } from '../shared/repair-json.js';
+import { type Section, splitSections } from '../shared/split-sections.js';
+import { stripThink } from '../shared/strip-think.js';
+
+const FORMAT_HINT = 'Write "Action: <tool name>" then "Action Input: <JSON arguments>", or "Final Answer: <answer>".';
+
+/**
+ * Reads a ReAct reply (`Thought: / Action: / Action Input: / Final Answer:`, or the Chinese
+ * 思考 / 行动 / 行动输入 / 最终答案) into a step. Tolerates what models really write: any letter case,
+ * markdown emphasis, full-width colons, `<think>` blocks, `search[query]` calls, fenced inputs,
+ * hallucinated observations, `<tool_call>` tags and bare JSON actions. Never throws.
+ *
+ * @example
+ * parseReAct('Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}');
+ * // → { type: 'action', thought: 'I need the weather.', tool: 'get_weather', input: { city: 'Paris' } }
+ */
+export function parseReAct(text: string): ParsedStep {
+  if (typeof text !== 'string') return invalid(String(text), 'The reply was not text.');
+  try {
+    return read(text);
+  } catch (error) {
+    // Defensive only: every path above returns data; a bug must still not crash the loop.
+    return invalid(text, `The reply could not be read (${error instanceof Error ? error.message : 'unknown error'}).`);
+  }
+}
+
+function read(raw: string): ParsedStep {
+  const { text, thought: think } = stripThink(raw);
+  const { preamble, sections } = splitSections(text);
+  const kept = dropObservations(sections);
+  const decision = kept.findIndex((s) => s.keyword === 'action' || s.keyword === 'final_answer');
+  if (decision < 0) {
+    const unstructured = readUnstructured(text, raw);
+    if (unstructured) return withExtras(unstructured, think, false);
+    if (kept.length === 0) return plainReply(text, raw, think);
+    return invalid(raw, `The reply has a Thought but no Action and no Final Answer. ${FORMAT_HINT}`);
+  }
+  const thought = joinThoughts(
+    think,
+    preamble,
+    ...kept.slice(0, decision).map((s) => (s.keyword === 'thought' ? s.content : undefined)),
+  );
+  const chosen = kept[decision];
+  if (chosen.keyword === 'final_answer') {
+    const answer = chosen.content.trim();
+    if (!answer) return invalid(raw, 'The Final Answer is empty. Write the answer after "Final Answer:".');
+    return withExtras({ type: 'final', answer }, thought, false);
+  }
+  const next = kept[decision + 1];
+  const inputText = next?.keyword === 'action_input' ? next.content : undefined;
+  return withExtras(readAction(chosen.content, inputText, raw), thought, false);
+}
+
+/** A hallucinated Observation ends the reply; one at the very start is the model echoing its input. */
+function dropObservations(sections: Section[]): Section[] {
+  const start = sections[0]?.keyword === 'observation' ? 1 : 0;
+  const cut = sections.findIndex((s, i) => i >= start && s.keyword === 'observation');
+  return sections.slice(start, cut < 0 ? sections.length : cut);
+}
+
+function readAction(actionText: string, inputText: string | undefined, raw: string): ParsedStep {
+  const action = actionText.trim();
+  if (action === '') return invalid(raw, `The Action is empty. ${FORMAT_HINT}`);
+  // LangChain's structured-chat format: the Action holds a JSON blob (often fenced).
+  if (action.startsWith('{') || action.startsWith('```')) return readJsonAction(action, raw);
+  const [firstLine, ...moreLines] = action.split('\n');
+  const call = parseActionCall(firstLine);
+  if (call) {
+    if (isFinalName(call.tool)) return finalFrom(call.input, raw, call.repaired);
+    return { type: 'action', tool: call.tool, input: call.input, ...(call.repaired ? { repaired: true } : {}) };
+  }
+  const tool = cleanToolName(firstLine);
+  const rest = moreLines.join('\n').trim();
+  const input = inputText ?? (rest === '' ? undefined : rest);
+  if (isFinalName(tool)) {
+    return input === undefined
+      ? invalid(raw, `"Action: ${tool}" needs the answer: write "Final Answer: <answer>".`)
+      : finalFrom(input, raw, false);
+  }
+  if (isNoneName(tool)) {
+    return invalid(raw, `"${tool}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
+  }
+  const problem = toolNameProblem(tool);
+  if (problem) return invalid(raw, problem);
+  if (input === undefined) {
+    return invalid(
+      raw,
+      `The Action "${tool}" has no Action Input. Write "Action Input:" on the next line with the arguments as JSON ({} if none).`,
+    );
+  }
+  const coerced = coerceInput(input);
+  if (!coerced.ok) return invalid(raw, coerced.reason);
+  return { type: 'action', tool, input: coerced.input, ...(coerced.repaired ? { repaired: true } : {}) };
+}
+
+function readJsonAction(action: string, raw: string): ParsedStep {
+  const span = extractJson(action);
+  const parsed = span ? parseJsonLenient(span.json) : undefined;
+  if (!span || !parsed?.ok) {
+    return invalid(
+      raw,
+      'The Action holds JSON that could not be read. Send {"action": "<tool>", "action_input": {...}}.',
+    );
+  }
+  if (span.cutInString) {
+    return invalid(raw, 'The Action JSON was cut off in the middle of a string. Send the whole JSON object again.');
+  }
+  const step = readActionObject(parsed.value, { raw, truncated: span.truncated });
+  if (!step) return invalid(raw, 'The Action JSON must be {"action": "<tool>", "action_input": {...}}.');
+  return withExtras(step, undefined, parsed.repaired || span.truncated);
+}
+
+function finalFrom(input: unknown, raw: string, repaired: boolean): ParsedStep {
+  const text = typeof input === 'string' ? coerceInput(input) : { ok: true as const, input, repaired: false };
+  const value = text.ok ? text.input : input;
+  const answer = (typeof value === 'string' ? value : JSON.stringify(value)).trim();
+  if (!answer) return invalid(raw, 'The final answer is empty. Write the answer after "Final Answer:".');
+  return { type: 'final', answer, ...(repaired ? { repaired: true } : {}) };
+}
+
+/** Strips the decoration models put around a tool name: backticks, quotes, emphasis, a trailing period. */
+function cleanToolName(line: string): string {
+  return line
+    .trim()
+    .replace(/^[*_`"'[]+|[*_`"'\].。]+$/g, '')
+    .replace(/^(?:use|call|使用|调用)\s+(?:the\s+)?/i, '')
+    .replace(/\s+(?:tool|工具)$/i, '')
+    .trim();
+}
+
+function toolNameProblem(tool: string): string | undefined {
+  const words = tool.split(/\s+/).length;
+  if (tool.length > 64 || words > 4 || /[,;!?{}<>，。]/.test(tool)) {
+    const shown = tool.length > 60 ? `${tool.slice(0, 60)}…` : tool;
+    return `The Action must be just a tool name, but it was "${shown}". ${FORMAT_HINT}`;
+  }
+  return undefined;
+}
