@@ -38,5 +38,23 @@ export {
   type ScriptedReply,
   scriptedModel,
 } from './llm/index.js';
-export type { Language, Protocol, ProtocolName } from './protocols/index.js';
+export {
+  type BuildPromptOptions,
+  type BuiltPrompt,
+  buildPrompt,
+  getProtocol,
+  jsonProtocol,
+  type Language,
+  nativeProtocol,
+  PLAIN_ANSWER_MAX_CHARS,
+  type PromptContext,
+  type Protocol,
+  type ProtocolName,
+  parseJsonAction,
+  parseReAct,
+  type ReadReply,
+  type ReadToolCall,
+  reactProtocol,
+  renderPrompt,
+} from './protocols/index.js';
 export { type AnyTool, defineTool, type Tool, type ToolContext } from './tools/index.js';
