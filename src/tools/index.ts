@@ -1,4 +1,25 @@
+export { type ApprovalGate, type Approver, createApprovalGate } from './approval-gate.js';
+export { type BuiltinOptions, builtinTools, calculate, calculatorTool } from './builtins/index.js';
+export { type CallScheduler, createCallScheduler } from './call-scheduler.js';
+export { closestNames, editDistance } from './closest-names.js';
+export { type CoercedArguments, coerceArguments } from './coerce-arguments.js';
+export { formatInputIssues } from './format-input-issues.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './json-schema-tool.js';
+export {
+  type McpCommonOptions,
+  type McpHttpOptions,
+  type McpServerOptions,
+  type McpStdioOptions,
+  type McpToolSet,
+  mcpContentText,
+  mcpTools,
+} from './mcp/index.js';
+export { normalizeToolName } from './normalize-tool-name.js';
+export { isRetryableError, RetryableToolError } from './retryable-tool-error.js';
+export { runWithTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
+export { serializeOutput } from './serialize-output.js';
+export type { ToolExecution } from './stream-execution.js';
+export { synthesizeExample } from './synthesize-example.js';
 export {
   type AnyTool,
   type ApprovalRequest,
@@ -10,3 +31,12 @@ export {
   type ToolInputIssue,
   type ToolInputResult,
 } from './tool.js';
+export {
+  createToolExecutor,
+  type ExecuteOptions,
+  type ToolExecutor,
+  type ToolExecutorOptions,
+} from './tool-executor.js';
+export type { ToolCallInput, ToolEndRecord, ToolErrorKind, ToolStartRecord } from './tool-records.js';
+export { type ToolLookup, ToolRegistry } from './tool-registry.js';
+export { truncateObservation } from './truncate-observation.js';
