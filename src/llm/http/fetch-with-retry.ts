@@ -21,6 +21,8 @@ export interface HttpRequest {
 /** A successful (2xx) response whose body is still to be read under the same timeout and signal. */
 export interface HttpResponse {
   response: Response;
+  /** Fires when the attempt is aborted (caller's signal or timeout); body readers stop on it. */
+  signal: AbortSignal;
   /** Restarts the idle timer; call it whenever body bytes arrive. */
   touch(): void;
   /** Stops the timer and detaches from the caller's signal. Call once the body is read or abandoned. */
@@ -46,7 +48,8 @@ export async function fetchWithRetry(request: HttpRequest): Promise<HttpResponse
         body: JSON.stringify(request.body),
         signal: guard.signal,
       });
-      if (response.ok) return { response, touch: guard.arm, done: guard.done, fail: guard.classify };
+      if (response.ok)
+        return { response, signal: guard.signal, touch: guard.arm, done: guard.done, fail: guard.classify };
       const bodyText = await response.text().catch(() => '');
       error = statusError({
         provider: request.provider,

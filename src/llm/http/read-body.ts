@@ -23,7 +23,7 @@ export async function readJson(http: HttpResponse, provider: string): Promise<un
  */
 export async function* responseLines(http: HttpResponse): AsyncGenerator<string, void, undefined> {
   try {
-    yield* readLines(http.response.body, http.touch);
+    yield* readLines(http.response.body, { onChunk: http.touch, signal: http.signal });
   } catch (error) {
     throw http.fail(error);
   } finally {

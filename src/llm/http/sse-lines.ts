@@ -1,20 +1,28 @@
 /**
  * Splits a byte stream into text lines (LF or CRLF), calling `onChunk` whenever bytes arrive so a
- * caller can reset an idle timeout. Cancels the stream if the consumer stops early, so the
- * connection is released.
+ * caller can reset an idle timeout. When `signal` fires, the pending read ends at once and the
+ * signal's reason is thrown (not every fetch implementation errors a body that is between reads).
+ * Cancels the stream if the consumer stops early, so the connection is released.
  */
 export async function* readLines(
   body: ReadableStream<Uint8Array> | null,
-  onChunk?: () => void,
+  options: { onChunk?: () => void; signal?: AbortSignal } = {},
 ): AsyncGenerator<string, void, undefined> {
   if (!body) return;
+  const { onChunk, signal } = options;
   const reader = body.getReader();
+  const onAbort = () => {
+    reader.cancel().catch(() => undefined);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
   const decoder = new TextDecoder();
   let buffer = '';
   let finished = false;
   try {
     for (;;) {
+      signal?.throwIfAborted();
       const { done, value } = await reader.read();
+      signal?.throwIfAborted();
       if (done) break;
       onChunk?.();
       buffer += decoder.decode(value, { stream: true });
@@ -26,6 +34,7 @@ export async function* readLines(
     if (buffer) yield buffer.endsWith('\r') ? buffer.slice(0, -1) : buffer;
     finished = true;
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }

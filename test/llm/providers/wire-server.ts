@@ -30,6 +30,8 @@ export interface WireServer {
   requests: RecordedRequest[];
   /** Queue replies, served one per request in order. */
   push(...replies: (WireReply | ModelResponse | string)[]): void;
+  /** Forget queued replies and recorded requests. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,10 @@ export async function startWireServer(format: WireFormat): Promise<WireServer> {
         else if ('kind' in reply) queue.push(reply);
         else queue.push({ kind: 'reply', response: reply });
       }
+    },
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);
