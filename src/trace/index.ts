@@ -1,10 +1,20 @@
 export { cacheKey } from './cache-key.js';
 export { type CacheStore, memoryCacheStore } from './cache-store.js';
 export { type CachedModelOptions, cachedModel } from './cached-model.js';
+export { escapeHtml } from './escape-html.js';
 export { costOf, type Price, priceOf, registerPrice } from './prices.js';
 export { redactSecrets, redactText } from './redact-secrets.js';
+export { type RenderHtmlOptions, renderHtml } from './render-html.js';
+export { type RenderTimelineOptions, renderTimeline } from './render-timeline.js';
 export { SqliteCacheStore } from './sqlite-cache-store.js';
 export { stableJson } from './stable-json.js';
+export {
+  summarizeTrace,
+  type TraceModelCall,
+  type TraceStep,
+  type TraceSummary,
+  type TraceToolCall,
+} from './summarize-trace.js';
 export { parseTrace, readTrace, TraceLine } from './trace-line.js';
 export { createTraceWriter, type TraceWriter } from './trace-writer.js';
 export { withCache } from './with-cache.js';
