@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AgentEvent, Message, RunStats, RunUsage, Step, ToolCallRecord } from '../core/index.js';
 import type { Model } from '../llm/index.js';
+import type { SessionStore } from '../memory/index.js';
 import type { Language, ProtocolName, ReadToolCall } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
 
@@ -65,6 +66,8 @@ export interface AgentOptions<T = unknown> {
   streaming?: boolean;
   /** Writes every event as one JSON line to this file. */
   traceFile?: string;
+  /** Where `RunOptions.sessionId` conversations are loaded from and appended to (e.g. `new SqliteSessionStore()`). */
+  sessions?: SessionStore;
   beforeStep?: (state: StepState) => StepOverrides | undefined | Promise<StepOverrides | undefined>;
   afterStep?: (step: Step, state: StepState) => void | Promise<void>;
 }

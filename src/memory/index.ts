@@ -10,3 +10,6 @@ export {
 export { defaultBudgetFor } from './default-budget-for.js';
 export { groupMessages } from './group-messages.js';
 export { type CountTokens, createMessageTokens, type MessageTokens } from './message-tokens.js';
+export { databasePath, openSqlite, type SqliteLocation } from './open-sqlite.js';
+export type { SessionInfo, SessionStore } from './session-store.js';
+export { SqliteSessionStore } from './sqlite-session-store.js';
