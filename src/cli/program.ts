@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { registerMcpServeCommand } from './mcp-serve-command.js';
+import { registerTraceCommand } from './trace-command.js';
 
 /**
  * The `thinkflow` command line. Each command lives in its own file and registers itself here.
@@ -9,5 +11,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError();
   // Commands register below, one line each.
+  registerTraceCommand(program);
+  registerMcpServeCommand(program);
   return program;
 }
