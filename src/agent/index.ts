@@ -1,1 +1,4 @@
+export { Agent } from './agent.js';
 export type { AgentOptions, Budget, Checkpoint, RunOptions, StepOverrides, StepState } from './agent-options.js';
+export { canonicalJson, type StopReason } from './guards/index.js';
+export type { NextStep } from './next-step.js';

@@ -14,6 +14,8 @@ export interface ToolCallRecord {
   ok: boolean;
   error?: string;
   durationMs: number;
+  /** How many times the tool was tried (retries included). */
+  attempts?: number;
 }
 
 /**

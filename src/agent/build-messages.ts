@@ -1,0 +1,36 @@
+import type { Message, Step } from '../core/index.js';
+import type { Language, Protocol } from '../protocols/index.js';
+
+/**
+ * Projects the run's steps into messages, step by step. A finished step never changes, so its
+ * messages are computed once and reused on every later step.
+ */
+export function createStepProjector(protocol: Protocol, language: Language) {
+  const cache = new WeakMap<Step, Message[]>();
+  return (step: Step): Message[] => {
+    let messages = cache.get(step);
+    if (!messages) {
+      messages = protocol.stepMessages(step, language);
+      cache.set(step, messages);
+    }
+    return messages;
+  };
+}
+
+/** The parts of every prompt that do not come from steps. */
+export interface PromptHead {
+  system: Message;
+  history: Message[];
+  question: Message;
+}
+
+/** The full prompt: system, earlier turns, the question, then each step's messages. */
+export function projectMessages(
+  head: PromptHead,
+  steps: readonly Step[],
+  project: (step: Step) => Message[],
+): Message[] {
+  const messages: Message[] = [head.system, ...head.history, head.question];
+  for (const step of steps) messages.push(...project(step));
+  return messages;
+}

@@ -1,0 +1,35 @@
+import type { ToolSpec } from '../core/index.js';
+import { type AnyTool, createToolExecutor, type ToolRegistry } from '../tools/index.js';
+import type { AgentOptions, RunOptions } from './agent-options.js';
+import type { ToolRunner } from './tool-runner.js';
+
+/**
+ * Adapts the tool executor to the loop: one executor per run, over the run's own copy of the
+ * registry, so a tool disabled after repeated failures stays enabled for the next run.
+ */
+export function executorRunner(
+  registry: ToolRegistry,
+  options: AgentOptions,
+  run: RunOptions & { runId: string },
+): ToolRunner {
+  const forked = registry.fork();
+  const executor = createToolExecutor({
+    registry: forked,
+    runId: run.runId,
+    concurrency: options.toolConcurrency,
+    maxFailures: options.maxToolFailures,
+    observationLimit: options.observationLimit,
+    approve: run.approve ?? options.approve,
+  });
+  return {
+    names: () => forked.list().map((t: AnyTool) => t.name),
+    specs: () => forked.specs() as ToolSpec[],
+    isIdempotent: (name) => forked.get(name)?.idempotent === true,
+    run: (calls, hooks) =>
+      executor.execute(calls, {
+        signal: hooks.signal,
+        onStart: (r) => hooks.onStart({ id: r.callId, name: r.name, input: r.input }, r.tool ?? r.name, r.input),
+        onEnd: (r) => hooks.onEnd(r),
+      }),
+  };
+}

@@ -1,0 +1,59 @@
+import { jsonrepair } from 'jsonrepair';
+import type { z } from 'zod';
+import type { ReadReply, ReadToolCall } from '../protocols/index.js';
+
+/** What the loop does after reading a reply. */
+export type NextStep =
+  | { type: 'final'; thought?: string; answer: string; object?: unknown; repaired?: boolean }
+  | { type: 'run_tools'; thought?: string; calls: ReadToolCall[]; repaired?: boolean }
+  | { type: 'retry_parse'; thought?: string; reason: string; raw: string };
+
+/**
+ * Turns a read reply into the loop's next move. With an output schema, a final answer must parse
+ * and validate; if it does not, the model gets the validation errors like any invalid reply.
+ */
+export function decideNextStep(reply: ReadReply, raw: string, outputSchema?: z.ZodType): NextStep {
+  if (reply.type === 'invalid') return { type: 'retry_parse', reason: reply.reason, raw: reply.raw || raw };
+  if (reply.type === 'tool_calls') {
+    return { type: 'run_tools', thought: reply.thought, calls: reply.calls, repaired: reply.repaired };
+  }
+  if (!outputSchema) return { type: 'final', thought: reply.thought, answer: reply.answer, repaired: reply.repaired };
+  const value = parseAnswer(reply.answer);
+  const result = outputSchema.safeParse(value);
+  if (result.success) {
+    return {
+      type: 'final',
+      thought: reply.thought,
+      answer: reply.answer,
+      object: result.data,
+      repaired: reply.repaired,
+    };
+  }
+  const problems = result.error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+  return {
+    type: 'retry_parse',
+    thought: reply.thought,
+    reason: `The final answer does not match the required output schema: ${problems}. Answer again with JSON that matches it.`,
+    raw,
+  };
+}
+
+/** Reads an answer as JSON when it looks like JSON (fences and small syntax slips repaired), else keeps the text. */
+function parseAnswer(answer: string): unknown {
+  const text = answer
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
+  if (!/^[[{"]/.test(text)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    try {
+      return JSON.parse(jsonrepair(text));
+    } catch {
+      return text;
+    }
+  }
+}

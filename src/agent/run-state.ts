@@ -1,0 +1,59 @@
+import {
+  type AgentEvent,
+  type AgentEventType,
+  type EventOf,
+  emptyStats,
+  type RunStats,
+  type RunUsage,
+  type Step,
+  type Usage,
+} from '../core/index.js';
+
+/** The mutable state of one run. Only the loop changes it. */
+export interface RunState {
+  runId: string;
+  parentRunId?: string;
+  input: string;
+  steps: Step[];
+  usage: RunUsage;
+  stats: RunStats;
+  startedAt: number;
+  invalidStreak: number;
+}
+
+export function createRunState(
+  runId: string,
+  input: string,
+  parentRunId?: string,
+  resume?: { steps: Step[]; usage: RunUsage; stats: RunStats },
+): RunState {
+  return {
+    runId,
+    parentRunId,
+    input,
+    steps: resume ? [...resume.steps] : [],
+    usage: resume ? { ...resume.usage } : { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    stats: resume ? { ...resume.stats } : emptyStats(),
+    startedAt: Date.now(),
+    invalidStreak: 0,
+  };
+}
+
+/** Adds one model call's usage to the run's totals. */
+export function addUsage(state: RunState, usage: Usage | undefined, cached: boolean): void {
+  state.usage.llmCalls += 1;
+  state.stats.llmCalls += 1;
+  if (cached) state.stats.cacheHits += 1;
+  if (!usage) return;
+  state.usage.promptTokens += usage.promptTokens;
+  state.usage.completionTokens += usage.completionTokens;
+  if (usage.estimated) state.usage.estimated = true;
+}
+
+type EventFields<T extends AgentEventType> = Omit<EventOf<T>, 'type' | 'runId' | 'parentRunId' | 'ts'>;
+
+/** Builds an event stamped with the run's ids and the time. */
+export function event<T extends AgentEventType>(state: RunState, type: T, fields: EventFields<T>): AgentEvent {
+  const base = { type, runId: state.runId, ts: Date.now(), ...fields };
+  return (state.parentRunId ? { ...base, parentRunId: state.parentRunId } : base) as AgentEvent;
+}

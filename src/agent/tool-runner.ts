@@ -1,0 +1,19 @@
+import type { ToolCallRecord, ToolSpec } from '../core/index.js';
+import type { ReadToolCall } from '../protocols/index.js';
+
+/** Callbacks a tool run reports through, so the loop can emit `tool_start` and `tool_end` as they happen. */
+export interface ToolRunHooks {
+  signal: AbortSignal;
+  onStart(call: ReadToolCall, tool: string, input: unknown): void;
+  onEnd(record: ToolCallRecord): void;
+}
+
+/** What the loop needs from the tool layer: the specs to show the model, and a way to run a step's calls. */
+export interface ToolRunner {
+  names(): string[];
+  specs(): ToolSpec[];
+  /** Runs the calls (concurrently where allowed) and returns one record per call, in call order. */
+  run(calls: ReadToolCall[], hooks: ToolRunHooks): Promise<ToolCallRecord[]>;
+  /** Whether a tool may safely run twice (durable runs retry an interrupted call only then). */
+  isIdempotent(name: string): boolean;
+}
