@@ -2,6 +2,15 @@
  * thinkflow: build LLM agents from first principles.
  * Every public name is listed here on purpose.
  */
+export {
+  Agent,
+  type AgentOptions,
+  type Budget,
+  type Checkpoint,
+  type RunOptions,
+  type StepOverrides,
+  type StepState,
+} from './agent/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 export {
   ConfigError,
@@ -31,6 +40,7 @@ export {
 export {
   type Model,
   type ModelCapabilities,
+  demoModel,
   type OpenAICompatibleOptions,
   openaiCompatible,
   type RetryOptions,
