@@ -73,14 +73,14 @@ function readAction(actionText: string, inputText: string | undefined, raw: stri
   // LangChain's structured-chat format: the Action holds a JSON blob (often fenced).
   if (action.startsWith('{') || action.startsWith('```')) return readJsonAction(action, raw);
   const [firstLine, ...moreLines] = action.split('\n');
-  const call = parseActionCall(firstLine);
+  const call = parseActionCall(unwrap(firstLine));
   if (call) {
     if (isFinalName(call.tool)) return finalFrom(call.input, raw, call.repaired);
     return { type: 'action', tool: call.tool, input: call.input, ...(call.repaired ? { repaired: true } : {}) };
   }
   const tool = cleanToolName(firstLine);
   const rest = moreLines.join('\n').trim();
-  const input = inputText ?? (rest === '' ? undefined : rest);
+  const input = dropStopLeftover(inputText ?? (rest === '' ? undefined : rest));
   if (isFinalName(tool)) {
     return input === undefined
       ? invalid(raw, `"Action: ${tool}" needs the answer: write "Final Answer: <answer>".`)
@@ -129,11 +129,17 @@ function finalFrom(input: unknown, raw: string, repaired: boolean): ParsedStep {
 
 /** Strips the decoration models put around a tool name: backticks, quotes, emphasis, a trailing period. */
 function cleanToolName(line: string): string {
+  const name = unwrap(line);
+  // "Use the Calculator tool" → "Calculator"; a name that merely ends in "Tool" is kept whole.
+  const verbal = /^(?:use|call|使用|调用)\s+(?:the\s+)?(.+?)(?:\s+(?:tool|工具))?$/i.exec(name);
+  return (verbal ? verbal[1] : name).trim();
+}
+
+/** Strips the decoration models put around an Action line: backticks, quotes, emphasis, a final period. */
+function unwrap(line: string): string {
   return line
     .trim()
-    .replace(/^[*_`"'[]+|[*_`"'\].。]+$/g, '')
-    .replace(/^(?:use|call|使用|调用)\s+(?:the\s+)?/i, '')
-    .replace(/\s+(?:tool|工具)$/i, '')
+    .replace(/^[*_`"']+|[*_`"'.。]+$/g, '')
     .trim();
 }
 
@@ -144,4 +150,16 @@ function toolNameProblem(tool: string): string | undefined {
     return `The Action must be just a tool name, but it was "${shown}". ${FORMAT_HINT}`;
   }
   return undefined;
+}
+
+/**
+ * Removes a last line that is the start of "Observation" (`Observ`, `Observation`, `观察`): what is
+ * left when a stop sequence cut the model off mid-keyword, which must not reach the tool.
+ */
+function dropStopLeftover(input: string | undefined): string | undefined {
+  if (input === undefined) return undefined;
+  const lines = input.trimEnd().split('\n');
+  const last = lines[lines.length - 1].trim().toLowerCase();
+  const leftover = (last.length >= 3 && 'observation'.startsWith(last)) || last === '观察' || last === '觀察';
+  return leftover && lines.length > 1 ? lines.slice(0, -1).join('\n') : input;
 }

@@ -23,9 +23,12 @@ export function extractJson(text: string): JsonSpan | undefined {
   for (const fence of text.matchAll(FENCE)) {
     const lang = fence[1].toLowerCase();
     if (lang && !['json', 'json5', 'javascript', 'js', 'tool_call', 'tool_code'].includes(lang)) continue;
-    const bodyStart = (fence.index ?? 0) + fence[0].indexOf(fence[2], fence[0].indexOf('\n'));
-    const inner = scanFrom(fence[2], firstOpener(fence[2]));
-    if (inner) return { ...inner, start: inner.start + bodyStart, end: inner.end + bodyStart };
+    const opener = firstOpener(fence[2]);
+    if (opener < 0) continue;
+    // Scan the whole text from the opener, not just the fence body: a string value may itself
+    // contain ``` (a code block in action_input), which would end the fence early.
+    const bodyStart = (fence.index ?? 0) + fence[0].indexOf('\n') + 1;
+    return scanFrom(text, bodyStart + opener);
   }
   return scanFrom(text, firstOpener(text));
 }

@@ -62,7 +62,7 @@ function isActionShaped(fields: Map<string, unknown>): boolean {
 
 function tool(name: string, input: unknown, thought: string | undefined, options: ReadObjectOptions): ParsedStep {
   if (name === '') return invalid(options.raw, 'The action name is empty. Put the tool name in "action".');
-  if (input === undefined && options.truncated) {
+  if ((input === undefined || input === null) && options.truncated) {
     return invalid(
       options.raw,
       `The reply was cut off before the input of "${name}" was written. Send the whole JSON object again, with "action_input".`,
