@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { defineTool, type Tool } from '../../tool.js';
+import type { DataSession } from './data-session.js';
+import { formatTable } from './format-table.js';
+import { sqlIdentifier } from './open-sandboxed-duckdb.js';
+
+const AggregateDataInput = z.object({
+  file: z.string().describe('Data file relative to the root.'),
+  group_by: z.string().describe('Column to group by, e.g. "product".'),
+  aggregate: z.enum(['sum', 'avg', 'mean', 'count', 'min', 'max']).default('sum'),
+  column: z.string().optional().describe('Column to aggregate, e.g. "sales" (not needed for count).'),
+  order: z.enum(['desc', 'asc']).default('desc').describe('Sort by the aggregate value.'),
+  limit: z.number().int().min(1).max(500).default(50),
+});
+
+type AggregateDataInput = z.infer<typeof AggregateDataInput>;
+
+/** The SQL an aggregate_data call runs; identifiers are checked against the file's columns first, then quoted. */
+export function aggregateSql(input: AggregateDataInput): string {
+  const fn = input.aggregate === 'mean' ? 'avg' : input.aggregate;
+  const group = sqlIdentifier(input.group_by);
+  const target = input.column === undefined ? '*' : sqlIdentifier(input.column);
+  const alias = sqlIdentifier(`${fn}_${input.column ?? 'rows'}`);
+  const order = input.order === 'asc' ? 'ASC' : 'DESC';
+  return `SELECT ${group}, ${fn}(${target}) AS ${alias} FROM data GROUP BY ${group} ORDER BY 2 ${order}, 1 LIMIT ${input.limit}`;
+}
+
+/** `aggregate_data`: group a file's rows by a column and sum/avg/count/min/max another (the seeds' query_data). */
+export function aggregateDataTool(session: DataSession, maxChars: number): Tool<AggregateDataInput, string> {
+  return defineTool({
+    name: 'aggregate_data',
+    description:
+      'Group a data file by one column and aggregate another (sum, avg, count, min, max), sorted by the result. ' +
+      'E.g. total sales per product: {"file":"sales.csv","group_by":"product","aggregate":"sum","column":"sales"}.',
+    input: AggregateDataInput,
+    idempotent: true,
+    run: async (input, ctx) => {
+      if (input.aggregate !== 'count' && input.column === undefined) {
+        throw new Error(`"column" is required for ${input.aggregate}: name the numeric column to aggregate.`);
+      }
+      const views = { data: input.file };
+      const schema = await session.query({
+        views,
+        sql: 'SELECT column_name FROM (DESCRIBE SELECT * FROM data)',
+        untrusted: false,
+        maxRows: 1000,
+        signal: ctx.signal,
+      });
+      const names = schema.rows.map((row) => String(row[0]));
+      for (const name of [input.group_by, input.column]) {
+        if (name !== undefined && !names.includes(name)) {
+          throw new Error(`${input.file} has no column "${name}"; its columns are: ${names.join(', ')}.`);
+        }
+      }
+      const result = await session.query({
+        views,
+        sql: aggregateSql(input),
+        untrusted: false,
+        maxRows: input.limit,
+        signal: ctx.signal,
+      });
+      return formatTable(result.columns, result.rows, { maxChars });
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import type { AnyTool } from '../../tool.js';
+import type { BuiltinOptions } from '../builtin-options.js';
+import { resolveBuiltinOptions } from '../shared/defaults.js';
+import { aggregateDataTool } from './aggregate-data-tool.js';
+import { createDataSession } from './data-session.js';
+import { describeDataTool } from './describe-data-tool.js';
+import { queryDataTool } from './query-data-tool.js';
+
+/**
+ * The data kit: `describe_data`, `query_data` (one read-only SELECT) and `aggregate_data` over CSV,
+ * Parquet and JSON files inside `root`, with DuckDB sandboxed to that folder.
+ *
+ * @example
+ * const agent = new Agent({ model, tools: dataTools({ root: './data' }) });
+ */
+export function dataTools(options: BuiltinOptions = {}): AnyTool[] {
+  const { root, maxOutputChars } = resolveBuiltinOptions(options);
+  const session = createDataSession(root);
+  return [
+    describeDataTool(session, maxOutputChars),
+    queryDataTool(session, maxOutputChars),
+    aggregateDataTool(session, maxOutputChars),
+  ];
+}
