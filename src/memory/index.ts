@@ -8,8 +8,23 @@ export {
   type Summarize,
 } from './context-window.js';
 export { defaultBudgetFor } from './default-budget-for.js';
+export type { EmbeddingProvider } from './embedding-provider.js';
 export { groupMessages } from './group-messages.js';
+export {
+  Memory,
+  type MemoryFilter,
+  type MemoryHit,
+  MemoryInput,
+  MemoryKind,
+  type MemorySearchOptions,
+  type MemoryStore,
+  type Rerank,
+} from './memory-store.js';
 export { type CountTokens, createMessageTokens, type MessageTokens } from './message-tokens.js';
+export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddings.js';
 export { databasePath, openSqlite, type SqliteLocation } from './open-sqlite.js';
+export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
+export { cosineSimilarity, reciprocalRankFusion } from './rank-memories.js';
 export type { SessionInfo, SessionStore } from './session-store.js';
+export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
 export { SqliteSessionStore } from './sqlite-session-store.js';

@@ -1,0 +1,288 @@
+import type Database from 'better-sqlite3';
+import { StoreError } from '../core/index.js';
+import type { EmbeddingProvider } from './embedding-provider.js';
+import { memoryId } from './memory-id.js';
+import {
+  Memory,
+  type MemoryFilter,
+  type MemoryHit,
+  MemoryInput,
+  type MemorySearchOptions,
+  type MemoryStore,
+  type Rerank,
+} from './memory-store.js';
+import { openSqlite, type SqliteLocation, sqliteCall } from './open-sqlite.js';
+import { ftsMatch } from './query-terms.js';
+import { cosineSimilarity, rankMemories } from './rank-memories.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS memories (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  tags TEXT NOT NULL DEFAULT '[]',
+  metadata TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  embedding BLOB,
+  embedding_model TEXT
+);
+CREATE INDEX IF NOT EXISTS memories_kind_created ON memories (kind, created_at);
+CREATE INDEX IF NOT EXISTS memories_created ON memories (created_at);
+CREATE TABLE IF NOT EXISTS memory_tags (
+  tag TEXT NOT NULL,
+  memory_rowid INTEGER NOT NULL,
+  PRIMARY KEY (tag, memory_rowid)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
+  text, tags, content = 'memories', content_rowid = 'rowid', tokenize = 'porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS memories_ai AFTER INSERT ON memories BEGIN
+  INSERT INTO memories_fts (rowid, text, tags) VALUES (new.rowid, new.text, new.tags);
+END;
+CREATE TRIGGER IF NOT EXISTS memories_ad AFTER DELETE ON memories BEGIN
+  INSERT INTO memories_fts (memories_fts, rowid, text, tags) VALUES ('delete', old.rowid, old.text, old.tags);
+  DELETE FROM memory_tags WHERE memory_rowid = old.rowid;
+END;`;
+
+interface Row {
+  rowid: number;
+  id: string;
+  kind: string;
+  text: string;
+  tags: string;
+  metadata: string | null;
+  created_at: number;
+  updated_at: number;
+  score?: number;
+}
+
+export interface SqliteMemoryStoreOptions extends SqliteLocation {
+  /** Turns on hybrid search (BM25 + cosine similarity, fused by reciprocal rank). */
+  embed?: EmbeddingProvider;
+  /** Reorders the candidates before the top `k` are kept. */
+  rerank?: Rerank;
+}
+
+/**
+ * Long-term memory in SQLite: FTS5 with BM25 ranking by default, so it works with no embedding
+ * model; with `embed`, hybrid search. Same file as the sessions (`~/.thinkflow/thinkflow.db`), WAL
+ * mode, so searches never wait for a writer and two processes can write at once.
+ *
+ * @example
+ * const memory = new SqliteMemoryStore({ dataDir: './.thinkflow' });
+ * await memory.add({ kind: 'fact', text: 'The user prefers metric units.', tags: ['user'] });
+ * const hits = await memory.search('which units?', { k: 3 });
+ */
+export class SqliteMemoryStore implements MemoryStore {
+  readonly #options: SqliteMemoryStoreOptions;
+  #db?: Database.Database;
+  #file = '';
+
+  constructor(options: SqliteMemoryStoreOptions = {}) {
+    this.#options = options;
+  }
+
+  #open(): Database.Database {
+    if (!this.#db) {
+      const { db, file } = openSqlite(this.#options);
+      this.#file = file;
+      try {
+        sqliteCall(file, 'create the memory tables in', () => db.exec(SCHEMA));
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+      this.#db = db;
+    }
+    return this.#db;
+  }
+
+  #call<T>(action: string, fn: (db: Database.Database) => T): T {
+    const db = this.#open();
+    return sqliteCall(this.#file, action, () => fn(db));
+  }
+
+  async add(input: MemoryInput, options: { signal?: AbortSignal } = {}): Promise<Memory> {
+    const [memory] = await this.addMany([input], options);
+    return memory;
+  }
+
+  async addMany(inputs: MemoryInput[], options: { signal?: AbortSignal } = {}): Promise<Memory[]> {
+    const valid = inputs.map((input, i) => {
+      const parsed = MemoryInput.safeParse(input);
+      if (parsed.success) return parsed.data;
+      throw new StoreError({ message: `Memory ${i} is invalid: ${parsed.error.message}` });
+    });
+    const embed = this.#options.embed;
+    // Embed before taking the write lock: the slow part never holds up other writers.
+    const vectors =
+      embed && valid.length
+        ? await embed.embed(
+            valid.map((m) => m.text),
+            options,
+          )
+        : undefined;
+    const now = Date.now();
+    const memories: Memory[] = valid.map((m) => ({
+      id: memoryId(),
+      kind: m.kind,
+      text: m.text,
+      tags: [...new Set(m.tags ?? [])],
+      ...(m.metadata ? { metadata: m.metadata } : {}),
+      createdAt: now,
+      updatedAt: now,
+    }));
+    this.#call('write to', (db) => {
+      const insert = db.prepare(
+        `INSERT INTO memories (id, kind, text, tags, metadata, created_at, updated_at, embedding, embedding_model)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const tag = db.prepare('INSERT OR IGNORE INTO memory_tags (tag, memory_rowid) VALUES (?, ?)');
+      db.transaction(() => {
+        memories.forEach((m, i) => {
+          const vector = vectors?.[i] ? Buffer.from(new Float32Array(vectors[i]).buffer) : null;
+          const { lastInsertRowid } = insert.run(
+            m.id,
+            m.kind,
+            m.text,
+            JSON.stringify(m.tags),
+            m.metadata ? JSON.stringify(m.metadata) : null,
+            m.createdAt,
+            m.updatedAt,
+            vector,
+            vector ? embed!.id : null,
+          );
+          for (const t of m.tags) tag.run(t, lastInsertRowid);
+        });
+      }).immediate();
+    });
+    return memories;
+  }
+
+  async search(query: string, options: MemorySearchOptions = {}): Promise<MemoryHit[]> {
+    const { embed, rerank } = this.#options;
+    const [where, params] = filterSql(options);
+    return rankMemories({
+      query,
+      k: options.k ?? 5,
+      embed,
+      rerank,
+      signal: options.signal,
+      lexical: async (limit) => {
+        const match = ftsMatch(query);
+        if (!match) return [];
+        const rows = this.#call(
+          'search',
+          (db) =>
+            db
+              .prepare(
+                `SELECT m.*, bm25(memories_fts, 1.0, 0.5) AS score FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+               WHERE memories_fts MATCH ? ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY score LIMIT ?`,
+              )
+              .all(match, ...params, limit) as Row[],
+        );
+        return rows.map((row) => ({ memory: this.#memory(row), score: -(row.score ?? 0) }));
+      },
+      vector: async (embedding, limit) => {
+        const top: { rowid: number; score: number }[] = [];
+        this.#call('search', (db) => {
+          const rows = db
+            .prepare(
+              `SELECT m.rowid, m.embedding FROM memories m WHERE m.embedding_model = ? ${where.map((w) => `AND ${w}`).join(' ')}`,
+            )
+            .iterate(embed!.id, ...params) as IterableIterator<{ rowid: number; embedding: Buffer }>;
+          for (const row of rows) {
+            const vector = new Float32Array(
+              row.embedding.buffer,
+              row.embedding.byteOffset,
+              row.embedding.byteLength / 4,
+            );
+            const score = cosineSimilarity(embedding, vector);
+            if (top.length < limit || score > top[top.length - 1].score) {
+              top.push({ rowid: row.rowid, score });
+              top.sort((a, b) => b.score - a.score);
+              if (top.length > limit) top.pop();
+            }
+          }
+        });
+        const get = this.#call('search', (db) => db.prepare('SELECT * FROM memories WHERE rowid = ?'));
+        return top.map(({ rowid, score }) => ({ memory: this.#memory(get.get(rowid) as Row), score }));
+      },
+    });
+  }
+
+  async get(id: string): Promise<Memory | undefined> {
+    const row = this.#call(
+      'read',
+      (db) => db.prepare('SELECT * FROM memories WHERE id = ?').get(id) as Row | undefined,
+    );
+    return row ? this.#memory(row) : undefined;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.#call('write to', (db) => db.prepare('DELETE FROM memories WHERE id = ?').run(id).changes > 0);
+  }
+
+  async list(filter: MemoryFilter = {}): Promise<Memory[]> {
+    const [where, params] = filterSql(filter);
+    const rows = this.#call(
+      'read',
+      (db) =>
+        db
+          .prepare(
+            `SELECT m.* FROM memories m ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+           ORDER BY m.created_at DESC, m.rowid DESC LIMIT ? OFFSET ?`,
+          )
+          .all(...params, filter.limit ?? 100, filter.offset ?? 0) as Row[],
+    );
+    return rows.map((row) => this.#memory(row));
+  }
+
+  async close(): Promise<void> {
+    this.#db?.close();
+    this.#db = undefined;
+  }
+
+  #memory(row: Row): Memory {
+    const parsed = Memory.safeParse({
+      id: row.id,
+      kind: row.kind,
+      text: row.text,
+      tags: safeJson(row.tags) ?? [],
+      ...(row.metadata ? { metadata: safeJson(row.metadata) } : {}),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    });
+    if (!parsed.success) {
+      throw new StoreError({
+        message: `Memory ${row.id} in ${this.#file} is unreadable (${parsed.error.message}). Delete it with \`thinkflow memory rm ${row.id}\`.`,
+      });
+    }
+    return parsed.data;
+  }
+}
+
+/** SQL conditions (on alias `m`) and their parameters for kinds (any of) and tags (all of). */
+function filterSql(filter: { kinds?: string[]; tags?: string[] }): [string[], unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.kinds?.length) {
+    where.push(`m.kind IN (${filter.kinds.map(() => '?').join(', ')})`);
+    params.push(...filter.kinds);
+  }
+  for (const tag of filter.tags ?? []) {
+    where.push('EXISTS (SELECT 1 FROM memory_tags t WHERE t.tag = ? AND t.memory_rowid = m.rowid)');
+    params.push(tag);
+  }
+  return [where, params];
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
