@@ -38,9 +38,11 @@ export {
   Usage,
 } from './core/index.js';
 export {
+  type AnthropicOptions,
+  anthropic,
+  demoModel,
   type Model,
   type ModelCapabilities,
-  demoModel,
   type OpenAICompatibleOptions,
   openaiCompatible,
   type RetryOptions,
@@ -67,4 +69,28 @@ export {
   reactProtocol,
   renderPrompt,
 } from './protocols/index.js';
-export { type AnyTool, defineTool, type Tool, type ToolContext } from './tools/index.js';
+export {
+  type AnyTool,
+  type ApprovalRequest,
+  builtinTools,
+  calculatorTool,
+  coerceArguments,
+  createToolExecutor,
+  defineTool,
+  type ExecuteOptions,
+  jsonSchemaTool,
+  type Logger,
+  RetryableToolError,
+  type Tool,
+  type ToolCallInput,
+  type ToolContext,
+  type ToolEndRecord,
+  type ToolErrorKind,
+  type ToolExecution,
+  type ToolExecutor,
+  type ToolExecutorOptions,
+  type ToolLookup,
+  ToolRegistry,
+  type ToolStartRecord,
+  truncateObservation,
+} from './tools/index.js';

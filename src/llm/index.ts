@@ -3,6 +3,7 @@ export { estimateCompletionTokens, estimatePromptTokens, withUsage } from './est
 export { generateToolCallId } from './generate-id.js';
 export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
+export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
 export {
   type ScriptedModel,

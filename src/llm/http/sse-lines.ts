@@ -28,7 +28,11 @@ export async function* readLines(
       buffer += decoder.decode(value, { stream: true });
       const parts = buffer.split('\n');
       buffer = parts.pop() ?? '';
-      for (const part of parts) yield part.endsWith('\r') ? part.slice(0, -1) : part;
+      for (const part of parts) {
+        // Lines already buffered must not outlive an abort either.
+        signal?.throwIfAborted();
+        yield part.endsWith('\r') ? part.slice(0, -1) : part;
+      }
     }
     buffer += decoder.decode();
     if (buffer) yield buffer.endsWith('\r') ? buffer.slice(0, -1) : buffer;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { isModelError, type ModelChunk, type ModelError, openaiCompatible } from '../../../src/index.js';
+import { type ModelChunk, type ModelError, openaiCompatible } from '../../../src/index.js';
 import { openaiStreamPieces, startOpenAIServer } from './openai-server.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'openai');
