@@ -41,7 +41,7 @@ function read(raw: string): ParsedStep {
   }
   const span = extractJson(text);
   if (!span) {
-    if (splitSections(text).sections.length > 0) return withExtras(parseReAct(text), think, false);
+    if (splitSections(text).sections.length > 0) return parseReAct(raw);
     return plainReply(text, raw, think);
   }
   const parsed = parseJsonLenient(span.json);
@@ -50,7 +50,7 @@ function read(raw: string): ParsedStep {
   const step = readActionObject(parsed.value, { raw, truncated: span.truncated });
   if (!step) {
     if (splitSections(text).sections.some((s) => s.keyword === 'action' || s.keyword === 'final_answer')) {
-      return withExtras(parseReAct(text), think, false);
+      return parseReAct(raw);
     }
     if (span.truncated)
       return invalid(raw, `The reply was cut off before the action was written. Reply with ${SHAPE}.`);

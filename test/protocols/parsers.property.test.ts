@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ParsedStep } from '../../src/core/index.js';
+import { parseJsonAction, parseReAct } from '../../src/protocols/index.js';
+
+const corpus: { input: string }[] = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', 'fixtures', 'protocols', 'corpus.json'), 'utf8'),
+);
+const parsers = [
+  ['parseReAct', parseReAct],
+  ['parseJsonAction', parseJsonAction],
+] as const;
+
+/** Checks the contract every parse result must keep, whatever the input. */
+function assertWellFormed(step: ParsedStep, input: string): void {
+  switch (step.type) {
+    case 'action':
+      expect(typeof step.tool).toBe('string');
+      expect(step.tool.length).toBeGreaterThan(0);
+      expect(
+        typeof step.input === 'string' ||
+          (typeof step.input === 'object' && step.input !== null && !Array.isArray(step.input)),
+      ).toBe(true);
+      break;
+    case 'final':
+      expect(typeof step.answer).toBe('string');
+      expect(step.answer.length).toBeGreaterThan(0);
+      break;
+    case 'invalid':
+      expect(step.raw).toBe(input);
+      expect(step.reason.length).toBeGreaterThan(10);
+      break;
+    default:
+      throw new Error(`unexpected step ${JSON.stringify(step)}`);
+  }
+  // Results must stay JSON-serializable: they flow into events and traces.
+  expect(() => JSON.stringify(step)).not.toThrow();
+}
+
+const keyword = fc.constantFrom(
+  'Thought:',
+  'Action:',
+  'Action Input:',
+  'Observation:',
+  'Final Answer:',
+  '思考：',
+  '行动：',
+  '行动输入：',
+  '观察：',
+  '最终答案：',
+  '**Action:**',
+  '<think>',
+  '</think>',
+  '<tool_call>',
+  '</tool_call>',
+  '<function=f>',
+  '```json',
+  '```',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  "'",
+  '\\',
+  ':',
+  '：',
+  '\n',
+  ' ',
+  'search[',
+  'f(',
+  ')',
+  '{"action": "a", "action_input": ',
+  '{"name": "n", "arguments": ',
+  'null',
+  ',',
+);
+/** Strings built from the pieces parsers look for, so the fuzzing reaches deep paths. */
+const structured = fc
+  .array(fc.oneof(keyword, fc.string({ maxLength: 8 })), { maxLength: 40 })
+  .map((parts) => parts.join(''));
+const anyUnicode = fc.string({ unit: 'binary', maxLength: 300 });
+
+/** A corpus entry damaged at one position: cut, a character dropped, or noise spliced in. */
+const mutated = fc
+  .record({
+    entry: fc.integer({ min: 0, max: corpus.length - 1 }),
+    at: fc.nat(),
+    kind: fc.constantFrom('truncate', 'drop', 'insert'),
+    noise: fc.oneof(keyword, fc.string({ unit: 'binary', maxLength: 5 })),
+  })
+  .map(({ entry, at, kind, noise }) => {
+    const text = corpus[entry].input;
+    const i = text.length === 0 ? 0 : at % text.length;
+    if (kind === 'truncate') return text.slice(0, i);
+    if (kind === 'drop') return text.slice(0, i) + text.slice(i + 1);
+    return text.slice(0, i) + noise + text.slice(i);
+  });
+
+describe.each(parsers)('%s never throws', (_name, parse) => {
+  it('on arbitrary unicode strings', () => {
+    fc.assert(
+      fc.property(anyUnicode, (text) => assertWellFormed(parse(text), text)),
+      { numRuns: 400 },
+    );
+  });
+
+  it('on strings made of keywords, tags, brackets and quotes', () => {
+    fc.assert(
+      fc.property(structured, (text) => assertWellFormed(parse(text), text)),
+      { numRuns: 600 },
+    );
+  });
+
+  it('on mutated corpus entries', () => {
+    fc.assert(
+      fc.property(mutated, (text) => assertWellFormed(parse(text), text)),
+      { numRuns: 600 },
+    );
+  });
+
+  it('on non-string input from untyped callers', () => {
+    for (const value of [undefined, null, 42, {}, []]) {
+      expect(parse(value as unknown as string).type).toBe('invalid');
+    }
+  });
+
+  it('on deeply nested and very long input, without hanging', () => {
+    const nested = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const long = `Action: a\nAction Input: ${'{"k": '.repeat(2000)}1`;
+    const started = Date.now();
+    assertWellFormed(parse(nested), nested);
+    assertWellFormed(parse(long), long);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
