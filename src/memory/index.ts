@@ -25,6 +25,14 @@ export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddi
 export { databasePath, openSqlite, type SqliteLocation } from './open-sqlite.js';
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
 export { cosineSimilarity, reciprocalRankFusion } from './rank-memories.js';
+export {
+  episodeFromRun,
+  type Recall,
+  type RecallOptions,
+  type RunSummaryInput,
+  recallMemories,
+  reflectionFromRun,
+} from './recall.js';
 export type { SessionInfo, SessionStore } from './session-store.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
 export { SqliteSessionStore } from './sqlite-session-store.js';
