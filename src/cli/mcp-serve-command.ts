@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { ConfigError } from '../core/index.js';
+import { serveMcp } from '../server/index.js';
+import { type AnyTool, type BuiltinOptions, builtinTools } from '../tools/index.js';
+
+/** Options of `thinkflow mcp-serve`. */
+export interface McpServeCommandOptions {
+  tools: string;
+  http?: string;
+  host?: string;
+  root?: string;
+}
+
+/** Builds the tools named in `--tools a,b` from the built-in kits; an unknown name is a ConfigError listing the kits. */
+export function toolsFromKits(list: string, options: BuiltinOptions = {}): AnyTool[] {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0) throw new ConfigError({ message: `--tools needs at least one of: ${kits()}.` });
+  return names.flatMap((name) => {
+    const factory = builtinTools[name];
+    if (!factory) throw new ConfigError({ message: `Unknown tool kit "${name}". Available: ${kits()}.` });
+    return factory(options);
+  });
+}
+
+function kits(): string {
+  return Object.keys(builtinTools).join(', ');
+}
+
+/** `thinkflow mcp-serve --tools calculator [--http PORT]`: serves built-in tools over MCP. */
+export async function mcpServe(options: McpServeCommandOptions): Promise<void> {
+  const tools = toolsFromKits(options.tools, { root: options.root });
+  if (options.http === undefined) {
+    // stdout belongs to the protocol; the process lives as long as the client keeps stdin open.
+    await serveMcp(tools, { transport: 'stdio' });
+    return;
+  }
+  const port = Number.parseInt(options.http, 10);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError({ message: `--http needs a port number (0-65535), got "${options.http}".` });
+  }
+  const serving = await serveMcp(tools, { transport: 'http', port, host: options.host });
+  process.stderr.write(`thinkflow MCP server (${tools.map((t) => t.name).join(', ')}) on ${serving.url}\n`);
+  const stop = () => void serving.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** Registers `thinkflow mcp-serve`. */
+export function registerMcpServeCommand(program: Command): void {
+  program
+    .command('mcp-serve')
+    .description('Serve thinkflow tools to any MCP client, over stdio (default) or streamable HTTP.')
+    .requiredOption('--tools <kits>', `comma-separated tool kits (${kits()})`)
+    .option('--http <port>', 'serve streamable HTTP on this port (0 = any free port) instead of stdio')
+    .option('--host <host>', 'interface to bind with --http', '127.0.0.1')
+    .option('--root <dir>', 'folder the file tools are confined to (default: working directory)')
+    .action((options: McpServeCommandOptions) => mcpServe(options));
+}

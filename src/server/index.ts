@@ -1,0 +1,31 @@
+export { type AuthConfig, type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
+export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
+export {
+  createMcpServer,
+  type McpFetchHandlerOptions,
+  type McpServerInfo,
+  type McpServing,
+  type McpTransportOptions,
+  mcpFetchHandler,
+  type ServeMcpOptions,
+  serveMcp,
+} from './mcp/index.js';
+export type { Answer } from './question-box.js';
+export { ChatCompletionBody } from './routes/chat-completions-route.js';
+export type { HookConfig } from './routes/hook-routes.js';
+export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
+export {
+  isFinished,
+  PendingQuestion,
+  type RunPatch,
+  RunRecord,
+  RunSource,
+  ServerRunStatus,
+  type StoredEvent,
+} from './run-record.js';
+export type { AnswerResult, RunService, StartRequest, StartResult } from './run-service.js';
+export type { AgentEntry, ServableAgent } from './servable-agent.js';
+export type { ServerLimits } from './server-limits.js';
+export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
+export type { RunStore } from './stores/run-store.js';
+export { SqliteRunStore } from './stores/sqlite-run-store.js';

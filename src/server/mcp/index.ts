@@ -1,0 +1,3 @@
+export { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
+export { type McpFetchHandlerOptions, mcpFetchHandler } from './mcp-fetch-handler.js';
+export { type McpServing, type McpTransportOptions, type ServeMcpOptions, serveMcp } from './serve-mcp.js';

@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { AnyTool } from '../../tools/index.js';
+import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
+import { mcpFetchHandler } from './mcp-fetch-handler.js';
+
+/** How `serveMcp` is reached: stdin/stdout, or streamable HTTP on a port. */
+export type McpTransportOptions =
+  | { transport: 'stdio' }
+  | {
+      transport: 'http';
+      /** Port to bind (0 picks a free one; default 0). */
+      port?: number;
+      /** Interface to bind (default `127.0.0.1`). */
+      host?: string;
+      /** Endpoint path (default `/mcp`). */
+      path?: string;
+    };
+
+export type ServeMcpOptions = McpTransportOptions & McpServerInfo;
+
+/** A running MCP server. */
+export interface McpServing {
+  /** The endpoint URL (HTTP only). */
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves thinkflow tools over MCP, on stdio (for clients that spawn `thinkflow mcp-serve`) or on
+ * streamable HTTP. Validation errors and tool failures come back as `isError` results.
+ *
+ * @example
+ * const serving = await serveMcp([calculatorTool], { transport: 'http', port: 3001 });
+ * console.log(serving.url); // http://127.0.0.1:3001/mcp
+ */
+export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptions): Promise<McpServing> {
+  if (options.transport === 'stdio') {
+    const server = createMcpServer(tools, options);
+    await server.connect(new StdioServerTransport());
+    return { close: () => server.close() };
+  }
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const fetch = mcpFetchHandler(tools, { ...options, path });
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve, reject) => {
+    const bound = serve({ fetch, port: options.port ?? 0, hostname: host }, (info: AddressInfo) =>
+      resolve({ server: bound, port: info.port }),
+    );
+    bound.once('error', reject);
+  });
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
+}
