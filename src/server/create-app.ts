@@ -1,0 +1,79 @@
+import { Hono } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { bodyLimit } from 'hono/body-limit';
+import { createLocalRuns } from './create-local-runs.js';
+import { apiError } from './http-error.js';
+import { chatCompletionsRoute } from './routes/chat-completions-route.js';
+import { eventsRoute } from './routes/events-route.js';
+import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
+import { runRoutes } from './routes/run-routes.js';
+import type { RunService } from './run-service.js';
+import type { AgentEntry } from './servable-agent.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import type { RunStore } from './stores/run-store.js';
+
+/** Who may call the API. */
+export interface AuthConfig {
+  /** Accepted bearer tokens. With none, the API is open (serve warns). */
+  tokens?: string[];
+}
+
+export type CreateAppOptions = {
+  auth?: AuthConfig;
+  limits?: ServerLimits;
+  hooks?: Record<string, HookConfig>;
+} & (
+  | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
+  | { runs: RunService; agents?: never; store?: never }
+);
+
+/** The HTTP API: a `fetch(Request) → Response` handler plus the run service behind it. */
+export interface ThinkflowApp {
+  fetch(request: Request): Promise<Response>;
+  readonly runs: RunService;
+  readonly hono: Hono;
+}
+
+/**
+ * Builds the HTTP API over a run service (or over agents and a store, executing runs in process).
+ * It binds no port: `serve()` does, and tests call `app.fetch` directly.
+ *
+ * @example
+ * const app = createApp({ agents: { helper: () => new Agent({ model }) }, store: new SqliteRunStore({ path }) });
+ * const response = await app.fetch(new Request('http://x/v1/agents/helper/runs?wait=true', { method: 'POST', body: '{"input":"hi"}' }));
+ */
+export function createApp(options: CreateAppOptions): ThinkflowApp {
+  const runs =
+    options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
+  const app = new Hono();
+  app.get('/health', (c) => c.json({ ok: true }));
+  const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
+  if (tokens.length > 0) {
+    app.use('/v1/*', bearerAuth({ token: tokens, noAuthenticationHeader: { message: unauthorized } }));
+  }
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+      onError: (c) => apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.'),
+    }),
+  );
+  runRoutes(app, runs);
+  eventsRoute(app, runs);
+  chatCompletionsRoute(app, runs);
+  hookRoutes(app, runs, options.hooks ?? {});
+  app.notFound((c) => apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`));
+  app.onError((error, c) => {
+    if ('getResponse' in error && typeof error.getResponse === 'function') return error.getResponse() as Response;
+    return apiError(c, 'internal', 'The server failed to handle the request.');
+  });
+  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };
+}
+
+const unauthorized = {
+  error: {
+    message: 'Missing bearer token: send "Authorization: Bearer <token>".',
+    type: 'invalid_request_error',
+    code: 'unauthorized',
+  },
+};

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { createChangeSignal } from './change-signal.js';
+import { executeRun } from './execute-run.js';
+import type { QuestionBox } from './question-box.js';
+import type { RunRecord } from './run-record.js';
+import { type RunService, waitForEnd } from './run-service.js';
+import { type AgentEntry, resolveAgent } from './servable-agent.js';
+import { agentLimits, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import type { RunStore } from './stores/run-store.js';
+import { endUnstarted } from './synthetic-result.js';
+
+export interface LocalRunsOptions {
+  agents: Record<string, AgentEntry>;
+  store: RunStore;
+  limits?: ServerLimits;
+  /** Where failures with no caller go (a store that cannot write). Default: stderr. */
+  onError?: (error: unknown) => void;
+}
+
+/** A run service that also resumes the runs a previous process left unfinished. */
+export interface LocalRuns extends RunService {
+  /** Re-queues every unfinished run of a known agent from its last checkpoint; returns how many. */
+  resumeUnfinished(): Promise<number>;
+}
+
+interface Lane {
+  active: number;
+  queue: { run: RunRecord; fresh: boolean }[];
+}
+
+/**
+ * Executes runs in this process, at most `maxConcurrentRuns` per agent with a bounded queue behind,
+ * logging events and checkpoints to the store.
+ */
+export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
+  const { agents, store, limits } = options;
+  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`thinkflow server: ${String(error)}\n`));
+  const signal = createChangeSignal();
+  const lanes = new Map<string, Lane>();
+  const controllers = new Map<string, AbortController>();
+  const boxes = new Map<string, QuestionBox>();
+  const running = new Set<Promise<void>>();
+  let stopping = false;
+
+  const lane = (agent: string): Lane => {
+    let found = lanes.get(agent);
+    if (!found) {
+      found = { active: 0, queue: [] };
+      lanes.set(agent, found);
+    }
+    return found;
+  };
+
+  function pump(agent: string): void {
+    const own = lane(agent);
+    const { concurrent } = agentLimits(limits, agent);
+    while (!stopping && own.active < concurrent && own.queue.length > 0) {
+      const next = own.queue.shift()!;
+      own.active += 1;
+      const task = launch(next.run, next.fresh).finally(() => {
+        own.active -= 1;
+        running.delete(task);
+        pump(agent);
+      });
+      running.add(task);
+    }
+  }
+
+  async function launch(run: RunRecord, fresh: boolean): Promise<void> {
+    const controller = new AbortController();
+    controllers.set(run.id, controller);
+    try {
+      const agent = await resolveAgent(agents[run.agent]);
+      await executeRun({
+        agent,
+        run,
+        store,
+        fresh,
+        signal: controller.signal,
+        onChange: (id) => signal.notify(id),
+        onQuestions: (box) => boxes.set(run.id, box),
+        isStopping: () => stopping,
+      });
+    } catch (error) {
+      onError(error);
+    } finally {
+      controllers.delete(run.id);
+      boxes.delete(run.id);
+      signal.notify(run.id);
+    }
+  }
+
+  const service: LocalRuns = {
+    agentNames: () => Object.keys(agents),
+
+    async start({ agent, input, history, source = 'api' }) {
+      if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
+      const own = lane(agent);
+      const { concurrent, queued } = agentLimits(limits, agent);
+      if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
+        return {
+          ok: false,
+          reason: 'queue_full',
+          retryAfterSeconds: limits?.retryAfterSeconds ?? DEFAULT_LIMITS.retryAfterSeconds,
+        };
+      }
+      const now = Date.now();
+      const run: RunRecord = {
+        id: randomUUID(),
+        agent,
+        input,
+        status: 'queued',
+        source,
+        createdAt: now,
+        updatedAt: now,
+      };
+      own.queue.push({ run, fresh: true });
+      // Committed with the first events in one transaction; reads always see it.
+      void store.createRun(run).catch(onError);
+      pump(agent);
+      return { ok: true, run };
+    },
+
+    get: (id) => store.getRun(id),
+    events: (id, afterSeq) => store.readEvents(id, afterSeq),
+    changed: (id, timeoutMs) => signal.wait(id, timeoutMs),
+    wait: (id, abort) => waitForEnd(service, id, abort),
+
+    async cancel(id) {
+      const controller = controllers.get(id);
+      if (controller) {
+        controller.abort();
+        return waitForEnd(service, id);
+      }
+      const run = await store.getRun(id);
+      if (!run) return undefined;
+      for (const own of lanes.values()) {
+        const index = own.queue.findIndex((entry) => entry.run.id === id);
+        if (index >= 0) {
+          own.queue.splice(index, 1);
+          await endUnstarted(store, run, 'Cancelled before it started.');
+          signal.notify(id);
+        }
+      }
+      return store.getRun(id);
+    },
+
+    async answer(id, { questionId, ...answer }) {
+      const box = boxes.get(id);
+      if (box) return box.answer(answer, questionId) ? 'answered' : 'no_question';
+      return (await store.getRun(id)) ? 'no_question' : 'not_found';
+    },
+
+    async resumeUnfinished() {
+      const runs = await store.listRuns({ status: ['queued', 'running', 'waiting'] });
+      let count = 0;
+      for (const run of runs) {
+        if (!Object.hasOwn(agents, run.agent) || controllers.has(run.id)) continue;
+        lane(run.agent).queue.push({ run, fresh: false });
+        count += 1;
+      }
+      for (const agent of lanes.keys()) pump(agent);
+      return count;
+    },
+
+    async close({ timeoutMs = 10_000 } = {}) {
+      stopping = true;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([Promise.allSettled([...running]), timeout]);
+      clearTimeout(timer);
+      // Runs still going are aborted; with `stopping` set they stay unfinished and resume next start.
+      for (const controller of controllers.values()) controller.abort();
+      await Promise.allSettled([...running]);
+    },
+  };
+  return service;
+}

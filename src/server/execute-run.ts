@@ -1,0 +1,84 @@
+import type { RunResult } from '../core/index.js';
+import { errorMessage } from '../core/index.js';
+import { createQuestionBox, type QuestionBox } from './question-box.js';
+import type { RunRecord } from './run-record.js';
+import type { ServableAgent } from './servable-agent.js';
+import type { RunStore } from './stores/run-store.js';
+import { syntheticResult } from './synthetic-result.js';
+
+export interface ExecuteRunOptions {
+  agent: ServableAgent;
+  run: RunRecord;
+  store: RunStore;
+  signal: AbortSignal;
+  /** Called after each event is logged and after each status change (wakes SSE readers). */
+  onChange?: (runId: string) => void;
+  /** Receives the run's question box, so answers can be routed to it. */
+  onQuestions?: (box: QuestionBox) => void;
+  /** True when the process is shutting down: an aborted run then stays unfinished, to resume later. */
+  isStopping?: () => boolean;
+  /** A run never started before: skips reading its (empty) log and checkpoint. */
+  fresh?: boolean;
+}
+
+/**
+ * Runs one stored run to its end: every event goes to the log with the next `seq`, every checkpoint
+ * is committed before the loop goes on, and approvals or `ask_user` questions pause it as `waiting`.
+ * Resumes from the stored checkpoint when there is one. Resolves undefined when the run was stopped
+ * by a shutdown and left to resume.
+ */
+export async function executeRun(options: ExecuteRunOptions): Promise<RunResult | undefined> {
+  const { agent, run, store, signal } = options;
+  const changed = () => options.onChange?.(run.id);
+  let seq = options.fresh ? 0 : await store.lastSeq(run.id);
+  const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
+  const box = createQuestionBox({
+    signal,
+    onChange: (questions) => {
+      const status = questions.length > 0 ? 'waiting' : 'running';
+      void store.updateRun(run.id, { status, questions, updatedAt: Date.now() }).catch(() => {});
+      changed();
+    },
+  });
+  options.onQuestions?.(box);
+  await store.updateRun(run.id, { status: 'running', updatedAt: Date.now() });
+  changed();
+
+  let result: RunResult;
+  try {
+    result = await agent.run(run.input, {
+      runId: run.id,
+      history: run.history,
+      signal,
+      resume,
+      onEvent(event) {
+        // A run stopped by a shutdown resumes later; its log must not claim it ended.
+        if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
+        seq += 1;
+        // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
+        void store.appendEvent(run.id, seq, event).catch(() => {});
+        changed();
+      },
+      onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
+      approve: async (request) =>
+        (await box.ask({ kind: 'approval', tool: request.tool, input: request.input, question: request.question }))
+          .approved,
+      ask: async (question, call) => {
+        const answer = await box.ask({ kind: 'question', tool: call.tool, input: { question }, question });
+        return answer.text ?? (answer.approved ? 'yes' : 'no');
+      },
+    });
+  } catch (error) {
+    // The loop turns failures into results; a throw here is a bug, recorded rather than lost.
+    result = syntheticResult(run.id, 'failed', { code: 'internal', message: errorMessage(error) });
+  }
+  if (options.isStopping?.() && result.status === 'aborted') return undefined;
+  await store.updateRun(run.id, {
+    status: result.status,
+    result: result,
+    questions: undefined,
+    updatedAt: Date.now(),
+  });
+  changed();
+  return result;
+}

@@ -1,0 +1,78 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { apiError, readBody } from '../http-error.js';
+import type { RunService, StartResult } from '../run-service.js';
+
+/** Body of POST /v1/agents/:name/runs. */
+export const StartRunBody = z.object({
+  input: z.string().min(1, 'input must be a non-empty string'),
+  /** Wait for the run to end before answering (same as `?wait=true`). */
+  wait: z.boolean().optional(),
+});
+export type StartRunBody = z.infer<typeof StartRunBody>;
+
+/** Body of POST /v1/runs/:id/approvals. */
+export const ApprovalBody = z.object({
+  /** The question answered; may be left out when the run waits on only one. */
+  questionId: z.string().optional(),
+  /** Approve the call (default true). */
+  approved: z.boolean().default(true),
+  /** The answer text, for `ask_user`. */
+  answer: z.string().optional(),
+});
+export type ApprovalBody = z.infer<typeof ApprovalBody>;
+
+/** Maps a refused start to its response (404 or 429 with Retry-After). */
+export function startRefusal(
+  c: Parameters<typeof apiError>[0],
+  result: Exclude<StartResult, { ok: true }>,
+  agent: string,
+): Response {
+  if (result.reason === 'unknown_agent') return apiError(c, 'not_found', `No agent named "${agent}".`);
+  return apiError(c, 'queue_full', `Too many runs waiting for agent "${agent}"; retry later.`, {
+    'Retry-After': String(result.retryAfterSeconds),
+  });
+}
+
+/** Starting, reading, cancelling and answering runs. */
+export function runRoutes(app: Hono, runs: RunService): void {
+  app.post('/v1/agents/:name/runs', async (c) => {
+    const body = await readBody(c, StartRunBody);
+    if (!body.ok) return body.response;
+    const agent = c.req.param('name');
+    const started = await runs.start({ agent, input: body.value.input, source: 'api' });
+    if (!started.ok) return startRefusal(c, started, agent);
+    if (body.value.wait || c.req.query('wait') === 'true') {
+      const ended = await runs.wait(started.run.id, c.req.raw.signal);
+      return c.json(ended ?? started.run, 200);
+    }
+    return c.json(started.run, 202, { Location: `/v1/runs/${started.run.id}` });
+  });
+
+  app.get('/v1/runs/:id', async (c) => {
+    const run = await runs.get(c.req.param('id'));
+    return run ? c.json(run) : apiError(c, 'not_found', `No run with id "${c.req.param('id')}".`);
+  });
+
+  app.post('/v1/runs/:id/cancel', async (c) => {
+    const run = await runs.cancel(c.req.param('id'));
+    return run ? c.json(run) : apiError(c, 'not_found', `No run with id "${c.req.param('id')}".`);
+  });
+
+  app.post('/v1/runs/:id/approvals', async (c) => {
+    const body = await readBody(c, ApprovalBody);
+    if (!body.ok) return body.response;
+    const id = c.req.param('id');
+    const { questionId, approved, answer } = body.value;
+    const outcome = await runs.answer(id, { questionId, approved, text: answer });
+    if (outcome === 'not_found') return apiError(c, 'not_found', `No run with id "${id}".`);
+    if (outcome === 'no_question') {
+      return apiError(
+        c,
+        'conflict',
+        `Run "${id}" is not waiting on ${questionId ? `question "${questionId}"` : 'exactly one question'}.`,
+      );
+    }
+    return c.json(await runs.get(id));
+  });
+}

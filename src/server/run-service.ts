@@ -1,0 +1,53 @@
+import type { Message } from '../core/index.js';
+import type { Answer } from './question-box.js';
+import { isFinished, type RunRecord, type RunSource, type StoredEvent } from './run-record.js';
+
+/** Why a run could not be started, as data the HTTP layer maps to a status code. */
+export type StartResult =
+  | { ok: true; run: RunRecord }
+  | { ok: false; reason: 'unknown_agent' }
+  | { ok: false; reason: 'queue_full'; retryAfterSeconds: number };
+
+/** What starts a run. */
+export interface StartRequest {
+  agent: string;
+  input: string;
+  history?: Message[];
+  source?: RunSource;
+}
+
+export type AnswerResult = 'answered' | 'not_found' | 'no_question';
+
+/**
+ * Starts, watches and steers runs. `createLocalRuns` executes them in this process;
+ * `createQueueRuns` hands them to `thinkflow worker` processes through BullMQ.
+ */
+export interface RunService {
+  agentNames(): string[];
+  start(request: StartRequest): Promise<StartResult>;
+  get(id: string): Promise<RunRecord | undefined>;
+  /** Logged events after `afterSeq`, in order. */
+  events(id: string, afterSeq: number): Promise<StoredEvent[]>;
+  /** Resolves at the run's next change (event or status), or after `timeoutMs`. */
+  changed(id: string, timeoutMs: number): Promise<void>;
+  /** Resolves once the run ended (undefined if unknown), or when the signal aborts. */
+  wait(id: string, signal?: AbortSignal): Promise<RunRecord | undefined>;
+  /** Asks the run to stop; it ends `aborted`. */
+  cancel(id: string): Promise<RunRecord | undefined>;
+  answer(id: string, answer: Answer & { questionId?: string }): Promise<AnswerResult>;
+  /** Stops taking runs; running ones get `timeoutMs` to finish, then are left checkpointed to resume. */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+/** Polls `get` until the run ended, sleeping on `changed` in between. */
+export async function waitForEnd(
+  service: Pick<RunService, 'get' | 'changed'>,
+  id: string,
+  signal?: AbortSignal,
+): Promise<RunRecord | undefined> {
+  for (;;) {
+    const run = await service.get(id);
+    if (!run || isFinished(run.status) || signal?.aborted) return run;
+    await service.changed(id, 250);
+  }
+}

@@ -1,0 +1,29 @@
+/** Limits that keep a server healthy under load. */
+export interface ServerLimits {
+  /** Largest request body in bytes (413 above it). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Runs of one agent executing at once. Default 16. */
+  maxConcurrentRuns?: number;
+  /** Runs of one agent waiting for a slot; beyond it, 429 with Retry-After. Default 1000. */
+  maxQueuedRuns?: number;
+  /** Seconds a client is told to wait when the queue is full. Default 1. */
+  retryAfterSeconds?: number;
+  /** Per-agent overrides. */
+  agents?: Record<string, { maxConcurrentRuns?: number; maxQueuedRuns?: number }>;
+}
+
+export const DEFAULT_LIMITS = {
+  maxBodyBytes: 1024 * 1024,
+  maxConcurrentRuns: 16,
+  maxQueuedRuns: 1000,
+  retryAfterSeconds: 1,
+} as const;
+
+/** The concurrency and queue limits for one agent. */
+export function agentLimits(limits: ServerLimits | undefined, agent: string): { concurrent: number; queued: number } {
+  const own = limits?.agents?.[agent];
+  return {
+    concurrent: own?.maxConcurrentRuns ?? limits?.maxConcurrentRuns ?? DEFAULT_LIMITS.maxConcurrentRuns,
+    queued: own?.maxQueuedRuns ?? limits?.maxQueuedRuns ?? DEFAULT_LIMITS.maxQueuedRuns,
+  };
+}

@@ -1,0 +1,190 @@
+import pg from 'pg';
+import type { Checkpoint } from '../../agent/index.js';
+import type { AgentEvent } from '../../core/index.js';
+import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
+import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
+import type { RunStore } from './run-store.js';
+import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+
+export interface PostgresRunStoreOptions {
+  /** `postgres://user@host:5432/db`. */
+  connectionString: string;
+  /** Schema holding the tables (created if missing). Default `thinkflow`. */
+  schema?: string;
+  /** Pool size. Default 10. */
+  max?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * A run store in PostgreSQL, shared by API servers and `thinkflow worker` processes when runs are
+ * scaled out on a queue. Writes are batched into one transaction per tick.
+ *
+ * @example
+ * const store = new PostgresRunStore({ connectionString: 'postgres://127.0.0.1:5432/thinkflow' });
+ * await store.init();
+ */
+export class PostgresRunStore implements RunStore {
+  readonly #pool: pg.Pool;
+  readonly #schema: string;
+  readonly #batcher: WriteBatcher;
+
+  constructor(options: PostgresRunStoreOptions) {
+    const schema = options.schema ?? 'thinkflow';
+    if (!SCHEMA_NAME.test(schema))
+      throw new TypeError(`Schema name "${schema}" must be lower-case letters, digits or "_".`);
+    this.#schema = schema;
+    this.#pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    this.#pool.on('error', () => {});
+    this.#batcher = createWriteBatcher((batch) => this.#commit(batch));
+  }
+
+  async init(): Promise<void> {
+    const s = this.#schema;
+    await this.#pool.query(`
+      CREATE SCHEMA IF NOT EXISTS ${s};
+      CREATE TABLE IF NOT EXISTS ${s}.runs (
+        id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
+        created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, result TEXT, questions TEXT, cancel_requested BOOLEAN
+      );
+      CREATE INDEX IF NOT EXISTS runs_status ON ${s}.runs (status);
+      CREATE TABLE IF NOT EXISTS ${s}.run_events (
+        run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (run_id, seq)
+      );
+      CREATE TABLE IF NOT EXISTS ${s}.run_checkpoints (
+        run_id TEXT PRIMARY KEY, checkpoint TEXT NOT NULL, updated_at BIGINT NOT NULL
+      );`);
+  }
+
+  createRun(run: RunRecord): Promise<void> {
+    return this.#batcher.add((batch) => batch.creates.push(run));
+  }
+
+  updateRun(id: string, patch: RunPatch): Promise<void> {
+    return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+  }
+
+  appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
+    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event }));
+  }
+
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    return this.#batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, checkpoint));
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    await this.#batcher.flush();
+    const { rows } = await this.#pool.query<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
+    return rows[0] ? rowToRecord(rows[0]) : undefined;
+  }
+
+  async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
+    await this.#batcher.flush();
+    const { rows } = await this.#pool.query<RunRow>(
+      `SELECT * FROM ${this.#schema}.runs WHERE status = ANY($1) ORDER BY created_at LIMIT $2`,
+      [filter.status, filter.limit ?? 10_000],
+    );
+    return rows.map(rowToRecord);
+  }
+
+  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
+    await this.#batcher.flush();
+    const { rows } = await this.#pool.query<{ seq: number; event: string }>(
+      `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [runId, afterSeq, limit],
+    );
+    return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.event) }));
+  }
+
+  async lastSeq(runId: string): Promise<number> {
+    await this.#batcher.flush();
+    const { rows } = await this.#pool.query<{ seq: number | null }>(
+      `SELECT MAX(seq) AS seq FROM ${this.#schema}.run_events WHERE run_id = $1`,
+      [runId],
+    );
+    return rows[0]?.seq ?? 0;
+  }
+
+  async loadCheckpoint(runId: string): Promise<Checkpoint | undefined> {
+    await this.#batcher.flush();
+    const { rows } = await this.#pool.query<{ checkpoint: string }>(
+      `SELECT checkpoint FROM ${this.#schema}.run_checkpoints WHERE run_id = $1`,
+      [runId],
+    );
+    return rows[0] ? JSON.parse(rows[0].checkpoint) : undefined;
+  }
+
+  /** Drops the schema and everything in it (tests use a schema of their own). */
+  async drop(): Promise<void> {
+    await this.#batcher.flush();
+    await this.#pool.query(`DROP SCHEMA IF EXISTS ${this.#schema} CASCADE`);
+  }
+
+  async close(): Promise<void> {
+    await this.#batcher.flush();
+    await this.#pool.end();
+  }
+
+  async #commit(batch: WriteBatch): Promise<void> {
+    const s = this.#schema;
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (const run of batch.creates) {
+        await client.query(
+          `INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          [
+            run.id,
+            run.agent,
+            run.input,
+            run.history ? JSON.stringify(run.history) : null,
+            run.status,
+            run.source,
+            run.createdAt,
+            run.updatedAt,
+            run.result ? JSON.stringify(run.result) : null,
+            run.questions ? JSON.stringify(run.questions) : null,
+            Boolean(run.cancelRequested),
+          ],
+        );
+      }
+      for (const [id, patch] of batch.patches) {
+        const keys = (Object.keys(patch) as (keyof RunPatch)[]).filter((key) => key in PATCH_COLUMNS);
+        if (keys.length === 0) continue;
+        const sets = keys.map((key, i) => `${PATCH_COLUMNS[key]} = $${i + 2}`).join(', ');
+        const values = keys.map((key) => patchValue(key, patch[key], false));
+        await client.query(`UPDATE ${s}.runs SET ${sets} WHERE id = $1`, [id, ...values]);
+      }
+      if (batch.events.length > 0) {
+        await client.query(
+          `INSERT INTO ${s}.run_events (run_id, seq, event)
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[])
+           ON CONFLICT (run_id, seq) DO UPDATE SET event = EXCLUDED.event`,
+          [
+            batch.events.map((e) => e.runId),
+            batch.events.map((e) => e.seq),
+            batch.events.map((e) => JSON.stringify(e.event)),
+          ],
+        );
+      }
+      if (batch.checkpoints.size > 0) {
+        const entries = [...batch.checkpoints];
+        await client.query(
+          `INSERT INTO ${s}.run_checkpoints (run_id, checkpoint, updated_at)
+           SELECT r, c, $3 FROM unnest($1::text[], $2::text[]) AS t(r, c)
+           ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, updated_at = EXCLUDED.updated_at`,
+          [entries.map(([id]) => id), entries.map(([, cp]) => JSON.stringify(cp)), Date.now()],
+        );
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

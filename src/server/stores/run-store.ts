@@ -1,0 +1,25 @@
+import type { Checkpoint } from '../../agent/index.js';
+import type { AgentEvent } from '../../core/index.js';
+import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
+
+/**
+ * Where the server keeps runs, their event logs and their latest checkpoints, so a run survives a
+ * crash. Writes are batched: each one resolves once it is committed, and reads see every write made
+ * before them. `SqliteRunStore` is the default; `PostgresRunStore` lets API servers and workers share state.
+ */
+export interface RunStore {
+  /** Creates the tables if needed. Idempotent. */
+  init(): Promise<void>;
+  createRun(run: RunRecord): Promise<void>;
+  getRun(id: string): Promise<RunRecord | undefined>;
+  updateRun(id: string, patch: RunPatch): Promise<void>;
+  listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]>;
+  appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void>;
+  /** Events with `seq > afterSeq`, in order. */
+  readEvents(runId: string, afterSeq: number, limit?: number): Promise<StoredEvent[]>;
+  /** The highest stored `seq` of a run (0 when none). */
+  lastSeq(runId: string): Promise<number>;
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
+  loadCheckpoint(runId: string): Promise<Checkpoint | undefined>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import type { Checkpoint } from '../../agent/index.js';
+import type { AgentEvent } from '../../core/index.js';
+import type { RunPatch, RunRecord } from '../run-record.js';
+
+/** Writes gathered during one tick, committed together in one transaction. */
+export interface WriteBatch {
+  creates: RunRecord[];
+  /** Patches merged per run, applied after the creates. */
+  patches: Map<string, RunPatch>;
+  events: { runId: string; seq: number; event: AgentEvent }[];
+  /** Only the latest checkpoint of each run is written. */
+  checkpoints: Map<string, Checkpoint>;
+}
+
+export interface WriteBatcher {
+  /** Adds writes to the open batch; resolves once that batch is committed. */
+  add(write: (batch: WriteBatch) => void): Promise<void>;
+  /** Resolves once every write added so far is committed. */
+  flush(): Promise<void>;
+}
+
+function emptyBatch(): WriteBatch {
+  return { creates: [], patches: new Map(), events: [], checkpoints: new Map() };
+}
+
+/** Applies a patch on top of the patch already waiting for the same run. */
+export function mergePatch(batch: WriteBatch, id: string, patch: RunPatch): void {
+  const before = batch.patches.get(id);
+  batch.patches.set(id, before ? { ...before, ...patch } : patch);
+}
+
+/**
+ * Groups every write made in one tick into one commit, so thousands of events and checkpoints per
+ * second cost a few transactions, not thousands. Commits run one after another, in order.
+ */
+export function createWriteBatcher(commit: (batch: WriteBatch) => Promise<void> | void): WriteBatcher {
+  let open: { batch: WriteBatch; done: Promise<void> } | undefined;
+  let previous: Promise<void> = Promise.resolve();
+
+  function openBatch(): { batch: WriteBatch; done: Promise<void> } {
+    const batch = emptyBatch();
+    const done = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        open = undefined;
+        // Each commit waits for the one before it, so writes land in the order they were made.
+        previous = previous.then(
+          () => commit(batch),
+          () => commit(batch),
+        );
+        previous.then(resolve, reject);
+      });
+    });
+    // A failed commit rejects every writer awaiting it; nobody awaiting must not crash the process.
+    done.catch(() => {});
+    return { batch, done };
+  }
+
+  return {
+    add(write) {
+      open ??= openBatch();
+      write(open.batch);
+      return open.done;
+    },
+    flush() {
+      return open ? open.done : previous.catch(() => {});
+    },
+  };
+}
