@@ -24,6 +24,7 @@ export { type CountTokens, createMessageTokens, type MessageTokens } from './mes
 export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddings.js';
 export { databasePath, openSqlite, type SqliteLocation } from './open-sqlite.js';
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store.js';
 export { cosineSimilarity, reciprocalRankFusion } from './rank-memories.js';
 export {
   episodeFromRun,

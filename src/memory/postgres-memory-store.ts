@@ -1,0 +1,305 @@
+import pg from 'pg';
+import { errorMessage, StoreError } from '../core/index.js';
+import type { EmbeddingProvider } from './embedding-provider.js';
+import { memoryId } from './memory-id.js';
+import {
+  Memory,
+  type MemoryFilter,
+  type MemoryHit,
+  MemoryInput,
+  type MemorySearchOptions,
+  type MemoryStore,
+  type Rerank,
+} from './memory-store.js';
+import { queryTerms } from './query-terms.js';
+import { cosineSimilarity, rankMemories } from './rank-memories.js';
+
+export interface PostgresMemoryStoreOptions {
+  /** `postgres://user@host:5432/db`; or pass your own `pool`. */
+  connectionString?: string;
+  pool?: pg.Pool;
+  /** Schema holding the table (created if missing). Default `public`. */
+  schema?: string;
+  /** Default `thinkflow_memories`. */
+  table?: string;
+  /** Turns on hybrid search (full-text + cosine similarity, fused by reciprocal rank). */
+  embed?: EmbeddingProvider;
+  rerank?: Rerank;
+  /** Store vectors with pgvector. Default: when the extension is available. */
+  pgvector?: boolean;
+}
+
+const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
+
+interface Row {
+  id: string;
+  kind: string;
+  text: string;
+  tags: string[];
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+  updated_at: string;
+  score?: number;
+}
+
+/**
+ * Long-term memory in PostgreSQL, for agents spread over machines: full-text search (tsvector,
+ * ts_rank) by default, and with `embed`, hybrid search over vectors kept with pgvector when the
+ * extension is installed, else as `real[]` compared in process.
+ *
+ * @example
+ * const memory = new PostgresMemoryStore({ connectionString: 'postgres://127.0.0.1:5432/app' });
+ */
+export class PostgresMemoryStore implements MemoryStore {
+  readonly #options: PostgresMemoryStoreOptions;
+  readonly #pool: pg.Pool;
+  readonly #ownPool: boolean;
+  readonly #table: string;
+  #ready?: Promise<'pgvector' | 'array'>;
+
+  constructor(options: PostgresMemoryStoreOptions = {}) {
+    const schema = options.schema ?? 'public';
+    const table = options.table ?? 'thinkflow_memories';
+    for (const name of [schema, table]) {
+      if (!IDENT.test(name)) throw new StoreError({ message: `"${name}" must be lower-case letters, digits or "_".` });
+    }
+    this.#options = options;
+    this.#table = `"${schema}"."${table}"`;
+    this.#ownPool = !options.pool;
+    this.#pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 4 });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    if (this.#ownPool) this.#pool.on('error', () => {});
+  }
+
+  /** How vectors are stored: `pgvector`, or `array` (real[], compared in process). */
+  vectorMode(): Promise<'pgvector' | 'array'> {
+    this.#ready ??= this.#init().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  async #init(): Promise<'pgvector' | 'array'> {
+    const schema = this.#options.schema ?? 'public';
+    const table = this.#options.table ?? 'thinkflow_memories';
+    let vector = false;
+    if (this.#options.pgvector !== false) {
+      try {
+        await this.#pool.query('CREATE EXTENSION IF NOT EXISTS vector');
+        vector = true;
+      } catch (error) {
+        if (this.#options.pgvector === true) throw this.#error('enable pgvector in', error);
+      }
+    }
+    await this.#query('create', `CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await this.#query(
+      'create',
+      `CREATE TABLE IF NOT EXISTS ${this.#table} (
+        seq BIGSERIAL, id TEXT PRIMARY KEY, kind TEXT NOT NULL, text TEXT NOT NULL, tags TEXT[] NOT NULL DEFAULT '{}',
+        metadata JSONB, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, tsv TSVECTOR NOT NULL,
+        embedding ${vector ? 'vector' : 'REAL[]'}, embedding_model TEXT
+      )`,
+    );
+    await this.#query('create', `CREATE INDEX IF NOT EXISTS "${table}_tsv" ON ${this.#table} USING GIN (tsv)`);
+    await this.#query('create', `CREATE INDEX IF NOT EXISTS "${table}_tags" ON ${this.#table} USING GIN (tags)`);
+    await this.#query(
+      'create',
+      `CREATE INDEX IF NOT EXISTS "${table}_created" ON ${this.#table} (created_at DESC, seq DESC)`,
+    );
+    // An existing table decides: it may predate (or postdate) the extension.
+    const column = await this.#query<{ udt_name: string }>(
+      'read',
+      `SELECT udt_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = 'embedding'`,
+      [schema, table],
+    );
+    return column[0]?.udt_name === 'vector' ? 'pgvector' : 'array';
+  }
+
+  async #query<R extends pg.QueryResultRow>(action: string, sql: string, params: unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.#pool.query<R>(sql, params)).rows;
+    } catch (error) {
+      throw this.#error(action, error);
+    }
+  }
+
+  #error(action: string, error: unknown): StoreError {
+    const code = (error as { code?: string }).code;
+    const fix =
+      code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '3D000' || code === '28000'
+        ? ' Check that PostgreSQL is running and the connection string (host, port, user, database).'
+        : '';
+    return new StoreError({
+      message: `PostgreSQL could not ${action} ${this.#table}: ${errorMessage(error)}.${fix}`,
+      cause: error,
+    });
+  }
+
+  async add(input: MemoryInput, options: { signal?: AbortSignal } = {}): Promise<Memory> {
+    const [memory] = await this.addMany([input], options);
+    return memory;
+  }
+
+  async addMany(inputs: MemoryInput[], options: { signal?: AbortSignal } = {}): Promise<Memory[]> {
+    const valid = inputs.map((input, i) => {
+      const parsed = MemoryInput.safeParse(input);
+      if (parsed.success) return parsed.data;
+      throw new StoreError({ message: `Memory ${i} is invalid: ${parsed.error.message}` });
+    });
+    const mode = await this.vectorMode();
+    const embed = this.#options.embed;
+    const vectors =
+      embed && valid.length
+        ? await embed.embed(
+            valid.map((m) => m.text),
+            options,
+          )
+        : undefined;
+    const now = Date.now();
+    const memories: Memory[] = valid.map((m) => ({
+      id: memoryId(),
+      kind: m.kind,
+      text: m.text,
+      tags: [...new Set(m.tags ?? [])],
+      ...(m.metadata ? { metadata: m.metadata } : {}),
+      createdAt: now,
+      updatedAt: now,
+    }));
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw this.#error('connect to', error);
+    });
+    try {
+      await client.query('BEGIN');
+      for (const [i, m] of memories.entries()) {
+        const vector = vectors?.[i];
+        await client.query(
+          `INSERT INTO ${this.#table} (id, kind, text, tags, metadata, created_at, updated_at, tsv, embedding, embedding_model)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, to_tsvector('english', $8), $9${mode === 'pgvector' ? '::vector' : '::real[]'}, $10)`,
+          [
+            m.id,
+            m.kind,
+            m.text,
+            m.tags,
+            m.metadata ? JSON.stringify(m.metadata) : null,
+            m.createdAt,
+            m.updatedAt,
+            `${m.text} ${m.tags.join(' ')}`,
+            vector ? (mode === 'pgvector' ? JSON.stringify(vector) : vector) : null,
+            vector ? embed!.id : null,
+          ],
+        );
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw this.#error('write to', error);
+    } finally {
+      client.release();
+    }
+    return memories;
+  }
+
+  async search(query: string, options: MemorySearchOptions = {}): Promise<MemoryHit[]> {
+    const mode = await this.vectorMode();
+    const { embed, rerank } = this.#options;
+    return rankMemories({
+      query,
+      k: options.k ?? 5,
+      embed,
+      rerank,
+      signal: options.signal,
+      lexical: async (limit) => {
+        const terms = queryTerms(query);
+        if (!terms.length) return [];
+        const [where, params] = filterSql(options, 2);
+        const rows = await this.#query<Row>(
+          'search',
+          `SELECT m.*, ts_rank(m.tsv, q) AS score FROM ${this.#table} m, to_tsquery('english', $1) q
+           WHERE m.tsv @@ q ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY score DESC, m.seq DESC LIMIT ${Number(limit)}`,
+          [terms.join(' | '), ...params],
+        );
+        return rows.map((row) => ({ memory: this.#memory(row), score: Number(row.score) }));
+      },
+      vector: async (embedding, limit) => {
+        const [where, params] = filterSql(options, 3);
+        const conditions = where.map((w) => `AND ${w}`).join(' ');
+        if (mode === 'pgvector') {
+          const rows = await this.#query<Row>(
+            'search',
+            `SELECT m.*, 1 - (m.embedding <=> $1::vector) AS score FROM ${this.#table} m
+             WHERE m.embedding_model = $2 ${conditions} ORDER BY m.embedding <=> $1::vector LIMIT ${Number(limit)}`,
+            [JSON.stringify(embedding), embed!.id, ...params],
+          );
+          return rows.map((row) => ({ memory: this.#memory(row), score: Number(row.score) }));
+        }
+        const rows = await this.#query<Row & { embedding: number[] }>(
+          'search',
+          `SELECT m.* FROM ${this.#table} m WHERE m.embedding_model = $2 AND $1::int IS NOT NULL ${conditions}`,
+          [embedding.length, embed!.id, ...params],
+        );
+        return rows
+          .map((row) => ({ memory: this.#memory(row), score: cosineSimilarity(embedding, row.embedding) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, limit);
+      },
+    });
+  }
+
+  async get(id: string): Promise<Memory | undefined> {
+    await this.vectorMode();
+    const rows = await this.#query<Row>('read', `SELECT * FROM ${this.#table} WHERE id = $1`, [id]);
+    return rows[0] ? this.#memory(rows[0]) : undefined;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    await this.vectorMode();
+    return (
+      (await this.#query<{ id: string }>('write to', `DELETE FROM ${this.#table} WHERE id = $1 RETURNING id`, [id]))
+        .length > 0
+    );
+  }
+
+  async list(filter: MemoryFilter = {}): Promise<Memory[]> {
+    await this.vectorMode();
+    const [where, params] = filterSql(filter, 1);
+    const rows = await this.#query<Row>(
+      'read',
+      `SELECT m.* FROM ${this.#table} m ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY m.created_at DESC, m.seq DESC LIMIT ${Number(filter.limit ?? 100)} OFFSET ${Number(filter.offset ?? 0)}`,
+      params,
+    );
+    return rows.map((row) => this.#memory(row));
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownPool) await this.#pool.end();
+  }
+
+  #memory(row: Row): Memory {
+    return Memory.parse({
+      id: row.id,
+      kind: row.kind,
+      text: row.text,
+      tags: row.tags,
+      ...(row.metadata ? { metadata: row.metadata } : {}),
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    });
+  }
+}
+
+/** SQL conditions (alias `m`) with numbered parameters from `first`: kinds (any of), tags (all of). */
+function filterSql(filter: { kinds?: string[]; tags?: string[] }, first: number): [string[], unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.kinds?.length) {
+    params.push(filter.kinds);
+    where.push(`m.kind = ANY($${first + params.length - 1}::text[])`);
+  }
+  if (filter.tags?.length) {
+    params.push(filter.tags);
+    where.push(`m.tags @> $${first + params.length - 1}::text[]`);
+  }
+  return [where, params];
+}

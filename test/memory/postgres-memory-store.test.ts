@@ -1,0 +1,61 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresMemoryStore } from '../../src/memory/index.js';
+import { runMemoryStoreContract } from './memory-store.contract.js';
+
+// The PostgreSQL this machine kind starts: 127.0.0.1:5432, trust auth, database `test`, user postgres or root.
+const USERS = ['postgres', 'root'];
+const schema = `thinkflow_test_${process.pid}_${Date.now().toString(36)}`;
+let pool: pg.Pool;
+let n = 0;
+
+beforeAll(async () => {
+  for (const user of USERS) {
+    const candidate = new pg.Pool({ host: '127.0.0.1', port: 5432, user, database: 'test', max: 4 });
+    candidate.on('error', () => {});
+    try {
+      await candidate.query('SELECT 1');
+      pool = candidate;
+      break;
+    } catch (error) {
+      await candidate.end();
+      if (user === USERS.at(-1)) throw error;
+    }
+  }
+});
+afterAll(async () => {
+  await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool?.end();
+});
+
+// Twice: with pgvector when this server has it, and always with vectors kept as real[].
+runMemoryStoreContract({
+  name: 'PostgresMemoryStore',
+  create: async (options) => new PostgresMemoryStore({ pool, schema, table: `memories_${n++}`, ...options }),
+});
+runMemoryStoreContract({
+  name: 'PostgresMemoryStore without pgvector',
+  create: async (options) =>
+    new PostgresMemoryStore({ pool, schema, table: `memories_${n++}`, pgvector: false, ...options }),
+});
+
+describe('PostgresMemoryStore', () => {
+  it('picks pgvector exactly when the extension is available', async () => {
+    const available = await pool.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+    const store = new PostgresMemoryStore({ pool, schema, table: `memories_${n++}` });
+    expect(await store.vectorMode()).toBe(available.rowCount ? 'pgvector' : 'array');
+  });
+
+  it('an unreachable server gives a StoreError naming the fix', async () => {
+    const store = new PostgresMemoryStore({ connectionString: 'postgres://nobody@127.0.0.1:9/none' });
+    await expect(store.list()).rejects.toMatchObject({
+      name: 'StoreError',
+      message: expect.stringMatching(/Check that PostgreSQL is running/),
+    });
+    await store.close();
+  });
+
+  it('rejects unsafe schema or table names', () => {
+    expect(() => new PostgresMemoryStore({ pool, table: 'x; DROP TABLE y' })).toThrow(/lower-case/);
+  });
+});
