@@ -1,11 +1,17 @@
 export { cacheKey } from './cache-key.js';
 export { type CacheStore, memoryCacheStore } from './cache-store.js';
 export { type CachedModelOptions, cachedModel } from './cached-model.js';
+export { compareRequest } from './compare-request.js';
+export type { Divergence } from './divergence.js';
 export { escapeHtml } from './escape-html.js';
+export { firstDivergence } from './first-divergence.js';
+export { formatMs } from './format-ms.js';
 export { costOf, type Price, priceOf, registerPrice } from './prices.js';
 export { redactSecrets, redactText } from './redact-secrets.js';
 export { type RenderHtmlOptions, renderHtml } from './render-html.js';
 export { type RenderTimelineOptions, renderTimeline } from './render-timeline.js';
+export { type ReplayModel, type ReplayModelOptions, replayModel } from './replay-model.js';
+export { type ReplayToolsOptions, replayTools } from './replay-tools.js';
 export { SqliteCacheStore } from './sqlite-cache-store.js';
 export { stableJson } from './stable-json.js';
 export {

@@ -1,5 +1,6 @@
 import type { AgentEvent, Message } from '../core/index.js';
 import { escapeHtml as esc } from './escape-html.js';
+import { formatMs } from './format-ms.js';
 import { REPORT_CSS, REPORT_JS } from './html-assets.js';
 import { summarizeTrace, type TraceModelCall, type TraceStep, type TraceSummary } from './summarize-trace.js';
 
@@ -50,7 +51,7 @@ function header(summary: TraceSummary, title: string): string {
     rows.push(['model', start.model], ['protocol', start.protocol], ['tools', start.tools.join(', ') || '(none)']);
     rows.push(['input', start.input]);
   }
-  rows.push(['duration', `${end?.durationMs ?? summary.endTs - summary.startTs} ms`]);
+  rows.push(['duration', formatMs(end?.durationMs ?? summary.endTs - summary.startTs)]);
   rows.push(['LLM calls', String(usage.llmCalls)]);
   rows.push([
     'tokens',
@@ -77,18 +78,18 @@ function timeline(summary: TraceSummary): string {
       const endTs = call.response?.ts ?? step.endTs;
       const from = call.request?.ts ?? endTs - (call.response?.ms ?? 0);
       bars.push(
-        `<div class="bar model" title="model ${call.response?.ms ?? '?'} ms" style="${pos(from, endTs)}"></div>`,
+        `<div class="bar model" title="model ${call.response ? formatMs(call.response.ms) : '?'}" style="${pos(from, endTs)}"></div>`,
       );
     }
     for (const tool of step.tools) {
       if (tool.startTs === undefined) continue;
       const cls = tool.ok === false ? 'bar tool failed' : 'bar tool';
-      const title = `${tool.tool} ${tool.ms ?? '?'} ms`;
+      const title = `${tool.tool} ${tool.ms === undefined ? '?' : formatMs(tool.ms)}`;
       bars.push(
         `<div class="${cls}" title="${esc(title)}" style="${pos(tool.startTs, tool.startTs + (tool.ms ?? 0))}"></div>`,
       );
     }
-    const info = `${step.endTs - step.startTs} ms · ${tokens(step)} tok`;
+    const info = `${formatMs(step.endTs - step.startTs)} · ${tokens(step)} tok`;
     return `<div class="row" data-step="${step.step}"><span class="label">step ${step.step}</span><div class="track">${bars.join('')}</div><span class="info">${esc(info)}</span></div>`;
   });
   const legend =
@@ -98,7 +99,7 @@ function timeline(summary: TraceSummary): string {
 
 function stepSection(step: TraceStep): string {
   const toolNames = step.tools.map((t) => t.tool).join(', ');
-  const info = `${step.endTs - step.startTs} ms · ${step.usage.promptTokens} prompt + ${step.usage.completionTokens} completion tokens${toolNames ? ` · ${toolNames}` : ''}${step.final !== undefined ? ' · final' : ''}`;
+  const info = `${formatMs(step.endTs - step.startTs)} · ${step.usage.promptTokens} prompt + ${step.usage.completionTokens} completion tokens${toolNames ? ` · ${toolNames}` : ''}${step.final !== undefined ? ' · final' : ''}`;
   const parts: string[] = [];
   for (const [i, call] of step.modelCalls.entries()) parts.push(modelCall(call, i));
   for (const text of step.thoughts) parts.push(`<p class="thought"><span class="kind">Thought</span> ${esc(text)}</p>`);
@@ -108,7 +109,7 @@ function stepSection(step: TraceStep): string {
         tool.ok === false
           ? `<pre class="error">${esc(tool.error ?? tool.output ?? 'failed')}</pre>`
           : `<pre>${esc(tool.output ?? '')}</pre>`;
-      return `<tr><td class="tool-name">${esc(tool.tool)}</td><td><pre>${esc(JSON.stringify(tool.input, null, 2) ?? '')}</pre></td><td>${esc(tool.ms === undefined ? 'unfinished' : `${tool.ms} ms`)}</td><td>${result}</td></tr>`;
+      return `<tr><td class="tool-name">${esc(tool.tool)}</td><td><pre>${esc(JSON.stringify(tool.input, null, 2) ?? '')}</pre></td><td>${esc(tool.ms === undefined ? 'unfinished' : formatMs(tool.ms))}</td><td>${result}</td></tr>`;
     });
     parts.push(
       `<table class="tools"><tr><th>tool</th><th>input</th><th>time</th><th>output</th></tr>${rows.join('')}</table>`,
@@ -140,7 +141,7 @@ function modelCall(call: TraceModelCall, index: number): string {
       ? `<p><span class="kind">tool calls</span></p><pre>${esc(JSON.stringify(r.toolCalls, null, 2))}</pre>`
       : '';
     parts.push(
-      `<details class="call response"><summary>Model reply ${index + 1} (${esc(`${r.ms} ms · ${usage}`)})${cached}</summary><pre>${esc(r.text)}</pre>${calls}</details>`,
+      `<details class="call response"><summary>Model reply ${index + 1} (${esc(`${formatMs(r.ms)} · ${usage}`)})${cached}</summary><pre>${esc(r.text)}</pre>${calls}</details>`,
     );
   }
   return parts.join('\n');

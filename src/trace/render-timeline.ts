@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { AgentEvent } from '../core/index.js';
+import { formatMs } from './format-ms.js';
 import { summarizeTrace, type TraceStep } from './summarize-trace.js';
 
 export interface RenderTimelineOptions {
@@ -39,7 +40,7 @@ export function renderTimeline(events: readonly AgentEvent[], options: RenderTim
     const u = end.usage;
     const cost = u.costUsd === undefined ? '' : ` · $${u.costUsd.toFixed(4)}`;
     lines.push(
-      `${colour(c.bold(end.status))} in ${seconds(end.durationMs)} · ${summary.steps.length} steps · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${u.estimated ? ' (estimated)' : ''}${cost}`,
+      `${colour(c.bold(end.status))} in ${formatMs(end.durationMs)} · ${summary.steps.length} steps · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${u.estimated ? ' (estimated)' : ''}${cost}`,
     );
     if (end.error) lines.push(c.red(`error ${end.error.code}: ${cut(end.error.message)}`));
     if (end.output) lines.push(`${c.bold('output')} ${cut(end.output)}`);
@@ -54,7 +55,7 @@ type Colors = ReturnType<typeof pc.createColors>;
 function stepLines(step: TraceStep, c: Colors, cut: (s: string) => string): string[] {
   const tokens = step.usage.promptTokens + step.usage.completionTokens;
   const lines = [
-    `${c.bold(c.cyan(`step ${step.step}`))}  ${c.dim(`${step.endTs - step.startTs} ms · ${tokens} tokens`)}`,
+    `${c.bold(c.cyan(`step ${step.step}`))}  ${c.dim(`${formatMs(step.endTs - step.startTs)} · ${tokens} tokens`)}`,
   ];
   for (const call of step.modelCalls) {
     const r = call.response;
@@ -64,12 +65,12 @@ function stepLines(step: TraceStep, c: Colors, cut: (s: string) => string): stri
     }
     const usage = r.usage ? `${r.usage.promptTokens}→${r.usage.completionTokens} tokens` : 'no usage';
     const cached = r.cached ? ` ${c.green('cached')}` : '';
-    lines.push(`  ${c.magenta('model')} ${c.dim(`${r.ms} ms · ${usage}`)}${cached}`);
+    lines.push(`  ${c.magenta('model')} ${c.dim(`${formatMs(r.ms)} · ${usage}`)}${cached}`);
   }
   for (const text of step.thoughts) lines.push(`  ${c.blue('thought')} ${cut(text)}`);
   for (const tool of step.tools) {
     const input = tool.input === undefined ? '' : cut(JSON.stringify(tool.input) ?? '');
-    const ms = tool.ms === undefined ? c.yellow('unfinished') : c.dim(`${tool.ms} ms`);
+    const ms = tool.ms === undefined ? c.yellow('unfinished') : c.dim(formatMs(tool.ms));
     lines.push(`  ${c.yellow('→')} ${c.bold(tool.tool)} ${input}  ${ms}`);
     if (tool.ok === false) lines.push(`    ${c.red('✗')} ${c.red(cut(tool.error ?? tool.output ?? 'failed'))}`);
     else if (tool.output !== undefined) lines.push(`    ${c.green('←')} ${cut(tool.output)}`);
@@ -103,8 +104,4 @@ function noteLines(event: AgentEvent, c: Colors, cut: (s: string) => string): st
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
