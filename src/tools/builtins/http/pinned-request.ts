@@ -1,0 +1,89 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import zlib from 'node:zlib';
+import type { ResolvedAddress } from './check-url.js';
+
+/** What one HTTP exchange returned: its status, headers, and a body cut at `maxBytes`. */
+export interface PinnedResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** The body was longer than `maxBytes` and was cut. */
+  truncated: boolean;
+}
+
+export interface PinnedRequestOptions {
+  url: URL;
+  pinned: ResolvedAddress;
+  maxBytes: number;
+  signal: AbortSignal;
+}
+
+/**
+ * One GET to `url` that connects only to `pinned` (the address the policy checked): the socket's lookup
+ * is replaced, so a second DNS answer (rebinding) is never used. TLS still verifies the certificate against
+ * the host name. Compressed bodies are decoded with the same byte cap, so a zip bomb stops at `maxBytes`.
+ */
+export function pinnedRequest(options: PinnedRequestOptions): Promise<PinnedResponse> {
+  const { url, pinned, maxBytes, signal } = options;
+  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, {
+      method: 'GET',
+      lookup,
+      signal,
+      headers: {
+        'user-agent': 'thinkflow-http-get/0.1',
+        accept: 'text/html,text/plain,application/json,*/*;q=0.5',
+        'accept-encoding': 'gzip, deflate, br',
+      },
+    });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      const body = decoded(response);
+      const finish = () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+          truncated,
+        });
+      body.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        const room = maxBytes - size;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          truncated = true;
+          response.destroy();
+          finish();
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      body.on('end', () => {
+        if (!truncated) finish();
+      });
+      body.on('error', (error) => {
+        if (!truncated) reject(error);
+      });
+    });
+    request.end();
+  });
+}
+
+function decoded(response: http.IncomingMessage): NodeJS.ReadableStream & NodeJS.EventEmitter {
+  const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(zlib.createGunzip());
+  if (encoding === 'deflate') return response.pipe(zlib.createInflate());
+  if (encoding === 'br') return response.pipe(zlib.createBrotliDecompress());
+  return response;
+}
