@@ -12,6 +12,7 @@ export interface JsonSpan {
   end: number;
 }
 
+const JSON_FENCES = ['json', 'json5', 'jsonc', 'javascript', 'js', 'tool_call', 'tool_code'];
 const FENCE = /```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
 
 /**
@@ -22,7 +23,7 @@ const FENCE = /```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
 export function extractJson(text: string): JsonSpan | undefined {
   for (const fence of text.matchAll(FENCE)) {
     const lang = fence[1].toLowerCase();
-    if (lang && !['json', 'json5', 'javascript', 'js', 'tool_call', 'tool_code'].includes(lang)) continue;
+    if (lang && !JSON_FENCES.includes(lang)) continue;
     const opener = firstOpener(fence[2]);
     if (opener < 0) continue;
     // Scan the whole text from the opener, not just the fence body: a string value may itself
@@ -30,7 +31,14 @@ export function extractJson(text: string): JsonSpan | undefined {
     const bodyStart = (fence.index ?? 0) + fence[0].indexOf('\n') + 1;
     return scanFrom(text, bodyStart + opener);
   }
-  return scanFrom(text, firstOpener(text));
+  return scanFrom(text, firstOpener(maskOtherFences(text)));
+}
+
+/** The text with the bodies of code fences in other languages blanked out (offsets kept). */
+function maskOtherFences(text: string): string {
+  return text.replace(FENCE, (block, lang: string) =>
+    lang && !JSON_FENCES.includes(lang.toLowerCase()) ? ' '.repeat(block.length) : block,
+  );
 }
 
 /** The first `{` (or a `[` whose next non-space character starts a JSON value). */
