@@ -4,6 +4,7 @@ export { generateToolCallId } from './generate-id.js';
 export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
+export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
 export {
   type ScriptedModel,
