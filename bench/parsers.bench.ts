@@ -1,0 +1,82 @@
+/**
+ * Parse throughput per parser on the corpus of real model outputs
+ * (test/fixtures/protocols/corpus.json), measured in one run: replies per second for each parser on
+ * its own entries, on every entry (robustness path: the "wrong" format), and against a naive
+ * JSON.parse baseline, printed as ratios.
+ *
+ * Run: node --import tsx bench/parsers.bench.ts
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseJsonAction, parseReAct } from '../src/protocols/index.js';
+
+interface Entry {
+  parser: 'react' | 'json';
+  input: string;
+}
+
+const corpus: Entry[] = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'protocols', 'corpus.json'), 'utf8'),
+);
+const react = corpus.filter((e) => e.parser === 'react').map((e) => e.input);
+const json = corpus.filter((e) => e.parser === 'json').map((e) => e.input);
+const all = corpus.map((e) => e.input);
+const ROUNDS = 7;
+const ROUND_MS = 250;
+
+/**
+ * Replies per second for `parse` over `inputs`: the best of several short rounds, interleaved with
+ * the other rows, so that load from other processes on a shared machine skews every row alike.
+ */
+function measure(parse: (text: string) => unknown, inputs: string[]): number {
+  let replies = 0;
+  const started = performance.now();
+  let elapsed = 0;
+  while (elapsed < ROUND_MS) {
+    for (const text of inputs) parse(text);
+    replies += inputs.length;
+    elapsed = performance.now() - started;
+  }
+  return (replies / elapsed) * 1000;
+}
+
+/** The cheapest possible "parser": JSON.parse in a try, the floor any real parser is compared to. */
+function naiveJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const avgChars = (inputs: string[]) => Math.round(inputs.reduce((n, t) => n + t.length, 0) / inputs.length);
+const cases: [string, (text: string) => unknown, string[]][] = [
+  ['parseReAct on ReAct entries', parseReAct, react],
+  ['parseJsonAction on JSON entries', parseJsonAction, json],
+  ['parseReAct on all entries', parseReAct, all],
+  ['parseJsonAction on all entries', parseJsonAction, all],
+  ['naive JSON.parse on JSON entries', naiveJson, json],
+];
+for (const [, parse, inputs] of cases) for (const text of inputs) parse(text); // warm-up
+const best = cases.map(() => 0);
+for (let round = 0; round < ROUNDS; round++) {
+  cases.forEach(([, parse, inputs], i) => {
+    best[i] = Math.max(best[i], measure(parse, inputs));
+  });
+}
+const rows = cases.map(([name, , inputs], i) => [name, best[i], avgChars(inputs)] as const);
+
+console.log(`corpus: ${corpus.length} replies (${react.length} ReAct, ${json.length} JSON)\n`);
+for (const [name, perSecond, chars] of rows) {
+  console.log(
+    `${name.padEnd(36)} ${Math.round(perSecond).toLocaleString('en').padStart(10)} replies/s  (avg ${chars} chars)`,
+  );
+}
+const [reactOwn, jsonOwn, , , naive] = rows.map((r) => r[1]);
+console.log(`\nparseJsonAction / parseReAct (own entries): ${(jsonOwn / reactOwn).toFixed(2)}x`);
+console.log(
+  `naive JSON.parse / parseJsonAction:          ${(naive / jsonOwn).toFixed(1)}x faster, reading only ${json.filter((t) => naiveJson(t) !== undefined).length}/${json.length} JSON entries`,
+);
+console.log(
+  `one parse costs ${(1e6 / reactOwn).toFixed(1)} µs (ReAct) and ${(1e6 / jsonOwn).toFixed(1)} µs (JSON): negligible next to a model call`,
+);
