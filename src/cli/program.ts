@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { registerMcpServeCommand } from './mcp-serve-command.js';
+import { registerReplayCommand } from './replay-command.js';
+import { registerRunCommand } from './run-command.js';
 import { registerTraceCommand } from './trace-command.js';
 
 /**
@@ -11,7 +13,9 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError();
   // Commands register below, one line each.
+  registerRunCommand(program);
   registerTraceCommand(program);
+  registerReplayCommand(program);
   registerMcpServeCommand(program);
   return program;
 }

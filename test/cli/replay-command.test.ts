@@ -1,0 +1,82 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from '../../src/agent/index.js';
+import { replayTrace } from '../../src/cli/replay-command.js';
+import type { CommandIo } from '../../src/cli/trace-command.js';
+import { scriptedModel } from '../../src/llm/index.js';
+import { calculatorTool } from '../../src/tools/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'thinkflow-replay-cli-'));
+const traceFile = join(dir, 'run.jsonl');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  const model = scriptedModel([
+    { text: 'Let me compute.', toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }] },
+    'The answer is 42.',
+  ]);
+  const agent = new Agent({ model, tools: [calculatorTool], protocol: 'native', traceFile, streaming: false });
+  expect((await agent.run('What is 6 times 7?')).status).toBe('done');
+});
+
+function io(): CommandIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), color: false };
+}
+
+function tampered(name: string): string {
+  const path = join(dir, name);
+  const text = readFileSync(traceFile, 'utf8');
+  const lines = text.split('\n').map((line) => {
+    if (!line) return line;
+    const event = JSON.parse(line);
+    if (event.type === 'tool_end') event.output = '41';
+    if (event.type === 'model_request' && event.step === 1) {
+      for (const m of event.messages) if (m.role === 'tool') m.content = '41';
+    }
+    return JSON.stringify(event);
+  });
+  writeFileSync(path, lines.join('\n'));
+  return path;
+}
+
+describe('thinkflow replay', () => {
+  it('re-runs a trace with its recorded replies and the real tools: no divergence, exit 0', async () => {
+    const out = io();
+    expect(await replayTrace(traceFile, {}, out)).toBe(0);
+    expect(out.out.join('')).toContain('replayed 2 steps: done (recorded: done)');
+    expect(out.out.join('')).toContain('no divergence');
+  });
+
+  it('reports the first step where a tool now answers differently, exit 1', async () => {
+    const out = io();
+    expect(await replayTrace(tampered('changed.jsonl'), {}, out)).toBe(1);
+    const text = out.out.join('');
+    expect(text).toContain('diverged at step 0 (tool_output): calculator returned something else');
+    expect(text).toContain('recorded: 41');
+    expect(text).toContain('now:      42');
+  });
+
+  it('answers tools from the trace with --recorded-tools, and prints JSON with --json', async () => {
+    const out = io();
+    expect(await replayTrace(tampered('changed2.jsonl'), { recordedTools: true, json: true }, out)).toBe(0);
+    expect(JSON.parse(out.out.join(''))).toEqual({ status: 'done', recordedStatus: 'done', steps: 2 });
+  });
+
+  it('writes the new run as a trace and shows its timeline', async () => {
+    const out = io();
+    const newTrace = join(dir, 'new.jsonl');
+    await replayTrace(traceFile, { trace: newTrace, show: true }, out);
+    expect(readFileSync(newTrace, 'utf8')).toContain('"type":"run_end"');
+    expect(out.err.join('')).toContain('final The answer is 42.');
+  });
+
+  it('refuses a file with no run_start', async () => {
+    const path = join(dir, 'partial.jsonl');
+    writeFileSync(path, '{"type":"step_start","runId":"r","ts":1,"step":0}\n');
+    await expect(replayTrace(path, {}, io())).rejects.toThrow(/no run_start event/);
+  });
+});
