@@ -2,7 +2,9 @@ import { Command } from 'commander';
 import { registerMcpServeCommand } from './mcp-serve-command.js';
 import { registerReplayCommand } from './replay-command.js';
 import { registerRunCommand } from './run-command.js';
+import { registerServeCommand } from './serve-command.js';
 import { registerTraceCommand } from './trace-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 
 /**
  * The `thinkflow` command line. Each command lives in its own file and registers itself here.
@@ -17,5 +19,7 @@ export function buildProgram(): Command {
   registerTraceCommand(program);
   registerReplayCommand(program);
   registerMcpServeCommand(program);
+  registerServeCommand(program);
+  registerWorkerCommand(program);
   return program;
 }

@@ -1,5 +1,9 @@
 export { type AuthConfig, type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
+export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
+export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
+export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
+export { loadConfig } from './load-config.js';
 export {
   createMcpServer,
   type McpFetchHandlerOptions,
@@ -10,7 +14,9 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
+export { type Cron, type CronResult, nextCronTime, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
+export type { QueueLocation } from './queue-names.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
@@ -25,7 +31,9 @@ export {
 } from './run-record.js';
 export type { AnswerResult, RunService, StartRequest, StartResult } from './run-service.js';
 export type { AgentEntry, ServableAgent } from './servable-agent.js';
+export { apiTokens, openStore, type RunningServer, type ServeOptions, serve } from './serve.js';
 export type { ServerLimits } from './server-limits.js';
+export { type ScheduleConfig, startSchedules } from './start-schedules.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
 export type { RunStore } from './stores/run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';

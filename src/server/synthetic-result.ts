@@ -31,14 +31,18 @@ export function runEndEvent(result: RunResult): AgentEvent {
   };
 }
 
-/** Ends a run that never started as `aborted`: logs a `run_end` and stores the result. */
-export async function endUnstarted(store: RunStore, run: RunRecord, message: string): Promise<void> {
-  const result = syntheticResult(run.id, 'aborted', { code: 'cancelled', message });
+/** Ends a run that never started (`aborted` by default): logs a `run_end` and stores the result. */
+export async function endUnstarted(
+  store: RunStore,
+  run: RunRecord,
+  message: string,
+  status: RunStatus = 'aborted',
+): Promise<void> {
+  const result = syntheticResult(run.id, status, {
+    code: status === 'aborted' ? 'cancelled' : 'unknown_agent',
+    message,
+  });
   const seq = (await store.lastSeq(run.id)) + 1;
   await store.appendEvent(run.id, seq, runEndEvent(result));
-  await store.updateRun(run.id, {
-    status: 'aborted',
-    result: result,
-    updatedAt: Date.now(),
-  });
+  await store.updateRun(run.id, { status, result, updatedAt: Date.now() });
 }

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { loadConfig, serve } from '../server/index.js';
+import { dataDir } from './data-dir.js';
+
+interface ServeFlags {
+  port: string;
+  host: string;
+  config: string;
+  queue?: string;
+  pg?: string;
+  dataDir?: string;
+}
+
+/** Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. */
+export function onShutdownSignal(close: () => Promise<void>): void {
+  const stop = (signal: string) => {
+    process.stderr.write(`thinkflow: ${signal}, shutting down (running runs finish or are checkpointed)\n`);
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+/** Registers `thinkflow serve`. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the agents of thinkflow.config.ts over HTTP (runs, SSE events, OpenAI-compatible chat).')
+    .option('--port <n>', 'port to listen on (0 = any free port)', '8787')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--config <file>', 'config file', 'thinkflow.config.ts')
+    .option('--queue <redis-url>', 'hand runs to `thinkflow worker` processes through BullMQ on this Redis')
+    .option('--pg <postgres-url>', 'keep runs in PostgreSQL (required with --queue)')
+    .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
+    .action(async (flags: ServeFlags) => {
+      if (flags.queue && !flags.pg)
+        throw new Error('--queue needs --pg postgres://…: API servers and workers share run state there.');
+      const config = await loadConfig(flags.config);
+      const server = await serve({
+        config,
+        port: Number.parseInt(flags.port, 10),
+        hostname: flags.host,
+        queue: flags.queue,
+        pg: flags.pg,
+        dataDir: dataDir(flags.dataDir),
+      });
+      process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
+      onShutdownSignal(server.close);
+    });
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import type { RunRecord } from './run-record.js';
+import { type RunService, waitForEnd } from './run-service.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import type { RunStore } from './stores/run-store.js';
+import { endUnstarted } from './synthetic-result.js';
+
+export interface QueueRunsOptions extends QueueLocation {
+  /** Names of the agents workers serve (runs for other names are refused with 404). */
+  agents: readonly string[];
+  /** Shared with the workers: PostgreSQL in practice. */
+  store: RunStore;
+  limits?: ServerLimits;
+  /** How often readers poll the store for changes. Default 100 ms. */
+  pollMs?: number;
+}
+
+/**
+ * A run service for API servers when runs are scaled out: a run is a row in the shared store plus a
+ * BullMQ job, and `thinkflow worker` processes execute it. Status and events are read from the store;
+ * cancels and answers are written there for the worker to pick up.
+ */
+export function createQueueRuns(options: QueueRunsOptions): RunService {
+  const { store } = options;
+  const settings = queueSettings(options);
+  const queue = new Queue<RunJob>(settings.name, settings.options);
+  const pollMs = options.pollMs ?? 100;
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  const service: RunService = {
+    agentNames: () => [...options.agents],
+
+    async start({ agent, input, history, source = 'api' }) {
+      if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
+      const max = options.limits?.maxQueuedRuns ?? DEFAULT_LIMITS.maxQueuedRuns;
+      if ((await queue.getWaitingCount()) >= max) {
+        const retryAfterSeconds = options.limits?.retryAfterSeconds ?? DEFAULT_LIMITS.retryAfterSeconds;
+        return { ok: false, reason: 'queue_full', retryAfterSeconds };
+      }
+      const now = Date.now();
+      const run: RunRecord = {
+        id: randomUUID(),
+        agent,
+        input,
+        history,
+        status: 'queued',
+        source,
+        createdAt: now,
+        updatedAt: now,
+      };
+      // The row must be committed before a worker can take the job.
+      await store.createRun(run);
+      await queue.add(
+        'run',
+        { runId: run.id },
+        { jobId: run.id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
+      );
+      return { ok: true, run };
+    },
+
+    get: (id) => store.getRun(id),
+    events: (id, afterSeq) => store.readEvents(id, afterSeq),
+    changed: (_id, timeoutMs) => sleep(Math.min(timeoutMs, pollMs)),
+    wait: (id, signal) => waitForEnd(service, id, signal),
+
+    async cancel(id) {
+      const run = await store.getRun(id);
+      if (!run) return undefined;
+      if (run.status === 'queued' && (await queue.remove(id)) === 1) {
+        await endUnstarted(store, run, 'Cancelled before it started.');
+        return store.getRun(id);
+      }
+      await store.updateRun(id, { cancelRequested: true });
+      const signal = AbortSignal.timeout(5000);
+      return waitForEnd(service, id, signal);
+    },
+
+    async answer(id, { questionId, ...answer }) {
+      const run = await store.getRun(id);
+      if (!run) return 'not_found';
+      const open = (run.questions ?? []).filter((q) => !q.answer);
+      const target = questionId ? open.find((q) => q.id === questionId) : open.length === 1 ? open[0] : undefined;
+      if (!target) return 'no_question';
+      const questions = (run.questions ?? []).map((q) => (q.id === target.id ? { ...q, answer } : q));
+      await store.updateRun(id, { questions, updatedAt: Date.now() });
+      return 'answered';
+    },
+
+    async close() {
+      await queue.close();
+    },
+  };
+  return service;
+}

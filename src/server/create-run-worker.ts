@@ -1,0 +1,96 @@
+import { Worker } from 'bullmq';
+import { errorMessage } from '../core/index.js';
+import { executeRun } from './execute-run.js';
+import type { QuestionBox } from './question-box.js';
+import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { isFinished } from './run-record.js';
+import { type AgentEntry, resolveAgent } from './servable-agent.js';
+import type { RunStore } from './stores/run-store.js';
+import { endUnstarted } from './synthetic-result.js';
+
+export interface RunWorkerOptions extends QueueLocation {
+  agents: Record<string, AgentEntry>;
+  /** Shared with the API servers: PostgreSQL in practice. */
+  store: RunStore;
+  /** Runs executed at once by this worker. Default 16. */
+  concurrency?: number;
+  /** How often a run checks the store for a cancel or an answer. Default 200 ms. */
+  pollMs?: number;
+  /** A worker that dies holds its runs this long before another takes them over. Default 30000 ms. */
+  lockDurationMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface RunWorker {
+  /** Stops taking jobs; running runs are checkpointed and go back on the queue for another worker. */
+  close(): Promise<void>;
+}
+
+/**
+ * A `thinkflow worker`: takes run jobs from BullMQ and executes them against the shared store,
+ * resuming from the last checkpoint when a previous worker died mid-run.
+ */
+export function createRunWorker(options: RunWorkerOptions): RunWorker {
+  const { store } = options;
+  const settings = queueSettings(options);
+  const controllers = new Set<AbortController>();
+  let stopping = false;
+
+  async function process(job: { data: RunJob }): Promise<void> {
+    const run = await store.getRun(job.data.runId);
+    if (!run || isFinished(run.status)) return;
+    if (run.cancelRequested) return endUnstarted(store, run, 'Cancelled before it started.');
+    const entry = options.agents[run.agent];
+    if (!entry) return endUnstarted(store, run, `The worker has no agent named "${run.agent}".`, 'failed');
+    const controller = new AbortController();
+    controllers.add(controller);
+    let box: QuestionBox | undefined;
+    const poll = setInterval(() => {
+      store
+        .getRun(run.id)
+        .then((latest) => {
+          if (latest?.cancelRequested) controller.abort();
+          box?.sync(latest?.questions);
+        })
+        .catch(() => {});
+    }, options.pollMs ?? 200);
+    try {
+      const result = await executeRun({
+        agent: await resolveAgent(entry),
+        run,
+        store,
+        signal: controller.signal,
+        onQuestions: (b) => {
+          box = b;
+        },
+        isStopping: () => stopping,
+      });
+      // Failing the job puts it back on the queue (it has attempts to spare), so another worker resumes it.
+      if (!result) throw new Error('Worker stopped; the run resumes from its checkpoint.');
+    } finally {
+      clearInterval(poll);
+      controllers.delete(controller);
+    }
+  }
+
+  const worker = new Worker<RunJob>(settings.name, process, {
+    ...settings.options,
+    concurrency: options.concurrency ?? 16,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: Math.max(500, Math.floor((options.lockDurationMs ?? 30_000) / 2)),
+    maxStalledCount: 100,
+  });
+  worker.on('error', (error) => options.onError?.(error));
+  worker.on('failed', (_job, error) => {
+    if (!stopping) options.onError?.(new Error(`Run job failed: ${errorMessage(error)}`));
+  });
+
+  return {
+    async close() {
+      stopping = true;
+      const closing = worker.close();
+      for (const controller of controllers) controller.abort();
+      await closing;
+    },
+  };
+}

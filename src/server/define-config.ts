@@ -1,0 +1,39 @@
+import type { AuthConfig } from './create-app.js';
+import type { HookConfig } from './routes/hook-routes.js';
+import type { AgentEntry } from './servable-agent.js';
+import type { ServerLimits } from './server-limits.js';
+import type { ScheduleConfig } from './start-schedules.js';
+import type { RunStore } from './stores/run-store.js';
+
+/** Which run store a server uses when none is passed on the command line. */
+export type StoreConfig =
+  | { type: 'sqlite' /** Default `<data-dir>/runs.db`. */; path?: string }
+  | { type: 'postgres'; connectionString: string; schema?: string }
+  | RunStore;
+
+/** What `thinkflow.config.ts` exports: the agents to serve and how. */
+export interface ThinkflowConfig {
+  /** Agents by the name clients use; a factory is called once per run. */
+  agents: Record<string, AgentEntry>;
+  auth?: AuthConfig;
+  limits?: ServerLimits;
+  /** Webhook triggers: POST /v1/hooks/:name. */
+  hooks?: Record<string, HookConfig>;
+  /** Cron triggers: start an agent on a schedule. */
+  schedules?: ScheduleConfig[];
+  store?: StoreConfig;
+}
+
+/**
+ * Types a `thinkflow.config.ts` (it returns the config as is).
+ *
+ * @example
+ * export default defineConfig({
+ *   agents: { helper: () => new Agent({ model: openaiCompatible({ model: 'gpt-4o-mini' }) }) },
+ *   hooks: { ticket: { agent: 'helper' } },
+ *   schedules: [{ cron: '0 9 * * 1-5', agent: 'helper', input: 'Summarise the overnight tickets.' }],
+ * });
+ */
+export function defineConfig(config: ThinkflowConfig): ThinkflowConfig {
+  return config;
+}

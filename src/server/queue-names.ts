@@ -1,0 +1,24 @@
+/** Where runs wait in Redis: BullMQ queue name and key prefix, shared by API servers and workers. */
+export interface QueueLocation {
+  /** `redis://127.0.0.1:6379`. */
+  redisUrl: string;
+  /** Default `thinkflow-runs`. */
+  queueName?: string;
+  /** Redis key prefix. Default `thinkflow`. */
+  prefix?: string;
+}
+
+/** The job each run becomes: just its id; the run itself is in the store. */
+export interface RunJob {
+  runId: string;
+}
+
+export function queueSettings(location: QueueLocation) {
+  return {
+    name: location.queueName ?? 'thinkflow-runs',
+    options: {
+      connection: { url: location.redisUrl, maxRetriesPerRequest: null },
+      prefix: location.prefix ?? 'thinkflow',
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { serve as serveNode } from '@hono/node-server';
+import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
+import { createLocalRuns } from './create-local-runs.js';
+import { createQueueRuns } from './create-queue-runs.js';
+import type { StoreConfig, ThinkflowConfig } from './define-config.js';
+import type { RunService } from './run-service.js';
+import { startSchedules } from './start-schedules.js';
+import { PostgresRunStore } from './stores/postgres-run-store.js';
+import type { RunStore } from './stores/run-store.js';
+import { SqliteRunStore } from './stores/sqlite-run-store.js';
+
+export interface ServeOptions {
+  config: ThinkflowConfig;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  hostname?: string;
+  /** Where the SQLite store lives. Default `~/.thinkflow`. */
+  dataDir?: string;
+  /** `redis://…`: hand runs to `thinkflow worker` processes through BullMQ (needs a PostgreSQL store). */
+  queue?: string;
+  /** BullMQ queue name and key prefix (default `thinkflow-runs`, `thinkflow`). */
+  queueName?: string;
+  queuePrefix?: string;
+  /** `postgres://…`: keep runs in PostgreSQL instead of SQLite. */
+  pg?: string;
+  /** Seconds running runs get to finish on shutdown before they are checkpointed. Default 10. */
+  shutdownTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+/** A listening server. `close()` stops accepting, lets runs finish or checkpoints them, and closes the store. */
+export interface RunningServer {
+  url: string;
+  port: number;
+  app: ThinkflowApp;
+  runs: RunService;
+  store: RunStore;
+  close(): Promise<void>;
+}
+
+/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated). */
+export function apiTokens(config: ThinkflowConfig, env = process.env): string[] {
+  const fromEnv = (env.THINKFLOW_API_TOKENS ?? '').split(',').map((t) => t.trim());
+  return [...(config.auth?.tokens ?? []), ...fromEnv].filter((t) => t.length > 0);
+}
+
+/** Opens the store the options and config ask for (PostgreSQL if `pg`, else the config's, else SQLite). */
+export async function openStore(
+  options: Pick<ServeOptions, 'pg' | 'dataDir'>,
+  config: StoreConfig | undefined,
+): Promise<RunStore> {
+  const dataDir = options.dataDir ?? join(homedir(), '.thinkflow');
+  let store: RunStore;
+  if (options.pg) store = new PostgresRunStore({ connectionString: options.pg });
+  else if (!config || (config as { type?: string }).type === 'sqlite') {
+    store = new SqliteRunStore({ path: (config as { path?: string } | undefined)?.path ?? join(dataDir, 'runs.db') });
+  } else if ((config as { type?: string }).type === 'postgres') {
+    store = new PostgresRunStore(config as { connectionString: string; schema?: string });
+  } else store = config as RunStore;
+  await store.init();
+  return store;
+}
+
+/**
+ * Serves the config's agents over HTTP: binds the port, resumes unfinished runs, starts the schedules.
+ *
+ * @example
+ * const server = await serve({ config: await loadConfig('thinkflow.config.ts'), port: 8787 });
+ * process.on('SIGTERM', () => server.close());
+ */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const { config } = options;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const store = await openStore(options, config.store);
+  const agents = config.agents;
+  const runs = options.queue
+    ? createQueueRuns({
+        redisUrl: options.queue,
+        queueName: options.queueName,
+        prefix: options.queuePrefix,
+        agents: Object.keys(agents),
+        store,
+        limits: config.limits,
+      })
+    : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
+  const tokens = apiTokens(config);
+  if (tokens.length === 0)
+    log('thinkflow serve: no API tokens configured (auth.tokens or THINKFLOW_API_TOKENS): the API is open.');
+  const appOptions: CreateAppOptions = { runs, auth: { tokens }, limits: config.limits, hooks: config.hooks };
+  const app = createApp(appOptions);
+  const stopSchedules = startSchedules(config.schedules ?? [], runs, { onError: (e) => log(`schedule: ${String(e)}`) });
+
+  const hostname = options.hostname ?? '127.0.0.1';
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serveNode>; port: number }>((resolve) => {
+    const s = serveNode({ fetch: app.fetch, port: options.port ?? 8787, hostname }, (info) =>
+      resolve({ server: s, port: info.port }),
+    );
+  });
+  if ('resumeUnfinished' in runs && typeof runs.resumeUnfinished === 'function') {
+    const resumed = await runs.resumeUnfinished();
+    if (resumed > 0) log(`thinkflow serve: resuming ${resumed} unfinished run(s) from their checkpoints.`);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${hostname}:${port}`,
+    port,
+    app,
+    runs,
+    store,
+    close() {
+      closing ??= (async () => {
+        stopSchedules();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await runs.close({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 });
+        // Open SSE streams would keep the server from closing.
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        await stopped;
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
