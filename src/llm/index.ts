@@ -1,11 +1,13 @@
 export { demoModel } from './demo-model.js';
 export { estimateCompletionTokens, estimatePromptTokens, withUsage } from './estimate-usage.js';
+export { type FallbackModelsOptions, fallbackModels } from './fallback-models.js';
 export { generateToolCallId } from './generate-id.js';
 export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
 export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
+export { MODEL_SPEC_FORMS, type ModelEnv, resolveModel, ScriptFile } from './resolve-model.js';
 export {
   type ScriptedModel,
   type ScriptedModelOptions,

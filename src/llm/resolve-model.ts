@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError, ModelResponse } from '../core/index.js';
+import { demoModel } from './demo-model.js';
+import type { Model } from './model.js';
+import { anthropic } from './providers/anthropic/index.js';
+import { ollama } from './providers/ollama/index.js';
+import { openaiCompatible } from './providers/openai-compatible/index.js';
+import { scriptedModel } from './scripted-model.js';
+
+/** The contents of a `scripted:FILE.json` spec: replies served in order, each text or a whole ModelResponse. */
+export const ScriptFile = z.array(z.union([z.string(), ModelResponse]));
+export type ScriptFile = z.infer<typeof ScriptFile>;
+
+/** The environment variables resolveModel reads. */
+export type ModelEnv = Partial<
+  Record<
+    | 'OPENAI_API_KEY'
+    | 'OPENAI_BASE_URL'
+    | 'ANTHROPIC_API_KEY'
+    | 'ANTHROPIC_BASE_URL'
+    | 'OLLAMA_HOST'
+    | 'THINKFLOW_COMPAT_API_KEY'
+    | 'THINKFLOW_MODEL',
+    string | undefined
+  >
+>;
+
+/** Every spec form, for help texts and error messages. */
+export const MODEL_SPEC_FORMS = [
+  'openai:MODEL           (OPENAI_API_KEY; OPENAI_BASE_URL optional)',
+  'anthropic:MODEL        (ANTHROPIC_API_KEY)',
+  'ollama:MODEL           (OLLAMA_HOST optional, default 127.0.0.1:11434)',
+  'compat:URL#MODEL       (any OpenAI-compatible server; THINKFLOW_COMPAT_API_KEY optional)',
+  'scripted:FILE.json     (a JSON array of replies)',
+  'demo                   (the built-in demo model, no key needed)',
+] as const;
+
+const OPENAI_URL = 'https://api.openai.com/v1';
+
+/**
+ * Builds a Model from a spec string, as the CLI and config files give it. With no spec, uses
+ * THINKFLOW_MODEL. A missing key or a bad spec is a ConfigError that says what to set.
+ *
+ * @example
+ * const model = resolveModel('ollama:qwen2.5:7b');
+ * const fromEnv = resolveModel(undefined, { THINKFLOW_MODEL: 'openai:gpt-4o-mini', OPENAI_API_KEY: 'sk-...' });
+ */
+export function resolveModel(spec?: string, env: ModelEnv = process.env): Model {
+  const value = (spec ?? env.THINKFLOW_MODEL ?? '').trim();
+  if (!value) {
+    throw new ConfigError({
+      message: `No model given. Pass a model spec or set THINKFLOW_MODEL to one of:\n  ${forms()}`,
+    });
+  }
+  if (value === 'demo') return demoModel();
+  const colon = value.indexOf(':');
+  const prefix = colon < 0 ? value : value.slice(0, colon);
+  const rest = colon < 0 ? '' : value.slice(colon + 1).trim();
+  switch (prefix) {
+    case 'openai': {
+      const model = need(rest, value, 'openai:MODEL');
+      const baseURL = env.OPENAI_BASE_URL?.trim() || OPENAI_URL;
+      const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+      if (!apiKey && baseURL === OPENAI_URL) {
+        throw new ConfigError({
+          message: `OPENAI_API_KEY is not set. Set it to use "${value}" (or set OPENAI_BASE_URL to a server that needs no key).`,
+        });
+      }
+      return openaiCompatible({ baseURL, apiKey, model, id: `openai:${model}`, provider: 'openai' });
+    }
+    case 'anthropic': {
+      const model = need(rest, value, 'anthropic:MODEL');
+      const apiKey = env.ANTHROPIC_API_KEY?.trim();
+      if (!apiKey) throw new ConfigError({ message: `ANTHROPIC_API_KEY is not set. Set it to use "${value}".` });
+      return anthropic({ apiKey, model, baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined });
+    }
+    case 'ollama':
+      return ollama({ model: need(rest, value, 'ollama:MODEL'), host: env.OLLAMA_HOST });
+    case 'compat': {
+      const hash = rest.lastIndexOf('#');
+      const baseURL = hash < 0 ? '' : rest.slice(0, hash).trim();
+      const model = hash < 0 ? '' : rest.slice(hash + 1).trim();
+      if (!/^https?:\/\/\S+$/i.test(baseURL) || !model) {
+        throw new ConfigError({
+          message: `Bad model spec "${value}": expected compat:URL#MODEL, e.g. compat:http://127.0.0.1:8080/v1#qwen2.5-7b.`,
+        });
+      }
+      const apiKey = env.THINKFLOW_COMPAT_API_KEY?.trim() || undefined;
+      return openaiCompatible({ baseURL, apiKey, model, id: `compat:${baseURL}#${model}` });
+    }
+    case 'scripted':
+      return scriptedModel(readScript(need(rest, value, 'scripted:FILE.json')), { id: `scripted:${rest}` });
+    default:
+      throw new ConfigError({ message: `Unknown model spec "${value}". Use one of:\n  ${forms()}` });
+  }
+}
+
+function forms(): string {
+  return MODEL_SPEC_FORMS.join('\n  ');
+}
+
+function need(part: string, spec: string, form: string): string {
+  if (!part) throw new ConfigError({ message: `Bad model spec "${spec}": expected ${form}.` });
+  return part;
+}
+
+function readScript(file: string): ScriptFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new ConfigError({ message: `Cannot read the script file ${file}: check the path.`, cause });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError({ message: `The script file ${file} is not valid JSON: ${(cause as Error).message}`, cause });
+  }
+  const shape = 'a JSON array of replies, each a string or { "text": ..., "toolCalls"?: [...] }';
+  if (!Array.isArray(json)) throw new ConfigError({ message: `The script file ${file} must be ${shape}.` });
+  // Check each reply on its own so the message points at the reply and field that is wrong.
+  for (const [index, reply] of json.entries()) {
+    if (typeof reply === 'string') continue;
+    const parsed = ModelResponse.safeParse(reply);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
+      throw new ConfigError({
+        message: `The script file ${file} must be ${shape}; reply [${index}]${field}: ${issue.message}.`,
+      });
+    }
+  }
+  return ScriptFile.parse(json);
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, resolveModel } from '../../src/index.js';
+import { startOpenAIServer } from './providers/openai-server.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'thinkflow-resolve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('resolveModel', () => {
+  it('builds each provider from its spec', () => {
+    expect(resolveModel('openai:gpt-4o-mini', { OPENAI_API_KEY: 'sk-x' }).id).toBe('openai:gpt-4o-mini');
+    expect(resolveModel('anthropic:claude-test', { ANTHROPIC_API_KEY: 'k' }).id).toBe('anthropic:claude-test');
+    expect(resolveModel('ollama:qwen2.5:7b', {}).id).toBe('ollama:qwen2.5:7b');
+    expect(resolveModel('compat:http://127.0.0.1:8080/v1#qwen', {}).id).toBe('compat:http://127.0.0.1:8080/v1#qwen');
+    expect(resolveModel('demo', {}).capabilities).toBeDefined();
+  });
+
+  it('uses THINKFLOW_MODEL when no spec is given', () => {
+    expect(resolveModel(undefined, { THINKFLOW_MODEL: 'ollama:llama3.1' }).id).toBe('ollama:llama3.1');
+  });
+
+  it('names the environment variable to set when a key is missing', () => {
+    expect(configError(() => resolveModel('openai:gpt-4o', {})).message).toMatch(/OPENAI_API_KEY is not set/);
+    expect(configError(() => resolveModel('anthropic:claude', {})).message).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect(configError(() => resolveModel(undefined, {})).message).toMatch(/THINKFLOW_MODEL/);
+  });
+
+  it('needs no OpenAI key when OPENAI_BASE_URL points at another server', () => {
+    expect(resolveModel('openai:local', { OPENAI_BASE_URL: 'http://127.0.0.1:1234/v1' }).id).toBe('openai:local');
+  });
+
+  it('lists the valid forms for an unknown prefix or a malformed spec', () => {
+    const unknown = configError(() => resolveModel('gemini:pro', {}));
+    expect(unknown.message).toMatch(/Unknown model spec "gemini:pro"/);
+    expect(unknown.message).toMatch(/compat:URL#MODEL/);
+    expect(configError(() => resolveModel('compat:not-a-url', {})).message).toMatch(/expected compat:URL#MODEL/);
+    expect(configError(() => resolveModel('ollama:', {})).message).toMatch(/expected ollama:MODEL/);
+  });
+
+  it('serves a scripted:FILE.json script of strings and responses', async () => {
+    const file = join(dir, 'script.json');
+    writeFileSync(file, JSON.stringify(['hello', { text: '', toolCalls: [{ id: 'c1', name: 't', arguments: '{}' }] }]));
+    const model = resolveModel(`scripted:${file}`, {});
+    expect((await model.generate({ messages: [] })).text).toBe('hello');
+    expect((await model.generate({ messages: [] })).toolCalls?.[0].name).toBe('t');
+  });
+
+  it('names the file and the problem in a bad script', () => {
+    const notJson = join(dir, 'bad.json');
+    writeFileSync(notJson, '["unterminated');
+    expect(configError(() => resolveModel(`scripted:${notJson}`, {})).message).toMatch(/bad\.json is not valid JSON/);
+    const wrong = join(dir, 'wrong.json');
+    writeFileSync(wrong, JSON.stringify(['ok', { toolCalls: [] }]));
+    expect(configError(() => resolveModel(`scripted:${wrong}`, {})).message).toMatch(/wrong\.json.*reply \[1\]\.text/);
+    expect(configError(() => resolveModel(`scripted:${join(dir, 'missing.json')}`, {})).message).toMatch(
+      /Cannot read the script file .*missing\.json/,
+    );
+  });
+
+  it('sends the compat key and the OpenAI base URL from the environment', async () => {
+    const server = await startOpenAIServer();
+    try {
+      server.push('one', 'two');
+      await resolveModel(`compat:${server.url}/v1#m1`, { THINKFLOW_COMPAT_API_KEY: 'compat-key' }).generate({
+        messages: [],
+      });
+      await resolveModel('openai:m2', { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'sk-env' }).generate({
+        messages: [],
+      });
+      expect(server.requests.map((r) => [r.body.model, r.headers.authorization])).toEqual([
+        ['m1', 'Bearer compat-key'],
+        ['m2', 'Bearer sk-env'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
