@@ -1,11 +1,21 @@
 export { cacheKey } from './cache-key.js';
 export { type CacheStore, memoryCacheStore } from './cache-store.js';
 export { type CachedModelOptions, cachedModel } from './cached-model.js';
+export { type ChaosCorruption, CORRUPTIONS } from './chaos-corruptions.js';
+export {
+  CHAOS_KINDS,
+  type ChaosKind,
+  type ChaosModel,
+  type ChaosModelOptions,
+  type ChaosRecord,
+  chaosModel,
+} from './chaos-model.js';
 export { compareRequest } from './compare-request.js';
 export type { Divergence } from './divergence.js';
 export { escapeHtml } from './escape-html.js';
 export { firstDivergence } from './first-divergence.js';
 export { formatMs } from './format-ms.js';
+export { mulberry32 } from './mulberry32.js';
 export { costOf, type Price, priceOf, registerPrice } from './prices.js';
 export { redactSecrets, redactText } from './redact-secrets.js';
 export { type RenderHtmlOptions, renderHtml } from './render-html.js';
