@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AgentEvent, Message, RunStats, RunUsage, Step, ToolCallRecord } from '../core/index.js';
 import type { Model } from '../llm/index.js';
-import type { SessionStore } from '../memory/index.js';
+import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { Language, ProtocolName, ReadToolCall } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
 
@@ -54,7 +54,7 @@ export interface AgentOptions<T = unknown> {
   budget?: Budget;
   /** Identical observations this many steps in a row: a warning, then a stop one step later. Default 3. */
   sameObservationLimit?: number;
-  /** Calls run at once within a step. Default 4. */
+  /** Calls run at once within a step. Default 8. */
   toolConcurrency?: number;
   /** A tool failing this many times in a run is disabled. Default 3. */
   maxToolFailures?: number;
@@ -68,6 +68,10 @@ export interface AgentOptions<T = unknown> {
   traceFile?: string;
   /** Where `RunOptions.sessionId` conversations are loaded from and appended to (e.g. `new SqliteSessionStore()`). */
   sessions?: SessionStore;
+  /** The working context: a token budget per call (default from the model's context window), summaries of dropped steps. */
+  context?: ContextOptions;
+  /** Long-term memory: the top-k memories for the question go into the prompt; finished runs are stored as episodes. */
+  memory?: MemoryOptions;
   beforeStep?: (state: StepState) => StepOverrides | undefined | Promise<StepOverrides | undefined>;
   afterStep?: (step: Step, state: StepState) => void | Promise<void>;
 }
@@ -112,4 +116,26 @@ export interface Checkpoint {
   stats: RunStats;
   /** A step whose reply was read but whose tools had not all finished. */
   pending?: { index: number; raw: string; thought?: string; calls: ReadToolCall[]; done: ToolCallRecord[] };
+}
+
+/** How the loop keeps each prompt within a token budget. */
+export interface ContextOptions {
+  /** Prompt tokens per model call. Default: from the model's `contextWindow`; no trimming when unknown. */
+  budgetTokens?: number;
+  /** Characters per observation in the prompt. Default: the agent's observationLimit. */
+  observationLimit?: number;
+  /** Replace dropped steps by a summary: `true` uses the agent's model, or give a cheaper one. Default true. */
+  summarize?: boolean | Model;
+}
+
+/** How the agent uses a long-term MemoryStore. */
+export interface MemoryOptions {
+  store: MemoryStore;
+  /** Memories recalled into the prompt before a run. Default 5; 0 turns recall off. */
+  k?: number;
+  kinds?: MemoryKind[];
+  /** Store an episode after a successful run. Default true. */
+  storeEpisodes?: boolean;
+  /** Store a lesson (reflection) after a failed run. Default false. */
+  storeReflections?: boolean;
 }

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentEvent, ConfigError, type Message, type RunResult } from '../core/index.js';
+import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
 import { ToolRegistry } from '../tools/index.js';
-import { createTraceWriter } from '../trace/index.js';
+import { costOf, createTraceWriter } from '../trace/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { createEventChannel } from './event-channel.js';
 import { executorRunner } from './executor-runner.js';
+import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { outputSchemaBlock } from './output-schema-block.js';
 import { runLoop } from './run-loop.js';
+import { summarizeWithModel } from './summarize-with-model.js';
 
 /**
  * An agent: a model, tools and a protocol, run as a think → act → observe loop.
@@ -60,7 +63,18 @@ export class Agent<T = unknown> {
     };
     try {
       const language = this.options.language ?? 'en';
-      const run = { ...options, runId };
+      const sessions = options.sessionId ? this.options.sessions : undefined;
+      if (options.sessionId && !sessions) {
+        throw new ConfigError({
+          message:
+            'run(input, { sessionId }) needs a session store: new Agent({ sessions: new SqliteSessionStore() }).',
+        });
+      }
+      const history = sessions
+        ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
+        : options.history;
+      const run = { ...options, history, runId };
+      const recall = await recallFor(this.options.memory, input, options.signal);
       const tools = executorRunner(this.tools, this.options as AgentOptions, run);
       const result = await runLoop(
         input,
@@ -68,13 +82,21 @@ export class Agent<T = unknown> {
           model: this.options.model,
           protocol: this.protocol,
           tools,
-          prompt: this.#promptContext(tools.specs(), language),
+          prompt: this.#promptContext(tools.specs(), language, recall.block),
           language,
           options: this.options as AgentOptions,
           run,
+          context: this.#contextWindow(),
+          recalled: recall.memories,
+          onFinish: async (r, emitEvent, state) => {
+            const cost = costOf(this.options.model.id, r.usage);
+            if (cost !== undefined) r.usage.costUsd = cost;
+            await storeOutcome(this.options.memory, r, input, state, emitEvent);
+          },
         },
         emit,
       );
+      if (sessions) await sessions.append(options.sessionId!, sessionTurn(input, result));
       return result as RunResult<T>;
     } finally {
       trace?.close();
@@ -106,8 +128,29 @@ export class Agent<T = unknown> {
     return [{ role: 'system', content: system }, ...(options.history ?? []), { role: 'user', content: input }];
   }
 
-  #promptContext(tools: PromptContext['tools'], language: Language): PromptContext {
-    const context = this.options.outputSchema ? [outputSchemaBlock(this.options.outputSchema, language)] : undefined;
-    return { instructions: this.options.instructions, tools, language, context };
+  #promptContext(tools: PromptContext['tools'], language: Language, recalled = ''): PromptContext {
+    const context = [
+      recalled,
+      this.options.outputSchema ? outputSchemaBlock(this.options.outputSchema, language) : '',
+    ].filter(Boolean);
+    return { instructions: this.options.instructions, tools, language, context: context.length ? context : undefined };
+  }
+
+  /** A per-run context window, only when there is a budget (so small runs pay nothing for it). */
+  #contextWindow() {
+    const options = this.options.context;
+    const budgetTokens = options?.budgetTokens ?? defaultBudgetFor(this.options.model);
+    if (budgetTokens === undefined) return undefined;
+    const summarizer =
+      options?.summarize === false
+        ? undefined
+        : options?.summarize === true || options?.summarize === undefined
+          ? this.options.model
+          : options.summarize;
+    return createContextWindow({
+      budgetTokens,
+      observationLimit: options?.observationLimit ?? this.options.observationLimit,
+      summarize: summarizer ? summarizeWithModel(summarizer) : undefined,
+    });
   }
 }

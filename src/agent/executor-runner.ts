@@ -16,7 +16,7 @@ export function executorRunner(
   const executor = createToolExecutor({
     registry: forked,
     runId: run.runId,
-    concurrency: options.toolConcurrency,
+    concurrency: options.toolConcurrency ?? 8,
     maxFailures: options.maxToolFailures,
     observationLimit: options.observationLimit,
     approve: run.approve ?? options.approve,

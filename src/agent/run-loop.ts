@@ -1,5 +1,6 @@
 import {
   type AgentEvent,
+  type EventOf,
   errorMessage,
   isThinkflowError,
   type Message,
@@ -10,6 +11,7 @@ import {
   type ToolCallRecord,
 } from '../core/index.js';
 import type { Model } from '../llm/index.js';
+import type { ContextWindow } from '../memory/index.js';
 import type { Language, PromptContext, Protocol, ReadToolCall } from '../protocols/index.js';
 import type { AgentOptions, Checkpoint, RunOptions } from './agent-options.js';
 import { createStepProjector, type PromptHead, projectMessages } from './build-messages.js';
@@ -35,8 +37,12 @@ export interface LoopConfig {
   language: Language;
   options: AgentOptions;
   run: RunOptions & { runId: string };
-  /** Fits the prompt into the context budget; returns the messages to send. */
-  fitContext?: (messages: Message[], signal: AbortSignal) => Promise<Message[]>;
+  /** Keeps each prompt within the token budget (absent when there is no budget). */
+  context?: ContextWindow;
+  /** Memories recalled into the system prompt before the run (for the `memory_recall` event). */
+  recalled?: EventOf<'memory_recall'>['memories'];
+  /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
+  onFinish?: (result: RunResult, emit: (event: AgentEvent) => void, state: RunState) => Promise<void>;
 }
 
 const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message: 'The run was aborted.' };
@@ -75,6 +81,7 @@ export async function runLoop(
       tools: tools.names(),
     }),
   );
+  if (config.recalled?.length) emit(event(state, 'memory_recall', { memories: config.recalled }));
 
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;
@@ -91,8 +98,9 @@ export async function runLoop(
       // 1. Build the prompt from the protocol and the steps so far.
       const index = state.steps.length;
       emit(event(state, 'step_start', { step: index }));
-      let messages = projectMessages(head, state.steps, project);
-      if (config.fitContext) messages = await config.fitContext(messages, abort.signal);
+      let messages = config.context
+        ? await fitContext(config.context, head, state, index, project, abort.signal, emit)
+        : projectMessages(head, state.steps, project);
       let stepModel = model;
       if (options.beforeStep) {
         const overrides = await options.beforeStep({ ...stateView(state, index, stepModel, messages) });
@@ -197,6 +205,7 @@ export async function runLoop(
     durationMs: Date.now() - state.startedAt,
     error: stop ? { code: stop.code, message: stop.message } : undefined,
   };
+  await config.onFinish?.(result, emit, state);
   emit(
     event(state, 'run_end', {
       status: result.status,
@@ -207,6 +216,33 @@ export async function runLoop(
     }),
   );
   return result;
+}
+
+/** Fits the prompt into the token budget, emitting `context_summary` when older steps were folded. */
+async function fitContext(
+  context: ContextWindow,
+  head: PromptHead,
+  state: RunState,
+  index: number,
+  project: (step: Step) => Message[],
+  signal: AbortSignal,
+  emit: (event: AgentEvent) => void,
+): Promise<Message[]> {
+  const fit = await context.fit(
+    { head: [head.system, head.question], history: head.history, groups: state.steps.map(project) },
+    signal,
+  );
+  if (fit.summary) {
+    emit(
+      event(state, 'context_summary', {
+        step: index,
+        summary: fit.summary.text,
+        droppedSteps: fit.summary.droppedGroups,
+      }),
+    );
+  }
+  if (fit.warning) emit(event(state, 'warning', { step: index, code: 'context', message: fit.warning }));
+  return fit.messages;
 }
 
 /** Calls the model and emits the request, the streamed text and the response. */

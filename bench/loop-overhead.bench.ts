@@ -1,0 +1,102 @@
+/**
+ * Framework overhead per step: thinkflow's loop against a hand-written loop doing the same work
+ * (the floor), on a 5-step task (four tool calls, then the answer) with an instant model.
+ * Also: 8 concurrent 50 ms tool calls in one step, and retained heap over thousands of runs.
+ * Run: node --expose-gc --import tsx bench/loop-overhead.bench.ts
+ */
+import { z } from 'zod';
+import { Agent, defineTool, type Message, type ModelResponse, scriptedModel } from '../src/index.js';
+
+const add = defineTool({
+  name: 'add',
+  description: 'Adds two numbers.',
+  input: z.object({ a: z.number(), b: z.number() }),
+  run: ({ a, b }) => a + b,
+});
+
+const script: ModelResponse[] = [
+  ...[1, 2, 3, 4].map((i) => ({
+    text: '',
+    toolCalls: [{ id: `c${i}`, name: 'add', arguments: `{"a":${i},"b":${i}}` }],
+  })),
+  { text: 'The answer is 20.' },
+];
+
+/** The floor: the same five model turns and four tool calls, written by hand. */
+async function handWritten(): Promise<string> {
+  const messages: Message[] = [
+    { role: 'system', content: 'You are helpful.' },
+    { role: 'user', content: 'Add things.' },
+  ];
+  for (let i = 0; ; i++) {
+    const reply = script[i];
+    messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
+    if (!reply.toolCalls?.length) return reply.text;
+    for (const c of reply.toolCalls) {
+      const args = add.parse(JSON.parse(c.arguments));
+      if (!args.ok) throw new Error('bad');
+      const out = await add.run(args.value, {} as never);
+      messages.push({ role: 'tool', content: String(out), toolCallId: c.id });
+    }
+  }
+}
+
+async function thinkflowRun(): Promise<string> {
+  const agent = new Agent({ model: scriptedModel(script), tools: [add], streaming: false });
+  const result = await agent.run('Add things.');
+  if (result.status !== 'done') throw new Error(result.status);
+  return result.output;
+}
+
+async function timeIt(fn: () => Promise<unknown>, runs: number): Promise<number> {
+  for (let i = 0; i < 200; i++) await fn();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < runs; i++) await fn();
+  return Number(process.hrtime.bigint() - start) / 1e3 / runs;
+}
+
+const RUNS = 3000;
+const floor = await timeIt(handWritten, RUNS);
+const ours = await timeIt(thinkflowRun, RUNS);
+console.log(`loop overhead, 5-step task, ${RUNS} runs each:`);
+console.log(`  hand-written loop : ${(floor / 5).toFixed(2)} µs/step`);
+console.log(`  thinkflow Agent   : ${(ours / 5).toFixed(2)} µs/step`);
+console.log(`  ratio             : ${(ours / floor).toFixed(1)}× the floor (target ≤ 10×)`);
+
+// Eight 50 ms calls in one step run concurrently.
+const wait = defineTool({
+  name: 'wait',
+  description: 'Waits 50 ms.',
+  input: z.object({ i: z.number() }),
+  run: async ({ i }) => {
+    await new Promise((r) => setTimeout(r, 50));
+    return i;
+  },
+});
+const eight: ModelResponse = {
+  text: '',
+  toolCalls: Array.from({ length: 8 }, (_, i) => ({ id: `w${i}`, name: 'wait', arguments: `{"i":${i}}` })),
+};
+const started = performance.now();
+const eightResult = await new Agent({ model: scriptedModel([eight, 'done']), tools: [wait] }).run('wait');
+const toolMs = eightResult.steps[0].toolCalls.reduce((n, c) => Math.max(n, c.durationMs), 0);
+console.log(
+  `8 × 50 ms tool calls in one step: step wall ${(performance.now() - started).toFixed(0)} ms (serial would be 400 ms; longest call ${toolMs} ms)`,
+);
+
+// Retained heap stays flat over thousands of runs.
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc) {
+  const heapAfter = async (n: number) => {
+    for (let i = 0; i < n; i++) await thinkflowRun();
+    gc();
+    return process.memoryUsage().heapUsed / 1024 / 1024;
+  };
+  const first = await heapAfter(1000);
+  const later = await heapAfter(4000);
+  console.log(
+    `retained heap: ${first.toFixed(1)} MiB after 1000 runs, ${later.toFixed(1)} MiB after 5000 (ratio ${(later / first).toFixed(2)})`,
+  );
+} else {
+  console.log('retained heap: run with --expose-gc to measure');
+}

@@ -1,0 +1,57 @@
+import type { AgentEvent, Message, RunResult } from '../core/index.js';
+import { episodeFromRun, type MemoryHit, recallMemories, reflectionFromRun } from '../memory/index.js';
+import type { MemoryOptions } from './agent-options.js';
+import { event, type RunState } from './run-state.js';
+
+/** Recalls the top-k memories for the question: a prompt block, and the hits for the `memory_recall` event. */
+export async function recallFor(memory: MemoryOptions | undefined, input: string, signal?: AbortSignal) {
+  if (!memory || memory.k === 0) return { block: '', memories: [] as ReturnType<typeof toEventMemory>[] };
+  const recall = await recallMemories(memory.store, input, { k: memory.k ?? 5, kinds: memory.kinds, signal });
+  return { block: recall.block, memories: recall.memories.map(toEventMemory) };
+}
+
+function toEventMemory(hit: MemoryHit) {
+  return { id: hit.memory.id, kind: hit.memory.kind, text: hit.memory.text, score: hit.score };
+}
+
+/** After a run: stores an episode (success) or a lesson (failure), emitting `memory_store`. A store failure is a warning, never a failed run. */
+export async function storeOutcome(
+  memory: MemoryOptions | undefined,
+  result: RunResult,
+  input: string,
+  state: RunState,
+  emit: (e: AgentEvent) => void,
+) {
+  if (!memory) return;
+  const summary = { input, output: result.output, status: result.status, steps: result.steps, error: result.error };
+  const item =
+    result.status === 'done'
+      ? memory.storeEpisodes !== false
+        ? episodeFromRun(summary)
+        : undefined
+      : memory.storeReflections
+        ? reflectionFromRun(summary)
+        : undefined;
+  if (!item) return;
+  try {
+    const stored = await memory.store.add(item);
+    emit(event(state, 'memory_store', { id: stored.id, kind: stored.kind, text: stored.text }));
+  } catch (error) {
+    emit(
+      event(state, 'warning', {
+        code: 'memory_store',
+        message: `Could not store the run in memory: ${(error as Error).message}`,
+      }),
+    );
+  }
+}
+
+/** The turn to append to a session: the question, then the answer when there is one. */
+export function sessionTurn(input: string, result: RunResult): Message[] {
+  return result.output
+    ? [
+        { role: 'user', content: input },
+        { role: 'assistant', content: result.output },
+      ]
+    : [{ role: 'user', content: input }];
+}
