@@ -7,7 +7,7 @@ export interface BuiltinOptions {
   root?: string;
   /** Lets the files tools write, move and delete (each call still asks for approval). Default false. */
   allowWrite?: boolean;
-  /** Where charts are written. Default `<root>/charts`. Must be inside the root. */
+  /** Where charts are written (set by the user, not the model). Default `<root>/charts`. */
   outDir?: string;
   /** Lets http_get reach loopback, private, link-local and other non-public addresses. Default false. */
   allowPrivateNetwork?: boolean;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
 import type { DataSession } from './data-session.js';
+import { describeColumns, requireColumns } from './describe-columns.js';
 import { formatTable } from './format-table.js';
 import { sqlIdentifier } from './open-sandboxed-duckdb.js';
 
@@ -39,19 +40,10 @@ export function aggregateDataTool(session: DataSession, maxChars: number): Tool<
         throw new Error(`"column" is required for ${input.aggregate}: name the numeric column to aggregate.`);
       }
       const views = { data: input.file };
-      const schema = await session.query({
-        views,
-        sql: 'SELECT column_name FROM (DESCRIBE SELECT * FROM data)',
-        untrusted: false,
-        maxRows: 1000,
-        signal: ctx.signal,
-      });
-      const names = schema.rows.map((row) => String(row[0]));
-      for (const name of [input.group_by, input.column]) {
-        if (name !== undefined && !names.includes(name)) {
-          throw new Error(`${input.file} has no column "${name}"; its columns are: ${names.join(', ')}.`);
-        }
-      }
+      requireColumns(input.file, await describeColumns(session, input.file, ctx.signal), [
+        input.group_by,
+        input.column,
+      ]);
       const result = await session.query({
         views,
         sql: aggregateSql(input),
