@@ -16,6 +16,7 @@ export { escapeHtml } from './escape-html.js';
 export { firstDivergence } from './first-divergence.js';
 export { formatMs } from './format-ms.js';
 export { mulberry32 } from './mulberry32.js';
+export { eventsToSpans, type OtelExporter, type OtelExporterOptions, otelExporter } from './otel-exporter.js';
 export { costOf, type Price, priceOf, registerPrice } from './prices.js';
 export { redactSecrets, redactText } from './redact-secrets.js';
 export { type RenderHtmlOptions, renderHtml } from './render-html.js';
