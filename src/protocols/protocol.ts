@@ -49,4 +49,9 @@ export interface Protocol {
   correction(reason: string, language: Language): string;
   /** The user message asking for a final answer with no more tools (used when maxSteps is reached). */
   finalAnswerRequest(language: Language): string;
+  /**
+   * Optional stop sequences for the request's `stop` field: text protocols stop the model before it
+   * writes an `Observation:` itself. The parsers cope without them; they save tokens and confusion.
+   */
+  stop?(language: Language): string[] | undefined;
 }

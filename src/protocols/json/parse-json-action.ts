@@ -1,8 +1,10 @@
 import type { ParsedStep } from '../../core/index.js';
 import { parseReAct } from '../react/parse-react.js';
+import { CALL_MARKERS } from '../shared/call-markers.js';
 import { extractJson } from '../shared/extract-json.js';
-import { invalid, withExtras } from '../shared/invalid.js';
+import { invalid, joinThoughts, withExtras } from '../shared/invalid.js';
 import { plainReply } from '../shared/plain-reply.js';
+import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
 import { readUnstructured } from '../shared/read-unstructured.js';
 import { parseJsonLenient } from '../shared/repair-json.js';
@@ -39,6 +41,8 @@ function read(raw: string): ParsedStep {
     const tagged = readUnstructured(text, raw);
     if (tagged) return withExtras(tagged, think, false);
   }
+  const pythonic = readPythonicCalls(text);
+  if (pythonic) return withExtras(pythonic, think, false);
   const span = extractJson(text);
   if (!span) {
     if (splitSections(text).sections.length > 0) return parseReAct(raw);
@@ -62,15 +66,7 @@ function read(raw: string): ParsedStep {
       'The JSON was cut off in the middle of a string, so the action input is incomplete. Send the whole JSON object again.',
     );
   }
-  const prose = text
-    .slice(0, span.start)
-    .replace(/```[\w-]*\s*$/, '')
-    .trim();
-  return withExtras(step, joinIfNoThought(step, think, prose), parsed.repaired || span.truncated);
-}
-
-/** Prose before the JSON is the model's reasoning; a `thought` key inside the JSON comes after it. */
-function joinIfNoThought(step: ParsedStep, think: string | undefined, prose: string): string | undefined {
-  if (step.type === 'invalid') return undefined;
-  return [think, prose].filter(Boolean).join('\n\n') || undefined;
+  // Prose before the JSON is the model's reasoning; a `thought` key inside the JSON comes after it.
+  const prose = text.slice(0, span.start).replace(CALL_MARKERS, '').trim();
+  return withExtras(step, joinThoughts(think, prose), parsed.repaired || span.truncated);
 }

@@ -1,7 +1,9 @@
 import type { ModelResponse } from '../../core/index.js';
 import type { ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
+import { CALL_MARKERS } from '../shared/call-markers.js';
 import { extractJson } from '../shared/extract-json.js';
+import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
 import { readNativeCalls, readParsedStep } from '../shared/read-parsed-step.js';
 import { parseJsonLenient } from '../shared/repair-json.js';
@@ -32,12 +34,12 @@ export function readNativeReply(response: ModelResponse): ReadReply {
 }
 
 function looksLikeTextAction(text: string): boolean {
-  if (/<tool_call>|<function=/i.test(text)) return true;
+  if (/<tool_call>|<function=/i.test(text) || readPythonicCalls(text)) return true;
   if (splitSections(text).sections.some((s) => s.keyword === 'action' || s.keyword === 'final_answer')) return true;
   // Only a reply that is the JSON and nothing more: an answer that quotes JSON stays an answer.
   const span = extractJson(text);
   if (!span) return false;
-  const rest = (text.slice(0, span.start) + text.slice(span.end)).replace(/```[\w-]*/g, '').trim();
+  const rest = (text.slice(0, span.start) + text.slice(span.end)).replace(CALL_MARKERS, '').trim();
   if (rest !== '') return false;
   const parsed = parseJsonLenient(span.json);
   if (!parsed.ok) return false;

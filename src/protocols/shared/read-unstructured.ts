@@ -1,14 +1,16 @@
 import type { ParsedStep } from '../../core/index.js';
+import { CALL_MARKERS } from './call-markers.js';
 import { extractJson } from './extract-json.js';
 import { invalid, withExtras } from './invalid.js';
+import { readPythonicCalls } from './pythonic-calls.js';
 import { readActionObject } from './read-action-object.js';
 import { parseJsonLenient } from './repair-json.js';
 import { splitSections } from './split-sections.js';
 import { extractTaggedCalls, textBeforeTags } from './tool-call-tags.js';
 
 /**
- * Reads an action written without ReAct keywords: a `<tool_call>`/`<function=…>` tag, or a JSON
- * object shaped like an action (`{"name", "arguments"}`, `{"action", "action_input"}`…).
+ * Reads an action written without ReAct keywords: a `<tool_call>`/`<function=…>` tag, a pythonic
+ * call list (`[search(q="x")]`), or a JSON object shaped like an action (`{"name", "arguments"}`…).
  * Returns undefined when there is neither, so the caller can fall back to the plain-reply rule.
  */
 export function readUnstructured(text: string, raw: string): ParsedStep | undefined {
@@ -34,6 +36,8 @@ export function readUnstructured(text: string, raw: string): ParsedStep | undefi
     }
     return withExtras(step, before, parsed.repaired || truncated);
   }
+  const pythonic = readPythonicCalls(text);
+  if (pythonic) return pythonic;
   const span = extractJson(text);
   if (!span) return undefined;
   const parsed = parseJsonLenient(span.json);
@@ -43,13 +47,13 @@ export function readUnstructured(text: string, raw: string): ParsedStep | undefi
   if (span.cutInString && step.type === 'action') {
     return invalid(raw, 'The JSON action was cut off in the middle of a string. Send the whole JSON object again.');
   }
-  const before = reasoningIn(text.slice(0, span.start).replace(/```[\w-]*\s*$/, ''));
+  const before = reasoningIn(text.slice(0, span.start));
   return withExtras(step, before, parsed.repaired || span.truncated);
 }
 
 /** The reasoning in the text before a call: prose and Thought sections, without their keywords. */
 function reasoningIn(text: string): string | undefined {
-  const { preamble, sections } = splitSections(text);
+  const { preamble, sections } = splitSections(text.replace(CALL_MARKERS, ''));
   const parts = [preamble, ...sections.filter((s) => s.keyword === 'thought').map((s) => s.content)];
   return (
     parts

@@ -34,5 +34,7 @@ export function textProtocol(parts: TextProtocolParts): Protocol {
       }),
     correction,
     finalAnswerRequest: (language) => templates[language].finalAnswerRequest,
+    // Both keywords: a model prompted in one language may still answer in the other.
+    stop: () => ['\nObservation:', '\n观察：'],
   };
 }

@@ -55,6 +55,17 @@ describe('nativeProtocol.readReply', () => {
     expect(reply).toMatchObject({ type: 'tool_calls', calls: [{ name: 'search', input: { q: 'x' } }] });
   });
 
+  it('reads call markers and pythonic lists from models whose server did not extract the calls', () => {
+    expect(read({ text: '[TOOL_CALLS] [{"name": "calc", "arguments": {"e": "1"}}]' })).toEqual({
+      type: 'tool_calls',
+      calls: [{ id: expect.stringMatching(/^call_/), name: 'calc', input: { e: '1' } }],
+    });
+    expect(read({ text: '<|python_tag|>{"name": "calc", "parameters": {"e": "1"}}<|eom_id|>' })).toMatchObject({
+      calls: [{ name: 'calc', input: { e: '1' } }],
+    });
+    expect(read({ text: '[calc(e="1")]' })).toMatchObject({ calls: [{ name: 'calc', input: { e: '1' } }] });
+  });
+
   it('keeps an answer that quotes JSON as the answer', () => {
     const text = 'Call it like this: {"name": "search", "arguments": {"q": "x"}}';
     expect(read({ text })).toEqual({ type: 'final', answer: text });

@@ -107,3 +107,9 @@ describe('nativeProtocol.stepMessages', () => {
     expect(nativeProtocol.finalAnswerRequest('zh')).toContain('不要再调用');
   });
 });
+
+describe('nativeProtocol.stop', () => {
+  it('sets no stop sequences: tool calls end a native reply', () => {
+    expect(nativeProtocol.stop).toBeUndefined();
+  });
+});

@@ -81,3 +81,9 @@ describe('reactProtocol', () => {
     expect(reactProtocol.finalAnswerRequest('zh')).toContain('最终答案');
   });
 });
+
+describe('text protocol stop sequences', () => {
+  it('stop the model before it writes an observation itself, in either language', () => {
+    expect(reactProtocol.stop?.('en')).toEqual(['\nObservation:', '\n观察：']);
+  });
+});
