@@ -45,6 +45,11 @@ export interface ModelRequest {
   maxTokens?: number;
   stop?: string[];
   signal?: AbortSignal;
+  /**
+   * The reply protocol the prompt asks for. Local providers (`llamaCpp`) use it to constrain decoding
+   * with a grammar built from `tools`, so every reply parses; remote providers ignore it.
+   */
+  protocol?: 'native' | 'json' | 'react';
 }
 
 /** A streamed piece of a reply. The last chunk is always `response`, holding the whole reply. */
