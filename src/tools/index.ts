@@ -1,5 +1,12 @@
 export { type ApprovalGate, type Approver, createApprovalGate } from './approval-gate.js';
-export { type BuiltinOptions, builtinTools, calculate, calculatorTool } from './builtins/index.js';
+export {
+  type BuiltinOptions,
+  builtinTools,
+  calculate,
+  calculatorTool,
+  demoSearchTool,
+  demoWeatherTool,
+} from './builtins/index.js';
 export { type CallScheduler, createCallScheduler } from './call-scheduler.js';
 export { closestNames, editDistance } from './closest-names.js';
 export { type CoercedArguments, coerceArguments } from './coerce-arguments.js';

@@ -1,0 +1,31 @@
+import { ConfigError } from '../core/index.js';
+import {
+  type AnyTool,
+  type BuiltinOptions,
+  builtinTools,
+  calculatorTool,
+  demoSearchTool,
+  demoWeatherTool,
+} from '../tools/index.js';
+
+/** The demo model's tools: calculator, and search and weather over built-in mock data. */
+export const DEMO_TOOLS: AnyTool[] = [calculatorTool, demoSearchTool, demoWeatherTool];
+
+/** Builds the tools named in `--tools a,b,c` from the built-in kits. */
+export function selectTools(names: string | undefined, options: BuiltinOptions, demo: boolean): AnyTool[] {
+  if (!names) return demo ? DEMO_TOOLS : [];
+  const tools: AnyTool[] = [];
+  for (const name of names
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)) {
+    const make = name === 'demo' ? () => DEMO_TOOLS : builtinTools[name];
+    if (!make) {
+      throw new ConfigError({
+        message: `Unknown tool kit "${name}". Available: ${['demo', ...Object.keys(builtinTools)].join(', ')}.`,
+      });
+    }
+    for (const tool of make(options)) if (!tools.some((t) => t.name === tool.name)) tools.push(tool);
+  }
+  return tools;
+}
