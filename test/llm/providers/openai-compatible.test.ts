@@ -223,3 +223,13 @@ describe('openaiCompatible: resilience', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('openaiCompatible: a server that ignores stream: true', () => {
+  it('serves its whole JSON answer as chunks ending with the response', async () => {
+    server.push({ kind: 'json', body: fixture('llamacpp-tool-call-object-args.json') });
+    const chunks = await collect(model().stream({ messages: user }));
+    expect(chunks.map((c) => c.type)).toEqual(['tool_call_delta', 'response']);
+    const last = chunks.at(-1);
+    expect(last?.type === 'response' && last.response.toolCalls?.[0].arguments).toBe('{"city":"Berlin"}');
+  });
+});

@@ -9,6 +9,7 @@ import {
   sseEvents,
 } from '../../http/index.js';
 import type { Model } from '../../model.js';
+import { isJsonResponse, responseChunks } from '../../response-chunks.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
 import { parseAnthropicResponse } from './parse-response.js';
 import { parseAnthropicStream } from './parse-stream.js';
@@ -92,6 +93,11 @@ export function anthropic(options: AnthropicOptions): Model {
     },
     async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
       const http = await fetchWithRetry(httpRequest(request, true));
+      if (isJsonResponse(http.response)) {
+        // The server ignored `stream: true`: serve its whole answer as chunks.
+        yield* responseChunks(finish(parseAnthropicResponse(await readJson(http, provider), { provider }), request));
+        return;
+      }
       const events = sseEvents(responseLines(http));
       for await (const chunk of parseAnthropicStream(events, { provider, secrets: [options.apiKey] })) {
         yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;

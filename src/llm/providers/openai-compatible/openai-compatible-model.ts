@@ -9,6 +9,7 @@ import {
   sseEvents,
 } from '../../http/index.js';
 import type { Model } from '../../model.js';
+import { isJsonResponse, responseChunks } from '../../response-chunks.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { parseOpenAIResponse } from './parse-response.js';
 import { parseOpenAIStream } from './parse-stream.js';
@@ -98,6 +99,11 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
     },
     async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
       const http = await fetchWithRetry(httpRequest(request, true));
+      if (isJsonResponse(http.response)) {
+        // The server ignored `stream: true`: serve its whole answer as chunks.
+        yield* responseChunks(finish(parseOpenAIResponse(await readJson(http, provider), { provider }), request));
+        return;
+      }
       for await (const chunk of parseOpenAIStream(sseEvents(responseLines(http)), { provider, secrets })) {
         yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
       }

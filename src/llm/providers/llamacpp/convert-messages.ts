@@ -1,0 +1,29 @@
+import type { Message } from '../../../core/index.js';
+
+/** node-llama-cpp's chat history item (the subset thinkflow writes). */
+export type ChatHistoryItem =
+  | { type: 'system'; text: string }
+  | { type: 'user'; text: string }
+  | { type: 'model'; response: string[] };
+
+/**
+ * Maps thinkflow messages to a node-llama-cpp chat history ending with an empty model turn to fill.
+ * The model's own chat template renders it. Tool results become user turns (this provider has no
+ * native tool calling; the json and react protocols send observations as text anyway).
+ */
+export function convertMessages(messages: readonly Message[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = messages.map((message) => {
+    switch (message.role) {
+      case 'system':
+        return { type: 'system', text: message.content };
+      case 'user':
+        return { type: 'user', text: message.content };
+      case 'assistant':
+        return { type: 'model', response: [message.content] };
+      case 'tool':
+        return { type: 'user', text: `Observation${message.name ? ` (${message.name})` : ''}: ${message.content}` };
+    }
+  });
+  history.push({ type: 'model', response: [] });
+  return history;
+}
