@@ -1,0 +1,114 @@
+import type { ParsedStep } from '../../core/index.js';
+import { coerceInput } from '../shared/coerce-input.js';
+import { extractJson } from '../shared/extract-json.js';
+import { isFinalName, isNoneName } from '../shared/final-names.js';
+import { invalid, withExtras } from '../shared/invalid.js';
+import { parseActionCall } from '../shared/parse-action-call.js';
+import { readActionObject } from '../shared/read-action-object.js';
+import { parseJsonLenient } from '../shared/repair-json.js';
+
+/** The format reminder appended to ReAct reasons. */
+export const FORMAT_HINT =
+  'Write "Action: <tool name>" then "Action Input: <JSON arguments>", or "Final Answer: <answer>".';
+
+/**
+ * Reads the chosen Action section and its Action Input: a tool name plus input, a call written on
+ * the Action line (`search[q]`, `search("q")`), a JSON blob, or a final answer in action form
+ * (`Finish[…]`, `Action: Final Answer`). Returns `invalid` with what to fix otherwise.
+ */
+export function readReActAction(actionText: string, inputText: string | undefined, raw: string): ParsedStep {
+  const action = actionText.trim();
+  if (action === '') return invalid(raw, `The Action is empty. ${FORMAT_HINT}`);
+  // LangChain's structured-chat format: the Action holds a JSON blob (often fenced).
+  if (action.startsWith('{') || action.startsWith('```')) return readJsonAction(action, raw);
+  const [firstLine, ...moreLines] = action.split('\n');
+  const call = parseActionCall(unwrap(firstLine));
+  if (call) {
+    if (isFinalName(call.tool)) return finalFrom(call.input, raw, call.repaired);
+    return { type: 'action', tool: call.tool, input: call.input, ...(call.repaired ? { repaired: true } : {}) };
+  }
+  const tool = cleanToolName(firstLine);
+  const rest = moreLines.join('\n').trim();
+  const input = dropStopLeftover(inputText ?? (rest === '' ? undefined : rest));
+  if (isFinalName(tool)) {
+    return input === undefined
+      ? invalid(raw, `"Action: ${tool}" needs the answer: write "Final Answer: <answer>".`)
+      : finalFrom(input, raw, false);
+  }
+  if (isNoneName(tool)) {
+    return invalid(raw, `"${tool}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
+  }
+  const problem = toolNameProblem(tool);
+  if (problem) return invalid(raw, problem);
+  if (input === undefined) {
+    return invalid(
+      raw,
+      `The Action "${tool}" has no Action Input. Write "Action Input:" on the next line with the arguments as JSON ({} if none).`,
+    );
+  }
+  const coerced = coerceInput(input);
+  if (!coerced.ok) return invalid(raw, coerced.reason);
+  return { type: 'action', tool, input: coerced.input, ...(coerced.repaired ? { repaired: true } : {}) };
+}
+
+function readJsonAction(action: string, raw: string): ParsedStep {
+  const span = extractJson(action);
+  const parsed = span ? parseJsonLenient(span.json) : undefined;
+  if (!span || !parsed?.ok) {
+    return invalid(
+      raw,
+      'The Action holds JSON that could not be read. Send {"action": "<tool>", "action_input": {...}}.',
+    );
+  }
+  if (span.cutInString) {
+    return invalid(raw, 'The Action JSON was cut off in the middle of a string. Send the whole JSON object again.');
+  }
+  const step = readActionObject(parsed.value, { raw, truncated: span.truncated });
+  if (!step) return invalid(raw, 'The Action JSON must be {"action": "<tool>", "action_input": {...}}.');
+  return withExtras(step, undefined, parsed.repaired || span.truncated);
+}
+
+function finalFrom(input: unknown, raw: string, repaired: boolean): ParsedStep {
+  const text = typeof input === 'string' ? coerceInput(input) : { ok: true as const, input, repaired: false };
+  const value = text.ok ? text.input : input;
+  const answer = (typeof value === 'string' ? value : JSON.stringify(value)).trim();
+  if (!answer) return invalid(raw, 'The final answer is empty. Write the answer after "Final Answer:".');
+  return { type: 'final', answer, ...(repaired ? { repaired: true } : {}) };
+}
+
+/** Strips the decoration models put around a tool name: backticks, quotes, emphasis, a trailing period. */
+function cleanToolName(line: string): string {
+  const name = unwrap(line);
+  // "Use the Calculator tool" → "Calculator"; a name that merely ends in "Tool" is kept whole.
+  const verbal = /^(?:use|call|使用|调用)\s+(?:the\s+)?(.+?)(?:\s+(?:tool|工具))?$/i.exec(name);
+  return (verbal ? verbal[1] : name).trim();
+}
+
+/** Strips the decoration models put around an Action line: backticks, quotes, emphasis, a final period. */
+function unwrap(line: string): string {
+  return line
+    .trim()
+    .replace(/^[*_`"']+|[*_`"'.。]+$/g, '')
+    .trim();
+}
+
+function toolNameProblem(tool: string): string | undefined {
+  const words = tool.split(/\s+/).length;
+  if (tool.length > 64 || words > 4 || /[,;!?{}<>，。]/.test(tool)) {
+    const shown = tool.length > 60 ? `${tool.slice(0, 60)}…` : tool;
+    return `The Action must be just a tool name, but it was "${shown}". ${FORMAT_HINT}`;
+  }
+  return undefined;
+}
+
+/**
+ * Removes a last line that is the start of "Observation" (`Observ`, `Observation`, `观察`): what is
+ * left when a stop sequence cut the model off mid-keyword, which must not reach the tool.
+ */
+function dropStopLeftover(input: string | undefined): string | undefined {
+  if (input === undefined) return undefined;
+  const lines = input.trimEnd().split('\n');
+  const last = lines[lines.length - 1].trim().toLowerCase();
+  const leftover = (last.length >= 3 && 'observation'.startsWith(last)) || last === '观察' || last === '觀察';
+  return leftover && lines.length > 1 ? lines.slice(0, -1).join('\n') : input;
+}
