@@ -109,6 +109,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
         id: randomUUID(),
         agent,
         input,
+        history,
         status: 'queued',
         source,
         createdAt: now,

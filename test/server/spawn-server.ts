@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** A `thinkflow serve|worker` child process started with `node --import tsx`. */
+export interface ServerProcess {
+  child: ChildProcess;
+  /** The base URL (serve only), read from the "serving … on URL" line. */
+  url: string;
+  stderr: () => string;
+  /** SIGKILL, then wait for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Spawns the CLI and resolves once it says it is serving (or rejects with its stderr within `timeoutMs`). */
+export function spawnCli(args: string[], env: Record<string, string>, timeoutMs = 150_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void kill();
+      reject(new Error(`CLI did not start within ${timeoutMs} ms:\n${err}`));
+    }, timeoutMs);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const match = /(?:serving .* on (http:\/\/\S+)|worker serving)/.exec(err);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] ?? '', stderr: () => err, kill });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`CLI exited with ${code}:\n${err}`));
+    });
+  });
+}
+
+/** Resolves when `check` returns a value, polling every 50 ms; rejects after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
