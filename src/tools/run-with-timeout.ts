@@ -1,0 +1,102 @@
+/** How a timed run ended. Never a throw: the executor turns each case into an observation. */
+export type TimedOutcome<T> =
+  | { type: 'ok'; value: T }
+  | { type: 'error'; error: unknown }
+  | { type: 'timeout' }
+  | { type: 'aborted' };
+
+/** An abort signal made only when first read. */
+export interface LazySignal {
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs `fn` with its own AbortSignal, which is aborted when `timeoutMs` passes or the caller's
+ * `signal` aborts; the outcome is then `timeout`/`aborted` at once, even if `fn` ignores its
+ * signal and never settles. A synchronous result returns without arming a timer.
+ *
+ * The signal is created only if `fn` reads it: creating an AbortSignal costs tens of µs on
+ * Node 20, more than everything else a tool call does, and most tools never look at it.
+ */
+export function runWithTimeout<T>(
+  fn: (handle: LazySignal) => T | PromiseLike<T>,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): TimedOutcome<T> | Promise<TimedOutcome<T>> {
+  const { signal, timeoutMs } = options;
+  if (signal?.aborted) return { type: 'aborted' };
+  const controller = new LazyController();
+  let value: T | PromiseLike<T>;
+  try {
+    value = fn(controller);
+  } catch (error) {
+    return { type: 'error', error };
+  }
+  if (!isThenable(value)) return { type: 'ok', value };
+  const pending = value;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: TimedOutcome<T>) => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const onAbort = () => {
+      finish({ type: 'aborted' });
+      controller.abort(signal?.reason);
+    };
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            finish({ type: 'timeout' });
+            controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
+          }, timeoutMs)
+        : undefined;
+    signal?.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (result) => finish({ type: 'ok', value: result }),
+      (error: unknown) => finish({ type: 'error', error }),
+    );
+  });
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Makes its AbortController on first read of `signal` (a class: no per-call accessor closures). */
+class LazyController implements LazySignal {
+  #controller: AbortController | undefined;
+  #aborted: { reason: unknown } | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#aborted.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = { reason };
+    this.#controller?.abort(reason);
+  }
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}

@@ -1,0 +1,32 @@
+import type { LazySignal } from './run-with-timeout.js';
+import type { ApprovalRequest, Logger, ToolContext } from './tool.js';
+
+/**
+ * The context one tool run receives. A class so `signal` is a prototype getter: the AbortSignal
+ * is only made if the tool reads it, with no per-call accessor closures.
+ */
+export class ToolCallContext implements ToolContext {
+  readonly #handle: LazySignal;
+  readonly runId: string;
+  readonly callId: string;
+  readonly logger: Logger;
+  readonly approve: (request: ApprovalRequest) => Promise<boolean>;
+
+  constructor(
+    handle: LazySignal,
+    runId: string,
+    callId: string,
+    logger: Logger,
+    approve: (request: ApprovalRequest) => Promise<boolean>,
+  ) {
+    this.#handle = handle;
+    this.runId = runId;
+    this.callId = callId;
+    this.logger = logger;
+    this.approve = approve;
+  }
+
+  get signal(): AbortSignal {
+    return this.#handle.signal;
+  }
+}

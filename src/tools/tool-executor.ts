@@ -1,0 +1,218 @@
+import { errorMessage } from '../core/index.js';
+import { type Approver, createApprovalGate } from './approval-gate.js';
+import { createCallScheduler } from './call-scheduler.js';
+import { coerceArguments } from './coerce-arguments.js';
+import { isRetryableError, retryDelay } from './retryable-tool-error.js';
+import { runWithTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
+import { serializeOutput } from './serialize-output.js';
+import { streamExecution, type ToolExecution } from './stream-execution.js';
+import type { AnyTool, Logger } from './tool.js';
+import { ToolCallContext } from './tool-call-context.js';
+import {
+  type ToolCallInput,
+  type ToolEndRecord,
+  type ToolErrorKind,
+  type ToolStartRecord,
+  toEndRecord,
+} from './tool-records.js';
+import type { ToolRegistry } from './tool-registry.js';
+import { truncateObservation } from './truncate-observation.js';
+
+export interface ToolExecutorOptions {
+  /** Where names resolve; tools that fail `maxFailures` times are disabled in it (use `registry.fork()` per run). */
+  registry: ToolRegistry;
+  runId?: string;
+  /** Calls running at once. Default 4. */
+  concurrency?: number;
+  /** Failures (throws and timeouts) before a tool is disabled for the run. Default 3. */
+  maxFailures?: number;
+  /** Characters per observation (and per recorded input) before head + tail truncation. Default 4000. */
+  observationLimit?: number;
+  /** Per-call timeout for tools without `timeoutMs`. Default 60000. */
+  timeoutMs?: number;
+  /** Retries for tools without `retries` (RetryableToolError and network errors only). Default 2. */
+  retries?: number;
+  /** First backoff delay; doubles per retry, with jitter. Default 200. */
+  retryDelayMs?: number;
+  /** Decides `needsApproval` calls. Without it they are denied with a message saying how to allow them. */
+  approve?: Approver;
+  logger?: Logger;
+}
+
+export interface ExecuteOptions {
+  /** Aborts running tools (their observation says so) and refuses calls not yet started. */
+  signal?: AbortSignal;
+  onStart?: (record: ToolStartRecord) => void;
+  onEnd?: (record: ToolEndRecord) => void;
+}
+
+export interface ToolExecutor {
+  readonly registry: ToolRegistry;
+  /** Runs the calls (concurrently up to the cap) and resolves with their records in call order. Never rejects for tool problems. */
+  execute(calls: readonly ToolCallInput[], options?: ExecuteOptions): Promise<ToolEndRecord[]>;
+  /** The same as `execute`, as an async stream: `start`/`end` as they happen, then `done` with the ordered records. */
+  stream(calls: readonly ToolCallInput[], options?: { signal?: AbortSignal }): AsyncGenerator<ToolExecution>;
+  /** Failures counted so far for a tool in this run. */
+  failures(tool: string): number;
+}
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Runs tool calls for one run: resolves names forgivingly, coerces and validates arguments,
+ * asks for approval, applies timeouts, retries and the concurrency cap, and turns every problem
+ * into an observation the model can act on. Create one per run.
+ *
+ * @example
+ * const executor = createToolExecutor({ registry: registry.fork(), runId });
+ * const records = await executor.execute(calls, { signal, onStart, onEnd });
+ * const observation = records.map((r) => r.output).join('\n');
+ */
+export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
+  const { registry, runId = 'run', maxFailures = 3, observationLimit = 4000, logger = silent } = options;
+  const { timeoutMs = 60_000, retries = 2, retryDelayMs = 200 } = options;
+  const scheduler = createCallScheduler(options.concurrency ?? 4);
+  const approval = createApprovalGate(options.approve);
+  const failureCounts = new Map<string, number>();
+
+  const limitInput = (input: unknown): unknown => {
+    if (typeof input === 'string') return truncateObservation(input, observationLimit);
+    if (typeof input !== 'object' || input === null) return input;
+    const text = serializeOutput(input);
+    return text.length > observationLimit ? truncateObservation(text, observationLimit) : input;
+  };
+
+  const notify = <R>(callback: ((record: R) => void) | undefined, record: R) => {
+    if (!callback) return;
+    try {
+      callback(record);
+    } catch (error) {
+      logger.warn('tool event subscriber threw', { error: errorMessage(error) });
+    }
+  };
+
+  const refuse = (
+    call: ToolCallInput,
+    index: number,
+    tool: string | undefined,
+    input: unknown,
+    message: string,
+    kind: ToolErrorKind,
+    opts: ExecuteOptions,
+    attempts = 0,
+  ): ToolEndRecord => {
+    const start: ToolStartRecord = { index, callId: call.id, name: call.name, tool, input: limitInput(input) };
+    notify(opts.onStart, start);
+    const end = toEndRecord(start, truncateObservation(message, observationLimit), 0, attempts, kind);
+    notify(opts.onEnd, end);
+    return end;
+  };
+
+  const attempt = async (tool: AnyTool, input: unknown, callId: string, signal: AbortSignal | undefined) => {
+    const limit = tool.retries ?? retries;
+    for (let attempts = 1; ; attempts++) {
+      const outcome: TimedOutcome<unknown> = await runWithTimeout(
+        (handle) => tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask)),
+        { timeoutMs: tool.timeoutMs ?? timeoutMs, signal },
+      );
+      if (outcome.type !== 'error' || attempts > limit || !isRetryableError(outcome.error))
+        return { outcome, attempts };
+      const delay = retryDelay(outcome.error, attempts, retryDelayMs);
+      logger.debug(`retrying tool ${tool.name}`, {
+        callId,
+        attempt: attempts,
+        delayMs: delay,
+        error: errorMessage(outcome.error),
+      });
+      if (!(await sleep(delay, signal))) return { outcome: { type: 'aborted' } as const, attempts };
+    }
+  };
+
+  const fail = (tool: AnyTool, message: string): string => {
+    const count = (failureCounts.get(tool.name) ?? 0) + 1;
+    failureCounts.set(tool.name, count);
+    if (count < maxFailures) return message;
+    registry.disable(tool.name, `it failed ${count} times`);
+    return `${message}\nTool ${tool.name} has failed ${count} times in this run and is now disabled; do not call it again.`;
+  };
+
+  const runCall = async (call: ToolCallInput, index: number, opts: ExecuteOptions): Promise<ToolEndRecord> => {
+    const { signal } = opts;
+    const lookup = registry.lookup(call.name);
+    if (!lookup.ok) {
+      const kind = lookup.reason === 'unknown' ? 'unknown_tool' : 'disabled';
+      return refuse(call, index, registry.get(call.name)?.name, call.input, lookup.message, kind, opts);
+    }
+    const tool = lookup.tool;
+    const args = coerceArguments(tool, call.input);
+    if (!args.ok) return refuse(call, index, tool.name, call.input, args.message, 'invalid_input', opts);
+    const denial = approval.gate(tool, args.value);
+    const denied = denial === undefined ? undefined : await denial;
+    if (denied !== undefined) return refuse(call, index, tool.name, args.value, denied, 'denied', opts);
+    const release = await scheduler.acquire(tool.sequential === true);
+    try {
+      if (signal?.aborted)
+        return refuse(
+          call,
+          index,
+          tool.name,
+          args.value,
+          `Tool ${tool.name} was aborted before it ran.`,
+          'aborted',
+          opts,
+        );
+      // A tool disabled by a concurrent failure while this call waited must not run.
+      if (!registry.isEnabled(tool.name)) {
+        const again = registry.lookup(tool.name);
+        return refuse(
+          call,
+          index,
+          tool.name,
+          args.value,
+          again.ok ? `Tool ${tool.name} is disabled.` : again.message,
+          'disabled',
+          opts,
+        );
+      }
+      const start: ToolStartRecord = {
+        index,
+        callId: call.id,
+        name: call.name,
+        tool: tool.name,
+        input: limitInput(args.value),
+      };
+      notify(opts.onStart, start);
+      const began = performance.now();
+      const { outcome, attempts } = await attempt(tool, args.value, call.id, signal);
+      const durationMs = Math.round((performance.now() - began) * 1000) / 1000;
+      let output: string;
+      let error: string | undefined;
+      let errorKind: ToolErrorKind | undefined;
+      if (outcome.type === 'ok') {
+        output = truncateObservation(serializeOutput(outcome.value), observationLimit);
+      } else {
+        errorKind = outcome.type === 'error' ? 'failed' : outcome.type;
+        const timeout = tool.timeoutMs ?? timeoutMs;
+        if (outcome.type === 'aborted') error = `Tool ${tool.name} was aborted.`;
+        else if (outcome.type === 'timeout') error = fail(tool, `Tool ${tool.name} timed out after ${timeout} ms.`);
+        else error = fail(tool, `Tool ${tool.name} failed: ${errorMessage(outcome.error)}`);
+        output = truncateObservation(error, observationLimit);
+      }
+      const end = toEndRecord(start, output, durationMs, attempts, errorKind);
+      notify(opts.onEnd, end);
+      return end;
+    } finally {
+      release();
+    }
+  };
+
+  const execute = (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}) =>
+    Promise.all(calls.map((call, index) => runCall(call, index, opts)));
+
+  return {
+    registry,
+    execute,
+    stream: (calls, opts = {}) => streamExecution((callbacks) => execute(calls, { ...opts, ...callbacks })),
+    failures: (tool) => failureCounts.get(tool) ?? 0,
+  };
+}

@@ -1,0 +1,59 @@
+import type { ToolCallRecord } from '../core/index.js';
+
+/** One call to execute, as a protocol read it: `input` may be an object, JSON(-ish) text or a bare string. */
+export interface ToolCallInput {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** Emitted when a call starts running (or is refused). `tool` is set when the name resolved. */
+export interface ToolStartRecord {
+  index: number;
+  callId: string;
+  name: string;
+  tool?: string;
+  /** The validated input when it validated, else what the model sent (long values truncated). */
+  input: unknown;
+}
+
+/** Why a call did not succeed. */
+export type ToolErrorKind = 'unknown_tool' | 'disabled' | 'invalid_input' | 'denied' | 'timeout' | 'aborted' | 'failed';
+
+/** Emitted when a call ends; also the `ToolCallRecord` the step keeps. `output` is the observation text. */
+export interface ToolEndRecord extends ToolCallRecord {
+  index: number;
+  callId: string;
+  /** Runs of the tool, retries included (0 when it never ran). */
+  attempts: number;
+  errorKind?: ToolErrorKind;
+}
+
+/**
+ * Builds an end record from its start record. Always the same literal shape (no spread): V8
+ * handles a spread plus extra keys on this path an order of magnitude slower, and the executor
+ * builds one record per call.
+ */
+export function toEndRecord(
+  start: ToolStartRecord,
+  output: string,
+  durationMs: number,
+  attempts: number,
+  errorKind?: ToolErrorKind,
+): ToolEndRecord {
+  const ok = errorKind === undefined;
+  return {
+    index: start.index,
+    id: start.callId,
+    callId: start.callId,
+    name: start.name,
+    tool: start.tool,
+    input: start.input,
+    output,
+    ok,
+    error: ok ? undefined : output,
+    errorKind,
+    durationMs,
+    attempts,
+  };
+}

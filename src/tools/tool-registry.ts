@@ -1,0 +1,158 @@
+import { ConfigError, type ToolSpec } from '../core/index.js';
+import { closestNames } from './closest-names.js';
+import { normalizeToolName } from './normalize-tool-name.js';
+import type { AnyTool } from './tool.js';
+
+/** What `ToolRegistry.lookup` found: the tool, or a message the model can act on. */
+export type ToolLookup =
+  | { ok: true; tool: AnyTool }
+  | { ok: false; reason: 'unknown' | 'disabled'; message: string; suggestions: string[] };
+
+interface Entry {
+  tool: AnyTool;
+  spec: ToolSpec;
+  /** Why the tool is disabled; undefined while it is enabled. */
+  disabled?: string;
+}
+
+/**
+ * The tools an agent may call, changeable at runtime. `specs()` is cached and returns the same
+ * array until the set of enabled tools changes, so the loop can call it every step (and cache
+ * prompt text by its identity). Give each run its own copy with `fork()`: the executor disables
+ * failing tools in the registry it is given.
+ *
+ * @example
+ * const registry = new ToolRegistry([calculatorTool, weather]);
+ * registry.disable('weather', 'the weather service is down');
+ * registry.lookup('Calculator()'); // { ok: true, tool: calculatorTool }
+ */
+export class ToolRegistry {
+  readonly #entries = new Map<string, Entry>();
+  readonly #byKey = new Map<string, string>();
+  #specs: ToolSpec[] | undefined;
+  #enabled: AnyTool[] | undefined;
+  #version = 0;
+
+  constructor(tools: Iterable<AnyTool> = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  /** Bumped on every change to the set of tools or their enabled state. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Adds a tool. Throws a ConfigError when another tool already has its name (`replace` overrides). */
+  register(tool: AnyTool, options: { replace?: boolean } = {}): this {
+    if (this.#entries.has(tool.name) && !options.replace) {
+      throw new ConfigError({ message: `A tool named "${tool.name}" is already registered; rename one of them.` });
+    }
+    const spec: ToolSpec = { name: tool.name, description: tool.description, parameters: tool.parameters };
+    this.#entries.set(tool.name, { tool, spec });
+    const key = normalizeToolName(tool.name);
+    if (!this.#byKey.has(key)) this.#byKey.set(key, tool.name);
+    return this.#changed();
+  }
+
+  /** Removes a tool; returns whether it was there. */
+  unregister(name: string): boolean {
+    const found = this.#entries.delete(name);
+    if (!found) return false;
+    this.#byKey.clear();
+    for (const other of this.#entries.keys()) {
+      const key = normalizeToolName(other);
+      if (!this.#byKey.has(key)) this.#byKey.set(key, other);
+    }
+    this.#changed();
+    return true;
+  }
+
+  /** Turns a disabled tool back on. */
+  enable(name: string): this {
+    const entry = this.#entry(name);
+    if (entry?.disabled !== undefined) {
+      entry.disabled = undefined;
+      this.#changed();
+    }
+    return this;
+  }
+
+  /** Hides a tool from `specs()`/`list()`; calling it yields an observation with `reason`. */
+  disable(name: string, reason = 'it was disabled'): this {
+    const entry = this.#entry(name);
+    if (entry && entry.disabled === undefined) {
+      entry.disabled = reason;
+      this.#changed();
+    }
+    return this;
+  }
+
+  isEnabled(name: string): boolean {
+    const entry = this.#entry(name);
+    return entry !== undefined && entry.disabled === undefined;
+  }
+
+  /** The enabled tools, in registration order (cached). */
+  list(): readonly AnyTool[] {
+    this.#enabled ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.tool);
+    return this.#enabled;
+  }
+
+  /** Every registered tool, enabled or not. */
+  all(): AnyTool[] {
+    return [...this.#entries.values()].map((e) => e.tool);
+  }
+
+  /** The enabled tools as providers see them. Same array instance until the set changes. */
+  specs(): readonly ToolSpec[] {
+    this.#specs ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.spec);
+    return this.#specs;
+  }
+
+  /** A registered tool by exact or forgiving name, enabled or not. */
+  get(name: string): AnyTool | undefined {
+    return this.#entry(name)?.tool;
+  }
+
+  /**
+   * Resolves a name as a model wrote it. Unknown or disabled tools give a message listing the
+   * available tools and the closest names, ready to be the call's observation.
+   */
+  lookup(name: string): ToolLookup {
+    const entry = this.#entry(name);
+    if (entry && entry.disabled === undefined) return { ok: true, tool: entry.tool };
+    const available = this.list().map((t) => t.name);
+    const listing = available.length > 0 ? `Available tools: ${available.join(', ')}.` : 'No tools are available.';
+    if (entry) {
+      const message = `Tool "${entry.tool.name}" is disabled for the rest of this run because ${entry.disabled}. Do not call it again. ${listing}`;
+      return { ok: false, reason: 'disabled', message, suggestions: [] };
+    }
+    const suggestions = closestNames(name, available);
+    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
+    return { ok: false, reason: 'unknown', message: `Unknown tool "${name}".${hint} ${listing}`, suggestions };
+  }
+
+  /** A copy with the same tools and enabled states, for one run. Cheap: specs are shared. */
+  fork(): ToolRegistry {
+    const copy = new ToolRegistry();
+    for (const [name, entry] of this.#entries) copy.#entries.set(name, { ...entry });
+    for (const [key, name] of this.#byKey) copy.#byKey.set(key, name);
+    copy.#specs = this.#specs;
+    copy.#enabled = this.#enabled;
+    return copy;
+  }
+
+  #entry(name: string): Entry | undefined {
+    const exact = this.#entries.get(name);
+    if (exact) return exact;
+    const canonical = this.#byKey.get(normalizeToolName(name));
+    return canonical === undefined ? undefined : this.#entries.get(canonical);
+  }
+
+  #changed(): this {
+    this.#specs = undefined;
+    this.#enabled = undefined;
+    this.#version++;
+    return this;
+  }
+}

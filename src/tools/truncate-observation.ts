@@ -1,0 +1,27 @@
+/**
+ * Cuts text longer than `limit` characters to its head and tail around a marker that says how
+ * many characters were cut, so the model keeps both the start and the end of a long output.
+ *
+ * @example
+ * truncateObservation('a'.repeat(10_000), 100); // 'aaa…\n[... 9,9xx characters cut ...]\n…aaa'
+ */
+export function truncateObservation(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const marker = (cut: number) => `\n[... ${cut.toLocaleString('en-US')} characters cut ...]\n`;
+  const budget = Math.max(0, limit - marker(text.length).length);
+  let head = Math.ceil(budget * 0.6);
+  let tail = budget - head;
+  // Never split a surrogate pair (an emoji half is not text).
+  if (head > 0 && isHighSurrogate(text.charCodeAt(head - 1))) head--;
+  if (tail > 0 && isLowSurrogate(text.charCodeAt(text.length - tail))) tail--;
+  const cut = text.length - head - tail;
+  return text.slice(0, head) + marker(cut) + (tail > 0 ? text.slice(text.length - tail) : '');
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

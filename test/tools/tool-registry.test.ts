@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError } from '../../src/core/index.js';
+import { defineTool } from '../../src/tools/tool.js';
+import { ToolRegistry } from '../../src/tools/tool-registry.js';
+
+const make = (name: string) =>
+  defineTool({ name, description: `The ${name} tool.`, input: z.object({ q: z.string() }), run: ({ q }) => q });
+
+describe('ToolRegistry', () => {
+  it('registers, lists and unregisters tools in registration order', () => {
+    const registry = new ToolRegistry([make('search'), make('get_weather')]);
+    registry.register(make('calculator'));
+    expect(registry.list().map((t) => t.name)).toEqual(['search', 'get_weather', 'calculator']);
+    expect(registry.unregister('search')).toBe(true);
+    expect(registry.unregister('search')).toBe(false);
+    expect(registry.list().map((t) => t.name)).toEqual(['get_weather', 'calculator']);
+  });
+
+  it('refuses a duplicate name unless asked to replace it', () => {
+    const registry = new ToolRegistry([make('search')]);
+    expect(() => registry.register(make('search'))).toThrow(ConfigError);
+    const other = make('search');
+    registry.register(other, { replace: true });
+    expect(registry.get('search')).toBe(other);
+  });
+
+  it('hides disabled tools from list and specs, and enables them again', () => {
+    const registry = new ToolRegistry([make('search'), make('calculator')]);
+    registry.disable('search', 'the index is offline');
+    expect(registry.specs().map((s) => s.name)).toEqual(['calculator']);
+    expect(registry.isEnabled('search')).toBe(false);
+    const lookup = registry.lookup('search');
+    expect(lookup).toMatchObject({ ok: false, reason: 'disabled' });
+    expect(!lookup.ok && lookup.message).toContain('the index is offline');
+    registry.enable('search');
+    expect(registry.specs().map((s) => s.name)).toEqual(['search', 'calculator']);
+  });
+
+  it('returns the same specs array until the set changes', () => {
+    const registry = new ToolRegistry([make('search')]);
+    const first = registry.specs();
+    expect(registry.specs()).toBe(first);
+    expect(first[0]).toEqual({ name: 'search', description: 'The search tool.', parameters: expect.any(Object) });
+    const version = registry.version;
+    registry.register(make('calculator'));
+    expect(registry.specs()).not.toBe(first);
+    expect(registry.version).toBeGreaterThan(version);
+    const second = registry.specs();
+    registry.disable('nope');
+    expect(registry.specs()).toBe(second);
+  });
+
+  it.each([
+    'get_weather',
+    'Get_Weather',
+    'get weather',
+    'get-weather',
+    'getWeather',
+    'get_weather()',
+    '"get_weather"',
+    '`get_weather`',
+    "'get_weather()'",
+    '  get_weather  ',
+    'functions.get_weather',
+  ])('finds get_weather when the model writes %j', (name) => {
+    const registry = new ToolRegistry([make('search'), make('get_weather')]);
+    const lookup = registry.lookup(name);
+    expect(lookup.ok && lookup.tool.name).toBe('get_weather');
+  });
+
+  it('answers an unknown name with the available tools and the closest names', () => {
+    const registry = new ToolRegistry([make('search'), make('get_weather'), make('calculator')]);
+    const lookup = registry.lookup('serach');
+    expect(lookup.ok).toBe(false);
+    if (lookup.ok) return;
+    expect(lookup.reason).toBe('unknown');
+    expect(lookup.suggestions[0]).toBe('search');
+    expect(lookup.message).toContain('Unknown tool "serach"');
+    expect(lookup.message).toContain('Did you mean "search"');
+    expect(lookup.message).toContain('Available tools: search, get_weather, calculator.');
+  });
+
+  it('suggests nothing for a name far from every tool', () => {
+    const registry = new ToolRegistry([make('search')]);
+    const lookup = registry.lookup('translate_document');
+    expect(!lookup.ok && lookup.suggestions).toEqual([]);
+    expect(!lookup.ok && lookup.message).not.toContain('Did you mean');
+  });
+
+  it('says so when no tools are available', () => {
+    const lookup = new ToolRegistry().lookup('search');
+    expect(!lookup.ok && lookup.message).toContain('No tools are available.');
+  });
+
+  it('forks a copy whose changes do not reach the original', () => {
+    const registry = new ToolRegistry([make('search'), make('calculator')]);
+    const specs = registry.specs();
+    const fork = registry.fork();
+    expect(fork.specs()).toBe(specs);
+    fork.disable('search');
+    fork.unregister('calculator');
+    expect(fork.specs()).toEqual([]);
+    expect(registry.specs()).toBe(specs);
+    expect(registry.isEnabled('search')).toBe(true);
+  });
+});
