@@ -3,7 +3,8 @@ import type { Message, Step, ToolCall } from '../../core/index.js';
 /**
  * The messages that record a native step: the assistant turn with its tool calls, then exactly one
  * `tool` message per call, in the same order, so a call is never separated from its result (a call
- * that did not run still gets a result saying so). Warnings follow as a user message, then notes.
+ * that did not run still gets a result saying so). Warnings belong inside the tool outputs (the loop
+ * appends them there), so no message can come between a call and its result. Notes come last.
  */
 export function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
   const notes = step.notes ?? [];
@@ -22,8 +23,7 @@ export function nativeStepMessages(step: Step, correction: (reason: string) => s
       content: record ? record.output : 'This call was not run.',
     };
   });
-  const warnings: Message[] = step.warnings?.length ? [{ role: 'user', content: step.warnings.join('\n') }] : [];
-  return [{ role: 'assistant', content: step.raw, toolCalls: calls }, ...results, ...warnings, ...notes];
+  return [{ role: 'assistant', content: step.raw, toolCalls: calls }, ...results, ...notes];
 }
 
 /** The calls as the model sent them, or rebuilt from the records when they were read out of text. */

@@ -20,12 +20,8 @@ export function textStepMessages(step: Step, options: TextStepOptions): Message[
     const correction = step.observation ?? options.correction(step.invalidReason ?? 'The reply could not be read.');
     return [assistant, { role: 'user', content: correction }, ...notes];
   }
-  const body = step.observation ?? observationOf(step);
+  // The loop sets `observation`; without it, the outputs (which carry any warnings) are joined.
+  const body = step.observation ?? step.toolCalls.map((c) => c.output).join('\n\n');
   const content = body.startsWith(options.observationPrefix.trim()) ? body : options.observationPrefix + body;
   return [assistant, { role: 'user', content }, ...notes];
-}
-
-function observationOf(step: Step): string {
-  const outputs = step.toolCalls.map((c) => c.output);
-  return [...outputs, ...(step.warnings ?? [])].join('\n\n');
 }

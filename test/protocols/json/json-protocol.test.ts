@@ -48,17 +48,19 @@ describe('jsonProtocol', () => {
     expect(prompt).toContain('"action": "final_answer"');
   });
 
-  it('records a tool step with an Observation message', () => {
+  it('records a tool step with an Observation message built from the outputs when the loop gave none', () => {
     const step: Step = {
       index: 1,
       kind: 'tool_calls',
       raw: '{"action": "a", "action_input": {}}',
-      toolCalls: [{ id: 'c', name: 'a', input: {}, output: 'ok', ok: true, durationMs: 1 }],
+      toolCalls: [
+        { id: 'c', name: 'a', input: {}, output: 'ok\n[warning] same observation twice', ok: true, durationMs: 1 },
+      ],
       warnings: ['same observation twice'],
     };
     expect(jsonProtocol.stepMessages(step, 'en')).toEqual([
       { role: 'assistant', content: '{"action": "a", "action_input": {}}' },
-      { role: 'user', content: 'Observation: ok\n\nsame observation twice' },
+      { role: 'user', content: 'Observation: ok\n[warning] same observation twice' },
     ]);
   });
 

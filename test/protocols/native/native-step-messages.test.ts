@@ -63,17 +63,29 @@ describe('nativeProtocol.stepMessages', () => {
     expect(messages[1]).toMatchObject({ role: 'tool', toolCallId: 'call_x', content: 'out' });
   });
 
-  it('puts warnings after all tool results', () => {
+  it('adds no message between the calls and their results, even with warnings', () => {
     const messages = nativeProtocol.stepMessages(
       step({
         rawToolCalls: [{ id: 'c1', name: 'search', arguments: '{}' }],
-        toolCalls: [record('c1', 'x')],
+        toolCalls: [record('c1', 'x\n[warning] same result 3 times')],
         warnings: ['same result 3 times'],
       }),
       'en',
     );
+    expect(messages.map((m) => m.role)).toEqual(['assistant', 'tool']);
+    expect(messages[1].content).toContain('[warning] same result 3 times');
+  });
+
+  it('appends notes after the results', () => {
+    const messages = nativeProtocol.stepMessages(
+      step({
+        rawToolCalls: [{ id: 'c1', name: 'search', arguments: '{}' }],
+        toolCalls: [record('c1', 'x')],
+        notes: [{ role: 'user', content: 'Reflection: try another source.' }],
+      }),
+      'en',
+    );
     expect(messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'user']);
-    expect(messages[2].content).toBe('same result 3 times');
   });
 
   it('records an invalid step as the reply and the correction', () => {
