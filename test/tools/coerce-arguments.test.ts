@@ -18,7 +18,12 @@ const search = defineTool({
   run: () => [],
 });
 
-const square = defineTool({ name: 'square', description: 'Squares.', input: z.object({ n: z.number() }), run: ({ n }) => n * n });
+const square = defineTool({
+  name: 'square',
+  description: 'Squares.',
+  input: z.object({ n: z.number() }),
+  run: ({ n }) => n * n,
+});
 
 describe('coerceArguments', () => {
   it('accepts an object', () => {
@@ -26,7 +31,10 @@ describe('coerceArguments', () => {
   });
 
   it('accepts a JSON string', () => {
-    expect(coerceArguments(weather, '{"city": "Paris", "days": 2}')).toEqual({ ok: true, value: { city: 'Paris', days: 2 } });
+    expect(coerceArguments(weather, '{"city": "Paris", "days": 2}')).toEqual({
+      ok: true,
+      value: { city: 'Paris', days: 2 },
+    });
   });
 
   it('repairs a JSON string with a trailing comma', () => {
@@ -50,7 +58,12 @@ describe('coerceArguments', () => {
   });
 
   it('maps a bare string that looks like JSON but is not an object as the text written', () => {
-    const calc = defineTool({ name: 'calc', description: 'x', input: z.object({ expression: z.string() }), run: () => 1 });
+    const calc = defineTool({
+      name: 'calc',
+      description: 'x',
+      input: z.object({ expression: z.string() }),
+      run: () => 1,
+    });
     expect(coerceArguments(calc, '[1, 2] * 3')).toEqual({ ok: true, value: { expression: '[1, 2] * 3' } });
     expect(coerceArguments(calc, '42')).toEqual({ ok: true, value: { expression: '42' } });
   });
@@ -91,11 +104,19 @@ describe('coerceArguments', () => {
   });
 
   it('drops extra fields for an ordinary object schema', () => {
-    expect(coerceArguments(weather, { city: 'Paris', units: 'metric' })).toEqual({ ok: true, value: { city: 'Paris' } });
+    expect(coerceArguments(weather, { city: 'Paris', units: 'metric' })).toEqual({
+      ok: true,
+      value: { city: 'Paris' },
+    });
   });
 
   it('reports extra fields when the schema forbids them', () => {
-    const strict = defineTool({ name: 'strict', description: 'x', input: z.strictObject({ a: z.number() }), run: () => 1 });
+    const strict = defineTool({
+      name: 'strict',
+      description: 'x',
+      input: z.strictObject({ a: z.number() }),
+      run: () => 1,
+    });
     const result = coerceArguments(strict, { a: 1, b: 2 });
     expect(!result.ok && result.message).toContain('Unrecognized key: "b"');
   });

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/tool.js';
 import { createToolExecutor } from '../../src/tools/tool-executor.js';
-import { ToolRegistry } from '../../src/tools/tool-registry.js';
 import type { ToolEndRecord, ToolStartRecord } from '../../src/tools/tool-records.js';
+import { ToolRegistry } from '../../src/tools/tool-registry.js';
 
 /** Tools that record how many calls run at once, and whether a sequential one ever overlapped. */
 function tracked() {
@@ -107,7 +107,13 @@ describe('createToolExecutor: scheduling', () => {
       },
     );
     expect(log).toEqual(['start b', 'end b', 'start a', 'run one', 'end a']);
-    expect(starts.find((s) => s.callId === 'a')).toEqual({ index: 0, callId: 'a', name: 'echo', tool: 'echo', input: { text: 'one' } });
+    expect(starts.find((s) => s.callId === 'a')).toEqual({
+      index: 0,
+      callId: 'a',
+      name: 'echo',
+      tool: 'echo',
+      input: { text: 'one' },
+    });
     expect(ends.find((e) => e.callId === 'b')).toMatchObject({ ok: false, errorKind: 'unknown_tool', tool: undefined });
   });
 
