@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/core/index.js';
+import { emptyStats } from '../../../src/core/index.js';
+import type { RunRecord, RunStore } from '../../../src/server/index.js';
+
+function record(id: string, overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id,
+    agent: 'a',
+    input: `input ${id}`,
+    status: 'queued',
+    source: 'api',
+    createdAt: 1,
+    updatedAt: 1,
+    ...overrides,
+  };
+}
+
+function stepStart(runId: string, step: number): AgentEvent {
+  return { type: 'step_start', runId, ts: 1, step };
+}
+
+/** The behaviour every RunStore must have; each implementation runs it. */
+export function runStoreContract(
+  name: string,
+  create: () => Promise<{ store: RunStore; cleanup: () => Promise<void> }>,
+) {
+  describe(`${name} (RunStore contract)`, () => {
+    let store: RunStore;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, cleanup } = await create());
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    it('creates, reads and patches runs; reads see writes not yet committed', async () => {
+      void store.createRun(record('r1', { history: [{ role: 'user', content: 'earlier' }] }));
+      void store.updateRun('r1', { status: 'running' });
+      void store.updateRun('r1', { questions: [{ id: 'q1', kind: 'approval', tool: 't', input: { x: 1 } }] });
+      const run = await store.getRun('r1');
+      expect(run).toMatchObject({ id: 'r1', status: 'running', history: [{ role: 'user', content: 'earlier' }] });
+      expect(run?.questions?.[0]).toMatchObject({ id: 'q1', input: { x: 1 } });
+      await store.updateRun('r1', { status: 'done', questions: undefined, cancelRequested: true, updatedAt: 5 });
+      const ended = await store.getRun('r1');
+      expect(ended).toMatchObject({ status: 'done', cancelRequested: true, updatedAt: 5 });
+      expect(ended?.questions).toBeUndefined();
+      expect(await store.getRun('missing')).toBeUndefined();
+    });
+
+    it('lists runs by status in creation order', async () => {
+      await Promise.all([
+        store.createRun(record('b', { createdAt: 2, status: 'running' })),
+        store.createRun(record('a', { createdAt: 1, status: 'waiting' })),
+        store.createRun(record('c', { createdAt: 3, status: 'done' })),
+      ]);
+      const open = await store.listRuns({ status: ['queued', 'running', 'waiting'] });
+      expect(open.map((r) => r.id)).toEqual(['a', 'b']);
+    });
+
+    it('appends events and reads them in order after a sequence number', async () => {
+      await store.createRun(record('r'));
+      for (let seq = 1; seq <= 5; seq++) void store.appendEvent('r', seq, stepStart('r', seq));
+      expect(await store.lastSeq('r')).toBe(5);
+      expect(await store.lastSeq('other')).toBe(0);
+      const after = await store.readEvents('r', 2);
+      expect(after.map((e) => e.seq)).toEqual([3, 4, 5]);
+      expect(after[0].event).toEqual(stepStart('r', 3));
+    });
+
+    it('keeps the latest checkpoint of a run', async () => {
+      const base = {
+        runId: 'r',
+        steps: [],
+        usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+        stats: emptyStats(),
+      };
+      void store.saveCheckpoint({ ...base, input: 'first' });
+      await store.saveCheckpoint({ ...base, input: 'second' });
+      expect((await store.loadCheckpoint('r'))?.input).toBe('second');
+      expect(await store.loadCheckpoint('none')).toBeUndefined();
+    });
+  });
+}
