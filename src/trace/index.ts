@@ -13,6 +13,31 @@ export {
 export { compareRequest } from './compare-request.js';
 export type { Divergence } from './divergence.js';
 export { escapeHtml } from './escape-html.js';
+export {
+  type CheckResult,
+  caseReport,
+  EvalCase,
+  type EvalCaseReport,
+  EvalCheck,
+  type EvalPredicate,
+  type EvalProgress,
+  type EvalReport,
+  type EvalRunReport,
+  EvalSuite,
+  type FormatEvalTableOptions,
+  formatEvalTable,
+  formatProgress,
+  importPredicate,
+  lastNumber,
+  loadSuite,
+  parseSuite,
+  type RunChecksOptions,
+  type RunSuiteOptions,
+  renderEvalHtml,
+  runChecks,
+  runSuite,
+  toolsCalled,
+} from './eval/index.js';
 export { firstDivergence } from './first-divergence.js';
 export { formatMs } from './format-ms.js';
 export { mulberry32 } from './mulberry32.js';
