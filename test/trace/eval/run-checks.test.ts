@@ -8,7 +8,7 @@ import { makeResult } from './make-result.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-checks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(join(dir, 'even.mjs'), 'export default (output) => Number(output) % 2 === 0 || `odd: ${output}`;\n');
+writeFileSync(join(dir, 'even.mjs'), 'export default (output) => Number(output) % 2 === 0 || "odd: " + output;\n');
 writeFileSync(
   join(dir, 'named.mjs'),
   'export function check(output, result, testCase) { return result.steps.length === 1 && testCase.id === "t"; }\n',
