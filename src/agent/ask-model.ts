@@ -1,0 +1,37 @@
+import type { ModelRequest, ModelResponse } from '../core/index.js';
+import type { Model } from '../llm/index.js';
+import { callModel } from './call-model.js';
+import type { Emit, LoopConfig } from './loop-config.js';
+import { addUsage, event, type RunState } from './run-state.js';
+
+/** Calls the model and emits the request, the streamed text and the response. */
+export async function askModel(
+  model: Model,
+  request: ModelRequest,
+  step: number,
+  state: RunState,
+  config: LoopConfig,
+  emit: Emit,
+): Promise<ModelResponse> {
+  emit(event(state, 'model_request', { step, model: model.id, messages: request.messages, tools: request.tools }));
+  const started = Date.now();
+  const streaming = config.options.streaming ?? true;
+  const response = await callModel(model, request, streaming, (text) =>
+    emit(event(state, 'model_delta', { step, text })),
+  );
+  const cached = response.cached === true;
+  addUsage(state, response.usage, cached);
+  if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
+  emit(
+    event(state, 'model_response', {
+      step,
+      text: response.text,
+      toolCalls: response.toolCalls,
+      usage: response.usage,
+      ms: Date.now() - started,
+      modelId: response.modelId,
+      cached: cached || undefined,
+    }),
+  );
+  return response;
+}

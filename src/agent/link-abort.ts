@@ -1,0 +1,37 @@
+import type { StopReason } from './guards/index.js';
+
+export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message: 'The run was aborted.' };
+
+/**
+ * One abort signal for the run: fires when the caller aborts or the time budget runs out, and
+ * remembers which, so the run ends `aborted` or `budget_exceeded`.
+ */
+export function linkAbort(outer: AbortSignal | undefined, maxDurationMs: number | undefined) {
+  const controller = new AbortController();
+  let why: StopReason | undefined;
+  const onAbort = () => {
+    why ??= ABORTED;
+    controller.abort(outer?.reason);
+  };
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    maxDurationMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          why ??= {
+            status: 'budget_exceeded',
+            code: 'time_budget',
+            message: `The run passed its time budget of ${maxDurationMs} ms.`,
+          };
+          controller.abort(new Error('time budget'));
+        }, maxDurationMs);
+  return {
+    signal: controller.signal,
+    reason: () => why,
+    dispose() {
+      if (timer) clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}

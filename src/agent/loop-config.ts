@@ -1,0 +1,27 @@
+import type { AgentEvent, EventOf, RunResult } from '../core/index.js';
+import type { Model } from '../llm/index.js';
+import type { ContextWindow } from '../memory/index.js';
+import type { Language, PromptContext, Protocol } from '../protocols/index.js';
+import type { AgentOptions, RunOptions } from './agent-options.js';
+import type { RunState } from './run-state.js';
+import type { ToolRunner } from './tool-runner.js';
+
+/** Where the loop sends its events. */
+export type Emit = (event: AgentEvent) => void;
+
+/** Everything one run needs, resolved from the agent's options and the run's options. */
+export interface LoopConfig {
+  model: Model;
+  protocol: Protocol;
+  tools: ToolRunner;
+  prompt: PromptContext;
+  language: Language;
+  options: AgentOptions;
+  run: RunOptions & { runId: string };
+  /** Keeps each prompt within the token budget (absent when there is no budget). */
+  context?: ContextWindow;
+  /** Memories recalled into the system prompt before the run (for the `memory_recall` event). */
+  recalled?: EventOf<'memory_recall'>['memories'];
+  /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
+  onFinish?: (result: RunResult, emit: Emit, state: RunState) => Promise<void>;
+}

@@ -1,0 +1,18 @@
+import type { Step, ToolCallRecord } from '../core/index.js';
+import type { ReadToolCall } from '../protocols/index.js';
+import type { Emit } from './loop-config.js';
+import { event, type RunState } from './run-state.js';
+
+/** Adds a warning to a call's output (the model sees it) and to the step, and emits it. */
+export function appendWarning(step: Step, callId: string | undefined, text: string, state: RunState, emit: Emit): void {
+  const call = step.toolCalls.find((c) => c.id === callId) ?? step.toolCalls.at(-1);
+  if (call) call.output = `${call.output}\n[warning] ${text}`;
+  step.warnings = [...(step.warnings ?? []), text];
+  state.stats.repetitionWarnings += 1;
+  emit(event(state, 'warning', { step: step.index, code: 'repetition', message: text }));
+}
+
+/** A call that did not run, with the reason as its output. */
+export function skippedCall(call: ReadToolCall, message: string): ToolCallRecord {
+  return { id: call.id, name: call.name, input: call.input, output: message, ok: false, error: message, durationMs: 0 };
+}
