@@ -34,10 +34,13 @@ export function stepsAgent(
     new Agent({
       name: 'steps',
       model: scriptedModel(
-        (_request, index) =>
-          index < toolSteps
-            ? callReply(`c${index}`, 'echo', { text: `step ${index}` })
-            : (options.answer ?? 'All done.'),
+        // Scripted by the tool results so far, so a run resumed with a fresh model goes on where it was.
+        (request) => {
+          const done = request.messages.filter((m) => m.role === 'tool').length;
+          return done < toolSteps
+            ? callReply(`c${done}`, 'echo', { text: `step ${done}` })
+            : (options.answer ?? 'All done.');
+        },
         { delayMs: options.delayMs },
       ),
       tools: [echoTool(options.counter)],

@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../../src/agent/index.js';
+import { scriptedModel } from '../../src/llm/index.js';
+import {
+  createApp,
+  createQueueRuns,
+  createRunWorker,
+  PostgresRunStore,
+  type RunRecord,
+  type RunWorker,
+} from '../../src/server/index.js';
+import { defineTool } from '../../src/tools/index.js';
+import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
+import { callReply, parseSse, postJson, stepsAgent } from './server-fixtures.js';
+import { eventually } from './spawn-server.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** An API server and workers that share only Redis and PostgreSQL, each with its own store connection. */
+async function cluster(agents: Parameters<typeof createRunWorker>[0]['agents']) {
+  const schema = uniqueName('tf_queue');
+  const location = { redisUrl: TEST_REDIS, queueName: uniqueName('runs'), prefix: uniqueName('tf') };
+  const apiStore = new PostgresRunStore({ connectionString: TEST_PG, schema });
+  await apiStore.init();
+  const runs = createQueueRuns({ ...location, agents: Object.keys(agents), store: apiStore, pollMs: 50 });
+  const app = createApp({ runs });
+  const workers: RunWorker[] = [];
+  const workerStores: PostgresRunStore[] = [];
+  const addWorker = async () => {
+    const store = new PostgresRunStore({ connectionString: TEST_PG, schema });
+    workerStores.push(store);
+    const worker = createRunWorker({ ...location, agents, store, concurrency: 8, pollMs: 50 });
+    workers.push(worker);
+    return worker;
+  };
+  cleanups.push(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    await runs.close();
+    await apiStore.drop();
+    await Promise.all([apiStore, ...workerStores].map((s) => s.close()));
+  });
+  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://local${path}`, init));
+  return { runs, request, addWorker, workers };
+}
+
+describe('queue mode (BullMQ on Redis, state in PostgreSQL)', () => {
+  it('runs started on the API server are executed by workers; status and events come from PostgreSQL', async () => {
+    const c = await cluster({ steps: stepsAgent() });
+    await c.addWorker();
+    await c.addWorker();
+    const started = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => c.request('/v1/agents/steps/runs', postJson({ input: `run ${i}` }))),
+    );
+    const ids = ((await Promise.all(started.map((r) => r.json()))) as RunRecord[]).map((r) => r.id);
+    const ended = await Promise.all(ids.map((id) => c.runs.wait(id, AbortSignal.timeout(30_000))));
+    expect(ended.map((r) => r?.status)).toEqual(ids.map(() => 'done'));
+    const events = parseSse(await (await c.request(`/v1/runs/${ids[0]}/events`)).text());
+    expect(events[0].event).toBe('run_start');
+    expect(events.at(-1)?.event).toBe('run_end');
+    expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
+  }, 60_000);
+
+  it('answers ?wait=true, approvals and cancels through the shared store', async () => {
+    const deploy = defineTool({
+      name: 'deploy',
+      description: 'Deploys.',
+      input: z.object({ service: z.string() }),
+      needsApproval: true,
+      run: ({ service }) => `deployed ${service}`,
+    });
+    const c = await cluster({
+      ops: () =>
+        new Agent({ model: scriptedModel([callReply('c1', 'deploy', { service: 'api' }), 'Done.']), tools: [deploy] }),
+      slow: stepsAgent({ delayMs: 10_000 }),
+    });
+    await c.addWorker();
+    const { id } = (await (await c.request('/v1/agents/ops/runs', postJson({ input: 'ship' }))).json()) as RunRecord;
+    await eventually(async () => ((await c.runs.get(id))?.status === 'waiting' ? true : undefined), 20_000);
+    expect((await c.request(`/v1/runs/${id}/approvals`, postJson({ approved: true }))).status).toBe(200);
+    const approved = await c.runs.wait(id, AbortSignal.timeout(20_000));
+    expect(approved?.result?.steps[0].toolCalls[0].output).toBe('deployed api');
+
+    const slow = (await (await c.request('/v1/agents/slow/runs', postJson({ input: 'x' }))).json()) as RunRecord;
+    await eventually(async () => ((await c.runs.get(slow.id))?.status === 'running' ? true : undefined), 20_000);
+    const cancelled = (await (await c.request(`/v1/runs/${slow.id}/cancel`, { method: 'POST' })).json()) as RunRecord;
+    expect(cancelled.status).toBe('aborted');
+  }, 60_000);
+
+  it('hands a run over when its worker stops mid-run: another worker resumes it from the checkpoint', async () => {
+    const counter = { calls: 0 };
+    const c = await cluster({ steps: stepsAgent({ counter, delayMs: 150 }) });
+    const first = await c.addWorker();
+    const { id } = (await (await c.request('/v1/agents/steps/runs', postJson({ input: 'go' }))).json()) as RunRecord;
+    await eventually(() => (counter.calls >= 2 ? true : undefined), 20_000);
+    await first.close();
+    const callsBefore = counter.calls;
+    await c.addWorker();
+    const run = await c.runs.wait(id, AbortSignal.timeout(30_000));
+    expect(run?.status).toBe('done');
+    expect(run?.result?.steps).toHaveLength(5);
+    // Each of the four echo calls ran exactly once across both workers.
+    expect(counter.calls).toBe(4);
+    expect(callsBefore).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
