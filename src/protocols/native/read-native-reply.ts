@@ -10,17 +10,23 @@ import { parseJsonLenient } from '../shared/repair-json.js';
 import { splitSections } from '../shared/split-sections.js';
 import { stripThink } from '../shared/strip-think.js';
 
+const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
+
 /**
  * Reads a native reply: provider tool calls win (ids kept, raw arguments passed on). A reply with no
  * tool calls whose text is an action anyway (a `<tool_call>` tag, a ReAct `Action:`, or a reply that
  * is nothing but a JSON action, as small local models write) is read as that action; any other text
- * is the final answer.
+ * is the final answer. Text with ReAct keywords that do not make a readable action ("**Action:**
+ * restart the server" in a runbook) stays an answer: only a broken tag is reported invalid.
  */
 export function readNativeReply(response: ModelResponse): ReadReply {
   if (response.toolCalls && response.toolCalls.length > 0) return readNativeCalls(response);
   const raw = response.text ?? '';
   const { text, thought } = stripThink(raw);
-  if (looksLikeTextAction(text)) return readParsedStep(parseReAct(raw), response);
+  if (looksLikeTextAction(text)) {
+    const step = parseReAct(raw);
+    if (step.type !== 'invalid' || /<tool_call>|<function=/i.test(text)) return readParsedStep(step, response);
+  }
   if (text === '') {
     return {
       type: 'invalid',
@@ -35,7 +41,10 @@ export function readNativeReply(response: ModelResponse): ReadReply {
 
 function looksLikeTextAction(text: string): boolean {
   if (/<tool_call>|<function=/i.test(text) || readPythonicCalls(text)) return true;
-  if (splitSections(text).sections.some((s) => s.keyword === 'action' || s.keyword === 'final_answer')) return true;
+  // A lone "Action:" line is too common in prose; a ReAct action needs its input or call syntax.
+  const { sections } = splitSections(text);
+  if (sections.some((s) => s.keyword === 'action_input' || s.keyword === 'final_answer')) return true;
+  if (sections.some((s) => s.keyword === 'action' && CALL_SYNTAX.test(s.content))) return true;
   // Only a reply that is the JSON and nothing more: an answer that quotes JSON stays an answer.
   const span = extractJson(text);
   if (!span) return false;

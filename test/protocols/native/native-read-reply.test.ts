@@ -66,6 +66,11 @@ describe('nativeProtocol.readReply', () => {
     expect(read({ text: '[calc(e="1")]' })).toMatchObject({ calls: [{ name: 'calc', input: { e: '1' } }] });
   });
 
+  it('keeps an answer whose keywords make no readable action as the answer', () => {
+    const text = 'Incident plan:\n**Action:** restart the web server\n**Owner:** on-call';
+    expect(read({ text })).toEqual({ type: 'final', answer: text });
+  });
+
   it('keeps an answer that quotes JSON as the answer', () => {
     const text = 'Call it like this: {"name": "search", "arguments": {"q": "x"}}';
     expect(read({ text })).toEqual({ type: 'final', answer: text });
