@@ -42,6 +42,7 @@ export {
 } from './mcp/index.js';
 export { normalizeToolName } from './normalize-tool-name.js';
 export { isRetryableError, RetryableToolError } from './retryable-tool-error.js';
+export { runWithTimeLimit, TimeLimitError } from './run-with-time-limit.js';
 export { runWithTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
 export { serializeOutput } from './serialize-output.js';
 export type { ToolExecution } from './stream-execution.js';

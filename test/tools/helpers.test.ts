@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCallScheduler } from '../../src/tools/call-scheduler.js';
 import { closestNames, editDistance } from '../../src/tools/closest-names.js';
 import { isRetryableError, RetryableToolError } from '../../src/tools/retryable-tool-error.js';
+import { runWithTimeLimit, TimeLimitError } from '../../src/tools/run-with-time-limit.js';
 import { runWithTimeout } from '../../src/tools/run-with-timeout.js';
 import { serializeOutput } from '../../src/tools/serialize-output.js';
 import { synthesizeExample } from '../../src/tools/synthesize-example.js';
@@ -77,6 +78,27 @@ describe('runWithTimeout', () => {
 
   it('times out a promise that never settles', async () => {
     expect(await runWithTimeout(() => new Promise(() => {}), { timeoutMs: 5 })).toEqual({ type: 'timeout' });
+  });
+});
+
+describe('runWithTimeLimit', () => {
+  it('returns the result of a quick function and rethrows its errors', () => {
+    expect(runWithTimeLimit(() => 6 * 7, 1000)).toBe(42);
+    expect(() =>
+      runWithTimeLimit(() => {
+        throw new RangeError('bad');
+      }, 1000),
+    ).toThrow(RangeError);
+  });
+
+  it('stops a busy loop that never yields', () => {
+    const began = Date.now();
+    expect(() =>
+      runWithTimeLimit(() => {
+        for (;;) {}
+      }, 50),
+    ).toThrow(TimeLimitError);
+    expect(Date.now() - began).toBeLessThan(2000);
   });
 });
 

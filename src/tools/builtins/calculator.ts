@@ -1,5 +1,6 @@
 import { all, create, type MathNode } from 'mathjs';
 import { z } from 'zod';
+import { runWithTimeLimit, TimeLimitError } from '../run-with-time-limit.js';
 import { defineTool } from '../tool.js';
 
 /**
@@ -71,6 +72,37 @@ function getSandbox(): Sandbox {
 
 const MAX_EXPRESSION = 2000;
 
+/** Milliseconds one evaluation may take before it is stopped (`zeros(1e5, 1e5)`, `factorial(bignumber(1e8))`). */
+export const CALCULATOR_TIME_LIMIT_MS = 1000;
+
+// Plain arithmetic on numbers is always fast, so it skips the watchdog (which costs a thread per call).
+const FAST_FUNCTIONS = new Set(
+  'abs sqrt cbrt exp log log10 log2 log1p sin cos tan asin acos atan atan2 sinh cosh tanh round floor ceil fix sign min max hypot mod'.split(
+    ' ',
+  ),
+);
+const FAST_OPERATORS = new Set(['+', '-', '*', '/', '^', '%', 'mod', '.*', './']);
+
+function isFast(node: MathNode): boolean {
+  const n = node as MathNode & { fn?: unknown; op?: string; name?: string; value?: unknown };
+  switch (node.type) {
+    case 'ConstantNode':
+      return typeof n.value === 'number';
+    case 'ParenthesisNode':
+      return true;
+    case 'OperatorNode':
+      return FAST_OPERATORS.has(n.op ?? '');
+    case 'SymbolNode':
+      return true;
+    case 'FunctionNode': {
+      const fn = n.fn as { type?: string; name?: string } | undefined;
+      return fn?.type === 'SymbolNode' && FAST_FUNCTIONS.has(fn.name ?? '');
+    }
+    default:
+      return false;
+  }
+}
+
 /**
  * Evaluates one math expression safely, in a fresh scope: variables set by one call never reach
  * the next, and nothing can reach the parser, define units or reconfigure the instance.
@@ -96,8 +128,18 @@ export function calculate(expression: string): string {
     const name = (refused[0] as unknown as { name: string }).name;
     throw new Error(`Function ${name} is disabled in the calculator`);
   }
-  const result = node.compile().evaluate(new Map());
-  return formatResult(result);
+  const evaluate = () => formatResult(node.compile().evaluate(new Map()));
+  if (node.filter((n) => !isFast(n)).length === 0) return evaluate();
+  try {
+    return runWithTimeLimit(evaluate, CALCULATOR_TIME_LIMIT_MS);
+  } catch (error) {
+    if (error instanceof TimeLimitError) {
+      throw new Error(
+        `The expression took longer than ${error.limitMs} ms and was stopped; use smaller numbers or matrices.`,
+      );
+    }
+    throw error;
+  }
 }
 
 function formatResult(result: unknown): string {

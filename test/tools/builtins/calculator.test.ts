@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculate, calculatorTool } from '../../../src/tools/builtins/calculator.js';
+import { CALCULATOR_TIME_LIMIT_MS, calculate, calculatorTool } from '../../../src/tools/builtins/calculator.js';
 import { builtinTools } from '../../../src/tools/builtins/index.js';
 import { createToolExecutor } from '../../../src/tools/tool-executor.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
@@ -105,6 +105,16 @@ describe('calculator', () => {
     calculate('pi = 3');
     expect(calculate('round(pi, 2)')).toBe('3.14');
   });
+
+  it.each(['zeros(1e5, 1e5)', 'size(1:1e9)', 'factorial(bignumber(1e8))'])(
+    'stops the runaway expression %s after the time limit',
+    (expression) => {
+      const began = Date.now();
+      expect(() => calculate(expression)).toThrow(/took longer than \d+ ms and was stopped/);
+      expect(Date.now() - began).toBeLessThan(CALCULATOR_TIME_LIMIT_MS + 5000);
+      expect(calculate('[1, 2] * 2')).toBe('[2, 4]');
+    },
+  );
 
   it('refuses very long expressions', () => {
     expect(() => calculate('1+'.repeat(2000) + '1')).toThrow(/too long/);
