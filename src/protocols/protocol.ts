@@ -1,6 +1,8 @@
 import type { Message, ModelResponse, Step, ToolSpec } from '../core/index.js';
 
+/** The three protocols: provider tool calls, a JSON object per reply, or ReAct text. */
 export type ProtocolName = 'native' | 'json' | 'react';
+/** The prompt language: English or Chinese (keywords, instructions and corrections). */
 export type Language = 'en' | 'zh';
 
 /** What a protocol needs to write the system prompt. */
