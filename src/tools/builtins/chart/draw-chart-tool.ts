@@ -89,7 +89,7 @@ async function columnSpec(input: DrawChartInput, context: DrawChartContext, sign
   const spec = columnChartSpec(chart, rows);
   return {
     spec,
-    summary: `a ${input.type} chart of ${spec.title} (${rows.length} ${input.type === 'bar' ? 'bars' : 'points'})`,
+    summary: `a ${input.type} chart "${spec.title}" (${rows.length} ${input.type === 'bar' ? 'bars' : 'points'})`,
   };
 }
 

@@ -32,7 +32,7 @@ describe('draw_chart from columns', () => {
   it('draws a bar chart of summed sales per product to SVG and PNG, returning paths only', async () => {
     const text = (await runTool(draw, { type: 'bar', file: 'sales.csv', x: 'product', y: 'sales' })) as string;
     expect(text).toBe(
-      'Saved a bar chart of sum(sales) by product (3 bars) to charts/bar-sales-by-product.svg and charts/bar-sales-by-product.png.',
+      'Saved a bar chart "sum(sales) by product" (3 bars) to charts/bar-sales-by-product.svg and charts/bar-sales-by-product.png.',
     );
     const svg = await readFile(path.join(root, 'charts', 'bar-sales-by-product.svg'), 'utf8');
     expect(svg).toMatch(/^<svg/);
