@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { registerEvalCommand } from './eval-command.js';
 import { registerMcpServeCommand } from './mcp-serve-command.js';
+import { registerMemoryCommand } from './memory-command.js';
 import { registerReplayCommand } from './replay-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -18,8 +20,10 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerTraceCommand(program);
   registerReplayCommand(program);
+  registerEvalCommand(program);
   registerMcpServeCommand(program);
   registerServeCommand(program);
   registerWorkerCommand(program);
+  registerMemoryCommand(program);
   return program;
 }

@@ -58,5 +58,5 @@ describe('thinkflow trace', () => {
     });
     expect(stdout).toContain('final The answer is 4.');
     expect(stdout).not.toMatch(/\u001b\[/);
-  }, 20_000);
+  }, 120_000);
 });
