@@ -67,7 +67,14 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
           message: `OPENAI_API_KEY is not set. Set it to use "${value}" (or set OPENAI_BASE_URL to a server that needs no key).`,
         });
       }
-      return openaiCompatible({ baseURL, apiKey, model, id: `openai:${model}`, provider: 'openai' });
+      return openaiCompatible({
+        baseURL,
+        apiKey,
+        model,
+        id: `openai:${model}`,
+        provider: 'openai',
+        maxTokensField: baseURL === OPENAI_URL ? 'max_completion_tokens' : 'max_tokens',
+      });
     }
     case 'anthropic': {
       const model = need(rest, value, 'anthropic:MODEL');

@@ -78,7 +78,9 @@ describe('resolveModel', () => {
       });
       await resolveModel('openai:m2', { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'sk-env' }).generate({
         messages: [],
+        maxTokens: 9,
       });
+      expect(server.requests[1].body.max_tokens).toBe(9);
       expect(server.requests.map((r) => [r.body.model, r.headers.authorization])).toEqual([
         ['m1', 'Bearer compat-key'],
         ['m2', 'Bearer sk-env'],

@@ -80,6 +80,13 @@ describe('openaiCompatible: request', () => {
     expect(plain.body.stream).toBeUndefined();
     expect(streamed.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
+
+  it('sends max_completion_tokens instead when asked (OpenAI reasoning models)', async () => {
+    server.push('ok');
+    await model({ maxTokensField: 'max_completion_tokens' }).generate({ messages: user, maxTokens: 7 });
+    expect(server.requests[0].body).toMatchObject({ max_completion_tokens: 7 });
+    expect(server.requests[0].body.max_tokens).toBeUndefined();
+  });
 });
 
 describe('openaiCompatible: streaming', () => {

@@ -36,6 +36,11 @@ export interface OpenAICompatibleOptions {
   id?: string;
   /** The provider name used in errors. Default `openai-compatible`. */
   provider?: string;
+  /**
+   * The body field for `maxTokens`. Default `max_tokens`, which compat servers read; OpenAI's own
+   * reasoning models accept only `max_completion_tokens`.
+   */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   /** Extra fields merged into every request body (e.g. `{ top_p: 0.9 }` or a server's own switches). */
   extraBody?: Record<string, unknown>;
 }
@@ -65,7 +70,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
     };
     if (request.tools?.length) body.tools = toOpenAITools(request.tools);
     if (request.temperature !== undefined) body.temperature = request.temperature;
-    if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    if (request.maxTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = request.maxTokens;
     if (request.stop?.length) body.stop = request.stop;
     if (stream) {
       body.stream = true;
