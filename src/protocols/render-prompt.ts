@@ -20,8 +20,10 @@ function renderMessage(message: Message): string {
       const calls = (message.toolCalls ?? []).map((c) => `[tool call ${c.id}] ${c.name}(${c.arguments})`);
       return [`--- assistant ---`, message.content, ...calls].filter(Boolean).join('\n');
     }
-    case 'tool':
-      return `--- tool ${message.name ?? ''} (${message.toolCallId}) ---\n${message.content}`.replace('  (', ' (');
+    case 'tool': {
+      const label = message.name ? `tool ${message.name}` : 'tool';
+      return `--- ${label} (${message.toolCallId}) ---\n${message.content}`;
+    }
     default:
       return `--- ${message.role} ---\n${message.content}`;
   }
