@@ -12,18 +12,14 @@ export type ChatHistoryItem =
  * native tool calling; the json and react protocols send observations as text anyway).
  */
 export function convertMessages(messages: readonly Message[]): ChatHistoryItem[] {
-  const history: ChatHistoryItem[] = messages.map((message) => {
-    switch (message.role) {
-      case 'system':
-        return { type: 'system', text: message.content };
-      case 'user':
-        return { type: 'user', text: message.content };
-      case 'assistant':
-        return { type: 'model', response: [message.content] };
-      case 'tool':
-        return { type: 'user', text: `Observation${message.name ? ` (${message.name})` : ''}: ${message.content}` };
-    }
-  });
+  const history = messages.map(toItem);
   history.push({ type: 'model', response: [] });
   return history;
+}
+
+function toItem(message: Message): ChatHistoryItem {
+  if (message.role === 'system') return { type: 'system', text: message.content };
+  if (message.role === 'user') return { type: 'user', text: message.content };
+  if (message.role === 'assistant') return { type: 'model', response: [message.content] };
+  return { type: 'user', text: `Observation${message.name ? ` (${message.name})` : ''}: ${message.content}` };
 }

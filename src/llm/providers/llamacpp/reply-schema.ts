@@ -17,7 +17,7 @@ export function replySchema(tools: readonly ToolSpec[]): GrammarSchema {
   });
   const branches = [
     ...tools.map((tool) => branch(tool.name, toGrammarSchema(tool.parameters))),
-    branch(FINAL_ACTION, { type: 'string' }),
+    branch(FINAL_ACTION, { type: 'string', minLength: 1 }),
   ];
   return branches.length === 1 ? branches[0] : { oneOf: branches };
 }

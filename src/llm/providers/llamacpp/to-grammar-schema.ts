@@ -12,7 +12,9 @@ const ANY: GrammarSchema = {
 
 /**
  * Narrows a tool's JSON Schema to the subset node-llama-cpp's grammar supports (type, properties,
- * required, items, enum, const, oneOf/anyOf, string lengths and formats). What it cannot express
+ * required, items, enum, const, oneOf/anyOf, string lengths and formats; small integer ranges become
+ * enums). Other numeric bounds and patterns are not enforced by the grammar: the tool's own validation
+ * still checks them and the model reads the issue as an observation. What it cannot express
  * is widened, never dropped silently into "nothing allowed": the tool still validates the input.
  */
 export function toGrammarSchema(schema: JsonSchema | boolean | undefined): GrammarSchema {
@@ -42,14 +44,25 @@ export function toGrammarSchema(schema: JsonSchema | boolean | undefined): Gramm
       if (typeof schema.maxLength === 'number') out.maxLength = schema.maxLength;
       return out;
     }
-    case 'number':
     case 'integer':
+      return integerSchema(schema);
+    case 'number':
     case 'boolean':
     case 'null':
       return { type };
     default:
       return schema.properties ? objectSchema(schema) : ANY;
   }
+}
+
+/** A small bounded integer range becomes an enum, so `minimum`/`maximum` hold under the grammar too. */
+function integerSchema(schema: JsonSchema): GrammarSchema {
+  const { minimum: min, maximum: max } = schema;
+  if (typeof min === 'number' && typeof max === 'number' && max - min <= 256 && max >= min) {
+    const from = Math.ceil(min);
+    return { enum: Array.from({ length: Math.floor(max) - from + 1 }, (_, i) => from + i) };
+  }
+  return { type: 'integer' };
 }
 
 function objectSchema(schema: JsonSchema): GrammarSchema {
