@@ -40,6 +40,19 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   const controllers = new Map<string, AbortController>();
   const boxes = new Map<string, QuestionBox>();
   const running = new Set<Promise<void>>();
+  // Runs of this process that have not ended yet: `wait` awaits these instead of polling the store.
+  const endings = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  const track = (id: string) => {
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => {
+      resolve = r;
+    });
+    endings.set(id, { promise, resolve });
+  };
+  const ended = (id: string) => {
+    endings.get(id)?.resolve();
+    endings.delete(id);
+  };
   let stopping = false;
 
   const lane = (agent: string): Lane => {
@@ -86,6 +99,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
     } finally {
       controllers.delete(run.id);
       boxes.delete(run.id);
+      ended(run.id);
       signal.notify(run.id);
     }
   }
@@ -115,6 +129,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
         createdAt: now,
         updatedAt: now,
       };
+      track(run.id);
       own.queue.push({ run, fresh: true });
       // Committed with the first events in one transaction; reads always see it.
       void store.createRun(run).catch(onError);
@@ -125,7 +140,16 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
     get: (id) => store.getRun(id),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (id, timeoutMs) => signal.wait(id, timeoutMs),
-    wait: (id, abort) => waitForEnd(service, id, abort),
+    async wait(id, abort) {
+      const ending = endings.get(id);
+      if (!ending) return waitForEnd(service, id, abort);
+      if (abort?.aborted) return store.getRun(id);
+      await new Promise<void>((resolve) => {
+        abort?.addEventListener('abort', () => resolve(), { once: true });
+        ending.promise.then(resolve);
+      });
+      return store.getRun(id);
+    },
 
     async cancel(id) {
       const controller = controllers.get(id);
@@ -140,6 +164,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
         if (index >= 0) {
           own.queue.splice(index, 1);
           await endUnstarted(store, run, 'Cancelled before it started.');
+          ended(id);
           signal.notify(id);
         }
       }
@@ -157,6 +182,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
       let count = 0;
       for (const run of runs) {
         if (!Object.hasOwn(agents, run.agent) || controllers.has(run.id)) continue;
+        track(run.id);
         lane(run.agent).queue.push({ run, fresh: false });
         count += 1;
       }
