@@ -45,6 +45,7 @@ export function drawChartTool(context: DrawChartContext): Tool<DrawChartInput, s
       'and save it as SVG and PNG files. Returns the file paths.',
     input: DrawChartInput,
     examples: [{ type: 'bar', file: 'sales.csv', x: 'product', y: 'sales', aggregate: 'sum' }],
+    timeoutMs: 60_000,
     run: async (input, ctx) => {
       const { spec, summary } = input.spec
         ? await givenSpec(input, context, ctx.signal)

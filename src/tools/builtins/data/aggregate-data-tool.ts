@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
-import type { DataSession } from './data-session.js';
+import { type DataSession, QUERY_TIMEOUT_MS } from './data-session.js';
 import { describeColumns, requireColumns } from './describe-columns.js';
 import { formatTable } from './format-table.js';
 import { sqlIdentifier } from './open-sandboxed-duckdb.js';
@@ -35,6 +35,7 @@ export function aggregateDataTool(session: DataSession, maxChars: number): Tool<
       'E.g. total sales per product: {"file":"sales.csv","group_by":"product","aggregate":"sum","column":"sales"}.',
     input: AggregateDataInput,
     idempotent: true,
+    timeoutMs: QUERY_TIMEOUT_MS,
     run: async (input, ctx) => {
       if (input.aggregate !== 'count' && input.column === undefined) {
         throw new Error(`"column" is required for ${input.aggregate}: name the numeric column to aggregate.`);

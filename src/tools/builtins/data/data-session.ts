@@ -4,6 +4,9 @@ import { checkReadOnlySelect } from './check-read-only-select.js';
 import { type DataSource, dataSource } from './data-source.js';
 import { openSandboxedDuckDB, sqlIdentifier } from './open-sandboxed-duckdb.js';
 
+/** The executor aborts a data tool call after this long; the abort interrupts DuckDB. */
+export const QUERY_TIMEOUT_MS = 60_000;
+
 /** Rows read by one query, at most `maxRows` of them. */
 export interface QueryRows {
   columns: string[];
@@ -45,11 +48,17 @@ export function createDataSession(root: string): DataSession {
       const onAbort = () => connection.interrupt();
       query.signal?.addEventListener('abort', onAbort, { once: true });
       try {
+        // An abort before the query starts has no running query to interrupt, so check between phases.
+        const stopIfAborted = () => {
+          if (query.signal?.aborted) throw new Error('INTERRUPT: the query was stopped (aborted or timed out).');
+        };
+        stopIfAborted();
         for (const [name, source] of sources) await createView(connection, name, source);
         if (query.untrusted) {
           const check = await checkReadOnlySelect(connection, query.sql);
           if (!check.ok) throw new Error(check.reason);
         }
+        stopIfAborted();
         const reader = await connection.streamAndReadUntil(query.sql, query.maxRows + 1);
         const rows = reader.getRowsJson() as unknown[][];
         return { columns: reader.columnNames(), rows: rows.slice(0, query.maxRows), more: rows.length > query.maxRows };

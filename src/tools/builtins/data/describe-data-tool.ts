@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
-import type { DataSession } from './data-session.js';
+import { type DataSession, QUERY_TIMEOUT_MS } from './data-session.js';
 import { formatTable } from './format-table.js';
 
 const DescribeDataInput = z.object({
@@ -18,6 +18,7 @@ export function describeDataTool(
     description: 'Describe a data file (CSV, Parquet, JSON): its columns and types, row count, and the first rows.',
     input: DescribeDataInput,
     idempotent: true,
+    timeoutMs: QUERY_TIMEOUT_MS,
     run: async (input, ctx) => {
       const views = { data: input.file };
       const run = (sql: string, maxRows: number) =>

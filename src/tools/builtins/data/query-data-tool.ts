@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
-import type { DataSession } from './data-session.js';
+import { type DataSession, QUERY_TIMEOUT_MS } from './data-session.js';
 import { formatTable } from './format-table.js';
 
 const QueryDataInput = z.object({
@@ -22,6 +22,7 @@ export function queryDataTool(session: DataSession, maxChars: number): Tool<z.in
       'Writing, attaching, settings and several statements are refused.',
     input: QueryDataInput,
     idempotent: true,
+    timeoutMs: QUERY_TIMEOUT_MS,
     run: async (input, ctx) => {
       const views = { ...input.tables, data: input.file };
       const result = await session.query({

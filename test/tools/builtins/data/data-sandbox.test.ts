@@ -130,3 +130,24 @@ describe('malformed files', () => {
     await expect(query('SELECT nope FROM data')).rejects.toThrow(/nope/);
   });
 });
+
+describe('runaway queries', () => {
+  it('stops a long query when the call is aborted', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 200);
+    const tool = pick(dataTools({ root }), 'query_data');
+    const long = runTool(
+      tool,
+      { file: 'sales.csv', sql: 'SELECT count(*) FROM range(1000000000000)' },
+      controller.signal,
+    );
+    await expect(long).rejects.toThrow(/INTERRUPT|interrupt/i);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('reads only the rows it returns from a huge result', async () => {
+    const text = await query('SELECT * FROM range(1000000000000)');
+    expect(text).toMatch(/more rows not shown/);
+  });
+});
