@@ -48,7 +48,7 @@ export function runHttpResilience(vendor: ResilienceCase): void {
       vendor.createModel(server, {
         apiKey: API_KEY,
         maxRetries: 2,
-        timeoutMs: 1_000,
+        timeoutMs: 10_000,
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
         ...overrides,
       });

@@ -8,7 +8,7 @@ afterAll(() => server.close());
 beforeEach(() => server.reset());
 
 const model = (baseURL = `${server.url}/v1`) =>
-  openaiCompatible({ baseURL, apiKey: API_KEY, model: 'gpt-4o-mini', maxRetries: 0, timeoutMs: 1_000 });
+  openaiCompatible({ baseURL, apiKey: API_KEY, model: 'gpt-4o-mini', maxRetries: 0, timeoutMs: 10_000 });
 const user = [{ role: 'user' as const, content: 'hi' }];
 
 async function drain(stream: AsyncIterable<ModelChunk>): Promise<void> {
