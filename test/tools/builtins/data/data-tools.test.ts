@@ -107,6 +107,7 @@ describe('query_data', () => {
       await queryData({ file: 'sales.csv', sql: 'WITH t AS (SELECT sales FROM data) SELECT max(sales) m FROM t' }),
     ).toContain('20');
     expect(await queryData({ file: 'sales.csv', sql: 'FROM data SELECT count(*) AS n' })).toContain('4');
+    expect(await queryData({ file: 'sales.csv', sql: '-- total\nSELECT count(*) AS n FROM data;  ' })).toContain('4');
     const joined = await queryData({
       file: 'sales.csv',
       tables: { items: 'items.json' },
