@@ -47,6 +47,9 @@ describe('resolveModel', () => {
     expect(unknown.message).toMatch(/compat:URL#MODEL/);
     expect(configError(() => resolveModel('compat:not-a-url', {})).message).toMatch(/expected compat:URL#MODEL/);
     expect(configError(() => resolveModel('ollama:', {})).message).toMatch(/expected ollama:MODEL/);
+    expect(configError(() => resolveModel('openai:m', { OPENAI_BASE_URL: 'localhost:8080/v1' })).message).toMatch(
+      /baseURL "localhost:8080\/v1" is not an http\(s\) URL/,
+    );
   });
 
   it('serves a scripted:FILE.json script of strings and responses', async () => {

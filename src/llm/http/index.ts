@@ -1,4 +1,5 @@
 export { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryOptions, retryDelay } from './backoff.js';
+export { endpoint } from './endpoint.js';
 export { fetchWithRetry, type HttpRequest, type HttpResponse } from './fetch-with-retry.js';
 export {
   abortedError,

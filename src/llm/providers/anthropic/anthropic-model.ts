@@ -1,6 +1,7 @@
 import type { ModelChunk, ModelRequest, ModelResponse } from '../../../core/index.js';
 import { withUsage } from '../../estimate-usage.js';
 import {
+  endpoint,
   fetchWithRetry,
   type HttpRequest,
   type RetryOptions,
@@ -47,7 +48,7 @@ export interface AnthropicOptions {
 export function anthropic(options: AnthropicOptions): Model {
   const provider = 'anthropic';
   const id = options.id ?? `anthropic:${options.model}`;
-  const url = `${(options.baseURL ?? 'https://api.anthropic.com/v1').replace(/\/+$/, '')}/messages`;
+  const url = endpoint(options.baseURL ?? 'https://api.anthropic.com/v1', '/messages', provider);
   const headers: Record<string, string> = {
     ...options.headers,
     'x-api-key': options.apiKey,

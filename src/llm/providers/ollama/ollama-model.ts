@@ -1,5 +1,12 @@
 import type { ModelChunk, ModelRequest } from '../../../core/index.js';
-import { fetchWithRetry, type HttpRequest, type RetryOptions, readJson, responseLines } from '../../http/index.js';
+import {
+  endpoint,
+  fetchWithRetry,
+  type HttpRequest,
+  type RetryOptions,
+  readJson,
+  responseLines,
+} from '../../http/index.js';
 import type { Model } from '../../model.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
 import { parseOllamaResponse, parseOllamaStream } from './parse-stream.js';
@@ -43,7 +50,7 @@ export function ollamaBaseURL(host: string | undefined): string {
 export function ollama(options: OllamaOptions): Model {
   const provider = 'ollama';
   const id = options.id ?? `ollama:${options.model}`;
-  const url = `${ollamaBaseURL(options.host)}/api/chat`;
+  const url = endpoint(ollamaBaseURL(options.host), '/api/chat', provider);
   const secrets = Object.entries(options.headers ?? {})
     .filter(([name]) => /auth|key|token/i.test(name))
     .flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic|Token)\s+/i, '')]);

@@ -1,6 +1,7 @@
 import type { ModelChunk, ModelRequest, ModelResponse } from '../../../core/index.js';
 import { withUsage } from '../../estimate-usage.js';
 import {
+  endpoint,
   fetchWithRetry,
   type HttpRequest,
   type RetryOptions,
@@ -57,7 +58,7 @@ export interface OpenAICompatibleOptions {
 export function openaiCompatible(options: OpenAICompatibleOptions): Model {
   const provider = options.provider ?? 'openai-compatible';
   const id = options.id ?? `${provider}:${options.model}`;
-  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const url = endpoint(options.baseURL, '/chat/completions', provider);
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const secrets = [options.apiKey];
