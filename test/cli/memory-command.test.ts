@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Memory, MemoryHit } from '../../src/memory/index.js';
+import { runCli } from './run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'thinkflow-cli-memory-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const memory = (...args: string[]) => runCli(['memory', ...args, '--data-dir', dir]);
+
+describe('thinkflow memory (spawned CLI)', { timeout: 180_000 }, () => {
+  it('adds, searches, lists and removes memories in the data dir', async () => {
+    const added = await memory('add', 'The user prefers metric units', '--tags', 'user,units');
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    const id = added.stdout.trim();
+    expect(id).toMatch(/^mem_[0-9a-f]{16}$/);
+    const skill = await memory('add', '--kind', 'skill', '--json', 'Use the calculator for arithmetic');
+    const stored = JSON.parse(skill.stdout) as Memory;
+    expect(stored).toMatchObject({ kind: 'skill', text: 'Use the calculator for arithmetic', tags: [] });
+
+    const search = await memory('search', 'which', 'units?', '--json');
+    expect(search.code).toBe(0);
+    const hits = JSON.parse(search.stdout) as MemoryHit[];
+    expect(hits.map((h) => h.memory.id)).toEqual([id]);
+
+    const pretty = await memory('search', 'calculator arithmetic');
+    expect(pretty.stdout).toContain(stored.id);
+    expect(pretty.stdout).toContain('skill');
+
+    const list = await memory('list', '--kind', 'fact', '--json');
+    expect((JSON.parse(list.stdout) as Memory[]).map((m) => m.id)).toEqual([id]);
+    const tagged = await memory('list', '--tags', 'units');
+    expect(tagged.stdout).toContain('The user prefers metric units');
+    expect(tagged.stdout).toContain('user, units');
+
+    const rm = await memory('rm', id);
+    expect(rm.stdout.trim()).toBe(`removed ${id}`);
+    const again = await memory('rm', id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no memory with id ${id}`);
+    const after = await memory('list', '--json');
+    expect((JSON.parse(after.stdout) as Memory[]).map((m) => m.id)).toEqual([stored.id]);
+  });
+
+  it('rejects an unknown kind with the list of kinds', async () => {
+    const result = await memory('add', '--kind', 'opinion', 'x');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--kind must be one of fact, episode, reflection, skill');
+  });
+
+  it('a corrupt database gives a clear error and is left as it was', async () => {
+    const bad = mkdtempSync(join(tmpdir(), 'thinkflow-cli-corrupt-'));
+    const file = join(bad, 'thinkflow.db');
+    writeFileSync(file, 'not a database '.repeat(500));
+    const result = await runCli(['memory', 'list', '--data-dir', bad]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(file);
+    expect(result.stderr).toMatch(/mv .*\.bak/);
+    expect(readFileSync(file, 'utf8')).toBe('not a database '.repeat(500));
+    rmSync(bad, { recursive: true, force: true });
+  });
+});
