@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerEvalCommand } from './eval-command.js';
 import { registerMcpServeCommand } from './mcp-serve-command.js';
 import { registerMemoryCommand } from './memory-command.js';
+import { registerModelsCommand } from './models-command.js';
 import { registerReplayCommand } from './replay-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerReplayCommand(program);
   registerEvalCommand(program);
   registerMcpServeCommand(program);
+  registerModelsCommand(program);
   registerServeCommand(program);
   registerWorkerCommand(program);
   registerMemoryCommand(program);

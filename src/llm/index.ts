@@ -5,6 +5,14 @@ export { generateToolCallId } from './generate-id.js';
 export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
+export {
+  findLocalModel,
+  type LlamaCppModel,
+  type LlamaCppOptions,
+  llamaCpp,
+  modelsDir,
+  ollamaAvailable,
+} from './providers/llamacpp/index.js';
 export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
 export { MODEL_SPEC_FORMS, type ModelEnv, resolveModel, ScriptFile } from './resolve-model.js';

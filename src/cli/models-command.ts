@@ -1,0 +1,148 @@
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { ConfigError, errorMessage } from '../core/index.js';
+import { findLocalModel, modelsDir } from '../llm/index.js';
+
+/** Small instruct models `thinkflow models pull NAME` knows, with the GGUF file to fetch. */
+export const KNOWN_MODELS: Record<string, { file: string; url: string }> = {
+  'qwen2.5-0.5b-instruct': {
+    file: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
+    url: 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+  },
+  'qwen2.5-1.5b-instruct': {
+    file: 'qwen2.5-1.5b-instruct-q4_k_m.gguf',
+    url: 'https://huggingface.co/Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q4_k_m.gguf',
+  },
+};
+export const DEFAULT_MODEL = 'qwen2.5-0.5b-instruct';
+
+/** Where `pullModel` writes progress and results. */
+export interface PullIo {
+  stderr: (text: string) => void;
+  /** Redraw the progress bar in place (a TTY) instead of printing a line per 10%. */
+  tty?: boolean;
+}
+
+export interface PullOptions {
+  /** Download from this URL instead of the hub (also `$THINKFLOW_MODEL_URL`). */
+  url?: string;
+  /** Folder to write to (default `~/.thinkflow/models`). */
+  dir?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Downloads a GGUF model into the models folder with a progress bar and returns its path. When the
+ * hub cannot be reached (these machines often have no internet access) it throws a `ConfigError`
+ * that says so plainly and explains how to place a GGUF file by hand.
+ */
+export async function pullModel(name: string = DEFAULT_MODEL, options: PullOptions = {}, io: PullIo): Promise<string> {
+  const known = KNOWN_MODELS[name];
+  const url = options.url ?? process.env.THINKFLOW_MODEL_URL ?? known?.url;
+  if (!url) {
+    throw new ConfigError({
+      message: `Unknown model "${name}". Known: ${Object.keys(KNOWN_MODELS).join(', ')} (or pass --url).`,
+    });
+  }
+  const dir = options.dir ?? modelsDir();
+  const file = known?.file ?? (new URL(url).pathname.split('/').pop() || `${name}.gguf`);
+  const target = join(dir, file.endsWith('.gguf') ? file : `${file}.gguf`);
+  const partial = `${target}.part`;
+  mkdirSync(dir, { recursive: true });
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: options.signal, redirect: 'follow' });
+  } catch (error) {
+    throw unreachable(url, errorMessage(causeOf(error)), target, dir);
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw unreachable(url, `it answered HTTP ${response.status}`, target, dir);
+  }
+  const total = Number(response.headers.get('content-length')) || undefined;
+  const bar = progressBar(io, total);
+  try {
+    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    body.on('data', (chunk: Buffer) => bar.add(chunk.length));
+    await pipeline(body, createWriteStream(partial));
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw unreachable(url, `the download broke off: ${errorMessage(causeOf(error))}`, target, dir);
+  }
+  bar.done();
+  renameSync(partial, target);
+  io.stderr(`saved ${target}\nrun it with: thinkflow run --model llamacpp:${target} "your task"\n`);
+  return target;
+}
+
+function unreachable(url: string, why: string, target: string, dir: string): ConfigError {
+  const host = new URL(url).origin;
+  return new ConfigError({
+    message:
+      `Could not download the model: the model hub ${host} is unreachable (${why}). This machine may have no internet access.\n` +
+      `To use a local model anyway, copy a GGUF file into ${dir}/ yourself (for example as ${target}), ` +
+      'then run with --model llamacpp:PATH.gguf, or with no --model to use the first GGUF file found there.',
+  });
+}
+
+function causeOf(error: unknown): unknown {
+  return error instanceof Error && error.cause ? error.cause : error;
+}
+
+function progressBar(io: PullIo, total: number | undefined) {
+  let received = 0;
+  let shown = -1;
+  const mb = (n: number) => (n / 1_048_576).toFixed(1);
+  const draw = (final: boolean) => {
+    if (!total) return io.stderr(`${io.tty ? '\r' : ''}${mb(received)} MB${final || !io.tty ? '\n' : ''}`);
+    const percent = Math.floor((received / total) * 100);
+    const step = io.tty ? percent : Math.floor(percent / 10) * 10;
+    if (step === shown && !final) return;
+    shown = step;
+    const filled = Math.round((received / total) * 30);
+    const line = `[${'#'.repeat(filled)}${'-'.repeat(30 - filled)}] ${String(step).padStart(3)}% ${mb(received)}/${mb(total)} MB`;
+    io.stderr(io.tty ? `\r${line}${final ? '\n' : ''}` : `${line}\n`);
+  };
+  return {
+    add(bytes: number) {
+      received += bytes;
+      if (total) draw(false);
+    },
+    done: () => draw(true),
+  };
+}
+
+/** Registers `thinkflow models pull [NAME]` and `thinkflow models list`. */
+export function registerModelsCommand(
+  program: Command,
+  io: { stdout: (t: string) => void } & PullIo = defaultIo(),
+): void {
+  const models = program.command('models').description('Local GGUF models for --model llamacpp:PATH.gguf.');
+  models
+    .command('pull [name]')
+    .description(`Download a small instruct model (default ${DEFAULT_MODEL}) into ~/.thinkflow/models.`)
+    .option('--url <url>', 'download this GGUF URL instead (also $THINKFLOW_MODEL_URL)')
+    .option('--dir <dir>', 'folder to save into (default ~/.thinkflow/models)')
+    .action(async (name: string | undefined, options: { url?: string; dir?: string }) => {
+      await pullModel(name ?? DEFAULT_MODEL, options, io);
+    });
+  models
+    .command('list')
+    .description('Show the known models and the GGUF file a run without --model would use.')
+    .option('--dir <dir>', 'models folder (default ~/.thinkflow/models)')
+    .action((options: { dir?: string }) => {
+      const local = findLocalModel(options.dir ?? modelsDir());
+      io.stdout(`known: ${Object.keys(KNOWN_MODELS).join(', ')}\nlocal: ${local ?? '(none)'}\n`);
+    });
+}
+
+function defaultIo() {
+  return {
+    stdout: (t: string) => void process.stdout.write(t),
+    stderr: (t: string) => void process.stderr.write(t),
+    tty: process.stderr.isTTY === true,
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * True when an Ollama server answers at `host` (default `$OLLAMA_HOST` or `http://127.0.0.1:11434`)
+ * within `timeoutMs`. Never throws: any failure means "not available".
+ */
+export async function ollamaAvailable(
+  host: string = process.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434',
+  timeoutMs = 500,
+): Promise<boolean> {
+  const base = /^https?:\/\//.test(host) ? host : `http://${host}`;
+  try {
+    const response = await fetch(new URL('/api/version', base), { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
