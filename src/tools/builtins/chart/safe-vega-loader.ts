@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { resolveInRootOrThrow } from '../files/resolve-in-root.js';
 import { formatBytes } from '../shared/format-bytes.js';
 
@@ -38,6 +38,7 @@ export function safeVegaLoader(root: string, maxBytes: number): VegaLoader {
   const readInRoot = async (uri: string) => {
     if (SCHEME.test(uri)) refuse(uri);
     const resolved = await resolveInRootOrThrow(root, uri);
+    if (!(await stat(resolved.path)).isFile()) throw new Error(`"${uri}" is not a regular file.`);
     const handle = await open(resolved.path, 'r');
     try {
       const { size } = await handle.stat();

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveInRootOrThrow } from '../files/resolve-in-root.js';
 import { sqlString } from './open-sandboxed-duckdb.js';
@@ -24,6 +25,7 @@ export interface DataSource {
 export async function dataSource(root: string, file: string): Promise<DataSource> {
   const resolved = await resolveInRootOrThrow(root, file);
   if (!resolved.exists) throw new Error(`"${file}" does not exist; list_files shows what is there.`);
+  if (!(await stat(resolved.path)).isFile()) throw new Error(`"${file}" is not a regular file.`);
   const extension = path.extname(resolved.path).toLowerCase();
   const reader = READERS[extension];
   if (!reader) {

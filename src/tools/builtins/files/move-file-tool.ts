@@ -1,4 +1,4 @@
-import { mkdir, rename } from 'node:fs/promises';
+import { lstat, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
@@ -19,16 +19,19 @@ export function moveFileTool(root: string): Tool<z.infer<typeof MoveFileInput>, 
     needsApproval: true,
     sequential: true,
     run: async (input) => {
-      const from = await resolveInRootOrThrow(root, input.from);
-      if (!from.exists) throw new Error(`"${input.from}" does not exist.`);
-      if (from.relative === '.') throw new Error('The root folder itself cannot be moved.');
+      // Like delete: a symbolic link is moved itself, never its target, so only its folder is resolved.
+      const fromParent = await resolveInRootOrThrow(root, path.dirname(input.from));
+      const base = path.basename(input.from);
+      if (base === '.' || base === '') throw new Error('The root folder itself cannot be moved.');
+      const fromPath = path.join(fromParent.path, base);
+      if (!(await lstat(fromPath).catch(() => undefined))) throw new Error(`"${input.from}" does not exist.`);
       const to = await resolveInRootOrThrow(root, input.to);
       if (to.exists && !input.overwrite) {
         throw new Error(`"${input.to}" already exists; pass overwrite: true to replace it.`);
       }
       await mkdir(path.dirname(to.path), { recursive: true });
-      await rename(from.path, to.path);
-      return `Moved ${from.relative} to ${to.relative}.`;
+      await rename(fromPath, to.path);
+      return `Moved ${path.join(fromParent.relative, base)} to ${to.relative}.`;
     },
   });
 }

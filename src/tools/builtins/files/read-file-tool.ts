@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
@@ -19,10 +19,13 @@ export function readFileTool(root: string, maxBytes: number): Tool<z.infer<typeo
     idempotent: true,
     run: async (input) => {
       const file = await resolveInRootOrThrow(root, input.path);
+      const kind = await stat(file.path);
+      if (kind.isDirectory()) throw new Error(`"${input.path}" is a folder; use list_files to see what it holds.`);
+      // A FIFO or device would block or never end: only regular files are read.
+      if (!kind.isFile()) throw new Error(`"${input.path}" is not a regular file.`);
       const handle = await open(file.path, 'r');
       try {
         const info = await handle.stat();
-        if (info.isDirectory()) throw new Error(`"${input.path}" is a folder; use list_files to see what it holds.`);
         const ranged = input.offset !== undefined || input.length !== undefined;
         if (!ranged && info.size > maxBytes) {
           throw new Error(

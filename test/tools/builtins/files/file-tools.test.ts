@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,6 +57,20 @@ describe('fileTools', () => {
     expect(part).toBe('[bytes 100-110 of 5000]\nxxxxxxxxxx');
     const capped = (await runTool(read, { path: 'big.log', offset: 0, length: 4000 })) as string;
     expect(capped.length).toBeLessThan(1100);
+  });
+
+  it('refuses a FIFO instead of blocking on it', async () => {
+    execFileSync('mkfifo', [path.join(root, 'pipe.txt')]);
+    const read = pick(fileTools({ root }), 'read_file');
+    await expect(runTool(read, { path: 'pipe.txt' })).rejects.toThrow(/not a regular file/);
+  });
+
+  it('moves a symbolic link itself, leaving its target alone', async () => {
+    await symlink(path.join(root, 'hello.txt'), path.join(root, 'link.txt'));
+    const move = pick(fileTools({ root, allowWrite: true }), 'move_file');
+    expect(await runTool(move, { from: 'link.txt', to: 'docs/link.txt' })).toBe('Moved link.txt to docs/link.txt.');
+    expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('hello world');
+    expect(await readFile(path.join(root, 'docs', 'link.txt'), 'utf8')).toBe('hello world');
   });
 
   it('refuses binary files and folders', async () => {
