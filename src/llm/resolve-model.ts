@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { z } from 'zod';
 import { ConfigError, ModelResponse } from '../core/index.js';
 import { demoModel } from './demo-model.js';
 import type { Model } from './model.js';
 import { anthropic } from './providers/anthropic/index.js';
+import { llamaCpp } from './providers/llamacpp/index.js';
 import { ollama } from './providers/ollama/index.js';
 import { openaiCompatible } from './providers/openai-compatible/index.js';
 import { scriptedModel } from './scripted-model.js';
@@ -32,6 +34,7 @@ export const MODEL_SPEC_FORMS = [
   'anthropic:MODEL        (ANTHROPIC_API_KEY)',
   'ollama:MODEL           (OLLAMA_HOST optional, default 127.0.0.1:11434)',
   'compat:URL#MODEL       (any OpenAI-compatible server; THINKFLOW_COMPAT_API_KEY optional)',
+  'llamacpp:PATH.gguf     (a local GGUF file, run in-process; thinkflow models pull)',
   'scripted:FILE.json     (a JSON array of replies)',
   'demo                   (the built-in demo model, no key needed)',
 ] as const;
@@ -95,6 +98,13 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
       }
       const apiKey = env.THINKFLOW_COMPAT_API_KEY?.trim() || undefined;
       return openaiCompatible({ baseURL, apiKey, model, id: `compat:${baseURL}#${model}` });
+    }
+    case 'llamacpp': {
+      const path = need(rest, value, 'llamacpp:PATH.gguf').replace(/^~(?=$|[\\/])/, homedir());
+      if (!existsSync(path)) {
+        throw new ConfigError({ message: `No GGUF file at ${path}: check the path, or run "thinkflow models pull".` });
+      }
+      return llamaCpp({ modelPath: path });
     }
     case 'scripted':
       return scriptedModel(readScript(need(rest, value, 'scripted:FILE.json')), { id: `scripted:${rest}` });
