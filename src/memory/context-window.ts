@@ -25,7 +25,7 @@ export interface ContextWindowOptions {
 export interface ContextInput {
   /** System prompt and the question: always kept, never capped. */
   head: Message[];
-  /** Earlier conversation turns (a session's history): trimmed first, oldest first. */
+  /** Earlier conversation turns (a session's history), placed after the head's system messages and before the question; trimmed first, oldest first. */
   history?: Message[];
   /** One atomic group per step, oldest first: an assistant tool-call message with its tool results. */
   groups: Message[][];
@@ -93,9 +93,14 @@ export function createContextWindow(options: ContextWindowOptions = {}): Context
       firstGroup = groups[0];
       const history = groupMessages(input.history ?? []).map((g) => g.map(cap));
       const steps = groups.map((g) => g.map(cap));
+      // Earlier turns go between the system prompt and the question.
+      const split = head.findIndex((m) => m.role !== 'system');
+      const system = split < 0 ? head : head.slice(0, split);
+      const rest = split < 0 ? [] : head.slice(split);
       const project = () => [
-        ...head,
+        ...system,
         ...history.slice(historyDropped).flat(),
+        ...rest,
         ...(summary ? [summary] : []),
         ...steps.slice(folded).flat(),
       ];

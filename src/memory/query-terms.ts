@@ -11,9 +11,3 @@ export function queryTerms(text: string): string[] {
   const terms = [...new Set(words)].filter((w) => !STOPWORDS.has(w));
   return (terms.length > 0 ? terms : [...new Set(words)]).slice(0, 32);
 }
-
-/** An FTS5 MATCH expression that ORs the quoted terms (quoting makes any user text safe). */
-export function ftsMatch(text: string): string | undefined {
-  const terms = queryTerms(text);
-  return terms.length ? terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ') : undefined;
-}

@@ -12,8 +12,8 @@ import {
   type Rerank,
 } from './memory-store.js';
 import { openSqlite, type SqliteLocation, sqliteCall } from './open-sqlite.js';
-import { ftsMatch } from './query-terms.js';
 import { cosineSimilarity, rankMemories } from './rank-memories.js';
+import { filterSql, ftsSearch, type TermCounts } from './sqlite-fts-search.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS memories (
@@ -79,6 +79,7 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly #options: SqliteMemoryStoreOptions;
   #db?: Database.Database;
   #file = '';
+  readonly #termCounts: TermCounts = new Map();
 
   constructor(options: SqliteMemoryStoreOptions = {}) {
     this.#options = options;
@@ -171,18 +172,9 @@ export class SqliteMemoryStore implements MemoryStore {
       rerank,
       signal: options.signal,
       lexical: async (limit) => {
-        const match = ftsMatch(query);
-        if (!match) return [];
-        const rows = this.#call(
-          'search',
-          (db) =>
-            db
-              .prepare(
-                `SELECT m.*, bm25(memories_fts, 1.0, 0.5) AS score FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-               WHERE memories_fts MATCH ? ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY score LIMIT ?`,
-              )
-              .all(match, ...params, limit) as Row[],
-        );
+        const rows = this.#call('search', (db) =>
+          ftsSearch(db, query, options, limit, this.#termCounts),
+        ) as unknown as Row[];
         return rows.map((row) => ({ memory: this.#memory(row), score: -(row.score ?? 0) }));
       },
       vector: async (embedding, limit) => {
@@ -262,21 +254,6 @@ export class SqliteMemoryStore implements MemoryStore {
     }
     return parsed.data;
   }
-}
-
-/** SQL conditions (on alias `m`) and their parameters for kinds (any of) and tags (all of). */
-function filterSql(filter: { kinds?: string[]; tags?: string[] }): [string[], unknown[]] {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.kinds?.length) {
-    where.push(`m.kind IN (${filter.kinds.map(() => '?').join(', ')})`);
-    params.push(...filter.kinds);
-  }
-  for (const tag of filter.tags ?? []) {
-    where.push('EXISTS (SELECT 1 FROM memory_tags t WHERE t.tag = ? AND t.memory_rowid = m.rowid)');
-    params.push(tag);
-  }
-  return [where, params];
 }
 
 function safeJson(text: string): unknown {

@@ -73,6 +73,7 @@ describe('createContextWindow', () => {
       groups,
     });
     expect(fit.dropped).toEqual({ historyMessages: 3, groups: 0 });
+    expect(fit.messages.slice(0, 3)).toEqual([head[0], history[3], head[1]]);
     expect(fit.messages).toContain(history[3]);
     expect(fit.messages).not.toContain(history[2]);
     assertPairsIntact(fit.messages);

@@ -61,7 +61,7 @@ describe('SqliteMemoryStore on disk', () => {
     await store.close();
   });
 
-  it('two processes adding memories at once lose nothing', async () => {
+  it('two processes adding memories at once lose nothing', { timeout: 120_000 }, async () => {
     const file = join(dir, 'thinkflow.db');
     const script = join(import.meta.dirname, '..', 'fixtures', 'memory', 'add-memories.ts');
     await runTogether(script, [

@@ -100,7 +100,7 @@ describe('SqliteSessionStore', () => {
     expect((await store.load('s')).map((m) => m.content)).toEqual(['before', 'after']);
   });
 
-  it('two processes appending to one session at once lose nothing', async () => {
+  it('two processes appending to one session at once lose nothing', { timeout: 120_000 }, async () => {
     const file = join(dir, 'thinkflow.db');
     const script = join(import.meta.dirname, '..', 'fixtures', 'memory', 'append-session.ts');
     await runTogether(script, [
