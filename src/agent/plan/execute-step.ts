@@ -1,0 +1,44 @@
+import type { RunResult } from '../../core/index.js';
+import type { Language } from '../../protocols/index.js';
+import type { Agent } from '../agent.js';
+import { tighter } from '../agent-as-tool.js';
+import type { Budget } from '../agent-options.js';
+import type { PlannerCall } from './ask-planner.js';
+import { type PlanView, planPrompts } from './plan-prompts.js';
+import type { StepResult } from './step-result.js';
+
+/**
+ * Runs plan step `index` as one executor run, with the task, the plan and the earlier results as
+ * context. Its events are forwarded (nested under the planning run), it gets no more budget than
+ * the planning run has left, and its usage and stats are added to the planning run's.
+ */
+export async function executeStep(
+  executor: Agent,
+  view: PlanView,
+  index: number,
+  options: { language: Language; remaining: Budget | undefined },
+  call: PlannerCall,
+): Promise<{ result: StepResult; run: RunResult }> {
+  const { state, emit, signal } = call;
+  const run = await executor.run(planPrompts(options.language).stepTask(view, index), {
+    parentRunId: state.runId,
+    onEvent: emit,
+    signal,
+    budget: tighter(executor.options.budget, options.remaining),
+  });
+  state.usage.promptTokens += run.usage.promptTokens;
+  state.usage.completionTokens += run.usage.completionTokens;
+  state.usage.llmCalls += run.usage.llmCalls;
+  if (run.usage.estimated) state.usage.estimated = true;
+  if (run.usage.costUsd !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + run.usage.costUsd;
+  for (const key of Object.keys(state.stats) as (keyof typeof state.stats)[]) state.stats[key] += run.stats[key];
+  for (const step of run.steps) state.steps.push({ ...step, index: state.steps.length });
+  const result: StepResult = {
+    step: view.plan[index],
+    runId: run.runId,
+    status: run.status,
+    output: run.output,
+    error: run.error?.message,
+  };
+  return { result, run };
+}
