@@ -1,23 +1,55 @@
 const REDACTED = '[redacted]';
 
-/** Field names whose values are always secrets, compared case-insensitively without `-` and `_`. */
-const SECRET_KEYS = new Set(['apikey', 'authorization', 'proxyauthorization', 'xapikey', 'password', 'secret']);
+/** Field names whose values are always secrets (any case, with or without `-` / `_`). */
+const SECRET_KEY = /^(?:x[-_]?)?(?:api[-_]?key|(?:proxy[-_]?)?authorization|password|secret)$/i;
 
 /** Substrings that look like credentials: OpenAI/Anthropic-style keys, bearer tokens, a few common vendors. */
-const SECRET_PATTERNS: RegExp[] = [
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bgh[pousr]_[A-Za-z0-9]{30,}/g,
-  /\bxox[abpr]-[A-Za-z0-9-]{10,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}/g,
-];
+const SECRET_PATTERN = new RegExp(
+  [
+    String.raw`\bsk-[A-Za-z0-9_-]{16,}`,
+    String.raw`\bBearer\s+[A-Za-z0-9._~+/=-]{8,}`,
+    String.raw`\bAKIA[0-9A-Z]{16}\b`,
+    String.raw`\bgh[pousr]_[A-Za-z0-9]{30,}`,
+    String.raw`\bxox[abpr]-[A-Za-z0-9-]{10,}`,
+    String.raw`\bAIza[0-9A-Za-z_-]{35}`,
+  ].join('|'),
+  'g',
+);
 
 /** Replaces every substring of `text` that looks like an API key or bearer token by `[redacted]`. */
 export function redactText(text: string): string {
-  let out = text;
-  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
-  return out;
+  return text.replace(SECRET_PATTERN, REDACTED);
+}
+
+/**
+ * A cheap pre-check on JSON text: a superset of what the precise patterns match (no word boundaries,
+ * JSON escapes allowed after `Bearer`) plus any secret-named field. Most lines hold none of these,
+ * and then the plain `JSON.stringify` text is already safe.
+ */
+const MAYBE_SECRET = new RegExp(
+  [
+    'sk-[A-Za-z0-9_-]{16}',
+    String.raw`Bearer(?:\s|\\[nrt])+[A-Za-z0-9._~+/=-]{8}`,
+    'AKIA[0-9A-Z]{16}',
+    'gh[pousr]_[A-Za-z0-9]{30}',
+    'xox[abpr]-[A-Za-z0-9-]{10}',
+    'AIza[0-9A-Za-z_-]{35}',
+    String.raw`"(?:x[-_]?)?(?:api[-_]?key|(?:proxy[-_]?)?authorization|password|secret)"\s*:`,
+  ].join('|'),
+  'i',
+);
+
+/**
+ * `JSON.stringify(value)` with secrets redacted, without copying `value` (what the trace writer
+ * calls for every event).
+ */
+export function redactedJson(value: unknown): string {
+  const plain = JSON.stringify(value);
+  if (plain === undefined || !MAYBE_SECRET.test(plain)) return plain;
+  return JSON.stringify(value, (key, inner: unknown) => {
+    if (key && isSecretKey(key) && inner !== undefined && inner !== null) return REDACTED;
+    return typeof inner === 'string' ? redactText(inner) : inner;
+  });
 }
 
 /**
@@ -40,5 +72,5 @@ function walk(value: unknown): unknown {
 }
 
 function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
+  return SECRET_KEY.test(key);
 }

@@ -1,20 +1,28 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AgentEvent } from '../core/index.js';
-import { redactSecrets } from './redact-secrets.js';
+import { redactedJson } from './redact-secrets.js';
 
 /** Appends events to a JSONL trace file. */
 export interface TraceWriter {
-  /** Writes one event as one JSON line, secrets redacted. Writing after `close()` is a no-op. */
+  /** Queues one event as one JSON line, secrets redacted. Writing after `close()` is a no-op. */
   write(event: AgentEvent): void;
-  /** Closes the file. Safe to call twice. */
+  /** Writes every queued line to the file now. */
+  flush(): void;
+  /** Flushes and closes the file. Safe to call twice. */
   close(): void;
 }
 
+/** Writers with unwritten lines, flushed if the process exits first (uncaught error, process.exit). */
+const open = new Set<TraceWriter>();
+let exitHook = false;
+
 /**
- * Opens `path` for appending (creating its folder) and returns a writer that puts each event on
- * its own line. Writes are synchronous so a crash never loses events already emitted, and secrets
- * (API keys, bearer tokens, `apiKey`/`authorization` fields) are replaced by `[redacted]`.
+ * Opens `path` for appending (creating its folder) and returns a writer that puts each event on its
+ * own line, secrets (API keys, bearer tokens, `apiKey`/`authorization` fields) replaced by `[redacted]`.
+ * Lines are written synchronously in batches: at the end of each turn of the event loop (so a run
+ * that waits on a model shows up in the file as it goes), at `run_end`, on `close()` and when the
+ * process exits — one system call per batch instead of one per event.
  *
  * @example
  * const trace = createTraceWriter('runs/today.jsonl');
@@ -24,15 +32,42 @@ export interface TraceWriter {
 export function createTraceWriter(path: string): TraceWriter {
   mkdirSync(dirname(path), { recursive: true });
   let fd: number | undefined = openSync(path, 'a');
-  return {
+  let pending: string[] = [];
+  let scheduled = false;
+
+  const writer: TraceWriter = {
     write(event) {
       if (fd === undefined) return;
-      writeSync(fd, `${JSON.stringify(redactSecrets(event))}\n`);
+      pending.push(`${redactedJson(event)}\n`);
+      if (event.type === 'run_end') return writer.flush();
+      open.add(writer);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(() => {
+          scheduled = false;
+          writer.flush();
+        }).unref();
+      }
+    },
+    flush() {
+      open.delete(writer);
+      if (fd === undefined || pending.length === 0) return;
+      const text = pending.join('');
+      pending = [];
+      writeSync(fd, text);
     },
     close() {
       if (fd === undefined) return;
+      writer.flush();
       closeSync(fd);
       fd = undefined;
     },
   };
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const w of [...open]) w.flush();
+    });
+  }
+  return writer;
 }

@@ -1,8 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/index.js';
+import { redactedJson, redactText } from '../../src/trace/redact-secrets.js';
 import { parseTrace, readTrace } from '../../src/trace/trace-line.js';
 import { createTraceWriter } from '../../src/trace/trace-writer.js';
 
@@ -87,5 +90,66 @@ describe('createTraceWriter', () => {
     expect(second).toMatchObject({
       input: { headers: { Authorization: '[redacted]', note: '[redacted]' }, apiKey: '[redacted]' },
     });
+  });
+});
+
+describe('createTraceWriter batching', () => {
+  const end: AgentEvent = {
+    type: 'run_end',
+    runId: 'r1',
+    ts: 9,
+    status: 'done',
+    output: 'ok',
+    usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    durationMs: 8,
+  };
+
+  it('writes queued lines at the end of the tick, and at once on run_end', async () => {
+    const path = join(tempDir(), 'run.jsonl');
+    const writer = createTraceWriter(path);
+    writer.write(start);
+    expect(readFileSync(path, 'utf8')).toBe('');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readTrace(path)).toHaveLength(1);
+    writer.write({ type: 'step_start', runId: 'r1', ts: 2, step: 0 });
+    writer.write(end);
+    expect(readTrace(path).map((e) => e.type)).toEqual(['run_start', 'step_start', 'run_end']);
+    writer.close();
+  });
+
+  it('flushes when the process dies of an uncaught error', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'crash.jsonl');
+    const script = join(dir, 'crash.mts');
+    const writerUrl = pathToFileURL(join(import.meta.dirname, '..', '..', 'src', 'trace', 'trace-writer.ts')).href;
+    writeFileSync(
+      script,
+      `import { createTraceWriter } from ${JSON.stringify(writerUrl)};\nconst w = createTraceWriter(${JSON.stringify(path)});\nw.write(${JSON.stringify(start)});\nthrow new Error('crash');\n`,
+    );
+    const code = await new Promise<number | null>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', script], { cwd: join(import.meta.dirname, '..', '..') }, (error) =>
+        resolve(error ? ((error as { code?: number }).code ?? 1) : 0),
+      );
+    });
+    expect(code).not.toBe(0);
+    expect(readTrace(path)).toEqual([start]);
+  }, 120_000);
+});
+
+describe('redactedJson', () => {
+  it('is plain JSON when nothing looks secret, and redacts keys, bearer tokens after newlines and key fields', () => {
+    const clean = { type: 'x', text: 'task-force of 20 people', nested: [{ a: 1 }] };
+    expect(redactedJson(clean)).toBe(JSON.stringify(clean));
+    const dirty = {
+      text: 'header:\nBearer abcdefghijk',
+      list: ['sk-proj-0123456789abcdefXYZ'],
+      headers: { 'x-api-key': 'short' },
+    };
+    expect(JSON.parse(redactedJson(dirty))).toEqual({
+      text: 'header:\n[redacted]',
+      list: ['[redacted]'],
+      headers: { 'x-api-key': '[redacted]' },
+    });
+    expect(redactText('ask-abcdefghijklmnopqrstuvwxyz')).toBe('ask-abcdefghijklmnopqrstuvwxyz');
   });
 });
