@@ -7,9 +7,16 @@ export {
   type AgentOptions,
   type Budget,
   type Checkpoint,
+  createSupervisor,
+  type PlanAndExecute,
+  type PlanAndExecuteOptions,
+  type PlanRunOptions,
+  planAndExecute,
   type RunOptions,
   type StepOverrides,
   type StepState,
+  type SupervisorOptions,
+  type SupervisorWorker,
 } from './agent/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 export {

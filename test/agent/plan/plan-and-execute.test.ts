@@ -83,6 +83,17 @@ describe('planAndExecute: the plan, its steps and the answer', () => {
   });
 });
 
+describe('planAndExecute: language', () => {
+  it('writes the planner prompts in Chinese when language is zh', async () => {
+    const planner = scriptedModel(['{"steps": ["第一步"]}', '{"action":"continue"}', '答案']);
+    const executor = scriptedExecutor(() => '完成');
+    const result = await planAndExecute({ planner, executor: executor.agent, language: 'zh' }).run('任务');
+    expect(result).toMatchObject({ status: 'done', output: '答案' });
+    expect(planner.calls[0].messages[0].content).toMatch(/只用 JSON 回复/);
+    expect(executor.model.calls[0].messages.at(-1)?.content).toMatch(/现在只执行第 1 步：第一步/);
+  });
+});
+
 describe('planAndExecute: revising the plan', () => {
   it('a replan replaces the remaining steps, emits plan_update and runs the new steps', async () => {
     const planner = scriptedPlanner({
