@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chartTools } from '../../../../src/tools/builtins/chart/chart-tools.js';
-import { pick, runTool } from '../run-tool.js';
+import { pick, runTool, testContext } from '../run-tool.js';
 
 let base: string;
 let root: string;
@@ -86,6 +86,44 @@ describe('draw_chart from a Vega-Lite spec', () => {
       }),
     });
     expect(text).toContain('charts/inline.png');
+  });
+
+  it('interprets spec expressions without compiling them to JavaScript', async () => {
+    const withExpressions = {
+      data: {
+        values: [
+          { k: 'a', v: 1 },
+          { k: 'b', v: 2 },
+          { k: 'c', v: 3 },
+        ],
+      },
+      transform: [{ calculate: 'datum.v * 10', as: 'w' }, { filter: 'datum.w > 10' }],
+      mark: 'bar',
+      encoding: { x: { field: 'k', type: 'nominal' }, y: { field: 'w', type: 'quantitative' } },
+    };
+    // Validate first: zod has its own (schema-derived) fast path that uses Function; this test is about vega.
+    const parsed = draw.parse({ name: 'expr', spec: withExpressions });
+    if (!parsed.ok) throw new Error('invalid input');
+    const original = globalThis.Function;
+    const compiled: string[] = [];
+    globalThis.Function = new Proxy(original, {
+      apply: (_target, _this, args: string[]) => {
+        compiled.push(args.join(' '));
+        throw new Error('Function() called');
+      },
+      construct: (_target, args: string[]) => {
+        compiled.push(args.join(' '));
+        throw new Error('new Function() called');
+      },
+    });
+    try {
+      expect(await draw.run(parsed.value, testContext())).toContain('charts/expr.svg');
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(compiled).toEqual([]);
+    const svg = await readFile(path.join(root, 'charts', 'expr.svg'), 'utf8');
+    expect(svg.match(/role-mark marks[\s\S]*?<\/g>/)?.[0].match(/<path/g)).toHaveLength(2);
   });
 
   it('renders a spec over a file in the root', async () => {
