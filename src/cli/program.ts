@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerChatCommand } from './chat-command.js';
 import { registerEvalCommand } from './eval-command.js';
 import { registerMcpServeCommand } from './mcp-serve-command.js';
 import { registerMemoryCommand } from './memory-command.js';
@@ -27,5 +28,6 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerWorkerCommand(program);
   registerMemoryCommand(program);
+  registerChatCommand(program);
   return program;
 }
