@@ -74,6 +74,15 @@ describe('thinkflow replay', () => {
     expect(out.err.join('')).toContain('final The answer is 42.');
   });
 
+  it('--model runs a different model and reports where its replies differ', async () => {
+    const script = join(dir, 'other.json');
+    writeFileSync(script, JSON.stringify(['I think it is 41.']));
+    const out = io();
+    expect(await replayTrace(traceFile, { model: `scripted:${script}` }, out)).toBe(1);
+    expect(out.out.join('')).toContain('diverged at step 0 (model_response): the model replied differently');
+    expect(out.out.join('')).toContain('now:      I think it is 41.');
+  });
+
   it('refuses a file with no run_start', async () => {
     const path = join(dir, 'partial.jsonl');
     writeFileSync(path, '{"type":"step_start","runId":"r","ts":1,"step":0}\n');
