@@ -1,9 +1,11 @@
 import type { z } from 'zod';
-import type { AgentEvent, Message, RunStats, RunUsage, Step, ToolCallRecord } from '../core/index.js';
+import type { AgentEvent, Message, RunResult, RunStats, RunUsage, Step, ToolCallRecord } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { Language, ProtocolName, ReadToolCall } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
+import type { Guardrails } from './guardrails/index.js';
+import type { ToolRoutingOptions } from './tool-router.js';
 
 /** Limits that end a run `budget_exceeded`. */
 export interface Budget {
@@ -72,6 +74,16 @@ export interface AgentOptions<T = unknown> {
   context?: ContextOptions;
   /** Long-term memory: the top-k memories for the question go into the prompt; finished runs are stored as episodes. */
   memory?: MemoryOptions;
+  /** Input, output and tool-call checks that can block or rewrite. */
+  guardrails?: Guardrails;
+  /** Every K steps, ask the model for a short progress summary and next focus, and put it into the context. */
+  reflectEvery?: number;
+  /** With many tools, each step sees only the most relevant ones. On by default above 20 tools; `false` turns it off. */
+  toolRouting?: ToolRoutingOptions | false;
+  /** A cheaper model for simple work: summaries of dropped steps and reflections. The main model still reasons. */
+  models?: { cheap?: Model };
+  /** Agents this one can pass the conversation to (a `transfer_to_<name>` tool each). */
+  handoffs?: Handoff[];
   beforeStep?: (state: StepState) => StepOverrides | undefined | Promise<StepOverrides | undefined>;
   afterStep?: (step: Step, state: StepState) => void | Promise<void>;
 }
@@ -138,4 +150,13 @@ export interface MemoryOptions {
   storeEpisodes?: boolean;
   /** Store a lesson (reflection) after a failed run. Default false. */
   storeReflections?: boolean;
+}
+
+/** Another agent this one may hand the conversation to. */
+export interface Handoff {
+  agent: { readonly name?: string; run(input: string, options?: RunOptions): Promise<RunResult> };
+  /** Tool name suffix: `transfer_to_<name>`. Default: the agent's name. */
+  name?: string;
+  /** When to hand off, for the model. */
+  description?: string;
 }

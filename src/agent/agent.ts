@@ -2,15 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { type AgentEvent, ConfigError, type Message, type RunResult } from '../core/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
-import { ToolRegistry } from '../tools/index.js';
+import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { costOf, createTraceWriter } from '../trace/index.js';
+import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { createEventChannel } from './event-channel.js';
 import { executorRunner } from './executor-runner.js';
+import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { outputSchemaBlock } from './output-schema-block.js';
 import { runLoop } from './run-loop.js';
+import { addChildUsage, type RunState, remainingBudget } from './run-state.js';
 import { summarizeWithModel } from './summarize-with-model.js';
+import { createToolRouter } from './tool-router.js';
 
 /**
  * An agent: a model, tools and a protocol, run as a think → act → observe loop.
@@ -38,8 +42,11 @@ export class Agent<T = unknown> {
     }
     this.options = options;
     this.name = options.name;
-    this.tools = new ToolRegistry(options.tools ?? []);
+    this.#handoffs = handoffTools(options.handoffs);
+    this.tools = new ToolRegistry([...(options.tools ?? []), ...[...this.#handoffs.values()].map((h) => h.tool)]);
   }
+
+  readonly #handoffs: ReturnType<typeof handoffTools>;
 
   /** The protocol a run will use: `auto` picks native when the model calls tools natively, else json. */
   get protocol(): Protocol {
@@ -75,7 +82,15 @@ export class Agent<T = unknown> {
         : options.history;
       const run = { ...options, history, runId };
       const recall = await recallFor(this.options.memory, input, options.signal);
-      const tools = executorRunner(this.tools, this.options as AgentOptions, run);
+      let live: RunState | undefined;
+      const budget = options.budget ?? this.options.budget;
+      const parent: ParentRun = {
+        runId,
+        emit,
+        remainingBudget: () => live && remainingBudget(budget, live),
+        addUsage: (usage) => live && addChildUsage(live, usage),
+      };
+      const tools = executorRunner(this.tools, this.options as AgentOptions, run, parent);
       const result = await runLoop(
         input,
         {
@@ -88,6 +103,13 @@ export class Agent<T = unknown> {
           run,
           context: this.#contextWindow(),
           recalled: recall.memories,
+          bindState: (state) => {
+            live = state;
+          },
+          router: this.#router(),
+          handoffTools: new Set(this.#handoffs.keys()),
+          handoff: (tool, step, state, signal, emitEvent) =>
+            runHandoff(this.#handoffs.get(tool)!, this.name, step, state, run, signal, emitEvent),
           onFinish: async (r, emitEvent, state) => {
             const cost = costOf(this.options.model.id, r.usage);
             if (cost !== undefined) r.usage.costUsd = cost;
@@ -120,6 +142,17 @@ export class Agent<T = unknown> {
     return channel;
   }
 
+  /**
+   * This agent as a tool another agent can call; the child's events nest under the caller's.
+   *
+   * @example
+   * const researcher = new Agent({ name: 'researcher', model, tools: [search] });
+   * const lead = new Agent({ model, tools: [researcher.asTool({ name: 'research', description: 'Finds facts on the web' })] });
+   */
+  asTool(options: AsToolOptions): Tool<{ task: string }, string> {
+    return agentAsTool(this as Agent, options);
+  }
+
   /** The exact messages the first model call of a run would send: printing them is the first debugging step. */
   prompt(input: string, options: { history?: Message[] } = {}): Message[] {
     const protocol = this.protocol;
@@ -135,6 +168,17 @@ export class Agent<T = unknown> {
     ].filter(Boolean);
     return { instructions: this.options.instructions, tools, language, context: context.length ? context : undefined };
   }
+
+  /** A tool router when the agent has many tools (more than 20 by default). */
+  #router() {
+    const routing = this.options.toolRouting;
+    if (routing === false) return undefined;
+    if (this.tools.list().length <= (routing?.minTools ?? 20)) return undefined;
+    this.#routerCache ??= createToolRouter(routing);
+    return this.#routerCache;
+  }
+
+  #routerCache: ReturnType<typeof createToolRouter> | undefined;
 
   /** A per-run context window, only when there is a budget (so small runs pay nothing for it). */
   #contextWindow() {

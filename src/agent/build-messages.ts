@@ -6,14 +6,15 @@ import type { Language, Protocol } from '../protocols/index.js';
  * messages are computed once and reused on every later step.
  */
 export function createStepProjector(protocol: Protocol, language: Language) {
-  const cache = new WeakMap<Step, Message[]>();
+  const cache = new WeakMap<Step, { notes: Step['notes']; messages: Message[] }>();
   return (step: Step): Message[] => {
-    let messages = cache.get(step);
-    if (!messages) {
-      messages = protocol.stepMessages(step, language);
-      cache.set(step, messages);
+    let entry = cache.get(step);
+    // A reflection may add notes to a step after it was first projected.
+    if (!entry || entry.notes !== step.notes) {
+      entry = { notes: step.notes, messages: protocol.stepMessages(step, language) };
+      cache.set(step, entry);
     }
-    return messages;
+    return entry.messages;
   };
 }
 

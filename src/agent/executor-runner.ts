@@ -1,5 +1,5 @@
 import type { ToolSpec } from '../core/index.js';
-import { type AnyTool, createToolExecutor, type ToolRegistry } from '../tools/index.js';
+import { type AnyTool, createToolExecutor, type ParentRun, type ToolRegistry } from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import type { ToolRunner } from './tool-runner.js';
 
@@ -11,6 +11,7 @@ export function executorRunner(
   registry: ToolRegistry,
   options: AgentOptions,
   run: RunOptions & { runId: string },
+  parent?: ParentRun,
 ): ToolRunner {
   const forked = registry.fork();
   const executor = createToolExecutor({
@@ -20,6 +21,8 @@ export function executorRunner(
     maxFailures: options.maxToolFailures,
     observationLimit: options.observationLimit,
     approve: run.approve ?? options.approve,
+    ask: run.ask ? (question) => run.ask!(question, { callId: '', tool: 'ask_user' }) : undefined,
+    parent,
   });
   return {
     names: () => forked.list().map((t: AnyTool) => t.name),

@@ -1,6 +1,26 @@
 export { Agent } from './agent.js';
-export type { AgentOptions, Budget, Checkpoint, RunOptions, StepOverrides, StepState } from './agent-options.js';
+export { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
+export type {
+  AgentOptions,
+  Budget,
+  Checkpoint,
+  ContextOptions,
+  Handoff,
+  MemoryOptions,
+  RunOptions,
+  StepOverrides,
+  StepState,
+} from './agent-options.js';
+export {
+  type GuardedCall,
+  type Guardrail,
+  type Guardrails,
+  type GuardrailVerdict,
+  type ModelJudgeOptions,
+  modelJudge,
+} from './guardrails/index.js';
 export { canonicalJson, type StopReason } from './guards/index.js';
 export type { NextStep } from './next-step.js';
 export { type PlanAndExecute, type PlanAndExecuteOptions, type PlanRunOptions, planAndExecute } from './plan/index.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
+export type { ToolRoutingOptions } from './tool-router.js';

@@ -1,8 +1,9 @@
-import type { AgentEvent, EventOf, RunResult } from '../core/index.js';
+import type { AgentEvent, EventOf, RunResult, Step } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ContextWindow } from '../memory/index.js';
 import type { Language, PromptContext, Protocol } from '../protocols/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
+import type { Router } from './route-step-tools.js';
 import type { RunState } from './run-state.js';
 import type { ToolRunner } from './tool-runner.js';
 
@@ -23,5 +24,12 @@ export interface LoopConfig {
   /** Memories recalled into the system prompt before the run (for the `memory_recall` event). */
   recalled?: EventOf<'memory_recall'>['memories'];
   /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
+  /** Called once with the run's live state (the agent shares it with child agents run as tools). */
+  bindState?: (state: RunState) => void;
+  /** Picks each step's tools when the agent has many (absent: every step sees every tool). */
+  router?: Router;
+  /** Handoff tool names; calling one passes the conversation to `handoff`. */
+  handoffTools?: ReadonlySet<string>;
+  handoff?: (tool: string, step: Step, state: RunState, signal: AbortSignal, emit: Emit) => Promise<RunResult>;
   onFinish?: (result: RunResult, emit: Emit, state: RunState) => Promise<void>;
 }

@@ -6,6 +6,7 @@ import { bestEffortAnswer } from './best-effort-answer.js';
 import { createStepProjector, type PromptHead, projectMessages } from './build-messages.js';
 import { finishPendingStep } from './finish-pending-step.js';
 import { fitContext } from './fit-context.js';
+import { guardText, guardToolCalls } from './guardrails/index.js';
 import {
   budgetGuard,
   createRepetitionTracker,
@@ -17,6 +18,8 @@ import {
 import { ABORTED, linkAbort } from './link-abort.js';
 import type { Emit, LoopConfig } from './loop-config.js';
 import { decideNextStep } from './next-step.js';
+import { reflect } from './reflect.js';
+import { routeStepTools } from './route-step-tools.js';
 import { createRunState, event, type RunState } from './run-state.js';
 import { runTools } from './run-tools.js';
 import { appendWarning, skippedCall } from './step-records.js';
@@ -33,6 +36,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   const maxSteps = options.maxSteps ?? 10;
   const budget = run.budget ?? options.budget;
   const state = createRunState(run.runId, input, run.parentRunId, run.resume);
+  config.bindState?.(state);
   const project = createStepProjector(protocol, language);
   const repetition = createRepetitionTracker();
   const sameObservation = createSameObservationTracker(options.sameObservationLimit ?? 3);
@@ -59,6 +63,9 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;
   try {
+    const guardedInput = await guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
+    stop = guardedInput.stop;
+    head.question = { role: 'user', content: guardedInput.text };
     if (run.resume?.pending) await finishPendingStep(run.resume.pending, state, config, abort.signal, emit, project);
 
     while (!stop && !final) {
@@ -74,6 +81,12 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       let messages = config.context
         ? await fitContext(config.context, head, state, index, project, abort.signal, emit)
         : projectMessages(head, state.steps, project);
+      let stepTools = requestTools;
+      if (config.router) {
+        const routed = await routeStepTools(config.router, config, state, index, emit);
+        messages = [routed.system, ...messages.slice(1)];
+        stepTools = routed.tools;
+      }
       let stepModel = model;
       if (options.beforeStep) {
         const overrides = await options.beforeStep({ ...stateView(state, index, stepModel, messages) });
@@ -85,7 +98,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       // 2. Call the model.
       const response = await askModel(
         stepModel,
-        { messages, tools: requestTools, stop: stopSequences, protocol: protocol.name, signal: abort.signal },
+        { messages, tools: stepTools, stop: stopSequences, protocol: protocol.name, signal: abort.signal },
         index,
         state,
         config,
@@ -109,9 +122,13 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       // 4. Finish, correct, or run the tools.
       if (next.type === 'final') {
         state.invalidStreak = 0;
-        step.answer = next.answer;
-        final = { answer: next.answer, object: next.object };
-        emit(event(state, 'final', { step: index, output: next.answer, object: next.object }));
+        const guarded = await guardText(options.guardrails?.output, 'output', next.answer, state, abort.signal, emit);
+        step.answer = guarded.text;
+        stop = guarded.stop;
+        if (!stop) {
+          final = { answer: guarded.text, object: next.object };
+          emit(event(state, 'final', { step: index, output: guarded.text, object: next.object }));
+        }
       } else if (next.type === 'retry_parse') {
         state.stats.invalidReplies += 1;
         state.invalidStreak += 1;
@@ -139,7 +156,15 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
             ...checkpointOf(state),
             pending: { index, raw: response.text, thought: next.thought, calls: next.calls, done: [] },
           });
-          step.toolCalls = await runTools(next.calls, index, state, config, abort.signal, emit);
+          const { allowed, blocked } = await guardToolCalls(
+            options.guardrails?.toolCall,
+            next.calls,
+            state,
+            abort.signal,
+            emit,
+          );
+          const ran = allowed.length ? await runTools(allowed, index, state, config, abort.signal, emit) : [];
+          step.toolCalls = next.calls.map((c) => ran.find((r) => r.id === c.id) ?? blocked.find((b) => b.id === c.id)!);
           for (const w of warnings) appendWarning(step, w.callId, w.text, state, emit);
           const observation = step.toolCalls.map((c) => c.output).join('\n');
           const same = sameObservation.check(observation);
@@ -152,9 +177,32 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         emit(event(state, 'observation', { step: index, text: step.observation }));
       }
 
-      // 5. Record the step and check the guards again.
+      // 5. Record the step, hand off or reflect if asked, and check the guards again.
       state.steps.push(step);
       await options.afterStep?.(step, stateView(state, index, stepModel, messages));
+      const handoff = step.toolCalls.find((c) => c.ok && config.handoffTools?.has(c.tool ?? c.name));
+      if (handoff && config.handoff && !stop) {
+        const target = await config.handoff(handoff.tool ?? handoff.name, step, state, abort.signal, emit);
+        if (target.status === 'done') {
+          final = { answer: target.output, object: target.object };
+          emit(event(state, 'final', { step: index, output: target.output, object: target.object }));
+        } else
+          stop = {
+            status: target.status,
+            code: target.error?.code ?? 'handoff',
+            message: target.error?.message ?? `The handoff ended ${target.status}.`,
+          };
+      }
+      if (options.reflectEvery && !final && !stop && state.steps.length % options.reflectEvery === 0) {
+        await reflect(
+          options.models?.cheap ?? model,
+          projectMessages(head, state.steps, project),
+          state,
+          language,
+          abort.signal,
+          emit,
+        );
+      }
       stop ??= budgetGuard(state.usage, state.startedAt, budget);
     }
   } catch (error) {

@@ -8,6 +8,7 @@ import {
   type Step,
   type Usage,
 } from '../core/index.js';
+import type { Budget } from './agent-options.js';
 
 /** The mutable state of one run. Only the loop changes it. */
 export interface RunState {
@@ -56,4 +57,25 @@ type EventFields<T extends AgentEventType> = Omit<EventOf<T>, 'type' | 'runId' |
 export function event<T extends AgentEventType>(state: RunState, type: T, fields: EventFields<T>): AgentEvent {
   const base = { type, runId: state.runId, ts: Date.now(), ...fields };
   return (state.parentRunId ? { ...base, parentRunId: state.parentRunId } : base) as AgentEvent;
+}
+
+/** What is left of a budget given the run's use so far (undefined when the run has no budget). */
+export function remainingBudget(budget: Budget | undefined, state: RunState): Budget | undefined {
+  if (!budget) return undefined;
+  const used = state.usage.promptTokens + state.usage.completionTokens;
+  return {
+    maxTotalTokens: budget.maxTotalTokens === undefined ? undefined : Math.max(0, budget.maxTotalTokens - used),
+    maxDurationMs:
+      budget.maxDurationMs === undefined
+        ? undefined
+        : Math.max(0, budget.maxDurationMs - (Date.now() - state.startedAt)),
+  };
+}
+
+/** Adds a child run's tokens and calls to this run's totals, so budgets see nested work. */
+export function addChildUsage(state: RunState, usage: RunUsage): void {
+  state.usage.promptTokens += usage.promptTokens;
+  state.usage.completionTokens += usage.completionTokens;
+  state.usage.llmCalls += usage.llmCalls;
+  if (usage.estimated) state.usage.estimated = true;
 }

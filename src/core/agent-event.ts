@@ -60,7 +60,8 @@ export type AgentEvent =
   | E<'cache_hit', { step: number; key: string }>
   | E<'approval_request', { step: number; callId: string; tool: string; input: unknown; question?: string }>
   | E<'approval_response', { step: number; callId: string; approved: boolean; answer?: string }>
-  | E<'reflection', { step: number; text: string }>;
+  | E<'reflection', { step: number; text: string }>
+  | E<'handoff', { step: number; from?: string; to: string; reason?: string }>;
 
 export type AgentEventType = AgentEvent['type'];
 

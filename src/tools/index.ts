@@ -1,5 +1,6 @@
 export { type ApprovalGate, type Approver, createApprovalGate } from './approval-gate.js';
 export {
+  askUserTool,
   type BuiltinOptions,
   builtinTools,
   calculate,
@@ -53,6 +54,7 @@ export {
   type DefineToolOptions,
   defineTool,
   type Logger,
+  type ParentRun,
   type Tool,
   type ToolContext,
   type ToolInputIssue,

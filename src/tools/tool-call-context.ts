@@ -1,5 +1,5 @@
 import type { LazySignal } from './run-with-timeout.js';
-import type { ApprovalRequest, Logger, ToolContext } from './tool.js';
+import type { ApprovalRequest, Logger, ParentRun, ToolContext } from './tool.js';
 
 /**
  * The context one tool run receives. A class so `signal` is a prototype getter: the AbortSignal
@@ -11,6 +11,8 @@ export class ToolCallContext implements ToolContext {
   readonly callId: string;
   readonly logger: Logger;
   readonly approve: (request: ApprovalRequest) => Promise<boolean>;
+  readonly ask?: (question: string) => Promise<string>;
+  readonly parent?: ParentRun;
 
   constructor(
     handle: LazySignal,
@@ -18,7 +20,10 @@ export class ToolCallContext implements ToolContext {
     callId: string,
     logger: Logger,
     approve: (request: ApprovalRequest) => Promise<boolean>,
+    extras: Pick<ToolContext, 'ask' | 'parent'> = {},
   ) {
+    this.ask = extras.ask;
+    this.parent = extras.parent;
     this.#handle = handle;
     this.runId = runId;
     this.callId = callId;

@@ -6,7 +6,7 @@ import { isRetryableError, retryDelay } from './retryable-tool-error.js';
 import { runWithTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
 import { serializeOutput } from './serialize-output.js';
 import { streamExecution, type ToolExecution } from './stream-execution.js';
-import type { AnyTool, Logger } from './tool.js';
+import type { AnyTool, Logger, ToolContext } from './tool.js';
 import { ToolCallContext } from './tool-call-context.js';
 import {
   type ToolCallInput,
@@ -36,6 +36,10 @@ export interface ToolExecutorOptions {
   retryDelayMs?: number;
   /** Decides `needsApproval` calls. Without it they are denied with a message saying how to allow them. */
   approve?: Approver;
+  /** Answers `ctx.ask(question)` (the `ask_user` tool); without it tools see no `ask`. */
+  ask?: ToolContext['ask'];
+  /** The calling run, handed to tools as `ctx.parent` (agents used as tools nest under it). */
+  parent?: ToolContext['parent'];
   logger?: Logger;
 }
 
@@ -74,6 +78,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const scheduler = createCallScheduler(options.concurrency ?? 4);
   const approval = createApprovalGate(options.approve);
   const failureCounts = new Map<string, number>();
+  const extras = { ask: options.ask, parent: options.parent };
 
   const limitInput = (input: unknown): unknown => {
     if (typeof input === 'string') return truncateObservation(input, observationLimit);
@@ -112,7 +117,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const limit = tool.retries ?? retries;
     for (let attempts = 1; ; attempts++) {
       const outcome: TimedOutcome<unknown> = await runWithTimeout(
-        (handle) => tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask)),
+        (handle) => tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, extras)),
         { timeoutMs: tool.timeoutMs ?? timeoutMs, signal },
       );
       if (outcome.type !== 'error' || attempts > limit || !isRetryableError(outcome.error))

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonSchema } from '../core/index.js';
+import type { AgentEvent, JsonSchema, RunUsage } from '../core/index.js';
 
 /** Minimal structured logger handed to tools. */
 export interface Logger {
@@ -29,6 +29,19 @@ export interface ToolContext {
    * Absent when nobody can answer (no `ask` in the run options).
    */
   ask?(question: string): Promise<string>;
+  /** The run that called this tool, so an agent used as a tool can nest its events and share the budget. */
+  parent?: ParentRun;
+}
+
+/** What a calling run shares with a child agent run as a tool. */
+export interface ParentRun {
+  runId: string;
+  /** Sends a child's events into the parent's stream (each carries the parent's run id). */
+  emit(event: AgentEvent): void;
+  /** What is left of the parent's budget now; a child never exceeds it. */
+  remainingBudget(): { maxTotalTokens?: number; maxDurationMs?: number } | undefined;
+  /** Adds a child's token use to the parent's totals. */
+  addUsage(usage: RunUsage): void;
 }
 
 /** One problem with a tool's input, precise enough for the model to fix it. */

@@ -1,0 +1,3 @@
+export { guardText, guardToolCalls } from './apply-guardrails.js';
+export type { GuardedCall, Guardrail, Guardrails, GuardrailVerdict } from './guardrail.js';
+export { type ModelJudgeOptions, modelJudge } from './model-judge.js';
