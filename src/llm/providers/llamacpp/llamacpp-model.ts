@@ -52,19 +52,12 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
   function grammarFor(rt: LlamaRuntime, request: ModelRequest): Promise<Grammar> | undefined {
     const protocol = request.protocol ?? options.protocol;
     if (protocol !== 'json' && protocol !== 'react') return undefined;
-    const tools = request.tools ?? [];
-    const key = `${protocol}:${JSON.stringify(tools.map((t) => [t.name, t.parameters]))}`;
+    // No `tools` at all means the caller sent no specs (not "no tools"): constrain the shape only.
+    const tools = request.tools;
+    const key = `${protocol}:${JSON.stringify(tools?.map((t) => [t.name, t.parameters]) ?? null)}`;
     let grammar = grammars.get(key);
     if (!grammar) {
-      grammar =
-        protocol === 'json'
-          ? rt.jsonGrammar(replySchema(tools))
-          : Promise.all(
-              tools.map(async (t) => ({
-                name: t.name,
-                gbnf: (await rt.jsonGrammar(toGrammarSchema(t.parameters))).grammar,
-              })),
-            ).then((parts) => rt.gbnfGrammar(reactGrammar(parts)));
+      grammar = protocol === 'json' ? rt.jsonGrammar(replySchema(tools)) : reactGrammarFor(rt, tools);
       grammars.set(key, grammar);
     }
     return grammar;
@@ -142,6 +135,16 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
       if (loaded) await (await loaded).dispose();
     },
   };
+}
+
+async function reactGrammarFor(rt: LlamaRuntime, tools: ModelRequest['tools']): Promise<Grammar> {
+  const specs: Array<{ name?: string; parameters: Record<string, unknown> }> = tools ?? [
+    { parameters: { type: 'object', additionalProperties: true } },
+  ];
+  const parts = await Promise.all(
+    specs.map(async (t) => ({ name: t.name, gbnf: (await rt.jsonGrammar(toGrammarSchema(t.parameters))).grammar })),
+  );
+  return rt.gbnfGrammar(reactGrammar(parts));
 }
 
 function aborted(): ModelError {

@@ -4,7 +4,7 @@
  */
 export async function ollamaAvailable(
   host: string = process.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434',
-  timeoutMs = 500,
+  timeoutMs = 1000,
 ): Promise<boolean> {
   const base = /^https?:\/\//.test(host) ? host : `http://${host}`;
   try {

@@ -1,6 +1,6 @@
-/** A tool's argument grammar, as GBNF text whose start rule is `root`. */
+/** A tool's argument grammar, as GBNF text whose start rule is `root`. No `name` means any tool name. */
 export interface ToolGrammar {
-  name: string;
+  name?: string;
   gbnf: string;
 }
 
@@ -14,13 +14,16 @@ export function reactGrammar(tools: readonly ToolGrammar[]): string {
   const actions = tools.map((tool, i) => {
     const prefix = `t${i}-`;
     rules.push(prefixRules(stripTrailingNewlines(tool.gbnf), prefix));
-    return `${quote(`Action: ${tool.name}\nAction Input: `)} ${prefix}root`;
+    const name =
+      tool.name === undefined ? `${quote('Action: ')} tool-name ${quote('\n')}` : quote(`Action: ${tool.name}\n`);
+    return `${name} ${quote('Action Input: ')} ${prefix}root`;
   });
   const final = `${quote('Final Answer: ')} answer`;
   return [
     `root ::= ${quote('Thought: ')} line ${quote('\n')} ( ${[...actions, final].join(' | ')} )`,
     'line ::= [^\\n]*',
     'answer ::= [^\\x00]*',
+    'tool-name ::= [a-zA-Z0-9_-]+',
     ...rules,
   ].join('\n');
 }

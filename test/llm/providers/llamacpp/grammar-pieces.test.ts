@@ -63,8 +63,9 @@ describe('reactGrammar', () => {
       'p-root ::= "root" [a-z] p-item\np-item ::= "x" | p-root',
     );
     const gbnf = reactGrammar([{ name: 'calc', gbnf: 'root ::= "{" "}" "\\n\\n\\n\\n" [\\n]*' }]);
+    expect(reactGrammar([{ gbnf: 'root ::= "{}"' }])).toContain('"Action: " tool-name "\\n" "Action Input: " t0-root');
     expect(gbnf).toContain(
-      'root ::= "Thought: " line "\\n" ( "Action: calc\\nAction Input: " t0-root | "Final Answer: " answer )',
+      'root ::= "Thought: " line "\\n" ( "Action: calc\\n" "Action Input: " t0-root | "Final Answer: " answer )',
     );
     expect(gbnf).toContain('t0-root ::= "{" "}"');
     expect(gbnf).not.toContain('[\\n]*');
@@ -98,9 +99,10 @@ describe('ollamaAvailable', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    expect(await ollamaAvailable(`http://127.0.0.1:${port}`)).toBe(true);
-    expect(await ollamaAvailable(`127.0.0.1:${port}`)).toBe(true);
+    // Generous timeouts: the point is the answer, not the speed, on a busy machine.
+    expect(await ollamaAvailable(`http://127.0.0.1:${port}`, 5000)).toBe(true);
+    expect(await ollamaAvailable(`127.0.0.1:${port}`, 5000)).toBe(true);
     await new Promise((resolve) => server.close(resolve));
-    expect(await ollamaAvailable(`http://127.0.0.1:${port}`)).toBe(false);
+    expect(await ollamaAvailable(`http://127.0.0.1:${port}`, 5000)).toBe(false);
   });
 });

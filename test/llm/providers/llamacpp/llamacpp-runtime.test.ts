@@ -123,6 +123,29 @@ describe.skipIf(!installed)('llamaCpp on a tiny generated GGUF (real llama.cpp r
     }
   });
 
+  it('without tool specs, still constrains the reply shape so it parses (json and react)', async () => {
+    const json = await model.generate({
+      messages: user('Anything'),
+      protocol: 'json',
+      temperature: 0.7,
+      maxTokens: 200,
+    });
+    expect(parseJsonAction(json.text).type, json.text).not.toBe('invalid');
+    const react = await lineModel.generate({
+      messages: user('Anything'),
+      protocol: 'react',
+      temperature: 0.7,
+      maxTokens: 200,
+    });
+    expect(react.text, react.text).toMatch(/^Thought: .*\n(Action: [\w-]+\nAction Input: \{|Final Answer: )/s);
+    if (react.text.includes('Action Input:')) expect(parseReAct(react.text).type, react.text).toBe('action');
+  });
+
+  it('with an explicitly empty tool list allows only a final answer', async () => {
+    const reply = await model.generate({ messages: user('Done?'), tools: [], protocol: 'json', maxTokens: 200 });
+    expect(parseJsonAction(reply.text), reply.text).toMatchObject({ type: 'final' });
+  });
+
   it('aborts mid-generation with a model_aborted error and keeps working after', async () => {
     const controller = new AbortController();
     const stream = model.stream({ messages: user('Go on'), maxTokens: 150, signal: controller.signal });
