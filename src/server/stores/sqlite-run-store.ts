@@ -14,9 +14,9 @@ CREATE TABLE IF NOT EXISTS runs (
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
-CREATE TABLE IF NOT EXISTS run_events (
-  run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
+-- A rowid table: events are appended in time order, and only the small (run_id, seq) index takes random inserts.
+CREATE TABLE IF NOT EXISTS run_events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS run_events_seq ON run_events (run_id, seq);
 CREATE TABLE IF NOT EXISTS run_checkpoints (run_id TEXT PRIMARY KEY, checkpoint TEXT NOT NULL, updated_at INTEGER NOT NULL);
 `;
 

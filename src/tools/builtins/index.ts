@@ -9,6 +9,7 @@ import { httpTools } from './http/http-tools.js';
 import { searchTools } from './search/search-tools.js';
 import { unitTools } from './units.js';
 
+export { askUserTool, NO_ANSWER } from './ask-user.js';
 export type { BuiltinOptions } from './builtin-options.js';
 export { calculate, calculatorTool } from './calculator.js';
 export { chartTools } from './chart/chart-tools.js';
