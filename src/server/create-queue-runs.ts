@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
+import { createChangeSignal } from './change-signal.js';
 import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
-import type { RunRecord } from './run-record.js';
+import { isFinished, type RunRecord } from './run-record.js';
 import { type RunService, waitForEnd } from './run-service.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
@@ -27,6 +28,12 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   const settings = queueSettings(options);
   const queue = new Queue<RunJob>(settings.name, settings.options);
   const pollMs = options.pollMs ?? 100;
+  // Job ids are run ids: a finished job wakes whoever waits on its run, instead of each waiter polling.
+  const jobEvents = new QueueEvents(settings.name, settings.options);
+  const ended = createChangeSignal();
+  const wake = ({ jobId }: { jobId: string }) => ended.notify(jobId);
+  jobEvents.on('completed', wake);
+  jobEvents.on('failed', wake);
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
   const service: RunService = {
@@ -63,7 +70,13 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     get: (id) => store.getRun(id),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (_id, timeoutMs) => sleep(Math.min(timeoutMs, pollMs)),
-    wait: (id, signal) => waitForEnd(service, id, signal),
+    async wait(id, signal) {
+      for (;;) {
+        const run = await store.getRun(id);
+        if (!run || isFinished(run.status) || signal?.aborted) return run;
+        await ended.wait(id, 1000);
+      }
+    },
 
     async cancel(id) {
       const run = await store.getRun(id);
@@ -89,6 +102,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     },
 
     async close() {
+      await jobEvents.close();
       await queue.close();
     },
   };

@@ -14,7 +14,7 @@ export interface RunWorkerOptions extends QueueLocation {
   store: RunStore;
   /** Runs executed at once by this worker. Default 16. */
   concurrency?: number;
-  /** How often a run checks the store for a cancel or an answer. Default 200 ms. */
+  /** How often a run checks the store for a cancel or an answer. Default 1000 ms. */
   pollMs?: number;
   /** A worker that dies holds its runs this long before another takes them over. Default 30000 ms. */
   lockDurationMs?: number;
@@ -53,7 +53,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
           box?.sync(latest?.questions);
         })
         .catch(() => {});
-    }, options.pollMs ?? 200);
+    }, options.pollMs ?? 1000);
     try {
       const result = await executeRun({
         agent: await resolveAgent(entry),
