@@ -5,7 +5,8 @@ import type { AgentOptions } from './agent-options.js';
 
 /** A named worker: an agent with its own model and tools, and what it is good at. */
 export interface SupervisorWorker {
-  agent: Agent;
+  /** An Agent, or anything else with `asTool` (a `planAndExecute` runner). */
+  agent: Pick<Agent, 'asTool'>;
   /** Tells the supervisor's model when to send this worker a sub-task. */
   description: string;
 }

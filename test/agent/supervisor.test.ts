@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvent, createSupervisor, scriptedModel } from '../../src/index.js';
+import { Agent, type AgentEvent, createSupervisor, planAndExecute, scriptedModel } from '../../src/index.js';
 import { addTool, call, calls } from './helpers.js';
 
 const usage = (tokens: number) => ({ usage: { promptTokens: tokens, completionTokens: 0 } });
@@ -104,5 +104,26 @@ describe('createSupervisor', () => {
 
   it('needs at least one worker', () => {
     expect(() => createSupervisor({ model: scriptedModel([]), workers: {} })).toThrow(/at least one worker/);
+  });
+});
+
+describe('createSupervisor with a planning worker', () => {
+  it('runs a planAndExecute worker whose events nest two levels deep', async () => {
+    const planner = scriptedModel(['{"steps": ["look it up"]}', '{"action":"finish","answer":"Lyon grew."}']);
+    const executor = new Agent({ name: 'executor', model: scriptedModel(['Found it.']) });
+    const researcher = planAndExecute({ name: 'researcher', planner, executor });
+    const model = scriptedModel([call('research', { task: 'How did Lyon grow?' }), 'Report: Lyon grew.']);
+    const supervisor = createSupervisor({
+      model,
+      workers: { research: { agent: researcher, description: 'Plans and researches' } },
+    });
+    const events: AgentEvent[] = [];
+    const result = await supervisor.run('Lyon?', { onEvent: (e) => events.push(e) });
+    expect(result).toMatchObject({ status: 'done', output: 'Report: Lyon grew.' });
+    const planStart = events.find((e) => e.type === 'run_start' && e.agent === 'researcher');
+    expect(planStart?.parentRunId).toBe(result.runId);
+    const executorStart = events.find((e) => e.type === 'run_start' && e.agent === 'executor');
+    expect(executorStart?.parentRunId).toBe(planStart?.runId);
+    expect(result.usage.llmCalls).toBe(2 + 2 + 1);
   });
 });

@@ -1,4 +1,5 @@
 import { ConfigError } from '../../core/index.js';
+import { agentAsTool } from '../agent-as-tool.js';
 import { createEventChannel } from '../event-channel.js';
 import type { PlanAndExecute, PlanAndExecuteOptions } from './plan-options.js';
 import { runPlan } from './run-plan.js';
@@ -30,9 +31,11 @@ export function planAndExecute(options: PlanAndExecuteOptions): PlanAndExecute {
   if (options.maxPlanSteps !== undefined && !(options.maxPlanSteps >= 1)) {
     throw new ConfigError({ message: `maxPlanSteps must be at least 1 (got ${options.maxPlanSteps}).` });
   }
+  const run: PlanAndExecute['run'] = (input, runOptions = {}) => runPlan(input, options, runOptions);
   return {
     name: options.name,
-    run: (input, runOptions = {}) => runPlan(input, options, runOptions),
+    run,
+    asTool: (toolOptions) => agentAsTool({ options: { budget: options.budget }, run }, toolOptions),
     stream(input, runOptions = {}) {
       const channel = createEventChannel();
       const onEvent = runOptions.onEvent;

@@ -1,7 +1,9 @@
 import type { AgentEvent, RunResult } from '../../core/index.js';
 import type { Model } from '../../llm/index.js';
 import type { Language } from '../../protocols/index.js';
+import type { Tool } from '../../tools/index.js';
 import type { Agent } from '../agent.js';
+import type { AsToolOptions } from '../agent-as-tool.js';
 import type { Budget, RunOptions } from '../agent-options.js';
 
 /** Options for `planAndExecute()`. */
@@ -32,4 +34,6 @@ export interface PlanAndExecute {
   run(input: string, options?: PlanRunOptions): Promise<RunResult>;
   /** The run as a stream of events (the executor's nested in it), ending with the planning run's `run_end`. */
   stream(input: string, options?: PlanRunOptions): AsyncIterable<AgentEvent>;
+  /** This runner as a tool (e.g. a supervisor's worker): its events nest under the caller's, within its budget. */
+  asTool(options: AsToolOptions): Tool<{ task: string }, string>;
 }
