@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'thinkflow-cli-memory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const memory = (...args: string[]) => runCli(['memory', ...args, '--data-dir', dir]);
 
-describe('thinkflow memory (spawned CLI)', { timeout: 180_000 }, () => {
+describe('thinkflow memory (spawned CLI)', { timeout: 600_000 }, () => {
   it('adds, searches, lists and removes memories in the data dir', async () => {
     const added = await memory('add', 'The user prefers metric units', '--tags', 'user,units');
     expect(added.stderr).toBe('');
@@ -25,23 +25,18 @@ describe('thinkflow memory (spawned CLI)', { timeout: 180_000 }, () => {
     const hits = JSON.parse(search.stdout) as MemoryHit[];
     expect(hits.map((h) => h.memory.id)).toEqual([id]);
 
-    const pretty = await memory('search', 'calculator arithmetic');
-    expect(pretty.stdout).toContain(stored.id);
-    expect(pretty.stdout).toContain('skill');
-
-    const list = await memory('list', '--kind', 'fact', '--json');
-    expect((JSON.parse(list.stdout) as Memory[]).map((m) => m.id)).toEqual([id]);
-    const tagged = await memory('list', '--tags', 'units');
+    const tagged = await memory('list', '--kind', 'fact', '--tags', 'units');
+    expect(tagged.stdout).toContain(id);
     expect(tagged.stdout).toContain('The user prefers metric units');
     expect(tagged.stdout).toContain('user, units');
+    expect(tagged.stdout).not.toContain(stored.id);
 
-    const rm = await memory('rm', id);
+    const rm = await memory('rm', id, 'mem_0000000000000000');
     expect(rm.stdout.trim()).toBe(`removed ${id}`);
-    const again = await memory('rm', id);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`no memory with id ${id}`);
-    const after = await memory('list', '--json');
-    expect((JSON.parse(after.stdout) as Memory[]).map((m) => m.id)).toEqual([stored.id]);
+    expect(rm.code).toBe(1);
+    expect(rm.stderr).toContain('no memory with id mem_0000000000000000');
+    const after = await memory('search', 'metric units calculator', '--json');
+    expect((JSON.parse(after.stdout) as MemoryHit[]).map((h) => h.memory.id)).not.toContain(id);
   });
 
   it('rejects an unknown kind with the list of kinds', async () => {
