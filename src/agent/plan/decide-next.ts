@@ -26,6 +26,7 @@ export async function decideNext(
   const response = await askPlanner(replanner, messages, next, call);
   const decision = readStructuredReply(response.text, replanDecisionSchema(options.maxPlanSteps));
   if (decision.ok) return decision.value;
+  call.state.stats.invalidReplies += 1;
   call.emit(
     event(call.state, 'warning', {
       step: next,

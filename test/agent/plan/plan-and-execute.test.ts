@@ -153,6 +153,7 @@ describe('planAndExecute: revising the plan', () => {
     expect(result.status).toBe('done');
     expect(executor.model.calls).toHaveLength(2);
     expect(events.find((e) => e.type === 'warning')).toMatchObject({ code: 'replan_unreadable' });
+    expect(result.stats.invalidReplies).toBe(1);
   });
 
   it('uses a separate replanner model when given one', async () => {
