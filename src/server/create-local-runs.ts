@@ -93,6 +93,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
         onChange: (id) => signal.notify(id),
         onQuestions: (box) => boxes.set(run.id, box),
         isStopping: () => stopping,
+        onError,
       });
     } catch (error) {
       onError(error);

@@ -52,7 +52,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
           if (latest?.cancelRequested) controller.abort();
           box?.sync(latest?.questions);
         })
-        .catch(() => {});
+        .catch((error: unknown) => options.onError?.(error));
     }, options.pollMs ?? 1000);
     try {
       const result = await executeRun({
@@ -64,6 +64,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
           box = b;
         },
         isStopping: () => stopping,
+        onError: options.onError,
       });
       // Failing the job puts it back on the queue (it has attempts to spare), so another worker resumes it.
       if (!result) throw new Error('Worker stopped; the run resumes from its checkpoint.');

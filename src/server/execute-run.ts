@@ -17,6 +17,8 @@ export interface ExecuteRunOptions {
   onQuestions?: (box: QuestionBox) => void;
   /** True when the process is shutting down: an aborted run then stays unfinished, to resume later. */
   isStopping?: () => boolean;
+  /** Where write failures that have no awaiting caller go (the next checkpoint's commit also fails loudly). */
+  onError?: (error: unknown) => void;
   /** A run never started before: skips reading its (empty) log and checkpoint. */
   fresh?: boolean;
 }
@@ -30,13 +32,14 @@ export interface ExecuteRunOptions {
 export async function executeRun(options: ExecuteRunOptions): Promise<RunResult | undefined> {
   const { agent, run, store, signal } = options;
   const changed = () => options.onChange?.(run.id);
+  const report = (error: unknown) => options.onError?.(error);
   let seq = options.fresh ? 0 : await store.lastSeq(run.id);
   const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
   const box = createQuestionBox({
     signal,
     onChange: (questions) => {
       const status = questions.length > 0 ? 'waiting' : 'running';
-      void store.updateRun(run.id, { status, questions, updatedAt: Date.now() }).catch(() => {});
+      void store.updateRun(run.id, { status, questions, updatedAt: Date.now() }).catch(report);
       changed();
     },
   });
@@ -56,7 +59,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
         if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
         seq += 1;
         // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
-        void store.appendEvent(run.id, seq, event).catch(() => {});
+        void store.appendEvent(run.id, seq, event).catch(report);
         changed();
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),

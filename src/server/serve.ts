@@ -52,14 +52,13 @@ export async function openStore(
   options: Pick<ServeOptions, 'pg' | 'dataDir'>,
   config: StoreConfig | undefined,
 ): Promise<RunStore> {
-  const dataDir = options.dataDir ?? join(homedir(), '.thinkflow');
-  let store: RunStore;
-  if (options.pg) store = new PostgresRunStore({ connectionString: options.pg });
-  else if (!config || (config as { type?: string }).type === 'sqlite') {
-    store = new SqliteRunStore({ path: (config as { path?: string } | undefined)?.path ?? join(dataDir, 'runs.db') });
-  } else if ((config as { type?: string }).type === 'postgres') {
-    store = new PostgresRunStore(config as { connectionString: string; schema?: string });
-  } else store = config as RunStore;
+  const store = options.pg
+    ? new PostgresRunStore({ connectionString: options.pg })
+    : !config || ('type' in config && config.type === 'sqlite')
+      ? new SqliteRunStore({ path: config?.path ?? join(options.dataDir ?? join(homedir(), '.thinkflow'), 'runs.db') })
+      : 'type' in config && config.type === 'postgres'
+        ? new PostgresRunStore(config)
+        : config;
   await store.init();
   return store;
 }
