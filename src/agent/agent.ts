@@ -91,13 +91,16 @@ export class Agent<T = unknown> {
         addUsage: (usage) => live && addChildUsage(live, usage),
       };
       const tools = executorRunner(this.tools, this.options as AgentOptions, run, parent);
+      const protocol = this.protocol;
+      const prompt = this.#promptContext(tools.specs(), language, recall.block);
       const result = await runLoop(
         input,
         {
           model: this.options.model,
-          protocol: this.protocol,
+          protocol,
           tools,
-          prompt: this.#promptContext(tools.specs(), language, recall.block),
+          prompt,
+          system: this.#systemPrompt(protocol, prompt),
           language,
           options: this.options as AgentOptions,
           run,
@@ -160,6 +163,28 @@ export class Agent<T = unknown> {
     const system = protocol.systemPrompt(this.#promptContext(this.tools.specs() as PromptContext['tools'], language));
     return [{ role: 'system', content: system }, ...(options.history ?? []), { role: 'user', content: input }];
   }
+
+  /** The system prompt, rendered once per tool set and recalled memories rather than on every run. */
+  #systemPrompt(protocol: Protocol, prompt: PromptContext): string {
+    const key = this.#systemKey;
+    const block = prompt.context?.join('\n') ?? '';
+    if (
+      key &&
+      key.protocol === protocol &&
+      key.tools === prompt.tools &&
+      key.block === block &&
+      key.language === prompt.language
+    ) {
+      return key.text;
+    }
+    const text = protocol.systemPrompt(prompt);
+    this.#systemKey = { protocol, tools: prompt.tools, block, language: prompt.language, text };
+    return text;
+  }
+
+  #systemKey:
+    | { protocol: Protocol; tools: PromptContext['tools']; block: string; language: Language; text: string }
+    | undefined;
 
   #promptContext(tools: PromptContext['tools'], language: Language, recalled = ''): PromptContext {
     const context = [

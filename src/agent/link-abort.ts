@@ -1,5 +1,7 @@
 import type { StopReason } from './guards/index.js';
 
+const NEVER = new AbortController().signal;
+
 export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message: 'The run was aborted.' };
 
 /**
@@ -7,6 +9,8 @@ export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message
  * remembers which, so the run ends `aborted` or `budget_exceeded`.
  */
 export function linkAbort(outer: AbortSignal | undefined, maxDurationMs: number | undefined) {
+  // Nothing can abort this run: share one signal rather than pay for a controller per run.
+  if (!outer && maxDurationMs === undefined) return { signal: NEVER, reason: () => undefined, dispose() {} };
   const controller = new AbortController();
   let why: StopReason | undefined;
   const onAbort = () => {

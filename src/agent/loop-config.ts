@@ -16,6 +16,8 @@ export interface LoopConfig {
   protocol: Protocol;
   tools: ToolRunner;
   prompt: PromptContext;
+  /** The system prompt text, when the caller already rendered it (the Agent caches it across runs). */
+  system?: string;
   language: Language;
   options: AgentOptions;
   run: RunOptions & { runId: string };

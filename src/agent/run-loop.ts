@@ -42,7 +42,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   const sameObservation = createSameObservationTracker(options.sameObservationLimit ?? 3);
   const abort = linkAbort(run.signal, budget?.maxDurationMs);
   const head: PromptHead = {
-    system: { role: 'system', content: protocol.systemPrompt(config.prompt) },
+    system: { role: 'system', content: config.system ?? protocol.systemPrompt(config.prompt) },
     history: run.history ?? [],
     question: { role: 'user', content: input },
   };
