@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOllamaServer } from '../llm/providers/ollama-server.js';
 import { startOpenAIServer } from '../llm/providers/openai-server.js';
 import type { WireServer } from '../llm/providers/wire-server.js';
 import { runCli } from './run-cli.js';
@@ -78,8 +79,32 @@ describe('thinkflow run (spawned CLI)', { timeout: 180_000 }, () => {
     expect(result.stdout).toMatch(/simulation/i);
   });
 
+  it('with no model configured and no local model, uses an Ollama that answers', async () => {
+    const ollama = await startOllamaServer();
+    try {
+      ollama.push(
+        { kind: 'json', body: { version: '0.5.7' } },
+        { kind: 'json', body: { models: [{ name: 'llama3.2:latest' }] } },
+        'Hello from Ollama.',
+      );
+      const result = await runCli(['run', 'hello'], { env: { THINKFLOW_HOME: dir, OLLAMA_HOST: ollama.url } });
+      expect(result.stdout.trim()).toBe('Hello from Ollama.');
+      expect(ollama.requests.map((r) => r.path)).toEqual(['/api/version', '/api/tags', '/api/chat']);
+      expect(ollama.requests[2].body.model).toBe('llama3.2:latest');
+    } finally {
+      await ollama.close();
+    }
+  });
+
   it('with no model configured, exits non-zero and lists how to configure one', async () => {
-    const result = await runCli(['run', 'hello'], { env: { THINKFLOW_MODEL: undefined, OPENAI_API_KEY: undefined } });
+    const result = await runCli(['run', 'hello'], {
+      env: {
+        THINKFLOW_MODEL: undefined,
+        OPENAI_API_KEY: undefined,
+        THINKFLOW_HOME: dir,
+        OLLAMA_HOST: 'http://127.0.0.1:9',
+      },
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/No model is configured/);
     expect(result.stderr).toMatch(/--model demo/);
