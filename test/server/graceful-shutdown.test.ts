@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type RunRecord, serve } from '../../src/server/index.js';
 import { stepsAgent, tempDir } from './server-fixtures.js';
