@@ -1,9 +1,19 @@
-import { countTokens, setMergeCacheSize } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
 import type { ModelRequest, ModelResponse, ToolCall, Usage } from '../core/index.js';
 
-// gpt-tokenizer keeps a global merge cache of up to 100k entries by default; keep it small so
-// estimating usage never holds much memory for the life of the process.
-setMergeCacheSize(2_048);
+type Tokenizer = typeof import('gpt-tokenizer');
+const require = createRequire(import.meta.url);
+let tokenizer: Tokenizer | undefined;
+
+/** The tokenizer loads on the first estimate: its tables take seconds to load, and most runs never need it. */
+function countTokens(text: string): number {
+  if (!tokenizer) {
+    tokenizer = require('gpt-tokenizer') as Tokenizer;
+    // gpt-tokenizer keeps a global merge cache of up to 100k entries by default; keep it small.
+    tokenizer.setMergeCacheSize(2_048);
+  }
+  return tokenizer.countTokens(text);
+}
 
 /** Chat formats add a few tokens per message for role and separators (OpenAI documents ~3-4). */
 const PER_MESSAGE = 4;

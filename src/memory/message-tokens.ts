@@ -1,8 +1,21 @@
-import { countTokens as countO200k, setMergeCacheSize } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
+
+type Tokenizer = typeof import('gpt-tokenizer');
+const require = createRequire(import.meta.url);
+let tokenizer: Tokenizer | undefined;
+
+/** Loads the tokenizer on first use: its tables take seconds to load, and runs without a budget never need it. */
+function countO200k(text: string): number {
+  if (!tokenizer) {
+    tokenizer = require('gpt-tokenizer') as Tokenizer;
+    tokenizer.setMergeCacheSize(2_048);
+  }
+  return tokenizer.countTokens(text);
+}
+
 import type { Message } from '../core/index.js';
 
 // gpt-tokenizer's global merge cache defaults to 100k entries; a small one is enough here.
-setMergeCacheSize(2_048);
 
 /** Chat formats spend a few tokens per message on role and separators (OpenAI documents 3-4). */
 const PER_MESSAGE = 4;

@@ -1,4 +1,5 @@
-import { all, create, type MathNode } from 'mathjs';
+import { createRequire } from 'node:module';
+import type { MathNode } from 'mathjs';
 import { z } from 'zod';
 import { runWithTimeLimit, TimeLimitError } from '../run-with-time-limit.js';
 import { defineTool } from '../tool.js';
@@ -53,6 +54,8 @@ let sandbox: Sandbox | undefined;
 function getSandbox(): Sandbox {
   if (sandbox) return sandbox;
   // A private mathjs instance: nothing the calculator does touches the shared default instance.
+  // mathjs loads here, not at import: it takes seconds, and most runs never calculate.
+  const { all, create } = createRequire(import.meta.url)('mathjs') as typeof import('mathjs');
   const math = create(all);
   // Materialise every lazy factory first, so disabling functions below cannot break one created later.
   for (const key of Object.keys(math)) void (math as unknown as Record<string, unknown>)[key];

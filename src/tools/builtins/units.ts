@@ -1,10 +1,19 @@
-import { create, type Unit, unitDependencies } from 'mathjs';
+import { createRequire } from 'node:module';
+import type { MathJsInstance, Unit } from 'mathjs';
 import { z } from 'zod';
 import type { AnyTool } from '../tool.js';
 import { defineTool, type Tool } from '../tool.js';
 
-// A dedicated mathjs instance with units only: no expression parser, no evaluate, nothing else exposed.
-const math = create({ unitDependencies });
+let instance: MathJsInstance | undefined;
+
+/** A dedicated mathjs instance with units only (no parser, no evaluate), loaded on first use: mathjs takes seconds to load. */
+function units(): MathJsInstance {
+  if (!instance) {
+    const { create, unitDependencies } = createRequire(import.meta.url)('mathjs') as typeof import('mathjs');
+    instance = create({ unitDependencies });
+  }
+  return instance;
+}
 
 const ConvertUnitsInput = z.object({
   value: z.number().describe('The amount to convert, e.g. 5.'),
@@ -16,7 +25,7 @@ const ConvertUnitsInput = z.object({
 export function convertUnits(value: number, from: string, to: string): number {
   let unit: Unit;
   try {
-    unit = math.unit(value, from) as Unit;
+    unit = units().unit(value, from) as Unit;
   } catch {
     throw new Error(`Unknown unit "${from}"; use symbols like m, km, mi, kg, lb, degC, degF, s, h, J, kWh.`);
   }

@@ -1,7 +1,5 @@
-import { Resvg } from '@resvg/resvg-js';
-import * as vega from 'vega';
-import { expressionInterpreter } from 'vega-interpreter';
-import * as vegaLite from 'vega-lite';
+import type * as vega from 'vega';
+import type * as vegaLite from 'vega-lite';
 import type { VegaLoader } from './safe-vega-loader.js';
 
 /** A rendered chart: the SVG text and the PNG bytes. */
@@ -15,6 +13,13 @@ export interface RenderedChart {
  * are interpreted (vega-interpreter), never compiled to JavaScript, and data comes only through `loader`.
  */
 export async function renderVegaLite(spec: Record<string, unknown>, loader: VegaLoader): Promise<RenderedChart> {
+  // The renderers load on the first chart, not at import: together they take seconds to load.
+  const [vega, vegaLite, { expressionInterpreter }, { Resvg }] = await Promise.all([
+    import('vega'),
+    import('vega-lite'),
+    import('vega-interpreter'),
+    import('@resvg/resvg-js'),
+  ]);
   let compiled: vega.Spec;
   try {
     compiled = vegaLite.compile(spec as unknown as vegaLite.TopLevelSpec).spec;

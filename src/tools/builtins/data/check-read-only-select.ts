@@ -1,4 +1,4 @@
-import { type DuckDBConnection, StatementType } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** Why a query was refused, or nothing when it is a single read-only SELECT. */
 export type SelectCheck = { ok: true } | { ok: false; reason: string };
@@ -41,6 +41,7 @@ export async function checkReadOnlySelect(connection: DuckDBConnection, sql: str
     const prepared = await extracted.prepare(0);
     const type = prepared.statementType;
     prepared.destroySync();
+    const { StatementType } = await import('@duckdb/node-api');
     if (type !== StatementType.SELECT) {
       return { ok: false, reason: NOT_SELECT };
     }

@@ -1,4 +1,4 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBInstance } from '@duckdb/node-api';
 
 /**
  * An in-memory DuckDB that can read files only below `realRoot` and cannot be reconfigured:
@@ -8,6 +8,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
  * The SQL check in `checkReadOnlySelect` is the first fence; this is the second.
  */
 export async function openSandboxedDuckDB(realRoot: string): Promise<DuckDBInstance> {
+  // DuckDB loads on the first data call, not at import: its native library takes a while to load.
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
