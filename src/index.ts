@@ -5,9 +5,19 @@
 export {
   Agent,
   type AgentOptions,
+  type AsToolOptions,
   type Budget,
   type Checkpoint,
+  type ContextOptions,
   createSupervisor,
+  type GuardedCall,
+  type Guardrail,
+  type Guardrails,
+  type GuardrailVerdict,
+  type Handoff,
+  type MemoryOptions,
+  type ModelJudgeOptions,
+  modelJudge,
   type PlanAndExecute,
   type PlanAndExecuteOptions,
   type PlanRunOptions,
@@ -17,6 +27,7 @@ export {
   type StepState,
   type SupervisorOptions,
   type SupervisorWorker,
+  type ToolRoutingOptions,
 } from './agent/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 export {
