@@ -6,7 +6,7 @@ import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { costOf, createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
-import { createEventChannel } from './event-channel.js';
+import { streamRun } from './event-channel.js';
 import { executorRunner } from './executor-runner.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
@@ -130,19 +130,7 @@ export class Agent<T = unknown> {
 
   /** The run as a stream of events, ending with `run_end`. */
   stream(input: string, options: RunOptions = {}): AsyncIterable<AgentEvent> {
-    const channel = createEventChannel();
-    const onEvent = options.onEvent;
-    this.run(input, {
-      ...options,
-      onEvent: (event) => {
-        onEvent?.(event);
-        channel.push(event);
-      },
-    }).then(
-      () => channel.close(),
-      (error: unknown) => channel.fail(error),
-    );
-    return channel;
+    return streamRun(options.onEvent, (onEvent) => this.run(input, { ...options, onEvent }));
   }
 
   /**

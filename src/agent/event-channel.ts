@@ -45,3 +45,22 @@ export function createEventChannel(): EventChannel {
     },
   };
 }
+
+/**
+ * A run as a stream: `start` runs with an `onEvent` that also feeds the stream (after the caller's own
+ * `onEvent`, if any); the stream ends when the run settles.
+ */
+export function streamRun(
+  onEvent: ((event: AgentEvent) => void) | undefined,
+  start: (onEvent: (event: AgentEvent) => void) => Promise<unknown>,
+): AsyncIterable<AgentEvent> {
+  const channel = createEventChannel();
+  start((event) => {
+    onEvent?.(event);
+    channel.push(event);
+  }).then(
+    () => channel.close(),
+    (error: unknown) => channel.fail(error),
+  );
+  return channel;
+}

@@ -1,9 +1,10 @@
-import { errorMessage, isThinkflowError, type Message, type RunResult, type Step } from '../core/index.js';
+import type { Message, RunResult, Step } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { Checkpoint } from './agent-options.js';
 import { askModel } from './ask-model.js';
 import { bestEffortAnswer } from './best-effort-answer.js';
 import { createStepProjector, type PromptHead, projectMessages } from './build-messages.js';
+import { endRun, failure } from './end-run.js';
 import { finishPendingStep } from './finish-pending-step.js';
 import { fitContext } from './fit-context.js';
 import { guardText, guardToolCalls } from './guardrails/index.js';
@@ -215,33 +216,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   if (stop?.status === 'max_steps' && options.finalAnswerOnMaxSteps !== false) {
     output = await bestEffortAnswer(head, state, config, emit, project);
   }
-  const result: RunResult = {
-    runId: state.runId,
-    status: stop ? stop.status : 'done',
-    output,
-    object: final?.object,
-    steps: state.steps,
-    usage: state.usage,
-    stats: state.stats,
-    durationMs: Date.now() - state.startedAt,
-    error: stop ? { code: stop.code, message: stop.message } : undefined,
-  };
-  await config.onFinish?.(result, emit, state);
-  emit(
-    event(state, 'run_end', {
-      status: result.status,
-      output,
-      usage: result.usage,
-      durationMs: result.durationMs,
-      error: result.error,
-    }),
-  );
-  return result;
-}
-
-function failure(error: unknown): StopReason {
-  const code = isThinkflowError(error) ? error.code : 'error';
-  return { status: 'failed', code, message: errorMessage(error) };
+  return endRun(state, stop, { output, object: final?.object }, emit, config.onFinish);
 }
 
 function checkpointOf(state: RunState): Checkpoint {

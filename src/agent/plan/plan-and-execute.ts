@@ -1,6 +1,6 @@
 import { ConfigError } from '../../core/index.js';
 import { agentAsTool } from '../agent-as-tool.js';
-import { createEventChannel } from '../event-channel.js';
+import { streamRun } from '../event-channel.js';
 import type { PlanAndExecute, PlanAndExecuteOptions } from './plan-options.js';
 import { runPlan } from './run-plan.js';
 
@@ -37,19 +37,7 @@ export function planAndExecute(options: PlanAndExecuteOptions): PlanAndExecute {
     run,
     asTool: (toolOptions) => agentAsTool({ options: { budget: options.budget }, run }, toolOptions),
     stream(input, runOptions = {}) {
-      const channel = createEventChannel();
-      const onEvent = runOptions.onEvent;
-      runPlan(input, options, {
-        ...runOptions,
-        onEvent: (event) => {
-          onEvent?.(event);
-          channel.push(event);
-        },
-      }).then(
-        () => channel.close(),
-        (error: unknown) => channel.fail(error),
-      );
-      return channel;
+      return streamRun(runOptions.onEvent, (onEvent) => runPlan(input, options, { ...runOptions, onEvent }));
     },
   };
 }

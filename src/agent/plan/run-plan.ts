@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentEvent, errorMessage, isThinkflowError, type RunResult } from '../../core/index.js';
+import type { AgentEvent, RunResult } from '../../core/index.js';
+import { endRun, failure } from '../end-run.js';
 import { budgetGuard, type StopReason } from '../guards/index.js';
 import { ABORTED, linkAbort } from '../link-abort.js';
 import { createRunState, event, remainingBudget } from '../run-state.js';
@@ -106,28 +107,5 @@ export async function runPlan(input: string, options: PlanAndExecuteOptions, run
 
   const output = answer ?? '';
   if (!stop) emit(event(state, 'final', { step: results.length, output }));
-  const result: RunResult = {
-    runId: state.runId,
-    status: stop ? stop.status : 'done',
-    output,
-    steps: state.steps,
-    usage: state.usage,
-    stats: state.stats,
-    durationMs: Date.now() - state.startedAt,
-    error: stop ? { code: stop.code, message: stop.message } : undefined,
-  };
-  emit(
-    event(state, 'run_end', {
-      status: result.status,
-      output,
-      usage: result.usage,
-      durationMs: result.durationMs,
-      error: result.error,
-    }),
-  );
-  return result;
-}
-
-function failure(error: unknown): StopReason {
-  return { status: 'failed', code: isThinkflowError(error) ? error.code : 'error', message: errorMessage(error) };
+  return endRun(state, stop, { output }, emit);
 }
