@@ -55,8 +55,11 @@ type EventFields<T extends AgentEventType> = Omit<EventOf<T>, 'type' | 'runId' |
 
 /** Builds an event stamped with the run's ids and the time. */
 export function event<T extends AgentEventType>(state: RunState, type: T, fields: EventFields<T>): AgentEvent {
-  const base = { type, runId: state.runId, ts: Date.now(), ...fields };
-  return (state.parentRunId ? { ...base, parentRunId: state.parentRunId } : base) as AgentEvent;
+  const { runId, parentRunId } = state;
+  const base = parentRunId
+    ? { type, runId, parentRunId, ts: Date.now(), ...fields }
+    : { type, runId, ts: Date.now(), ...fields };
+  return base as AgentEvent;
 }
 
 /** What is left of a budget given the run's use so far (undefined when the run has no budget). */

@@ -39,9 +39,9 @@ export function scriptedModel(
   const id = options.id ?? 'scripted';
 
   async function next(request: ModelRequest): Promise<ModelResponse> {
-    const { signal, ...rest } = request;
+    const signal = request.signal;
     const index = calls.length;
-    calls.push(rest);
+    calls.push(withoutSignal(request));
     if (signal?.aborted) throw abortError(id);
     if (options.delayMs) await sleep(options.delayMs, signal, id);
     let reply: ScriptedReply;
@@ -60,8 +60,9 @@ export function scriptedModel(
     }
     if (signal?.aborted) throw abortError(id);
     const response: ModelResponse = typeof reply === 'string' ? { text: reply } : { ...reply };
-    if (!response.finishReason) response.finishReason = response.toolCalls?.length ? 'tool_calls' : 'stop';
-    return { modelId: id, ...response };
+    response.finishReason ??= response.toolCalls?.length ? 'tool_calls' : 'stop';
+    response.modelId ??= id;
+    return response;
   }
 
   return {
@@ -82,6 +83,17 @@ export function scriptedModel(
       yield { type: 'response', response };
     },
   };
+}
+
+/** The request as recorded: every field but the signal (a plain copy is cheaper than a rest spread). */
+function withoutSignal(request: ModelRequest): Omit<ModelRequest, 'signal'> {
+  const copy: Omit<ModelRequest, 'signal'> = { messages: request.messages };
+  if (request.tools !== undefined) copy.tools = request.tools;
+  if (request.temperature !== undefined) copy.temperature = request.temperature;
+  if (request.maxTokens !== undefined) copy.maxTokens = request.maxTokens;
+  if (request.stop !== undefined) copy.stop = request.stop;
+  if (request.protocol !== undefined) copy.protocol = request.protocol;
+  return copy;
 }
 
 function abortError(provider: string): ModelError {

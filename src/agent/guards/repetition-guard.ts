@@ -39,21 +39,26 @@ export function createRepetitionTracker(): RepetitionTracker {
 export function canonicalJson(value: unknown): string {
   if (typeof value === 'string') {
     const trimmed = value.trim();
-    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    const first = trimmed.charCodeAt(0);
+    if (first === 123 /* { */ || first === 91 /* [ */) {
       try {
-        return canonicalJson(JSON.parse(trimmed));
+        return JSON.stringify(canonical(JSON.parse(trimmed)));
       } catch {
         return JSON.stringify(trimmed);
       }
     }
     return JSON.stringify(trimmed);
   }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return JSON.stringify(canonical(value)) ?? 'null';
+}
+
+/** A copy with object keys sorted and strings trimmed (arrays keep their order). */
+function canonical(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!value || typeof value !== 'object') return value;
+  const source = value as Record<string, unknown>;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(source).sort()) if (source[key] !== undefined) sorted[key] = canonical(source[key]);
+  return sorted;
 }
