@@ -14,7 +14,7 @@ export async function routeStepTools(
   state: RunState,
   index: number,
   emit: Emit,
-): Promise<{ system: Message; tools: ToolSpec[] | undefined }> {
+): Promise<{ system: Message; tools: ToolSpec[] | undefined; specs: ToolSpec[] }> {
   const all = config.tools.specs();
   const last = state.steps.at(-1);
   const query = [state.input, last?.thought ?? '', (last?.observation ?? '').slice(0, 500)].join(' ');
@@ -24,5 +24,6 @@ export async function routeStepTools(
   return {
     system: { role: 'system', content: config.protocol.systemPrompt(prompt) },
     tools: config.protocol.requestTools(prompt),
+    specs: chosen,
   };
 }

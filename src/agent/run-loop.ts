@@ -83,10 +83,12 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         ? await fitContext(config.context, head, state, index, project, abort.signal, emit)
         : projectMessages(head, state.steps, project);
       let stepTools = requestTools;
+      let stepSpecs = config.prompt.tools;
       if (config.router) {
         const routed = await routeStepTools(config.router, config, state, index, emit);
         messages = [routed.system, ...messages.slice(1)];
         stepTools = routed.tools;
+        stepSpecs = routed.specs;
       }
       let stepModel = model;
       if (options.beforeStep) {
@@ -99,7 +101,14 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       // 2. Call the model.
       const response = await askModel(
         stepModel,
-        { messages, tools: stepTools, stop: stopSequences, protocol: protocol.name, signal: abort.signal },
+        {
+          messages,
+          tools: stepTools,
+          promptTools: stepTools ? undefined : stepSpecs,
+          stop: stopSequences,
+          protocol: protocol.name,
+          signal: abort.signal,
+        },
         index,
         state,
         config,

@@ -50,6 +50,11 @@ export interface ModelRequest {
    * with a grammar built from `tools`, so every reply parses; remote providers ignore it.
    */
   protocol?: 'native' | 'json' | 'react';
+  /**
+   * The tools the prompt text describes, for the json and react protocols (where `tools` stays empty so
+   * HTTP providers send none). Local providers constrain decoding to exactly these tools.
+   */
+  promptTools?: ToolSpec[];
 }
 
 /** A streamed piece of a reply. The last chunk is always `response`, holding the whole reply. */

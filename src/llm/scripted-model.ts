@@ -93,6 +93,7 @@ function withoutSignal(request: ModelRequest): Omit<ModelRequest, 'signal'> {
   if (request.maxTokens !== undefined) copy.maxTokens = request.maxTokens;
   if (request.stop !== undefined) copy.stop = request.stop;
   if (request.protocol !== undefined) copy.protocol = request.protocol;
+  if (request.promptTools !== undefined) copy.promptTools = request.promptTools;
   return copy;
 }
 

@@ -124,5 +124,8 @@ describe('Agent loop: finishing', () => {
     expect(events.filter((e) => e.type === 'thought')).toHaveLength(2);
     expect(JSON.stringify(model.calls[1].messages)).toMatch(/9/);
     expect(model.calls[0].tools).toBeUndefined();
+    // Local models constrain decoding to the tools the prompt describes.
+    expect(model.calls[0].promptTools?.map((t) => t.name)).toEqual(['add']);
+    expect(model.calls[0].protocol).toBe('react');
   });
 });

@@ -53,7 +53,7 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
     const protocol = request.protocol ?? options.protocol;
     if (protocol !== 'json' && protocol !== 'react') return undefined;
     // No `tools` at all means the caller sent no specs (not "no tools"): constrain the shape only.
-    const tools = request.tools;
+    const tools = request.tools ?? request.promptTools;
     const key = `${protocol}:${JSON.stringify(tools?.map((t) => [t.name, t.parameters]) ?? null)}`;
     let grammar = grammars.get(key);
     if (!grammar) {
