@@ -28,6 +28,8 @@ export interface LoopConfig {
   /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
   /** Called once with the run's live state (the agent shares it with child agents run as tools). */
   bindState?: (state: RunState) => void;
+  /** Nobody subscribes to the events: skip building them. */
+  silent?: boolean;
   /** Picks each step's tools when the agent has many (absent: every step sees every tool). */
   router?: Router;
   /** Handoff tool names; calling one passes the conversation to `handoff`. */

@@ -37,6 +37,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   const maxSteps = options.maxSteps ?? 10;
   const budget = run.budget ?? options.budget;
   const state = createRunState(run.runId, input, run.parentRunId, run.resume);
+  state.silent = config.silent;
   config.bindState?.(state);
   const project = createStepProjector(protocol, language);
   const repetition = createRepetitionTracker();

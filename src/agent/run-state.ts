@@ -20,6 +20,8 @@ export interface RunState {
   stats: RunStats;
   startedAt: number;
   invalidStreak: number;
+  /** Nobody listens to this run's events, so none are built. */
+  silent?: boolean;
 }
 
 export function createRunState(
@@ -53,8 +55,12 @@ export function addUsage(state: RunState, usage: Usage | undefined, cached: bool
 
 type EventFields<T extends AgentEventType> = Omit<EventOf<T>, 'type' | 'runId' | 'parentRunId' | 'ts'>;
 
+/** Returned instead of a new event when nobody listens. */
+const SILENT: AgentEvent = Object.freeze({ type: 'warning', runId: '', ts: 0, code: 'silent', message: '' });
+
 /** Builds an event stamped with the run's ids and the time. */
 export function event<T extends AgentEventType>(state: RunState, type: T, fields: EventFields<T>): AgentEvent {
+  if (state.silent) return SILENT;
   const { runId, parentRunId } = state;
   const base = parentRunId
     ? { type, runId, parentRunId, ts: Date.now(), ...fields }
