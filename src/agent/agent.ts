@@ -106,6 +106,7 @@ export class Agent<T = unknown> {
           run,
           context: this.#contextWindow(),
           recalled: recall.memories,
+          warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
           silent: subscribers.length === 0,
           bindState: (state) => {
             live = state;

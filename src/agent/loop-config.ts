@@ -25,6 +25,8 @@ export interface LoopConfig {
   context?: ContextWindow;
   /** Memories recalled into the system prompt before the run (for the `memory_recall` event). */
   recalled?: EventOf<'memory_recall'>['memories'];
+  /** Problems found before the loop started (e.g. memory recall failed), emitted as warnings after `run_start`. */
+  warnings?: { code: string; message: string }[];
   /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
   /** Called once with the run's live state (the agent shares it with child agents run as tools). */
   bindState?: (state: RunState) => void;

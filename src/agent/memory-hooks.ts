@@ -4,10 +4,19 @@ import type { MemoryOptions } from './agent-options.js';
 import { event, type RunState } from './run-state.js';
 
 /** Recalls the top-k memories for the question: a prompt block, and the hits for the `memory_recall` event. */
-export async function recallFor(memory: MemoryOptions | undefined, input: string, signal?: AbortSignal) {
-  if (!memory || memory.k === 0) return { block: '', memories: [] as ReturnType<typeof toEventMemory>[] };
-  const recall = await recallMemories(memory.store, input, { k: memory.k ?? 5, kinds: memory.kinds, signal });
-  return { block: recall.block, memories: recall.memories.map(toEventMemory) };
+export async function recallFor(
+  memory: MemoryOptions | undefined,
+  input: string,
+  signal?: AbortSignal,
+): Promise<{ block: string; memories: ReturnType<typeof toEventMemory>[]; warning?: string }> {
+  if (!memory || memory.k === 0) return { block: '', memories: [] };
+  try {
+    const recall = await recallMemories(memory.store, input, { k: memory.k ?? 5, kinds: memory.kinds, signal });
+    return { block: recall.block, memories: recall.memories.map(toEventMemory) };
+  } catch (error) {
+    // A memory store that fails must not stop the run: it goes on without recalled memories.
+    return { block: '', memories: [], warning: `Could not recall memories: ${(error as Error).message}` };
+  }
 }
 
 function toEventMemory(hit: MemoryHit) {

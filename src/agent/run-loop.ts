@@ -61,6 +61,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
     }),
   );
   if (config.recalled?.length) emit(event(state, 'memory_recall', { memories: config.recalled }));
+  for (const w of config.warnings ?? []) emit(event(state, 'warning', w));
 
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;

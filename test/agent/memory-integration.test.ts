@@ -79,3 +79,21 @@ function defineBigTool() {
       `${id}: ${Array.from({ length: 150 }, (_, k) => `r${k}q${id.length}`).join(' ')}`,
   };
 }
+
+describe('Agent with a failing memory store', () => {
+  it('goes on without recalled memories and says why in a warning', async () => {
+    const store = new SqliteMemoryStore({ file: ':memory:' });
+    store.search = async () => {
+      throw new Error('disk I/O error');
+    };
+    const events: AgentEvent[] = [];
+    const result = await new Agent({ model: scriptedModel(['fine']), memory: { store } }).run('x', {
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.status).toBe('done');
+    expect(events.find((e) => e.type === 'warning')).toMatchObject({
+      code: 'memory_recall',
+      message: expect.stringMatching(/disk I\/O error/),
+    });
+  });
+});
