@@ -26,6 +26,7 @@ export function executorRunner(
   });
   return {
     names: () => forked.list().map((t: AnyTool) => t.name),
+    list: () => forked.list(),
     specs: () => forked.specs() as ToolSpec[],
     isIdempotent: (name) => forked.get(name)?.idempotent === true,
     run: (calls, hooks) =>

@@ -1,5 +1,6 @@
 import type { Message, RunResult, Step } from '../core/index.js';
 import type { Model } from '../llm/index.js';
+import type { AnyTool } from '../tools/index.js';
 import type { Checkpoint } from './agent-options.js';
 import { askModel } from './ask-model.js';
 import { bestEffortAnswer } from './best-effort-answer.js';
@@ -94,8 +95,19 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       }
       let stepModel = model;
       if (options.beforeStep) {
-        const overrides = await options.beforeStep({ ...stateView(state, index, stepModel, messages) });
+        const overrides = await options.beforeStep(stateView(state, index, stepModel, messages, tools.list()));
         stepModel = overrides?.model ?? stepModel;
+        if (overrides?.tools) {
+          // A different tool set for this step: the model sees only these (they must be registered to run).
+          const prompt = {
+            ...config.prompt,
+            tools: overrides.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+          };
+          stepSpecs = prompt.tools;
+          stepTools = protocol.requestTools(prompt);
+          if (!overrides.messages)
+            messages = [{ role: 'system', content: protocol.systemPrompt(prompt) }, ...messages.slice(1)];
+        }
         messages = overrides?.messages ?? messages;
       }
       await run.onCheckpoint?.(checkpointOf(state));
@@ -191,7 +203,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
 
       // 5. Record the step, hand off or reflect if asked, and check the guards again.
       state.steps.push(step);
-      await options.afterStep?.(step, stateView(state, index, stepModel, messages));
+      await options.afterStep?.(step, stateView(state, index, stepModel, messages, tools.list()));
       const handoff = step.toolCalls.find((c) => c.ok && config.handoffTools?.has(c.tool ?? c.name));
       if (handoff && config.handoff && !stop) {
         const target = await config.handoff(handoff.tool ?? handoff.name, step, state, abort.signal, emit);
@@ -234,6 +246,6 @@ function checkpointOf(state: RunState): Checkpoint {
   return { runId: state.runId, input: state.input, steps: state.steps, usage: state.usage, stats: state.stats };
 }
 
-function stateView(state: RunState, step: number, model: Model, messages: Message[]) {
-  return { runId: state.runId, step, input: state.input, steps: state.steps, model, tools: [], messages };
+function stateView(state: RunState, step: number, model: Model, messages: Message[], tools: readonly AnyTool[]) {
+  return { runId: state.runId, step, input: state.input, steps: state.steps, model, tools, messages };
 }

@@ -1,5 +1,6 @@
 import type { ToolCallRecord, ToolSpec } from '../core/index.js';
 import type { ReadToolCall } from '../protocols/index.js';
+import type { AnyTool } from '../tools/index.js';
 
 /** Callbacks a tool run reports through, so the loop can emit `tool_start` and `tool_end` as they happen. */
 export interface ToolRunHooks {
@@ -11,6 +12,8 @@ export interface ToolRunHooks {
 /** What the loop needs from the tool layer: the specs to show the model, and a way to run a step's calls. */
 export interface ToolRunner {
   names(): string[];
+  /** The enabled tools of this run. */
+  list(): readonly AnyTool[];
   specs(): ToolSpec[];
   /** Runs the calls (concurrently where allowed) and returns one record per call, in call order. */
   run(calls: ReadToolCall[], hooks: ToolRunHooks): Promise<ToolCallRecord[]>;

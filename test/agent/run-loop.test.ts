@@ -129,3 +129,26 @@ describe('Agent loop: finishing', () => {
     expect(model.calls[0].protocol).toBe('react');
   });
 });
+
+describe('Agent loop: beforeStep tool sets', () => {
+  it('beforeStep can show the model a different tool set for one step', async () => {
+    const other = {
+      ...addTool,
+      name: 'multiply',
+      description: 'Multiplies two numbers.',
+      run: ({ a, b }: { a: number; b: number }) => a * b,
+    };
+    const model = scriptedModel(['first', 'unused']);
+    const seen: string[][] = [];
+    await new Agent({
+      model,
+      tools: [addTool, other],
+      beforeStep: (state) => {
+        seen.push(state.tools.map((t) => t.name));
+        return { tools: [other] };
+      },
+    }).run('x');
+    expect(seen[0]).toEqual(['add', 'multiply']);
+    expect(model.calls[0].tools?.map((t) => t.name)).toEqual(['multiply']);
+  });
+});
