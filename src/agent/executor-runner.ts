@@ -21,7 +21,7 @@ export function executorRunner(
     maxFailures: options.maxToolFailures,
     observationLimit: options.observationLimit,
     approve: run.approve ?? options.approve,
-    ask: run.ask ? (question) => run.ask!(question, { callId: '', tool: 'ask_user' }) : undefined,
+    ask: run.ask,
     parent,
   });
   return {

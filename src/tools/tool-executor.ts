@@ -36,8 +36,8 @@ export interface ToolExecutorOptions {
   retryDelayMs?: number;
   /** Decides `needsApproval` calls. Without it they are denied with a message saying how to allow them. */
   approve?: Approver;
-  /** Answers `ctx.ask(question)` (the `ask_user` tool); without it tools see no `ask`. */
-  ask?: ToolContext['ask'];
+  /** Answers `ctx.ask(question)` (the `ask_user` tool), told which call asks; without it tools see no `ask`. */
+  ask?: (question: string, call: { callId: string; tool: string }) => Promise<string>;
   /** The calling run, handed to tools as `ctx.parent` (agents used as tools nest under it). */
   parent?: ToolContext['parent'];
   logger?: Logger;
@@ -78,7 +78,6 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const scheduler = createCallScheduler(options.concurrency ?? 4);
   const approval = createApprovalGate(options.approve);
   const failureCounts = new Map<string, number>();
-  const extras = { ask: options.ask, parent: options.parent };
 
   const limitInput = (input: unknown): unknown => {
     if (typeof input === 'string') return truncateObservation(input, observationLimit);
@@ -113,11 +112,18 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return end;
   };
 
+  const ask = options.ask;
+  const shared: Pick<ToolContext, 'ask' | 'parent'> = { parent: options.parent };
+  // Only an `ask` needs to know which call asks; without one every call shares the same extras.
+  const callExtras = (tool: AnyTool, callId: string): Pick<ToolContext, 'ask' | 'parent'> =>
+    ask ? { ask: (question) => ask(question, { callId, tool: tool.name }), parent: options.parent } : shared;
+
   const attempt = async (tool: AnyTool, input: unknown, callId: string, signal: AbortSignal | undefined) => {
     const limit = tool.retries ?? retries;
     for (let attempts = 1; ; attempts++) {
       const outcome: TimedOutcome<unknown> = await runWithTimeout(
-        (handle) => tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, extras)),
+        (handle) =>
+          tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId))),
         { timeoutMs: tool.timeoutMs ?? timeoutMs, signal },
       );
       if (outcome.type !== 'error' || attempts > limit || !isRetryableError(outcome.error))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, type Checkpoint, defineTool, scriptedModel } from '../../src/index.js';
+import { Agent, askUserTool, type Checkpoint, defineTool, scriptedModel } from '../../src/index.js';
 import { addTool, call, calls } from './helpers.js';
 
 describe('Agent checkpoints and resume', () => {
@@ -82,5 +82,20 @@ describe('Agent checkpoints and resume', () => {
     expect(resumed.output).toBe('two, again');
     expect(model.calls).toHaveLength(1);
     expect(JSON.stringify(model.calls[0].messages)).toContain('"2"');
+  });
+});
+
+describe('Asking the user', () => {
+  it('ask_user reaches the run’s ask with the question and the asking call', async () => {
+    const seen: { question: string; callId: string; tool: string }[] = [];
+    const model = scriptedModel([call('ask_user', { question: 'Which city?' }, 'call_ask'), 'Paris it is.']);
+    const result = await new Agent({ model, tools: [askUserTool] }).run('Book a table', {
+      ask: async (question, c) => {
+        seen.push({ question, ...c });
+        return 'Paris';
+      },
+    });
+    expect(seen).toEqual([{ question: 'Which city?', callId: 'call_ask', tool: 'ask_user' }]);
+    expect(result.steps[0].toolCalls[0].output).toMatch(/Paris/);
   });
 });
