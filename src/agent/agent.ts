@@ -150,7 +150,10 @@ export class Agent<T = unknown> {
   prompt(input: string, options: { history?: Message[] } = {}): Message[] {
     const protocol = this.protocol;
     const language = this.options.language ?? 'en';
-    const system = protocol.systemPrompt(this.#promptContext(this.tools.specs() as PromptContext['tools'], language));
+    const system = this.#systemPrompt(
+      protocol,
+      this.#promptContext(this.tools.specs() as PromptContext['tools'], language),
+    );
     return [{ role: 'system', content: system }, ...(options.history ?? []), { role: 'user', content: input }];
   }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
 import { serveMcp } from '../server/index.js';
 import { type AnyTool, type BuiltinOptions, builtinTools } from '../tools/index.js';
+import { selectTools } from './select-tools.js';
 
 /** Options of `thinkflow mcp-serve`. */
 export interface McpServeCommandOptions {
@@ -13,20 +14,10 @@ export interface McpServeCommandOptions {
 
 /** Builds the tools named in `--tools a,b` from the built-in kits; an unknown name is a ConfigError listing the kits. */
 export function toolsFromKits(list: string, options: BuiltinOptions = {}): AnyTool[] {
-  const names = list
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  if (names.length === 0) throw new ConfigError({ message: `--tools needs at least one of: ${kits()}.` });
-  return names.flatMap((name) => {
-    const factory = builtinTools[name];
-    if (!factory) throw new ConfigError({ message: `Unknown tool kit "${name}". Available: ${kits()}.` });
-    return factory(options);
-  });
-}
-
-function kits(): string {
-  return Object.keys(builtinTools).join(', ');
+  if (!list.split(',').some((name) => name.trim())) {
+    throw new ConfigError({ message: `--tools needs at least one of: ${Object.keys(builtinTools).join(', ')}.` });
+  }
+  return selectTools(list, options, false);
 }
 
 /** `thinkflow mcp-serve --tools calculator [--http PORT]`: serves built-in tools over MCP. */
@@ -53,7 +44,7 @@ export function registerMcpServeCommand(program: Command): void {
   program
     .command('mcp-serve')
     .description('Serve thinkflow tools to any MCP client, over stdio (default) or streamable HTTP.')
-    .requiredOption('--tools <kits>', `comma-separated tool kits (${kits()})`)
+    .requiredOption('--tools <kits>', `comma-separated tool kits (${Object.keys(builtinTools).join(', ')})`)
     .option('--http <port>', 'serve streamable HTTP on this port (0 = any free port) instead of stdio')
     .option('--host <host>', 'interface to bind with --http', '127.0.0.1')
     .option('--root <dir>', 'folder the file tools are confined to (default: working directory)')
