@@ -7,7 +7,9 @@ interface ServeFlags {
   host: string;
   config: string;
   queue?: string;
+  queueName?: string;
   pg?: string;
+  pgSchema?: string;
   dataDir?: string;
 }
 
@@ -33,7 +35,9 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--config <file>', 'config file', 'thinkflow.config.ts')
     .option('--queue <redis-url>', 'hand runs to `thinkflow worker` processes through BullMQ on this Redis')
+    .option('--queue-name <name>', 'the BullMQ queue (default thinkflow-runs)')
     .option('--pg <postgres-url>', 'keep runs in PostgreSQL (required with --queue)')
+    .option('--pg-schema <name>', 'the PostgreSQL schema (default thinkflow)')
     .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
     .action(async (flags: ServeFlags) => {
       if (flags.queue && !flags.pg)
@@ -44,7 +48,9 @@ export function registerServeCommand(program: Command): void {
         port: Number.parseInt(flags.port, 10),
         hostname: flags.host,
         queue: flags.queue,
+        queueName: flags.queueName,
         pg: flags.pg,
+        pgSchema: flags.pgSchema,
         dataDir: dataDir(flags.dataDir),
       });
       process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);

@@ -1,12 +1,23 @@
 import type { Command } from 'commander';
-import { createRunWorker, loadConfig, PostgresRunStore } from '../server/index.js';
+import { createRunWorker, loadConfig, openStore } from '../server/index.js';
 import { onShutdownSignal } from './serve-command.js';
 
 interface WorkerFlags {
   queue: string;
+  queueName?: string;
   pg: string;
+  pgSchema?: string;
   config: string;
   concurrency: string;
+  lockDuration: string;
+  stalledInterval?: string;
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} must be a positive whole number, got "${value}".`);
+  return n;
 }
 
 /** Registers `thinkflow worker`. */
@@ -15,18 +26,27 @@ export function registerWorkerCommand(program: Command): void {
     .command('worker')
     .description('Execute runs queued by `thinkflow serve --queue` (BullMQ on Redis, run state in PostgreSQL).')
     .requiredOption('--queue <redis-url>', 'the Redis the API servers queue runs on')
+    .option('--queue-name <name>', 'the BullMQ queue (as given to serve)', 'thinkflow-runs')
     .requiredOption('--pg <postgres-url>', 'the PostgreSQL holding run state')
+    .option('--pg-schema <name>', 'the PostgreSQL schema (as given to serve)', 'thinkflow')
     .option('--config <file>', 'config file', 'thinkflow.config.ts')
     .option('--concurrency <n>', 'runs executed at once', '16')
+    .option('--lock-duration <ms>', "how long a dead worker's runs wait before another worker resumes them", '30000')
+    .option('--stalled-interval <ms>', 'how often to look for runs of dead workers (default: half the lock duration)')
     .action(async (flags: WorkerFlags) => {
+      const concurrency = positiveInt(flags.concurrency, '--concurrency');
+      const lockDurationMs = positiveInt(flags.lockDuration, '--lock-duration');
+      const stalledIntervalMs = positiveInt(flags.stalledInterval, '--stalled-interval');
       const config = await loadConfig(flags.config);
-      const store = new PostgresRunStore({ connectionString: flags.pg });
-      await store.init();
+      const store = await openStore({ pg: flags.pg, pgSchema: flags.pgSchema }, undefined);
       const worker = createRunWorker({
         agents: config.agents,
         store,
         redisUrl: flags.queue,
-        concurrency: Number.parseInt(flags.concurrency, 10),
+        queueName: flags.queueName,
+        concurrency,
+        lockDurationMs,
+        stalledIntervalMs,
         onError: (error) => process.stderr.write(`thinkflow worker: ${String(error)}\n`),
       });
       process.stderr.write(`thinkflow: worker serving ${Object.keys(config.agents).join(', ')}\n`);

@@ -16,8 +16,15 @@ export interface RunWorkerOptions extends QueueLocation {
   concurrency?: number;
   /** How often a run checks the store for a cancel or an answer. Default 1000 ms. */
   pollMs?: number;
-  /** A worker that dies holds its runs this long before another takes them over. Default 30000 ms. */
+  /**
+   * How long a job's lock lasts; the worker renews it every half of this while the run goes on. A worker
+   * that dies (kill -9, a lost machine) holds its runs this long before another takes them over.
+   * Keep it well above the longest event-loop stall, or a busy worker loses its lock and the run is
+   * taken over while it still runs. Default 30000 ms.
+   */
   lockDurationMs?: number;
+  /** How often this worker looks for runs whose worker died (expired locks). Default half of `lockDurationMs`. */
+  stalledIntervalMs?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -74,11 +81,12 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     }
   }
 
+  const lockDuration = options.lockDurationMs ?? 30_000;
   const worker = new Worker<RunJob>(settings.name, process, {
     ...settings.options,
     concurrency: options.concurrency ?? 16,
-    lockDuration: options.lockDurationMs ?? 30_000,
-    stalledInterval: Math.max(500, Math.floor((options.lockDurationMs ?? 30_000) / 2)),
+    lockDuration,
+    stalledInterval: options.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),
     maxStalledCount: 100,
   });
   worker.on('error', (error) => options.onError?.(error));

@@ -26,6 +26,8 @@ export interface ServeOptions {
   queuePrefix?: string;
   /** `postgres://…`: keep runs in PostgreSQL instead of SQLite. */
   pg?: string;
+  /** The PostgreSQL schema of `pg`. Default `thinkflow`. */
+  pgSchema?: string;
   /** Seconds running runs get to finish on shutdown before they are checkpointed. Default 10. */
   shutdownTimeoutMs?: number;
   log?: (line: string) => void;
@@ -49,11 +51,11 @@ export function apiTokens(config: ThinkflowConfig, env = process.env): string[] 
 
 /** Opens the store the options and config ask for (PostgreSQL if `pg`, else the config's, else SQLite). */
 export async function openStore(
-  options: Pick<ServeOptions, 'pg' | 'dataDir'>,
+  options: Pick<ServeOptions, 'pg' | 'pgSchema' | 'dataDir'>,
   config: StoreConfig | undefined,
 ): Promise<RunStore> {
   const store = options.pg
-    ? new PostgresRunStore({ connectionString: options.pg })
+    ? new PostgresRunStore({ connectionString: options.pg, schema: options.pgSchema })
     : !config || ('type' in config && config.type === 'sqlite')
       ? new SqliteRunStore({ path: config?.path ?? join(options.dataDir ?? join(homedir(), '.thinkflow'), 'runs.db') })
       : 'type' in config && config.type === 'postgres'
