@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
+import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { isFinished, type RunRecord } from './run-record.js';
 import { type RunService, waitForEnd } from './run-service.js';
-import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import { agentLimits, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 
@@ -27,6 +28,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   const { store } = options;
   const settings = queueSettings(options);
   const queue = new Queue<RunJob>(settings.name, settings.options);
+  const waiting = agentQueueCounts(options);
   const pollMs = options.pollMs ?? 100;
   // Job ids are run ids: a finished job wakes whoever waits on its run, instead of each waiter polling.
   const jobEvents = new QueueEvents(settings.name, settings.options);
@@ -41,14 +43,14 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
 
     async start({ agent, input, history, source = 'api' }) {
       if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
-      const max = options.limits?.maxQueuedRuns ?? DEFAULT_LIMITS.maxQueuedRuns;
-      if ((await queue.getWaitingCount()) >= max) {
+      const id = randomUUID();
+      if (!(await waiting.add(agent, id, agentLimits(options.limits, agent).queued))) {
         const retryAfterSeconds = options.limits?.retryAfterSeconds ?? DEFAULT_LIMITS.retryAfterSeconds;
         return { ok: false, reason: 'queue_full', retryAfterSeconds };
       }
       const now = Date.now();
       const run: RunRecord = {
-        id: randomUUID(),
+        id,
         agent,
         input,
         history,
@@ -57,13 +59,18 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
         createdAt: now,
         updatedAt: now,
       };
-      // The row must be committed before a worker can take the job.
-      await store.createRun(run);
-      await queue.add(
-        'run',
-        { runId: run.id },
-        { jobId: run.id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
-      );
+      try {
+        // The row must be committed before a worker can take the job.
+        await store.createRun(run);
+        await queue.add(
+          'run',
+          { runId: id, agent },
+          { jobId: id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
+        );
+      } catch (error) {
+        await waiting.remove(agent, id).catch(() => {});
+        throw error;
+      }
       return { ok: true, run };
     },
 
@@ -82,6 +89,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
       const run = await store.getRun(id);
       if (!run) return undefined;
       if (run.status === 'queued' && (await queue.remove(id)) === 1) {
+        await waiting.remove(run.agent, id);
         await endUnstarted(store, run, 'Cancelled before it started.');
         return store.getRun(id);
       }
@@ -104,6 +112,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     async close() {
       await jobEvents.close();
       await queue.close();
+      await waiting.close();
     },
   };
   return service;

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import { errorMessage } from '../core/index.js';
+import { agentQueueCounts } from './agent-queue-counts.js';
 import { executeRun } from './execute-run.js';
 import type { QuestionBox } from './question-box.js';
 import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
@@ -41,10 +42,14 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   const { store } = options;
   const settings = queueSettings(options);
   const controllers = new Set<AbortController>();
+  const waiting = agentQueueCounts(options);
   let stopping = false;
 
   async function process(job: { data: RunJob }): Promise<void> {
     const run = await store.getRun(job.data.runId);
+    // Taken by a worker, the run no longer counts against its agent's queue limit.
+    const agent = job.data.agent ?? run?.agent;
+    if (agent) await waiting.remove(agent, job.data.runId);
     if (!run || isFinished(run.status)) return;
     if (run.cancelRequested) return endUnstarted(store, run, 'Cancelled before it started.');
     const entry = options.agents[run.agent];
@@ -94,12 +99,17 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     if (!stopping) options.onError?.(new Error(`Run job failed: ${errorMessage(error)}`));
   });
 
+  let closed: Promise<void> | undefined;
   return {
-    async close() {
-      stopping = true;
-      const closing = worker.close();
-      for (const controller of controllers) controller.abort();
-      await closing;
+    close() {
+      closed ??= (async () => {
+        stopping = true;
+        const closing = worker.close();
+        for (const controller of controllers) controller.abort();
+        await closing;
+        await waiting.close();
+      })();
+      return closed;
     },
   };
 }

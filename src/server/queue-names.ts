@@ -8,9 +8,11 @@ export interface QueueLocation {
   prefix?: string;
 }
 
-/** The job each run becomes: just its id; the run itself is in the store. */
+/** The job each run becomes: its id and agent; the run itself is in the store. */
 export interface RunJob {
   runId: string;
+  /** Absent in jobs queued by older versions. */
+  agent?: string;
 }
 
 export function queueSettings(location: QueueLocation) {

@@ -9,6 +9,7 @@ import {
   PostgresRunStore,
   type RunRecord,
   type RunWorker,
+  type ServerLimits,
 } from '../../src/server/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
@@ -21,12 +22,12 @@ afterEach(async () => {
 });
 
 /** An API server and workers that share only Redis and PostgreSQL, each with its own store connection. */
-async function cluster(agents: Parameters<typeof createRunWorker>[0]['agents']) {
+async function cluster(agents: Parameters<typeof createRunWorker>[0]['agents'], limits?: ServerLimits) {
   const schema = uniqueName('tf_queue');
   const location = { redisUrl: TEST_REDIS, queueName: uniqueName('runs'), prefix: uniqueName('tf') };
   const apiStore = new PostgresRunStore({ connectionString: TEST_PG, schema });
   await apiStore.init();
-  const runs = createQueueRuns({ ...location, agents: Object.keys(agents), store: apiStore, pollMs: 50 });
+  const runs = createQueueRuns({ ...location, agents: Object.keys(agents), store: apiStore, pollMs: 50, limits });
   const app = createApp({ runs });
   const workers: RunWorker[] = [];
   const workerStores: PostgresRunStore[] = [];
@@ -105,5 +106,31 @@ describe('queue mode (BullMQ on Redis, state in PostgreSQL)', () => {
     // Each of the four echo calls ran exactly once across both workers.
     expect(counter.calls).toBe(4);
     expect(callsBefore).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('limits the queue per agent: a full queue refuses its own agent with 429 and Retry-After, not the others', async () => {
+    const c = await cluster(
+      { a: stepsAgent({ toolSteps: 1 }), b: stepsAgent({ toolSteps: 1 }) },
+      { maxQueuedRuns: 3, retryAfterSeconds: 4, agents: { b: { maxQueuedRuns: 1 } } },
+    );
+    const start = (agent: string) => c.request(`/v1/agents/${agent}/runs`, postJson({ input: 'go' }));
+    // No worker yet: every accepted run stays queued.
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await start('a')).status);
+    expect(statuses).toEqual([202, 202, 202]);
+    const refused = await start('a');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('4');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('queue_full');
+    // Agent b has a queue of its own (with its own limit of 1).
+    const other = await start('b');
+    expect(other.status).toBe(202);
+    expect((await start('b')).status).toBe(429);
+
+    // Runs a worker took no longer count: a can queue again.
+    await c.addWorker();
+    const { id } = (await other.json()) as RunRecord;
+    expect((await c.runs.wait(id, AbortSignal.timeout(20_000)))?.status).toBe('done');
+    await eventually(async () => ((await start('a')).status === 202 ? true : undefined), 20_000);
   }, 60_000);
 });
