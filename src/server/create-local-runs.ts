@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { createChangeSignal } from './change-signal.js';
 import { executeRun } from './execute-run.js';
+import { newRunId } from './new-run-id.js';
 import type { QuestionBox } from './question-box.js';
 import type { RunRecord } from './run-record.js';
 import { type RunService, waitForEnd } from './run-service.js';
@@ -121,7 +121,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
       }
       const now = Date.now();
       const run: RunRecord = {
-        id: randomUUID(),
+        id: newRunId(),
         agent,
         input,
         history,

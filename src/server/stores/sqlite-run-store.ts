@@ -3,26 +3,27 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
-import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
+import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
 import type { RunStore } from './run-store.js';
+import { openSchema } from './sqlite-schema.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS runs (
-  id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
-  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER
-);
-CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
--- A rowid table: events are appended in time order, and only the small (run_id, seq) index takes random inserts.
-CREATE TABLE IF NOT EXISTS run_events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS run_events_seq ON run_events (run_id, seq);
-CREATE TABLE IF NOT EXISTS run_checkpoints (run_id TEXT PRIMARY KEY, checkpoint TEXT NOT NULL, updated_at INTEGER NOT NULL);
-`;
+/** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
+type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
+
+/** The events of one run that one commit appends, numbered `first..last`. */
+interface EventBlock {
+  runId: string;
+  first: number;
+  last: number;
+  json: string[];
+}
 
 /**
- * The default run store: one SQLite file in WAL mode with `synchronous=NORMAL`, written in one
- * transaction per tick.
+ * The default run store: one SQLite file, written in one transaction per tick. WAL with
+ * `synchronous=NORMAL`: a commit survives the process dying (kill -9) as soon as it returns, since
+ * the WAL is in the OS page cache; only a power loss can drop the last commits.
  *
  * @example
  * const store = new SqliteRunStore({ path: '~/.thinkflow/runs.db' });
@@ -31,6 +32,8 @@ export class SqliteRunStore implements RunStore {
   readonly #db: Database.Database;
   readonly #batcher: WriteBatcher;
   readonly #statements = new Map<string, Database.Statement>();
+  /** How many steps of each open run `run_steps` holds, so a checkpoint writes only the new ones. */
+  readonly #stepsStored = new Map<string, number>();
 
   constructor(options: { path: string }) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -38,9 +41,17 @@ export class SqliteRunStore implements RunStore {
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 5000');
-    this.#db.exec(SCHEMA);
+    openSchema(this.#db);
     const commit = this.#db.transaction((batch: WriteBatch) => this.#commit(batch));
-    this.#batcher = createWriteBatcher((batch) => commit(batch));
+    this.#batcher = createWriteBatcher((batch) => {
+      try {
+        commit(batch);
+      } catch (error) {
+        // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
+        this.#stepsStored.clear();
+        throw error;
+      }
+    });
   }
 
   async init(): Promise<void> {}
@@ -78,15 +89,27 @@ export class SqliteRunStore implements RunStore {
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
     await this.#batcher.flush();
+    // Each block holds at least one event, so `limit` blocks hold at least `limit` events.
     const rows = this.#statement(
-      'SELECT seq, event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-    ).all(runId, afterSeq, limit) as { seq: number; event: string }[];
-    return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.event) }));
+      'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq LIMIT ?',
+    ).all(runId, afterSeq, limit) as { first_seq: number; events: string }[];
+    const out: StoredEvent[] = [];
+    let last = afterSeq;
+    for (const row of rows) {
+      const events = JSON.parse(row.events) as AgentEvent[];
+      for (let i = 0; i < events.length && out.length < limit; i++) {
+        const seq = row.first_seq + i;
+        if (seq <= last) continue;
+        out.push({ seq, event: events[i] });
+        last = seq;
+      }
+    }
+    return out;
   }
 
   async lastSeq(runId: string): Promise<number> {
     await this.#batcher.flush();
-    const row = this.#statement('SELECT MAX(seq) AS seq FROM run_events WHERE run_id = ?').get(runId) as {
+    const row = this.#statement('SELECT MAX(last_seq) AS seq FROM run_event_blocks WHERE run_id = ?').get(runId) as {
       seq: number | null;
     };
     return row.seq ?? 0;
@@ -97,7 +120,23 @@ export class SqliteRunStore implements RunStore {
     const row = this.#statement('SELECT checkpoint FROM run_checkpoints WHERE run_id = ?').get(runId) as
       | { checkpoint: string }
       | undefined;
-    return row ? JSON.parse(row.checkpoint) : undefined;
+    if (!row) {
+      this.#stepsStored.set(runId, 0);
+      return undefined;
+    }
+    const { stepCount = 0, steps: inline, ...rest } = JSON.parse(row.checkpoint) as StoredCheckpoint;
+    if (inline) {
+      // Written before steps had their own rows: the next checkpoint writes them all.
+      this.#stepsStored.set(runId, 0);
+      return { ...rest, steps: inline };
+    }
+    const steps = (
+      this.#statement('SELECT step FROM run_steps WHERE run_id = ? AND idx < ? ORDER BY idx').all(runId, stepCount) as {
+        step: string;
+      }[]
+    ).map((stepRow) => JSON.parse(stepRow.step));
+    this.#stepsStored.set(runId, stepCount);
+    return { ...rest, steps };
   }
 
   async close(): Promise<void> {
@@ -125,13 +164,44 @@ export class SqliteRunStore implements RunStore {
       );
     }
     for (const [id, patch] of batch.patches) this.#patch(id, patch);
-    const insertEvent = this.#statement('INSERT OR REPLACE INTO run_events (run_id, seq, event) VALUES (?, ?, ?)');
-    for (const e of batch.events) insertEvent.run(e.runId, e.seq, JSON.stringify(e.event));
-    const saveCheckpoint = this.#statement(
-      'INSERT OR REPLACE INTO run_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)',
+    if (batch.events.length > 0) this.#appendEvents(batch.events);
+    for (const checkpoint of batch.checkpoints.values()) this.#saveCheckpoint(checkpoint);
+    // An ended run writes no more checkpoints.
+    for (const [id, patch] of batch.patches) if (patch.status && isFinished(patch.status)) this.#stepsStored.delete(id);
+  }
+
+  /** Writes one row per run and run of consecutive sequence numbers. */
+  #appendEvents(events: WriteBatch['events']): void {
+    const insert = this.#statement(
+      'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
     );
-    for (const [runId, checkpoint] of batch.checkpoints)
-      saveCheckpoint.run(runId, JSON.stringify(checkpoint), Date.now());
+    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, `[${block.json.join(',')}]`);
+    const open = new Map<string, EventBlock>();
+    for (const { runId, seq, event } of events) {
+      const block = open.get(runId);
+      if (block && seq === block.last + 1) {
+        block.last = seq;
+        block.json.push(JSON.stringify(event));
+        continue;
+      }
+      if (block) write(block);
+      open.set(runId, { runId, first: seq, last: seq, json: [JSON.stringify(event)] });
+    }
+    for (const block of open.values()) write(block);
+  }
+
+  /** Writes the steps not stored yet, then the rest of the checkpoint, which is small. */
+  #saveCheckpoint(checkpoint: Checkpoint): void {
+    const { runId, steps, ...rest } = checkpoint;
+    const insertStep = this.#statement('INSERT OR REPLACE INTO run_steps (run_id, idx, step) VALUES (?, ?, ?)');
+    for (let index = Math.min(this.#stepsStored.get(runId) ?? 0, steps.length); index < steps.length; index++) {
+      insertStep.run(runId, index, JSON.stringify(steps[index]));
+    }
+    this.#statement(
+      `INSERT INTO run_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
+    ).run(runId, JSON.stringify({ runId, ...rest, stepCount: steps.length }), Date.now());
+    this.#stepsStored.set(runId, steps.length);
   }
 
   #statement(sql: string): Database.Statement {

@@ -1,0 +1,33 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Tables of the SQLite run store. Run ids are time-ordered (`newRunId`), so every index keyed by
+ * run id takes its inserts near its right edge and a commit touches a few pages, not one per run.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER
+);
+CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
+-- One row per run per commit: the events numbered first_seq..last_seq, as a JSON array.
+CREATE TABLE IF NOT EXISTS run_event_blocks (
+  run_id TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, events TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS run_event_blocks_seq ON run_event_blocks (run_id, last_seq);
+-- The checkpoint without its steps (and their count); the steps, written once each, in run_steps.
+CREATE TABLE IF NOT EXISTS run_checkpoints (run_id TEXT PRIMARY KEY, checkpoint TEXT NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS run_steps (run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx));
+`;
+
+/** Creates the tables, and moves a log kept one event per row (before blocks) into blocks. */
+export function openSchema(db: Database.Database): void {
+  db.exec(SCHEMA);
+  const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_events'").get();
+  if (!legacy) return;
+  db.transaction(() => {
+    db.exec(`INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events)
+      SELECT run_id, seq, seq, '[' || event || ']' FROM run_events ORDER BY rowid`);
+    db.exec('DROP TABLE run_events');
+  })();
+}
