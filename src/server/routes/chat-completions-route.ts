@@ -5,6 +5,7 @@ import type { Message, RunResult } from '../../core/index.js';
 import { apiError, readBody } from '../http-error.js';
 import type { RunRecord } from '../run-record.js';
 import type { RunService } from '../run-service.js';
+import { streamRunAnswer } from '../stream-run-answer.js';
 import { startRefusal } from './run-routes.js';
 
 const ContentPart = z.object({ type: z.string(), text: z.string().optional() });
@@ -103,6 +104,8 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
     }
 
     return streamSSE(c, async (sse) => {
+      const closed = new AbortController();
+      sse.onAbort(() => closed.abort());
       const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
         sse.writeSSE({
           data: JSON.stringify({
@@ -113,7 +116,12 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
           }),
         });
       await chunk({ role: 'assistant', content: '' }, null);
-      const run = await runs.wait(started.run.id, c.req.raw.signal);
+      // The answer goes out as the run produces it, not once it ended.
+      const answer = streamRunAnswer(runs, started.run.id, closed.signal);
+      let next = await answer.next();
+      for (; !next.done; next = await answer.next()) await chunk({ content: next.value }, null);
+      const run = next.value;
+      if (closed.signal.aborted) return;
       const result = run?.result;
       if (!result || (result.status !== 'done' && !result.output)) {
         const reason = result?.error?.message ?? `the run ended ${run?.status ?? 'unknown'}`;
@@ -122,8 +130,6 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
         });
         return;
       }
-      // The answer is only known once the loop decides a reply is final; it is sent in slices so clients render progressively.
-      for (let i = 0; i < result.output.length; i += 64) await chunk({ content: result.output.slice(i, i + 64) }, null);
       await chunk({}, finishReason(result), { usage: usage(result) });
       await sse.writeSSE({ data: '[DONE]' });
     });
