@@ -41,16 +41,18 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   const boxes = new Map<string, QuestionBox>();
   const running = new Set<Promise<void>>();
   // Runs of this process that have not ended yet: `wait` awaits these instead of polling the store.
-  const endings = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  // They resolve with the ended run as stored, or undefined when it did not end (a shutdown), to read it back.
+  type Ending = RunRecord | undefined;
+  const endings = new Map<string, { promise: Promise<Ending>; resolve: (run: Ending) => void }>();
   const track = (id: string) => {
-    let resolve = () => {};
-    const promise = new Promise<void>((r) => {
+    let resolve: (run: Ending) => void = () => {};
+    const promise = new Promise<Ending>((r) => {
       resolve = r;
     });
     endings.set(id, { promise, resolve });
   };
-  const ended = (id: string) => {
-    endings.get(id)?.resolve();
+  const ended = (id: string, run?: RunRecord) => {
+    endings.get(id)?.resolve(run);
     endings.delete(id);
   };
   let stopping = false;
@@ -82,6 +84,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   async function launch(run: RunRecord, fresh: boolean): Promise<void> {
     const controller = new AbortController();
     controllers.set(run.id, controller);
+    let final: RunRecord | undefined;
     try {
       const agent = await resolveAgent(agents[run.agent]);
       await executeRun({
@@ -94,13 +97,16 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
         onQuestions: (box) => boxes.set(run.id, box),
         isStopping: () => stopping,
         onError,
+        onEnd: (stored) => {
+          final = stored;
+        },
       });
     } catch (error) {
       onError(error);
     } finally {
       controllers.delete(run.id);
       boxes.delete(run.id);
-      ended(run.id);
+      ended(run.id, final);
       signal.notify(run.id);
     }
   }
@@ -145,11 +151,11 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
       const ending = endings.get(id);
       if (!ending) return waitForEnd(service, id, abort);
       if (abort?.aborted) return store.getRun(id);
-      await new Promise<void>((resolve) => {
-        abort?.addEventListener('abort', () => resolve(), { once: true });
+      const run = await new Promise<Ending>((resolve) => {
+        abort?.addEventListener('abort', () => resolve(undefined), { once: true });
         ending.promise.then(resolve);
       });
-      return store.getRun(id);
+      return run ?? store.getRun(id);
     },
 
     async cancel(id) {

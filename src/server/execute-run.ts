@@ -19,6 +19,8 @@ export interface ExecuteRunOptions {
   isStopping?: () => boolean;
   /** Where write failures that have no awaiting caller go (the next checkpoint's commit also fails loudly). */
   onError?: (error: unknown) => void;
+  /** Called once the run's end is committed, with the run as now stored. */
+  onEnd?: (run: RunRecord) => void;
   /** A run never started before: skips reading its (empty) log and checkpoint. */
   fresh?: boolean;
 }
@@ -44,7 +46,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
     },
   });
   options.onQuestions?.(box);
-  await store.updateRun(run.id, { status: 'running', updatedAt: Date.now() });
+  // Not awaited: it commits with the first checkpoint, which the loop awaits before calling the model.
+  void store.updateRun(run.id, { status: 'running', updatedAt: Date.now() }).catch(report);
   changed();
 
   let result: RunResult;
@@ -76,12 +79,10 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
     result = syntheticResult(run.id, 'failed', { code: 'internal', message: errorMessage(error) });
   }
   if (options.isStopping?.() && result.status === 'aborted') return undefined;
-  await store.updateRun(run.id, {
-    status: result.status,
-    result: result,
-    questions: undefined,
-    updatedAt: Date.now(),
-  });
+  const patch = { status: result.status, result, updatedAt: Date.now() };
+  await store.updateRun(run.id, { ...patch, questions: undefined });
+  const { questions: _, ...rest } = run;
+  options.onEnd?.({ ...rest, ...patch });
   changed();
   return result;
 }

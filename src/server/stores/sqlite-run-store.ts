@@ -17,7 +17,7 @@ interface EventBlock {
   runId: string;
   first: number;
   last: number;
-  json: string[];
+  events: AgentEvent[];
 }
 
 /**
@@ -170,22 +170,22 @@ export class SqliteRunStore implements RunStore {
     for (const [id, patch] of batch.patches) if (patch.status && isFinished(patch.status)) this.#stepsStored.delete(id);
   }
 
-  /** Writes one row per run and run of consecutive sequence numbers. */
+  /** Writes one row per run and run of consecutive sequence numbers, encoded in one `JSON.stringify`. */
   #appendEvents(events: WriteBatch['events']): void {
     const insert = this.#statement(
       'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
     );
-    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, `[${block.json.join(',')}]`);
+    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, JSON.stringify(block.events));
     const open = new Map<string, EventBlock>();
     for (const { runId, seq, event } of events) {
       const block = open.get(runId);
       if (block && seq === block.last + 1) {
         block.last = seq;
-        block.json.push(JSON.stringify(event));
+        block.events.push(event);
         continue;
       }
       if (block) write(block);
-      open.set(runId, { runId, first: seq, last: seq, json: [JSON.stringify(event)] });
+      open.set(runId, { runId, first: seq, last: seq, events: [event] });
     }
     for (const block of open.values()) write(block);
   }
