@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentEvent, ConfigError, type Message, type RunResult } from '../core/index.js';
+import { type AgentEvent, ConfigError, type Message, type RunResult, withFields } from '../core/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
@@ -15,6 +15,8 @@ import { runLoop } from './run-loop.js';
 import { addChildUsage, type RunState, remainingBudget } from './run-state.js';
 import { summarizeWithModel } from './summarize-with-model.js';
 import { createToolRouter } from './tool-router.js';
+
+const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 
 /**
  * An agent: a model, tools and a protocol, run as a think → act → observe loop.
@@ -80,8 +82,8 @@ export class Agent<T = unknown> {
       const history = sessions
         ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
         : options.history;
-      const run = { ...options, history, runId };
-      const recall = await recallFor(this.options.memory, input, options.signal);
+      const run = withFields(options, { history, runId });
+      const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
       let live: RunState | undefined;
       const budget = options.budget ?? this.options.budget;
       const parent: ParentRun = {
@@ -132,7 +134,7 @@ export class Agent<T = unknown> {
 
   /** The run as a stream of events, ending with `run_end`. */
   stream(input: string, options: RunOptions = {}): AsyncIterable<AgentEvent> {
-    return streamRun(options.onEvent, (onEvent) => this.run(input, { ...options, onEvent }));
+    return streamRun(options.onEvent, (onEvent) => this.run(input, withFields(options, { onEvent })));
   }
 
   /**

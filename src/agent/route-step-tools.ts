@@ -1,4 +1,4 @@
-import type { Message, ToolSpec } from '../core/index.js';
+import { type Message, type ToolSpec, withFields } from '../core/index.js';
 import type { Emit, LoopConfig } from './loop-config.js';
 import { event, type RunState } from './run-state.js';
 
@@ -20,7 +20,7 @@ export async function routeStepTools(
   const query = [state.input, last?.thought ?? '', (last?.observation ?? '').slice(0, 500)].join(' ');
   const chosen = await router(query, all);
   emit(event(state, 'tools_select', { step: index, tools: chosen.map((t) => t.name), from: all.length }));
-  const prompt = { ...config.prompt, tools: chosen };
+  const prompt = withFields(config.prompt, { tools: chosen });
   return {
     system: { role: 'system', content: config.protocol.systemPrompt(prompt) },
     tools: config.protocol.requestTools(prompt),

@@ -1,4 +1,4 @@
-import type { Message, RunResult, Step } from '../core/index.js';
+import { type Message, type RunResult, type Step, withFields } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { AnyTool } from '../tools/index.js';
 import type { Checkpoint } from './agent-options.js';
@@ -99,10 +99,9 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         stepModel = overrides?.model ?? stepModel;
         if (overrides?.tools) {
           // A different tool set for this step: the model sees only these (they must be registered to run).
-          const prompt = {
-            ...config.prompt,
+          const prompt = withFields(config.prompt, {
             tools: overrides.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-          };
+          });
           stepSpecs = prompt.tools;
           stepTools = protocol.requestTools(prompt);
           if (!overrides.messages)
@@ -110,7 +109,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         }
         messages = overrides?.messages ?? messages;
       }
-      await run.onCheckpoint?.(checkpointOf(state));
+      if (run.onCheckpoint) await run.onCheckpoint(checkpointOf(state));
 
       // 2. Call the model.
       const response = await askModel(
@@ -176,10 +175,10 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         if (stop) {
           step.toolCalls = next.calls.map((c) => skippedCall(c, stop?.message ?? ''));
         } else {
-          await run.onCheckpoint?.({
-            ...checkpointOf(state),
-            pending: { index, raw: response.text, thought: next.thought, calls: next.calls, done: [] },
-          });
+          if (run.onCheckpoint) {
+            const pending = { index, raw: response.text, thought: next.thought, calls: next.calls, done: [] };
+            await run.onCheckpoint(withFields(checkpointOf(state), { pending }));
+          }
           const { allowed, blocked } = await guardToolCalls(
             options.guardrails?.toolCall,
             next.calls,
@@ -203,7 +202,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
 
       // 5. Record the step, hand off or reflect if asked, and check the guards again.
       state.steps.push(step);
-      await options.afterStep?.(step, stateView(state, index, stepModel, messages, tools.list()));
+      if (options.afterStep) await options.afterStep(step, stateView(state, index, stepModel, messages, tools.list()));
       const handoff = step.toolCalls.find((c) => c.ok && config.handoffTools?.has(c.tool ?? c.name));
       if (handoff && config.handoff && !stop) {
         const target = await config.handoff(handoff.tool ?? handoff.name, step, state, abort.signal, emit);

@@ -30,3 +30,4 @@ export {
   type RunUsage,
 } from './run-result.js';
 export type { Step, ToolCallRecord } from './step.js';
+export { withFields } from './with-fields.js';

@@ -2,6 +2,8 @@
 export interface CallScheduler {
   /** Resolves with a release function once the call may run. Strictly first come, first served. */
   acquire(exclusive: boolean): Promise<() => void>;
+  /** The release function when the call may run now (no waiting), else undefined. */
+  tryAcquire(exclusive: boolean): (() => void) | undefined;
 }
 
 interface Waiter {
@@ -42,9 +44,13 @@ export function createCallScheduler(limit: number): CallScheduler {
     }
   };
 
+  const tryAcquire = (exclusive: boolean) => (queue.length === 0 && canRun(exclusive) ? start(exclusive) : undefined);
+
   return {
+    tryAcquire,
     acquire(exclusive) {
-      if (queue.length === 0 && canRun(exclusive)) return Promise.resolve(start(exclusive));
+      const release = tryAcquire(exclusive);
+      if (release) return Promise.resolve(release);
       return new Promise((grant) => queue.push({ exclusive, grant }));
     },
   };

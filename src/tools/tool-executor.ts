@@ -2,6 +2,7 @@ import { errorMessage } from '../core/index.js';
 import { type Approver, createApprovalGate } from './approval-gate.js';
 import { createCallScheduler } from './call-scheduler.js';
 import { coerceArguments } from './coerce-arguments.js';
+import { fitsWithin } from './fits-within.js';
 import { isRetryableError, retryDelay } from './retryable-tool-error.js';
 import { runWithTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
 import { serializeOutput } from './serialize-output.js';
@@ -81,7 +82,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
   const limitInput = (input: unknown): unknown => {
     if (typeof input === 'string') return truncateObservation(input, observationLimit);
-    if (typeof input !== 'object' || input === null) return input;
+    if (typeof input !== 'object' || input === null || fitsWithin(input, observationLimit)) return input;
     const text = serializeOutput(input);
     return text.length > observationLimit ? truncateObservation(text, observationLimit) : input;
   };
@@ -118,16 +119,34 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const callExtras = (tool: AnyTool, callId: string): Pick<ToolContext, 'ask' | 'parent'> =>
     ask ? { ask: (question) => ask(question, { callId, tool: tool.name }), parent: options.parent } : shared;
 
-  const attempt = async (tool: AnyTool, input: unknown, callId: string, signal: AbortSignal | undefined) => {
-    const limit = tool.retries ?? retries;
+  const runOnce = (tool: AnyTool, input: unknown, callId: string, signal: AbortSignal | undefined) =>
+    runWithTimeout(
+      (handle) =>
+        tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId))),
+      { timeoutMs: tool.timeoutMs ?? timeoutMs, signal },
+    );
+
+  const retryable = (tool: AnyTool, outcome: TimedOutcome<unknown>, attempts: number) =>
+    outcome.type === 'error' && attempts <= (tool.retries ?? retries) && isRetryableError(outcome.error);
+
+  /** Runs the tool, retrying retryable failures. A synchronous tool that needs no retry costs no promise. */
+  const attempt = (tool: AnyTool, input: unknown, callId: string, signal: AbortSignal | undefined) => {
+    const first = runOnce(tool, input, callId, signal);
+    if (!(first instanceof Promise) && !retryable(tool, first, 1)) return { outcome: first, attempts: 1 };
+    return withRetries(tool, input, callId, signal, first);
+  };
+
+  const withRetries = async (
+    tool: AnyTool,
+    input: unknown,
+    callId: string,
+    signal: AbortSignal | undefined,
+    first: ReturnType<typeof runOnce>,
+  ) => {
+    let pending = first;
     for (let attempts = 1; ; attempts++) {
-      const outcome: TimedOutcome<unknown> = await runWithTimeout(
-        (handle) =>
-          tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId))),
-        { timeoutMs: tool.timeoutMs ?? timeoutMs, signal },
-      );
-      if (outcome.type !== 'error' || attempts > limit || !isRetryableError(outcome.error))
-        return { outcome, attempts };
+      const outcome = await pending;
+      if (outcome.type !== 'error' || !retryable(tool, outcome, attempts)) return { outcome, attempts };
       const delay = retryDelay(outcome.error, attempts, retryDelayMs);
       logger.debug(`retrying tool ${tool.name}`, {
         callId,
@@ -136,6 +155,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         error: errorMessage(outcome.error),
       });
       if (!(await sleep(delay, signal))) return { outcome: { type: 'aborted' } as const, attempts };
+      pending = runOnce(tool, input, callId, signal);
     }
   };
 
@@ -160,7 +180,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const denial = approval.gate(tool, args.value);
     const denied = denial === undefined ? undefined : await denial;
     if (denied !== undefined) return refuse(call, index, tool.name, args.value, denied, 'denied', opts);
-    const release = await scheduler.acquire(tool.sequential === true);
+    const exclusive = tool.sequential === true;
+    const release = scheduler.tryAcquire(exclusive) ?? (await scheduler.acquire(exclusive));
     try {
       if (signal?.aborted)
         return refuse(
@@ -194,7 +215,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       };
       notify(opts.onStart, start);
       const began = performance.now();
-      const { outcome, attempts } = await attempt(tool, args.value, call.id, signal);
+      const attempted = attempt(tool, args.value, call.id, signal);
+      const { outcome, attempts } = attempted instanceof Promise ? await attempted : attempted;
       const durationMs = Math.round((performance.now() - began) * 1000) / 1000;
       let output: string;
       let error: string | undefined;

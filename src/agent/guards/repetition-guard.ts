@@ -52,13 +52,33 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(canonical(value)) ?? 'null';
 }
 
-/** A copy with object keys sorted and strings trimmed (arrays keep their order). */
+/**
+ * The value with object keys sorted and strings trimmed (arrays keep their order). A value that is
+ * already canonical comes back as it is, so the common case allocates nothing.
+ */
 function canonical(value: unknown): unknown {
   if (typeof value === 'string') return value.trim();
-  if (Array.isArray(value)) return value.map(canonical);
   if (!value || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = canonical(value[i]);
+      if (item !== value[i]) {
+        copy ??= value.slice();
+        copy[i] = item;
+      }
+    }
+    return copy ?? value;
+  }
   const source = value as Record<string, unknown>;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(source).sort()) if (source[key] !== undefined) sorted[key] = canonical(source[key]);
+  const keys = Object.keys(source);
+  let same = true;
+  for (let i = 0; same && i < keys.length; i++) {
+    const item = source[keys[i]];
+    same = (i === 0 || keys[i - 1] < keys[i]) && item !== undefined && canonical(item) === item;
+  }
+  if (same) return source;
+  const sorted: Record<string, unknown> = Object.create(null); // so a "__proto__" key stays a key
+  for (const key of keys.sort()) if (source[key] !== undefined) sorted[key] = canonical(source[key]);
   return sorted;
 }

@@ -11,9 +11,11 @@ import { splitSections } from '../shared/split-sections.js';
 import { stripThink } from '../shared/strip-think.js';
 
 const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
+/** Every text action needs one of these: a tag, a call's brackets, a keyword's colon or JSON. */
+const ACTION_CHARS = /[<([{:：]/;
 
 /**
- * Reads a native reply: provider tool calls win (ids kept, raw arguments passed on). A reply with no
+ * Reads a native reply: provider tool calls win (ids kept, strict JSON arguments read). A reply with no
  * tool calls whose text is an action anyway (a `<tool_call>` tag, a ReAct `Action:`, or a reply that
  * is nothing but a JSON action, as small local models write) is read as that action; any other text
  * is the final answer. Text with ReAct keywords that do not make a readable action ("**Action:**
@@ -40,6 +42,7 @@ export function readNativeReply(response: ModelResponse): ReadReply {
 }
 
 function looksLikeTextAction(text: string): boolean {
+  if (!ACTION_CHARS.test(text)) return false;
   if (/<tool_call>|<function=/i.test(text) || readPythonicCalls(text)) return true;
   // A lone "Action:" line is too common in prose; a ReAct action needs its input or call syntax.
   const { sections } = splitSections(text);

@@ -2,6 +2,7 @@ import type { ModelResponse, ParsedStep } from '../../core/index.js';
 import type { ReadReply } from '../protocol.js';
 import { textCallId } from './call-id.js';
 import { joinThoughts } from './invalid.js';
+import { readArguments } from './read-arguments.js';
 import { stripThink } from './strip-think.js';
 
 /** Turns a parsed text step into the loop's reply shape, giving a text action a stable call id. */
@@ -23,14 +24,17 @@ export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadR
   }
 }
 
-/** Provider tool calls, kept as sent: ids preserved, the raw arguments string left to the tool layer. */
+/**
+ * Provider tool calls, ids preserved. Arguments that are strict JSON become objects; any other text is
+ * left to the tool layer, which repairs or coerces it (the raw reply stays in the step's `rawToolCalls`).
+ */
 export function readNativeCalls(response: ModelResponse): ReadReply {
   const { text, thought } = stripThink(response.text);
   const merged = joinThoughts(thought, text);
   return {
     type: 'tool_calls',
     ...(merged ? { thought: merged } : {}),
-    calls: (response.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, input: c.arguments })),
+    calls: (response.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, input: readArguments(c.arguments) })),
   };
 }
 

@@ -17,6 +17,7 @@ const CLOSE_TAG = /<\/(think|thinking|reasoning)>/i;
  * inside the block (only `<think>` is present).
  */
 export function stripThink(reply: string): ThinkStripped {
+  if (!reply.includes('<')) return { text: reply.trim() };
   const thoughts: string[] = [];
   let text = reply.replace(THINK_BLOCK, (_all, _tag, inner: string) => {
     thoughts.push(inner.trim());

@@ -4,7 +4,7 @@ import { nativeProtocol } from '../../../src/protocols/index.js';
 const read = nativeProtocol.readReply;
 
 describe('nativeProtocol.readReply', () => {
-  it('returns provider tool calls with their ids and raw argument strings', () => {
+  it('returns provider tool calls with their ids, strict JSON arguments read as objects', () => {
     const reply = read({
       text: '',
       toolCalls: [
@@ -15,9 +15,18 @@ describe('nativeProtocol.readReply', () => {
     expect(reply).toEqual({
       type: 'tool_calls',
       calls: [
-        { id: 'call_a', name: 'search', input: '{"q":"x"}' },
+        { id: 'call_a', name: 'search', input: { q: 'x' } },
         { id: 'call_b', name: 'clock', input: '' },
       ],
+    });
+  });
+
+  it('leaves arguments that are not strict JSON for an object to the tool layer, as sent', () => {
+    const args = ["{q: 'x',}", '[1, 2]', '"Paris"', '{"q": "x"} trailing', 'null'];
+    const reply = read({ text: '', toolCalls: args.map((a, i) => ({ id: `c${i}`, name: 'search', arguments: a })) });
+    expect(reply).toEqual({
+      type: 'tool_calls',
+      calls: args.map((a, i) => ({ id: `c${i}`, name: 'search', input: a })),
     });
   });
 

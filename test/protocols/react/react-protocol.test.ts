@@ -28,7 +28,7 @@ describe('reactProtocol', () => {
 
   it('honours native tool calls a server extracted anyway', () => {
     const reply = reactProtocol.readReply({ text: '', toolCalls: [{ id: 'x1', name: 'a', arguments: '{}' }] });
-    expect(reply).toEqual({ type: 'tool_calls', calls: [{ id: 'x1', name: 'a', input: '{}' }] });
+    expect(reply).toEqual({ type: 'tool_calls', calls: [{ id: 'x1', name: 'a', input: {} }] });
   });
 
   it('sends no tools field', () => {
