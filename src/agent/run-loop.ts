@@ -24,7 +24,7 @@ import { reflect } from './reflect.js';
 import { routeStepTools } from './route-step-tools.js';
 import { createRunState, event, type RunState } from './run-state.js';
 import { runTools } from './run-tools.js';
-import { appendWarning, skippedCall } from './step-records.js';
+import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 
 export type { Emit, LoopConfig } from './loop-config.js';
 
@@ -67,7 +67,8 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;
   try {
-    const guardedInput = await guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
+    const checkedInput = guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
+    const guardedInput = checkedInput instanceof Promise ? await checkedInput : checkedInput;
     stop = guardedInput.stop;
     head.question = { role: 'user', content: guardedInput.text };
     if (run.resume?.pending) await finishPendingStep(run.resume.pending, state, config, abort.signal, emit, project);
@@ -145,7 +146,8 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       // 4. Finish, correct, or run the tools.
       if (next.type === 'final') {
         state.invalidStreak = 0;
-        const guarded = await guardText(options.guardrails?.output, 'output', next.answer, state, abort.signal, emit);
+        const checked = guardText(options.guardrails?.output, 'output', next.answer, state, abort.signal, emit);
+        const guarded = checked instanceof Promise ? await checked : checked;
         step.answer = guarded.text;
         stop = guarded.stop;
         if (!stop) {
@@ -179,24 +181,19 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
             const pending = { index, raw: response.text, thought: next.thought, calls: next.calls, done: [] };
             await run.onCheckpoint(withFields(checkpointOf(state), { pending }));
           }
-          const { allowed, blocked } = await guardToolCalls(
-            options.guardrails?.toolCall,
-            next.calls,
-            state,
-            abort.signal,
-            emit,
-          );
+          const checked = guardToolCalls(options.guardrails?.toolCall, next.calls, state, abort.signal, emit);
+          const { allowed, blocked } = checked instanceof Promise ? await checked : checked;
           const ran = allowed.length ? await runTools(allowed, index, state, config, abort.signal, emit) : [];
-          step.toolCalls = next.calls.map((c) => ran.find((r) => r.id === c.id) ?? blocked.find((b) => b.id === c.id)!);
+          // Records come back in call order; only blocked calls need putting back in place.
+          step.toolCalls = blocked.length
+            ? next.calls.map((c) => ran.find((r) => r.id === c.id) ?? blocked.find((b) => b.id === c.id)!)
+            : ran;
           for (const w of warnings) appendWarning(step, w.callId, w.text, state, emit);
-          const observation = step.toolCalls.map((c) => c.output).join('\n');
-          const same = sameObservation.check(observation);
+          const same = sameObservation.check(joinOutputs(step.toolCalls, false));
           if (same.warning) appendWarning(step, step.toolCalls.at(-1)?.id, same.warning, state, emit);
           stop = same.stop;
         }
-        step.observation = step.toolCalls
-          .map((c) => (next.calls.length > 1 ? `[${c.name}] ${c.output}` : c.output))
-          .join('\n');
+        step.observation = joinOutputs(step.toolCalls, next.calls.length > 1);
         emit(event(state, 'observation', { step: index, text: step.observation }));
       }
 

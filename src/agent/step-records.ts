@@ -16,3 +16,9 @@ export function appendWarning(step: Step, callId: string | undefined, text: stri
 export function skippedCall(call: ReadToolCall, message: string): ToolCallRecord {
   return { id: call.id, name: call.name, input: call.input, output: message, ok: false, error: message, durationMs: 0 };
 }
+
+/** A step's observation: each call's output, labelled with its tool's name when `labelled` (several calls). */
+export function joinOutputs(records: readonly ToolCallRecord[], labelled: boolean): string {
+  if (records.length === 1 && !labelled) return records[0].output;
+  return records.map((c) => (labelled ? `[${c.name}] ${c.output}` : c.output)).join('\n');
+}

@@ -63,6 +63,9 @@ export interface ToolExecutor {
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** A value now, or a promise of it when something had to wait. */
+type Settled<T> = T | Promise<T>;
+
 /**
  * Runs tool calls for one run: resolves names forgivingly, coerces and validates arguments,
  * asks for approval, applies timeouts, retries and the concurrency cap, and turns every problem
@@ -167,8 +170,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return `${message}\nTool ${tool.name} has failed ${count} times in this run and is now disabled; do not call it again.`;
   };
 
-  const runCall = async (call: ToolCallInput, index: number, opts: ExecuteOptions): Promise<ToolEndRecord> => {
-    const { signal } = opts;
+  /** One call: resolve, validate and approve it, then run it in a slot. Synchronous when nothing waits. */
+  const runCall = (call: ToolCallInput, index: number, opts: ExecuteOptions): Settled<ToolEndRecord> => {
     const lookup = registry.lookup(call.name);
     if (!lookup.ok) {
       const kind = lookup.reason === 'unknown' ? 'unknown_tool' : 'disabled';
@@ -178,69 +181,117 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const args = coerceArguments(tool, call.input);
     if (!args.ok) return refuse(call, index, tool.name, call.input, args.message, 'invalid_input', opts);
     const denial = approval.gate(tool, args.value);
-    const denied = denial === undefined ? undefined : await denial;
-    if (denied !== undefined) return refuse(call, index, tool.name, args.value, denied, 'denied', opts);
-    const exclusive = tool.sequential === true;
-    const release = scheduler.tryAcquire(exclusive) ?? (await scheduler.acquire(exclusive));
-    try {
-      if (signal?.aborted)
-        return refuse(
-          call,
-          index,
-          tool.name,
-          args.value,
-          `Tool ${tool.name} was aborted before it ran.`,
-          'aborted',
-          opts,
-        );
-      // A tool disabled by a concurrent failure while this call waited must not run.
-      if (!registry.isEnabled(tool.name)) {
-        const again = registry.lookup(tool.name);
-        return refuse(
-          call,
-          index,
-          tool.name,
-          args.value,
-          again.ok ? `Tool ${tool.name} is disabled.` : again.message,
-          'disabled',
-          opts,
-        );
-      }
-      const start: ToolStartRecord = {
-        index,
-        callId: call.id,
-        name: call.name,
-        tool: tool.name,
-        input: limitInput(args.value),
-      };
-      notify(opts.onStart, start);
-      const began = performance.now();
-      const attempted = attempt(tool, args.value, call.id, signal);
-      const { outcome, attempts } = attempted instanceof Promise ? await attempted : attempted;
-      const durationMs = Math.round((performance.now() - began) * 1000) / 1000;
-      let output: string;
-      let error: string | undefined;
-      let errorKind: ToolErrorKind | undefined;
-      if (outcome.type === 'ok') {
-        output = truncateObservation(serializeOutput(outcome.value), observationLimit);
-      } else {
-        errorKind = outcome.type === 'error' ? 'failed' : outcome.type;
-        const timeout = tool.timeoutMs ?? timeoutMs;
-        if (outcome.type === 'aborted') error = `Tool ${tool.name} was aborted.`;
-        else if (outcome.type === 'timeout') error = fail(tool, `Tool ${tool.name} timed out after ${timeout} ms.`);
-        else error = fail(tool, `Tool ${tool.name} failed: ${errorMessage(outcome.error)}`);
-        output = truncateObservation(error, observationLimit);
-      }
-      const end = toEndRecord(start, output, durationMs, attempts, errorKind);
-      notify(opts.onEnd, end);
-      return end;
-    } finally {
-      release();
-    }
+    if (denial === undefined) return inSlot(call, index, tool, args.value, opts);
+    return denial.then((denied) =>
+      denied === undefined
+        ? inSlot(call, index, tool, args.value, opts)
+        : refuse(call, index, tool.name, args.value, denied, 'denied', opts),
+    );
   };
 
-  const execute = (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}) =>
-    Promise.all(calls.map((call, index) => runCall(call, index, opts)));
+  /** Takes a slot (waiting only when the cap is reached or a sequential tool runs) and frees it when the call ends. */
+  const inSlot = (call: ToolCallInput, index: number, tool: AnyTool, input: unknown, opts: ExecuteOptions) => {
+    const exclusive = tool.sequential === true;
+    const release = scheduler.tryAcquire(exclusive);
+    if (!release) {
+      return scheduler.acquire(exclusive).then((later) => inSlotWith(later, call, index, tool, input, opts));
+    }
+    return inSlotWith(release, call, index, tool, input, opts);
+  };
+
+  const inSlotWith = (
+    release: () => void,
+    call: ToolCallInput,
+    index: number,
+    tool: AnyTool,
+    input: unknown,
+    opts: ExecuteOptions,
+  ): Settled<ToolEndRecord> => {
+    let record: Settled<ToolEndRecord>;
+    try {
+      record = invoke(call, index, tool, input, opts);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (record instanceof Promise) return record.finally(release);
+    release();
+    return record;
+  };
+
+  /** Runs a call that holds a slot, unless the run was aborted or the tool disabled while it waited. */
+  const invoke = (
+    call: ToolCallInput,
+    index: number,
+    tool: AnyTool,
+    input: unknown,
+    opts: ExecuteOptions,
+  ): Settled<ToolEndRecord> => {
+    const { signal } = opts;
+    if (signal?.aborted) {
+      return refuse(call, index, tool.name, input, `Tool ${tool.name} was aborted before it ran.`, 'aborted', opts);
+    }
+    // A tool disabled by a concurrent failure while this call waited must not run.
+    if (!registry.isEnabled(tool.name)) {
+      const again = registry.lookup(tool.name);
+      const message = again.ok ? `Tool ${tool.name} is disabled.` : again.message;
+      return refuse(call, index, tool.name, input, message, 'disabled', opts);
+    }
+    const start: ToolStartRecord = {
+      index,
+      callId: call.id,
+      name: call.name,
+      tool: tool.name,
+      input: limitInput(input),
+    };
+    notify(opts.onStart, start);
+    const began = performance.now();
+    const attempted = attempt(tool, input, call.id, signal);
+    if (attempted instanceof Promise) {
+      return attempted.then(({ outcome, attempts }) => finish(start, tool, began, outcome, attempts, opts));
+    }
+    return finish(start, tool, began, attempted.outcome, attempted.attempts, opts);
+  };
+
+  /** Turns how the tool ended into the call's observation and end record. */
+  const finish = (
+    start: ToolStartRecord,
+    tool: AnyTool,
+    began: number,
+    outcome: TimedOutcome<unknown>,
+    attempts: number,
+    opts: ExecuteOptions,
+  ): ToolEndRecord => {
+    const durationMs = Math.round((performance.now() - began) * 1000) / 1000;
+    let output: string;
+    let errorKind: ToolErrorKind | undefined;
+    if (outcome.type === 'ok') {
+      output = truncateObservation(serializeOutput(outcome.value), observationLimit);
+    } else {
+      let error: string;
+      errorKind = outcome.type === 'error' ? 'failed' : outcome.type;
+      const timeout = tool.timeoutMs ?? timeoutMs;
+      if (outcome.type === 'aborted') error = `Tool ${tool.name} was aborted.`;
+      else if (outcome.type === 'timeout') error = fail(tool, `Tool ${tool.name} timed out after ${timeout} ms.`);
+      else error = fail(tool, `Tool ${tool.name} failed: ${errorMessage(outcome.error)}`);
+      output = truncateObservation(error, observationLimit);
+    }
+    const end = toEndRecord(start, output, durationMs, attempts, errorKind);
+    notify(opts.onEnd, end);
+    return end;
+  };
+
+  /** All calls at once up to the cap; one promise for the step even when every call finished synchronously. */
+  const execute = (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}): Promise<ToolEndRecord[]> => {
+    try {
+      const records = calls.map((call, index) => runCall(call, index, opts));
+      return records.some((r) => r instanceof Promise)
+        ? Promise.all(records)
+        : Promise.resolve(records as ToolEndRecord[]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
 
   return {
     registry,

@@ -30,16 +30,30 @@ async function runGuardrails<T>(
   return { value: current };
 }
 
-/** Checks the run's input or final output; a block ends the run `failed` with the guardrail's reason. */
-export async function guardText(
+/**
+ * Checks the run's input or final output; a block ends the run `failed` with the guardrail's reason.
+ * With no guardrails the text comes straight back, with no promise.
+ */
+export function guardText(
   guards: Guardrail<string>[] | undefined,
   stage: 'input' | 'output',
   text: string,
   state: RunState,
   signal: AbortSignal,
   emit: Emit,
-): Promise<{ text: string; stop?: StopReason }> {
+): { text: string; stop?: StopReason } | Promise<{ text: string; stop?: StopReason }> {
   if (!guards?.length) return { text };
+  return checkText(guards, stage, text, state, signal, emit);
+}
+
+async function checkText(
+  guards: Guardrail<string>[],
+  stage: 'input' | 'output',
+  text: string,
+  state: RunState,
+  signal: AbortSignal,
+  emit: Emit,
+): Promise<{ text: string; stop?: StopReason }> {
   const result = await runGuardrails(guards, stage, text, state, signal, emit);
   if (!result.blocked) return { text: result.value };
   const { guardrail, reason } = result.blocked;
@@ -53,15 +67,30 @@ export async function guardText(
   };
 }
 
-/** Checks each tool call: blocked calls become observations (the run goes on), rewritten ones run with the new input. */
-export async function guardToolCalls(
+type GuardedCalls = { allowed: ReadToolCall[]; blocked: ToolCallRecord[] };
+
+/**
+ * Checks each tool call: blocked calls become observations (the run goes on), rewritten ones run
+ * with the new input. With no guardrails every call is allowed at once, with no promise.
+ */
+export function guardToolCalls(
   guards: Guardrail<GuardedCall>[] | undefined,
   calls: ReadToolCall[],
   state: RunState,
   signal: AbortSignal,
   emit: Emit,
-): Promise<{ allowed: ReadToolCall[]; blocked: ToolCallRecord[] }> {
+): GuardedCalls | Promise<GuardedCalls> {
   if (!guards?.length) return { allowed: calls, blocked: [] };
+  return checkCalls(guards, calls, state, signal, emit);
+}
+
+async function checkCalls(
+  guards: Guardrail<GuardedCall>[],
+  calls: ReadToolCall[],
+  state: RunState,
+  signal: AbortSignal,
+  emit: Emit,
+): Promise<GuardedCalls> {
   const allowed: ReadToolCall[] = [];
   const blocked: ToolCallRecord[] = [];
   for (const call of calls) {
@@ -85,7 +114,7 @@ export async function guardToolCalls(
         durationMs: 0,
       });
     } else {
-      allowed.push({ ...call, input: result.value.input });
+      allowed.push({ id: call.id, name: call.name, input: result.value.input });
     }
   }
   return { allowed, blocked };
