@@ -38,6 +38,8 @@ export class SqliteRunStore implements RunStore {
   constructor(options: { path: string }) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     this.#db = new Database(options.path);
+    // New files only (a file keeps its page size): fewer, larger WAL frames per commit cost fewer writes.
+    this.#db.pragma('page_size = 8192');
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 5000');
