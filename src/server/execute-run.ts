@@ -35,19 +35,26 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   const { agent, run, store, signal } = options;
   const changed = () => options.onChange?.(run.id);
   const report = (error: unknown) => options.onError?.(error);
+  // Writes made in one tick share one commit promise: one handler per commit reports its failure once.
+  let watched: Promise<void> | undefined;
+  const unawaited = (write: Promise<void>) => {
+    if (write === watched) return;
+    watched = write;
+    write.catch(report);
+  };
   let seq = options.fresh ? 0 : await store.lastSeq(run.id);
   const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
   const box = createQuestionBox({
     signal,
     onChange: (questions) => {
       const status = questions.length > 0 ? 'waiting' : 'running';
-      void store.updateRun(run.id, { status, questions, updatedAt: Date.now() }).catch(report);
+      unawaited(store.updateRun(run.id, { status, questions, updatedAt: Date.now() }));
       changed();
     },
   });
   options.onQuestions?.(box);
   // Not awaited: it commits with the first checkpoint, which the loop awaits before calling the model.
-  void store.updateRun(run.id, { status: 'running', updatedAt: Date.now() }).catch(report);
+  unawaited(store.updateRun(run.id, { status: 'running', updatedAt: Date.now() }));
   changed();
 
   let result: RunResult;
@@ -62,7 +69,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
         if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
         seq += 1;
         // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
-        void store.appendEvent(run.id, seq, event).catch(report);
+        unawaited(store.appendEvent(run.id, seq, event));
         changed();
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
