@@ -14,6 +14,7 @@ import { outputSchemaBlock } from './output-schema-block.js';
 import { runLoop } from './run-loop.js';
 import { addChildUsage, type RunState, remainingBudget } from './run-state.js';
 import { summarizeWithModel } from './summarize-with-model.js';
+import { systemPromptFor } from './system-prompt-cache.js';
 import { createToolRouter } from './tool-router.js';
 
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
@@ -102,7 +103,7 @@ export class Agent<T = unknown> {
           protocol,
           tools,
           prompt,
-          system: this.#systemPrompt(protocol, prompt),
+          system: systemPromptFor(protocol, prompt),
           language,
           options: this.options as AgentOptions,
           run,
@@ -152,34 +153,12 @@ export class Agent<T = unknown> {
   prompt(input: string, options: { history?: Message[] } = {}): Message[] {
     const protocol = this.protocol;
     const language = this.options.language ?? 'en';
-    const system = this.#systemPrompt(
+    const system = systemPromptFor(
       protocol,
       this.#promptContext(this.tools.specs() as PromptContext['tools'], language),
     );
     return [{ role: 'system', content: system }, ...(options.history ?? []), { role: 'user', content: input }];
   }
-
-  /** The system prompt, rendered once per tool set and recalled memories rather than on every run. */
-  #systemPrompt(protocol: Protocol, prompt: PromptContext): string {
-    const key = this.#systemKey;
-    const block = prompt.context?.join('\n') ?? '';
-    if (
-      key &&
-      key.protocol === protocol &&
-      key.tools === prompt.tools &&
-      key.block === block &&
-      key.language === prompt.language
-    ) {
-      return key.text;
-    }
-    const text = protocol.systemPrompt(prompt);
-    this.#systemKey = { protocol, tools: prompt.tools, block, language: prompt.language, text };
-    return text;
-  }
-
-  #systemKey:
-    | { protocol: Protocol; tools: PromptContext['tools']; block: string; language: Language; text: string }
-    | undefined;
 
   #promptContext(tools: PromptContext['tools'], language: Language, recalled = ''): PromptContext {
     const context = [

@@ -4,6 +4,8 @@ import { callModel } from './call-model.js';
 import type { Emit, LoopConfig } from './loop-config.js';
 import { addUsage, event, type RunState } from './run-state.js';
 
+const ignore = () => {};
+
 /** Calls the model and emits the request, the streamed text and the response. */
 export async function askModel(
   model: Model,
@@ -13,14 +15,17 @@ export async function askModel(
   config: LoopConfig,
   emit: Emit,
 ): Promise<ModelResponse> {
-  emit(event(state, 'model_request', { step, model: model.id, messages: request.messages, tools: request.tools }));
+  const { silent } = state;
+  if (!silent) {
+    emit(event(state, 'model_request', { step, model: model.id, messages: request.messages, tools: request.tools }));
+  }
   const started = Date.now();
   const streaming = config.options.streaming ?? true;
-  const response = await callModel(model, request, streaming, (text) =>
-    emit(event(state, 'model_delta', { step, text })),
-  );
+  const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
+  const response = await callModel(model, request, streaming, onDelta);
   const cached = response.cached === true;
   addUsage(state, response.usage, cached);
+  if (silent) return response;
   if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
   emit(
     event(state, 'model_response', {

@@ -31,7 +31,9 @@ export function projectMessages(
   steps: readonly Step[],
   project: (step: Step) => Message[],
 ): Message[] {
-  const messages: Message[] = [head.system, ...head.history, head.question];
-  for (const step of steps) messages.push(...project(step));
+  const messages: Message[] = [head.system];
+  for (const m of head.history) messages.push(m);
+  messages.push(head.question);
+  for (const step of steps) for (const m of project(step)) messages.push(m);
   return messages;
 }

@@ -29,11 +29,11 @@ export function executorRunner(
     list: () => forked.list(),
     specs: () => forked.specs() as ToolSpec[],
     isIdempotent: (name) => forked.get(name)?.idempotent === true,
-    run: (calls, hooks) =>
-      executor.execute(calls, {
-        signal: hooks.signal,
-        onStart: (r) => hooks.onStart({ id: r.callId, name: r.name, input: r.input }, r.tool ?? r.name, r.input),
-        onEnd: (r) => hooks.onEnd(r),
+    run: (calls, { signal, onStart, onEnd }) =>
+      executor.executeNow(calls, {
+        signal,
+        onStart: onStart && ((r) => onStart({ id: r.callId, name: r.name, input: r.input }, r.tool ?? r.name, r.input)),
+        onEnd,
       }),
   };
 }

@@ -183,7 +183,8 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
           }
           const checked = guardToolCalls(options.guardrails?.toolCall, next.calls, state, abort.signal, emit);
           const { allowed, blocked } = checked instanceof Promise ? await checked : checked;
-          const ran = allowed.length ? await runTools(allowed, index, state, config, abort.signal, emit) : [];
+          const running = allowed.length ? runTools(allowed, index, state, config, abort.signal, emit) : [];
+          const ran = running instanceof Promise ? await running : running;
           // Records come back in call order; only blocked calls need putting back in place.
           step.toolCalls = blocked.length
             ? next.calls.map((c) => ran.find((r) => r.id === c.id) ?? blocked.find((b) => b.id === c.id)!)

@@ -4,6 +4,19 @@
  * `"Get Weather()"`, `` `get-weather` `` and `get_weather` meet on the same key.
  */
 export function normalizeToolName(name: string): string {
+  let key = known.get(name);
+  if (key === undefined) {
+    key = normalize(name);
+    // Tool names repeat (every registry, every call); model-written variants are few per run.
+    if (known.size >= 1000) known.clear();
+    known.set(name, key);
+  }
+  return key;
+}
+
+const known = new Map<string, string>();
+
+function normalize(name: string): string {
   let text = name.trim();
   // Quotes can nest around a call-looking name (`"search()"`), so peel both until stable.
   for (let previous = ''; previous !== text; ) {

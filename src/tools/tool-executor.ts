@@ -55,6 +55,11 @@ export interface ToolExecutor {
   readonly registry: ToolRegistry;
   /** Runs the calls (concurrently up to the cap) and resolves with their records in call order. Never rejects for tool problems. */
   execute(calls: readonly ToolCallInput[], options?: ExecuteOptions): Promise<ToolEndRecord[]>;
+  /**
+   * The same as `execute`, but the records come back directly when every call finished at once
+   * (synchronous tools with a free slot), so a caller in a hot loop awaits only what waits.
+   */
+  executeNow(calls: readonly ToolCallInput[], options?: ExecuteOptions): ToolEndRecord[] | Promise<ToolEndRecord[]>;
   /** The same as `execute`, as an async stream: `start`/`end` as they happen, then `done` with the ordered records. */
   stream(calls: readonly ToolCallInput[], options?: { signal?: AbortSignal }): AsyncGenerator<ToolExecution>;
   /** Failures counted so far for a tool in this run. */
@@ -281,21 +286,18 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return end;
   };
 
-  /** All calls at once up to the cap; one promise for the step even when every call finished synchronously. */
-  const execute = (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}): Promise<ToolEndRecord[]> => {
-    try {
-      const records = calls.map((call, index) => runCall(call, index, opts));
-      return records.some((r) => r instanceof Promise)
-        ? Promise.all(records)
-        : Promise.resolve(records as ToolEndRecord[]);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** All calls at once, up to the cap. */
+  const executeNow = (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}): Settled<ToolEndRecord[]> => {
+    const records = calls.map((call, index) => runCall(call, index, opts));
+    return records.some((r) => r instanceof Promise) ? Promise.all(records) : (records as ToolEndRecord[]);
   };
+
+  const execute = async (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}) => executeNow(calls, opts);
 
   return {
     registry,
     execute,
+    executeNow,
     stream: (calls, opts = {}) => streamExecution((callbacks) => execute(calls, { ...opts, ...callbacks })),
     failures: (tool) => failureCounts.get(tool) ?? 0,
   };

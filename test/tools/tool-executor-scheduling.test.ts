@@ -145,6 +145,48 @@ describe('createToolExecutor: scheduling', () => {
   });
 });
 
+describe('createToolExecutor: executeNow', () => {
+  const now = defineTool({ name: 'now', description: 'sync', input: z.object({}), run: () => 'at once' });
+  const later = defineTool({
+    name: 'later',
+    description: 'async',
+    input: z.object({}),
+    run: async () => {
+      await wait(5);
+      return 'later';
+    },
+  });
+
+  it('returns the records themselves when every call finished at once, a promise when one had to wait', async () => {
+    const executor = createToolExecutor({ registry: new ToolRegistry([now, later]) });
+    const direct = executor.executeNow([
+      { id: 'a', name: 'now', input: {} },
+      { id: 'b', name: 'nope', input: {} },
+    ]);
+    expect(direct).not.toBeInstanceOf(Promise);
+    expect((direct as ToolEndRecord[]).map((r) => [r.id, r.ok])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+    const waiting = executor.executeNow([
+      { id: 'a', name: 'now', input: {} },
+      { id: 'c', name: 'later', input: {} },
+    ]);
+    expect(waiting).toBeInstanceOf(Promise);
+    expect((await waiting).map((r) => r.output)).toEqual(['at once', 'later']);
+  });
+
+  it('waits for a slot when the cap is reached, even for a synchronous tool', async () => {
+    const executor = createToolExecutor({ registry: new ToolRegistry([now, later]), concurrency: 1 });
+    const records = executor.executeNow([
+      { id: 'c', name: 'later', input: {} },
+      { id: 'a', name: 'now', input: {} },
+    ]);
+    expect(records).toBeInstanceOf(Promise);
+    expect((await records).map((r) => r.output)).toEqual(['later', 'at once']);
+  });
+});
+
 describe('createToolExecutor: abort', () => {
   it('aborts running tools when the caller’s signal aborts, even ones that ignore it', async () => {
     let toolSignal: AbortSignal | undefined;

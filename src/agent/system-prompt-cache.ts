@@ -1,0 +1,35 @@
+import type { PromptContext, Protocol } from '../protocols/index.js';
+
+/** Most distinct prompts kept; the oldest goes first. */
+const LIMIT = 256;
+const prompts = new Map<string, string>();
+const ids = new WeakMap<object, number>();
+let lastId = 0;
+
+function idOf(value: object): number {
+  let id = ids.get(value);
+  if (id === undefined) {
+    id = ++lastId;
+    ids.set(value, id);
+  }
+  return id;
+}
+
+/**
+ * A protocol's system prompt, rendered once per distinct prompt and shared by every agent: a server
+ * that builds an agent for each request renders it once, not on every run. The key holds everything
+ * the prompt is made of (tools by name, description and schema object).
+ */
+export function systemPromptFor(protocol: Protocol, prompt: PromptContext): string {
+  let key = `${idOf(protocol)}\u0000${prompt.language}\u0000${prompt.instructions ?? ''}`;
+  for (const tool of prompt.tools) key += `\u0000${tool.name}\u0001${tool.description}\u0001${idOf(tool.parameters)}`;
+  for (const example of prompt.examples ?? []) key += `\u0002${example}`;
+  for (const block of prompt.context ?? []) key += `\u0003${block}`;
+  let text = prompts.get(key);
+  if (text === undefined) {
+    text = protocol.systemPrompt(prompt);
+    if (prompts.size >= LIMIT) prompts.delete(prompts.keys().next().value as string);
+    prompts.set(key, text);
+  }
+  return text;
+}
