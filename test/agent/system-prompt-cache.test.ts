@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../../src/agent/index.js';
+import { scriptedModel } from '../../src/llm/index.js';
+import { defineTool } from '../../src/tools/index.js';
+
+const lookup = (description: string, field = 'city') =>
+  defineTool({ name: 'lookup', description, input: z.object({ [field]: z.string() }), run: () => 'ok' });
+
+const systemOf = (agent: Agent) => agent.prompt('hi')[0].content;
+
+describe('system prompts shared across agents', () => {
+  it('gives agents with the same tool name but another description or schema their own prompt', () => {
+    const model = scriptedModel(['done']);
+    const a = systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.')] }));
+    const b = systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a river.')] }));
+    const c = systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.', 'town')] }));
+    expect(a).toContain('Finds a city.');
+    expect(b).toContain('Finds a river.');
+    expect(c).toContain('town');
+    expect(new Set([a, b, c]).size).toBe(3);
+  });
+
+  it('tells instructions, language and protocol apart', () => {
+    const model = scriptedModel(['done']);
+    const tools = [lookup('Finds a city.')];
+    const prompts = [
+      systemOf(new Agent({ model, tools, protocol: 'react', instructions: 'Be brief.' })),
+      systemOf(new Agent({ model, tools, protocol: 'react', instructions: 'Be thorough.' })),
+      systemOf(new Agent({ model, tools, protocol: 'react', language: 'zh' })),
+      systemOf(new Agent({ model, tools, protocol: 'json' })),
+    ];
+    expect(new Set(prompts).size).toBe(4);
+    expect(prompts[0]).toContain('Be brief.');
+  });
+
+  it('answers a run with the prompt it renders for the same agent', async () => {
+    const model = scriptedModel(['done', 'done']);
+    const agent = new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.')] });
+    await agent.run('hi');
+    expect(model.calls[0].messages[0].content).toBe(systemOf(agent));
+  });
+});
