@@ -24,10 +24,14 @@ export interface AgentQueueCounts {
 export function agentQueueCounts(location: QueueLocation): AgentQueueCounts {
   const { name, options } = queueSettings(location);
   const redis = new Redis(location.redisUrl, { maxRetriesPerRequest: null });
+  // A Lua script run as one command (ioredis sends it by its SHA after the first call).
+  redis.defineCommand('addIfRoom', { numberOfKeys: 1, lua: ADD_IF_ROOM });
+  const addIfRoom = (redis as unknown as { addIfRoom(key: string, runId: string, max: number): Promise<number> })
+    .addIfRoom;
   const key = (agent: string) => `${options.prefix}:${name}:queued:${agent}`;
   return {
     async add(agent, runId, max) {
-      return (await redis.call('EVAL', ADD_IF_ROOM, 1, key(agent), runId, max)) === 1;
+      return (await addIfRoom.call(redis, key(agent), runId, max)) === 1;
     },
     async remove(agent, runId) {
       await redis.srem(key(agent), runId);
