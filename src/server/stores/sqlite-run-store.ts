@@ -192,9 +192,9 @@ export class SqliteRunStore implements RunStore {
     for (const block of open.values()) write(block);
   }
 
-  /** Writes the steps not stored yet, then the rest of the checkpoint, which is small. */
+  /** Writes the steps not stored yet, then the rest of the checkpoint (small: `steps: undefined` leaves them out). */
   #saveCheckpoint(checkpoint: Checkpoint): void {
-    const { runId, steps, ...rest } = checkpoint;
+    const { runId, steps } = checkpoint;
     const insertStep = this.#statement('INSERT OR REPLACE INTO run_steps (run_id, idx, step) VALUES (?, ?, ?)');
     for (let index = Math.min(this.#stepsStored.get(runId) ?? 0, steps.length); index < steps.length; index++) {
       insertStep.run(runId, index, JSON.stringify(steps[index]));
@@ -202,7 +202,7 @@ export class SqliteRunStore implements RunStore {
     this.#statement(
       `INSERT INTO run_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
-    ).run(runId, JSON.stringify({ runId, ...rest, stepCount: steps.length }), Date.now());
+    ).run(runId, JSON.stringify({ ...checkpoint, steps: undefined, stepCount: steps.length }), Date.now());
     this.#stepsStored.set(runId, steps.length);
   }
 
