@@ -41,6 +41,22 @@ function stepStart(seq: number): AgentEvent {
 }
 
 describe('SqliteRunStore', () => {
+  it('resolves a checkpoint only once it is committed, so another connection (a restarted process) reads it', async () => {
+    const dir = tempDir();
+    const path = join(dir.path, 'runs.db');
+    const store = new SqliteRunStore({ path });
+    const other = new Database(path, { readonly: true });
+    const read = () => other.prepare('SELECT checkpoint FROM run_checkpoints WHERE run_id = ?').get('r');
+    const saved = store.saveCheckpoint(checkpoint([step(0)]));
+    expect(read()).toBeUndefined();
+    await saved;
+    expect(read()).toBeDefined();
+    expect(other.prepare('SELECT idx FROM run_steps WHERE run_id = ?').all('r')).toEqual([{ idx: 0 }]);
+    other.close();
+    await store.close();
+    dir.cleanup();
+  });
+
   it('keeps each step once and restores the whole checkpoint after a reopen', async () => {
     const dir = tempDir();
     const path = join(dir.path, 'runs.db');
