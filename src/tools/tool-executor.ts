@@ -71,6 +71,15 @@ const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 /** A value now, or a promise of it when something had to wait. */
 type Settled<T> = T | Promise<T>;
 
+/** A call whose tool resolved and whose arguments validated: what runs once it is approved and has a slot. */
+interface Admitted {
+  call: ToolCallInput;
+  index: number;
+  tool: AnyTool;
+  input: unknown;
+  opts: ExecuteOptions;
+}
+
 /**
  * Runs tool calls for one run: resolves names forgivingly, coerces and validates arguments,
  * asks for approval, applies timeouts, retries and the concurrency cap, and turns every problem
@@ -185,36 +194,26 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const tool = lookup.tool;
     const args = coerceArguments(tool, call.input);
     if (!args.ok) return refuse(call, index, tool.name, call.input, args.message, 'invalid_input', opts);
+    const admitted: Admitted = { call, index, tool, input: args.value, opts };
     const denial = approval.gate(tool, args.value);
-    if (denial === undefined) return inSlot(call, index, tool, args.value, opts);
+    if (denial === undefined) return inSlot(admitted);
     return denial.then((denied) =>
-      denied === undefined
-        ? inSlot(call, index, tool, args.value, opts)
-        : refuse(call, index, tool.name, args.value, denied, 'denied', opts),
+      denied === undefined ? inSlot(admitted) : refuse(call, index, tool.name, args.value, denied, 'denied', opts),
     );
   };
 
   /** Takes a slot (waiting only when the cap is reached or a sequential tool runs) and frees it when the call ends. */
-  const inSlot = (call: ToolCallInput, index: number, tool: AnyTool, input: unknown, opts: ExecuteOptions) => {
-    const exclusive = tool.sequential === true;
+  const inSlot = (admitted: Admitted): Settled<ToolEndRecord> => {
+    const exclusive = admitted.tool.sequential === true;
     const release = scheduler.tryAcquire(exclusive);
-    if (!release) {
-      return scheduler.acquire(exclusive).then((later) => inSlotWith(later, call, index, tool, input, opts));
-    }
-    return inSlotWith(release, call, index, tool, input, opts);
+    if (!release) return scheduler.acquire(exclusive).then((later) => holding(later, admitted));
+    return holding(release, admitted);
   };
 
-  const inSlotWith = (
-    release: () => void,
-    call: ToolCallInput,
-    index: number,
-    tool: AnyTool,
-    input: unknown,
-    opts: ExecuteOptions,
-  ): Settled<ToolEndRecord> => {
+  const holding = (release: () => void, admitted: Admitted): Settled<ToolEndRecord> => {
     let record: Settled<ToolEndRecord>;
     try {
-      record = invoke(call, index, tool, input, opts);
+      record = invoke(admitted);
     } catch (error) {
       release();
       throw error;
@@ -225,13 +224,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
 
   /** Runs a call that holds a slot, unless the run was aborted or the tool disabled while it waited. */
-  const invoke = (
-    call: ToolCallInput,
-    index: number,
-    tool: AnyTool,
-    input: unknown,
-    opts: ExecuteOptions,
-  ): Settled<ToolEndRecord> => {
+  const invoke = ({ call, index, tool, input, opts }: Admitted): Settled<ToolEndRecord> => {
     const { signal } = opts;
     if (signal?.aborted) {
       return refuse(call, index, tool.name, input, `Tool ${tool.name} was aborted before it ran.`, 'aborted', opts);
