@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
+import { newRunId } from './new-run-id.js';
 import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { isFinished, type RunRecord } from './run-record.js';
 import { type RunService, waitForEnd } from './run-service.js';
@@ -43,7 +43,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
 
     async start({ agent, input, history, source = 'api' }) {
       if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
-      const id = randomUUID();
+      const id = newRunId();
       if (!(await waiting.add(agent, id, agentLimits(options.limits, agent).queued))) {
         const retryAfterSeconds = options.limits?.retryAfterSeconds ?? DEFAULT_LIMITS.retryAfterSeconds;
         return { ok: false, reason: 'queue_full', retryAfterSeconds };
