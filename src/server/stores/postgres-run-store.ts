@@ -2,7 +2,8 @@ import pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
-import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
+import { commitStatement, commitValues, isEmptyBatch } from './postgres-commit.js';
+import { type RunRow, rowToRecord } from './row-codec.js';
 import type { RunStore } from './run-store.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
@@ -19,7 +20,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * A run store in PostgreSQL, shared by API servers and `thinkflow worker` processes when runs are
- * scaled out on a queue. Writes are batched into one transaction per tick.
+ * scaled out on a queue. Writes are batched: each tick's writes commit as one statement (one round trip).
  *
  * @example
  * const store = new PostgresRunStore({ connectionString: 'postgres://127.0.0.1:5432/thinkflow' });
@@ -29,12 +30,14 @@ export class PostgresRunStore implements RunStore {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #batcher: WriteBatcher;
+  readonly #commitText: string;
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
     if (!SCHEMA_NAME.test(schema))
       throw new TypeError(`Schema name "${schema}" must be lower-case letters, digits or "_".`);
     this.#schema = schema;
+    this.#commitText = commitStatement(schema);
     this.#pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => {});
@@ -128,63 +131,11 @@ export class PostgresRunStore implements RunStore {
   }
 
   async #commit(batch: WriteBatch): Promise<void> {
-    const s = this.#schema;
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
-      for (const run of batch.creates) {
-        await client.query(
-          `INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          [
-            run.id,
-            run.agent,
-            run.input,
-            run.history ? JSON.stringify(run.history) : null,
-            run.status,
-            run.source,
-            run.createdAt,
-            run.updatedAt,
-            run.result ? JSON.stringify(run.result) : null,
-            run.questions ? JSON.stringify(run.questions) : null,
-            Boolean(run.cancelRequested),
-          ],
-        );
-      }
-      for (const [id, patch] of batch.patches) {
-        const keys = (Object.keys(patch) as (keyof RunPatch)[]).filter((key) => key in PATCH_COLUMNS);
-        if (keys.length === 0) continue;
-        const sets = keys.map((key, i) => `${PATCH_COLUMNS[key]} = $${i + 2}`).join(', ');
-        const values = keys.map((key) => patchValue(key, patch[key], false));
-        await client.query(`UPDATE ${s}.runs SET ${sets} WHERE id = $1`, [id, ...values]);
-      }
-      if (batch.events.length > 0) {
-        await client.query(
-          `INSERT INTO ${s}.run_events (run_id, seq, event)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[])
-           ON CONFLICT (run_id, seq) DO UPDATE SET event = EXCLUDED.event`,
-          [
-            batch.events.map((e) => e.runId),
-            batch.events.map((e) => e.seq),
-            batch.events.map((e) => JSON.stringify(e.event)),
-          ],
-        );
-      }
-      if (batch.checkpoints.size > 0) {
-        const entries = [...batch.checkpoints];
-        await client.query(
-          `INSERT INTO ${s}.run_checkpoints (run_id, checkpoint, updated_at)
-           SELECT r, c, $3 FROM unnest($1::text[], $2::text[]) AS t(r, c)
-           ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, updated_at = EXCLUDED.updated_at`,
-          [entries.map(([id]) => id), entries.map(([, cp]) => JSON.stringify(cp)), Date.now()],
-        );
-      }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    if (isEmptyBatch(batch)) return;
+    await this.#pool.query({
+      name: `thinkflow_commit_${this.#schema}`,
+      text: this.#commitText,
+      values: commitValues(batch),
+    });
   }
 }

@@ -49,6 +49,24 @@ export function runStoreContract(
       expect(await store.getRun('missing')).toBeUndefined();
     });
 
+    it('patches several runs in one tick, each changing only the fields it names', async () => {
+      await Promise.all([
+        store.createRun(record('p1', { status: 'running', updatedAt: 2 })),
+        store.createRun(
+          record('p2', { status: 'waiting', questions: [{ id: 'q', kind: 'approval', tool: 't', input: {} }] }),
+        ),
+      ]);
+      void store.updateRun('p1', { cancelRequested: true });
+      void store.appendEvent('p1', 1, stepStart('p1', 1));
+      await store.updateRun('p2', { status: 'running', questions: undefined, updatedAt: 9 });
+      expect(await store.getRun('p1')).toMatchObject({ status: 'running', updatedAt: 2, cancelRequested: true });
+      const p2 = await store.getRun('p2');
+      expect(p2).toMatchObject({ status: 'running', updatedAt: 9 });
+      expect(p2?.questions).toBeUndefined();
+      expect(p2?.cancelRequested).toBeUndefined();
+      expect(await store.lastSeq('p1')).toBe(1);
+    });
+
     it('lists runs by status in creation order', async () => {
       await Promise.all([
         store.createRun(record('b', { createdAt: 2, status: 'running' })),
