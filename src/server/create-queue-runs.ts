@@ -33,7 +33,12 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   // Job ids are run ids: a finished job wakes whoever waits on its run, instead of each waiter polling.
   const jobEvents = new QueueEvents(settings.name, settings.options);
   const ended = createChangeSignal();
-  const wake = ({ jobId }: { jobId: string }) => ended.notify(jobId);
+  // Runs started here whose job has not ended yet: waiting on one needs no first read of the store.
+  const unended = new Set<string>();
+  const wake = ({ jobId }: { jobId: string }) => {
+    unended.delete(jobId);
+    ended.notify(jobId);
+  };
   jobEvents.on('completed', wake);
   jobEvents.on('failed', wake);
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -67,6 +72,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
           { runId: id, agent },
           { jobId: id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
         );
+        unended.add(id);
       } catch (error) {
         await waiting.remove(agent, id).catch(() => {});
         throw error;
@@ -78,9 +84,14 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (_id, timeoutMs) => sleep(Math.min(timeoutMs, pollMs)),
     async wait(id, signal) {
+      // A run started here a moment ago is still queued or running: wait for its job first, then read.
+      let read = !unended.delete(id);
       for (;;) {
-        const run = await store.getRun(id);
-        if (!run || isFinished(run.status) || signal?.aborted) return run;
+        if (read) {
+          const run = await store.getRun(id);
+          if (!run || isFinished(run.status) || signal?.aborted) return run;
+        }
+        read = true;
         await ended.wait(id, 1000);
       }
     },

@@ -77,6 +77,8 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
         },
         isStopping: () => stopping,
         onError: options.onError,
+        // Still queued, it never ran: no log or checkpoint to read (its first write marks it running).
+        fresh: run.status === 'queued',
       });
       // Failing the job puts it back on the queue (it has attempts to spare), so another worker resumes it.
       if (!result) throw new Error('Worker stopped; the run resumes from its checkpoint.');
