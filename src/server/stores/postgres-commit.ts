@@ -1,3 +1,4 @@
+import type { Checkpoint } from '../../agent/index.js';
 import type { RunPatch, RunRecord } from '../run-record.js';
 import type { WriteBatch } from './write-batch.js';
 
@@ -16,8 +17,10 @@ const set = (column: string, bit: number) =>
 /**
  * One statement that commits a whole write batch: creates, patches, events and checkpoints as
  * arrays, unnested by data-modifying CTEs. One statement is one implicit transaction and one round
- * trip, where BEGIN, a query per kind of write and COMMIT took five or more. The text is the same
- * for every batch, so each connection prepares it once.
+ * trip, where BEGIN, a query per kind of write and COMMIT took five or more. Events, steps and
+ * checkpoints travel as one JSON array each, serialized once and not escaped again into an array
+ * literal; `json_array_elements` keeps each element's text as sent (`\u0000` included). The text
+ * is the same for every batch, so each connection prepares it once.
  */
 export function commitStatement(schema: string): string {
   const s = schema;
@@ -34,11 +37,18 @@ export function commitStatement(schema: string): string {
   WHERE r.id = p.id
 ), logged AS (
   INSERT INTO ${s}.run_events (run_id, seq, event)
-  SELECT * FROM unnest($19::text[], $20::int[], $21::text[])
+  SELECT r, i, e::text FROM unnest($19::text[], $20::int[]) WITH ORDINALITY AS k(r, i, n)
+    JOIN json_array_elements($21::json) WITH ORDINALITY AS j(e, n) USING (n)
   ON CONFLICT (run_id, seq) DO UPDATE SET event = EXCLUDED.event
+), stepped AS (
+  INSERT INTO ${s}.run_steps (run_id, idx, step)
+  SELECT r, i, e::text FROM unnest($22::text[], $23::int[]) WITH ORDINALITY AS k(r, i, n)
+    JOIN json_array_elements($24::json) WITH ORDINALITY AS j(e, n) USING (n)
+  ON CONFLICT (run_id, idx) DO UPDATE SET step = EXCLUDED.step
 ), saved AS (
   INSERT INTO ${s}.run_checkpoints (run_id, checkpoint, updated_at)
-  SELECT r, c, $24 FROM unnest($22::text[], $23::text[]) AS t(r, c)
+  SELECT r, e::text, $27 FROM unnest($25::text[]) WITH ORDINALITY AS k(r, n)
+    JOIN json_array_elements($26::json) WITH ORDINALITY AS j(e, n) USING (n)
   ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, updated_at = EXCLUDED.updated_at
 )
 SELECT 1`;
@@ -46,11 +56,15 @@ SELECT 1`;
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
+/** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
+export type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
+
 /**
  * The parameters of `commitStatement` for a batch. All parts of one statement see the same snapshot,
  * so a patch cannot update a row created in the same batch: such patches are folded into the create.
+ * `stepsStored` says how many steps of each run are stored already; only the steps after them are written.
  */
-export function commitValues(batch: WriteBatch, now = Date.now()): unknown[] {
+export function commitValues(batch: WriteBatch, stepsStored: ReadonlyMap<string, number>, now = Date.now()): unknown[] {
   const creates = new Map<string, RunRecord>();
   for (const run of batch.creates) creates.set(run.id, run);
   const patches: [string, RunPatch][] = [];
@@ -65,7 +79,15 @@ export function commitValues(batch: WriteBatch, now = Date.now()): unknown[] {
     for (const key in patch) bits |= PATCH_BITS[key as keyof RunPatch] ?? 0;
     return bits;
   };
-  const checkpoints = [...batch.checkpoints];
+  const steps: { runId: string; index: number; step: unknown }[] = [];
+  const checkpoints: StoredCheckpoint[] = [];
+  for (const [runId, checkpoint] of batch.checkpoints) {
+    const all = checkpoint.steps;
+    for (let index = Math.min(stepsStored.get(runId) ?? 0, all.length); index < all.length; index++)
+      steps.push({ runId, index, step: all[index] });
+    checkpoints.push({ ...checkpoint, steps: undefined, stepCount: all.length });
+  }
+  const { events } = batch;
   return [
     runs.map((run) => run.id),
     runs.map((run) => run.agent),
@@ -85,11 +107,14 @@ export function commitValues(batch: WriteBatch, now = Date.now()): unknown[] {
     patches.map(([, patch]) => json(patch.questions)),
     patches.map(([, patch]) => Boolean(patch.cancelRequested)),
     patches.map(([, patch]) => patch.updatedAt ?? null),
-    batch.events.map((e) => e.runId),
-    batch.events.map((e) => e.seq),
-    batch.events.map((e) => JSON.stringify(e.event)),
-    checkpoints.map(([id]) => id),
-    checkpoints.map(([, checkpoint]) => JSON.stringify(checkpoint)),
+    events.map((e) => e.runId),
+    events.map((e) => e.seq),
+    JSON.stringify(events.map((e) => e.event)),
+    steps.map((s) => s.runId),
+    steps.map((s) => s.index),
+    JSON.stringify(steps.map((s) => s.step)),
+    checkpoints.map((c) => c.runId),
+    JSON.stringify(checkpoints),
     now,
   ];
 }

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
-import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
-import { commitStatement, commitValues, isEmptyBatch } from './postgres-commit.js';
+import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
+import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
 import type { RunStore } from './run-store.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
@@ -31,6 +31,8 @@ export class PostgresRunStore implements RunStore {
   readonly #schema: string;
   readonly #batcher: WriteBatcher;
   readonly #commitText: string;
+  /** How many steps of each open run `run_steps` holds (as far as this process knows), so a checkpoint writes only new ones. */
+  readonly #stepsStored = new Map<string, number>();
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -58,6 +60,10 @@ export class PostgresRunStore implements RunStore {
       );
       CREATE TABLE IF NOT EXISTS ${s}.run_checkpoints (
         run_id TEXT PRIMARY KEY, checkpoint TEXT NOT NULL, updated_at BIGINT NOT NULL
+      );
+      -- A checkpoint's steps, written once each (checkpoints written before this table hold them inline).
+      CREATE TABLE IF NOT EXISTS ${s}.run_steps (
+        run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx)
       );`);
   }
 
@@ -116,7 +122,22 @@ export class PostgresRunStore implements RunStore {
       `SELECT checkpoint FROM ${this.#schema}.run_checkpoints WHERE run_id = $1`,
       [runId],
     );
-    return rows[0] ? JSON.parse(rows[0].checkpoint) : undefined;
+    if (!rows[0]) {
+      this.#stepsStored.set(runId, 0);
+      return undefined;
+    }
+    const { stepCount = 0, steps: inline, ...rest } = JSON.parse(rows[0].checkpoint) as StoredCheckpoint;
+    if (inline) {
+      // Written before steps had their own rows: the next checkpoint writes them all.
+      this.#stepsStored.set(runId, 0);
+      return { ...rest, steps: inline };
+    }
+    const steps = await this.#pool.query<{ step: string }>(
+      `SELECT step FROM ${this.#schema}.run_steps WHERE run_id = $1 AND idx < $2 ORDER BY idx`,
+      [runId, stepCount],
+    );
+    this.#stepsStored.set(runId, stepCount);
+    return { ...rest, steps: steps.rows.map((row) => JSON.parse(row.step)) };
   }
 
   /** Drops the schema and everything in it (tests use a schema of their own). */
@@ -132,10 +153,16 @@ export class PostgresRunStore implements RunStore {
 
   async #commit(batch: WriteBatch): Promise<void> {
     if (isEmptyBatch(batch)) return;
-    await this.#pool.query({
-      name: `thinkflow_commit_${this.#schema}`,
-      text: this.#commitText,
-      values: commitValues(batch),
-    });
+    const values = commitValues(batch, this.#stepsStored);
+    try {
+      await this.#pool.query({ name: `thinkflow_commit_${this.#schema}`, text: this.#commitText, values });
+    } catch (error) {
+      // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
+      this.#stepsStored.clear();
+      throw error;
+    }
+    for (const [runId, checkpoint] of batch.checkpoints) this.#stepsStored.set(runId, checkpoint.steps.length);
+    // An ended run writes no more checkpoints.
+    for (const [id, patch] of batch.patches) if (patch.status && isFinished(patch.status)) this.#stepsStored.delete(id);
   }
 }

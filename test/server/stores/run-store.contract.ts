@@ -99,5 +99,22 @@ export function runStoreContract(
       expect((await store.loadCheckpoint('r'))?.input).toBe('second');
       expect(await store.loadCheckpoint('none')).toBeUndefined();
     });
+
+    it('keeps every step of a checkpoint saved step by step, and of one saved at once', async () => {
+      const base = { input: 'go', usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 }, stats: emptyStats() };
+      const steps = [0, 1, 2].map((index) => ({
+        index,
+        kind: 'tool_calls' as const,
+        raw: `reply ${index} "quoted" \\ \u0000`,
+        toolCalls: [],
+        observation: `seen ${index}`,
+      }));
+      for (let n = 0; n <= 3; n++) void store.saveCheckpoint({ ...base, runId: 'slow', steps: steps.slice(0, n) });
+      await store.saveCheckpoint({ ...base, runId: 'fast', steps });
+      expect((await store.loadCheckpoint('slow'))?.steps).toEqual(steps);
+      expect((await store.loadCheckpoint('fast'))?.steps).toEqual(steps);
+      await store.saveCheckpoint({ ...base, runId: 'fast', steps: steps.slice(0, 1), pending: undefined });
+      expect((await store.loadCheckpoint('fast'))?.steps).toEqual(steps.slice(0, 1));
+    });
   });
 }
