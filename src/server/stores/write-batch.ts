@@ -30,8 +30,10 @@ export function mergePatch(batch: WriteBatch, id: string, patch: RunPatch): void
 }
 
 /**
- * Groups every write made in one tick into one commit, so thousands of events and checkpoints per
- * second cost a few transactions, not thousands. Commits run one after another, in order.
+ * Groups writes into commits, so thousands of events and checkpoints per second cost a few
+ * transactions, not thousands. Commits run one after another, in order. A batch takes every write
+ * made until its commit starts: the writes of its tick, and, while the commit before it is still
+ * running (a round trip to a database server), those of the ticks that follow.
  */
 export function createWriteBatcher(commit: (batch: WriteBatch) => Promise<void> | void): WriteBatcher {
   let open: { batch: WriteBatch; done: Promise<void> } | undefined;
@@ -39,20 +41,22 @@ export function createWriteBatcher(commit: (batch: WriteBatch) => Promise<void> 
 
   function openBatch(): { batch: WriteBatch; done: Promise<void> } {
     const batch = emptyBatch();
-    const done = new Promise<void>((resolve, reject) => {
+    const opened = { batch, done: Promise.resolve() };
+    const start = () => {
+      // From here on, writes go to the next batch.
+      if (open === opened) open = undefined;
+      return commit(batch);
+    };
+    opened.done = new Promise<void>((resolve, reject) => {
       setImmediate(() => {
-        open = undefined;
         // Each commit waits for the one before it, so writes land in the order they were made.
-        previous = previous.then(
-          () => commit(batch),
-          () => commit(batch),
-        );
+        previous = previous.then(start, start);
         previous.then(resolve, reject);
       });
     });
     // A failed commit rejects every writer awaiting it; nobody awaiting must not crash the process.
-    done.catch(() => {});
-    return { batch, done };
+    opened.done.catch(() => {});
+    return opened;
   }
 
   return {
