@@ -23,7 +23,8 @@ export interface AgentQueueCounts {
 
 export function agentQueueCounts(location: QueueLocation): AgentQueueCounts {
   const { name, options } = queueSettings(location);
-  const redis = new Redis(location.redisUrl, { maxRetriesPerRequest: null });
+  // Adds and removes made in one tick (many runs start and end at once) go out in one write.
+  const redis = new Redis(location.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
   // A Lua script run as one command (ioredis sends it by its SHA after the first call).
   redis.defineCommand('addIfRoom', { numberOfKeys: 1, lua: ADD_IF_ROOM });
   const addIfRoom = (redis as unknown as { addIfRoom(key: string, runId: string, max: number): Promise<number> })
