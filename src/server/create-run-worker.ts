@@ -41,9 +41,28 @@ export interface RunWorker {
 export function createRunWorker(options: RunWorkerOptions): RunWorker {
   const { store } = options;
   const settings = queueSettings(options);
-  const controllers = new Set<AbortController>();
   const waiting = agentQueueCounts(options);
   let stopping = false;
+  // The runs this worker executes, and one poll for all of them (one query, not one per run).
+  const active = new Map<string, { controller: AbortController; box?: QuestionBox }>();
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling || active.size === 0) return;
+    polling = true;
+    store
+      .getRuns([...active.keys()])
+      .then((latest) => {
+        for (const run of latest) {
+          const running = active.get(run.id);
+          if (run.cancelRequested) running?.controller.abort();
+          running?.box?.sync(run.questions);
+        }
+      })
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        polling = false;
+      });
+  }, options.pollMs ?? 1000);
 
   async function process(job: { data: RunJob }): Promise<void> {
     const run = await store.getRun(job.data.runId);
@@ -55,25 +74,16 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     const entry = options.agents[run.agent];
     if (!entry) return endUnstarted(store, run, `The worker has no agent named "${run.agent}".`, 'failed');
     const controller = new AbortController();
-    controllers.add(controller);
-    let box: QuestionBox | undefined;
-    const poll = setInterval(() => {
-      store
-        .getRun(run.id)
-        .then((latest) => {
-          if (latest?.cancelRequested) controller.abort();
-          box?.sync(latest?.questions);
-        })
-        .catch((error: unknown) => options.onError?.(error));
-    }, options.pollMs ?? 1000);
+    const running: { controller: AbortController; box?: QuestionBox } = { controller };
+    active.set(run.id, running);
     try {
       const result = await executeRun({
         agent: await resolveAgent(entry),
         run,
         store,
         signal: controller.signal,
-        onQuestions: (b) => {
-          box = b;
+        onQuestions: (box) => {
+          running.box = box;
         },
         isStopping: () => stopping,
         onError: options.onError,
@@ -83,8 +93,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       // Failing the job puts it back on the queue (it has attempts to spare), so another worker resumes it.
       if (!result) throw new Error('Worker stopped; the run resumes from its checkpoint.');
     } finally {
-      clearInterval(poll);
-      controllers.delete(controller);
+      active.delete(run.id);
     }
   }
 
@@ -107,8 +116,9 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       closed ??= (async () => {
         stopping = true;
         const closing = worker.close();
-        for (const controller of controllers) controller.abort();
+        for (const { controller } of active.values()) controller.abort();
         await closing;
+        clearInterval(poll);
         await waiting.close();
       })();
       return closed;

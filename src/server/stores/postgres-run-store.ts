@@ -89,6 +89,12 @@ export class PostgresRunStore implements RunStore {
     return rows[0] ? rowToRecord(rows[0]) : undefined;
   }
 
+  async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
+    await this.#batcher.flush();
+    const { rows } = await this.#pool.query<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [ids]);
+    return rows.map(rowToRecord);
+  }
+
   async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
     await this.#batcher.flush();
     const { rows } = await this.#pool.query<RunRow>(

@@ -12,6 +12,8 @@ export interface RunStore {
   init(): Promise<void>;
   createRun(run: RunRecord): Promise<void>;
   getRun(id: string): Promise<RunRecord | undefined>;
+  /** The runs of those ids that exist, in any order (a worker polls all its runs at once). */
+  getRuns(ids: readonly string[]): Promise<RunRecord[]>;
   updateRun(id: string, patch: RunPatch): Promise<void>;
   listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]>;
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void>;

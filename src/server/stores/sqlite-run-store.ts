@@ -80,6 +80,15 @@ export class SqliteRunStore implements RunStore {
     return row ? rowToRecord(row) : undefined;
   }
 
+  async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
+    await this.#batcher.flush();
+    const statement = this.#statement('SELECT * FROM runs WHERE id = ?');
+    return ids.flatMap((id) => {
+      const row = statement.get(id) as RunRow | undefined;
+      return row ? [rowToRecord(row)] : [];
+    });
+  }
+
   async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
     await this.#batcher.flush();
     const marks = filter.status.map(() => '?').join(',');

@@ -47,6 +47,10 @@ export function runStoreContract(
       expect(ended).toMatchObject({ status: 'done', cancelRequested: true, updatedAt: 5 });
       expect(ended?.questions).toBeUndefined();
       expect(await store.getRun('missing')).toBeUndefined();
+      void store.createRun(record('r2'));
+      const both = await store.getRuns(['r1', 'missing', 'r2']);
+      expect(both.map((r) => r.id).sort()).toEqual(['r1', 'r2']);
+      expect(await store.getRuns([])).toEqual([]);
     });
 
     it('patches several runs in one tick, each changing only the fields it names', async () => {
