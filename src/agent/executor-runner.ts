@@ -1,6 +1,7 @@
 import type { ToolSpec } from '../core/index.js';
 import { type AnyTool, createToolExecutor, type ParentRun, type ToolRegistry } from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
+import { NEVER } from './link-abort.js';
 import type { ToolRunner } from './tool-runner.js';
 
 /**
@@ -31,7 +32,8 @@ export function executorRunner(
     isIdempotent: (name) => forked.get(name)?.idempotent === true,
     run: (calls, { signal, onStart, onEnd }) =>
       executor.executeNow(calls, {
-        signal,
+        // A signal that can never fire is not passed on: listening to one costs about a µs per call.
+        signal: signal === NEVER ? undefined : signal,
         onStart: onStart && ((r) => onStart({ id: r.callId, name: r.name, input: r.input }, r.tool ?? r.name, r.input)),
         onEnd,
       }),

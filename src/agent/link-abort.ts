@@ -1,6 +1,7 @@
 import type { StopReason } from './guards/index.js';
 
-const NEVER = new AbortController().signal;
+/** The signal of a run that nothing can abort. */
+export const NEVER = new AbortController().signal;
 
 export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message: 'The run was aborted.' };
 

@@ -1,3 +1,5 @@
+import { deadline } from './deadlines.js';
+
 /** How a timed run ended. Never a throw: the executor turns each case into an observation. */
 export type TimedOutcome<T> =
   | { type: 'ok'; value: T }
@@ -38,7 +40,7 @@ export function runWithTimeout<T>(
     const finish = (outcome: TimedOutcome<T>) => {
       if (settled) return;
       settled = true;
-      if (timer !== undefined) clearTimeout(timer);
+      timer?.cancel();
       signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
@@ -48,10 +50,10 @@ export function runWithTimeout<T>(
     };
     const timer =
       timeoutMs > 0 && Number.isFinite(timeoutMs)
-        ? setTimeout(() => {
+        ? deadline(timeoutMs, () => {
             finish({ type: 'timeout' });
             controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
-          }, timeoutMs)
+          })
         : undefined;
     signal?.addEventListener('abort', onAbort, { once: true });
     pending.then(

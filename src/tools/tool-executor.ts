@@ -146,13 +146,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const retryable = (tool: AnyTool, outcome: TimedOutcome<unknown>, attempts: number) =>
     outcome.type === 'error' && attempts <= (tool.retries ?? retries) && isRetryableError(outcome.error);
 
-  /** Runs the tool, retrying retryable failures. A synchronous tool that needs no retry costs no promise. */
-  const attempt = (tool: AnyTool, input: unknown, callId: string, signal: AbortSignal | undefined) => {
-    const first = runOnce(tool, input, callId, signal);
-    if (!(first instanceof Promise) && !retryable(tool, first, 1)) return { outcome: first, attempts: 1 };
-    return withRetries(tool, input, callId, signal, first);
-  };
-
+  /** Runs the tool again while it fails with a retryable error (up to its retries, with backoff). */
   const withRetries = async (
     tool: AnyTool,
     input: unknown,
@@ -202,38 +196,32 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     );
   };
 
-  /** Takes a slot (waiting only when the cap is reached or a sequential tool runs) and frees it when the call ends. */
+  /** Takes a slot, waiting only when the cap is reached or a sequential tool runs. */
   const inSlot = (admitted: Admitted): Settled<ToolEndRecord> => {
     const exclusive = admitted.tool.sequential === true;
     const release = scheduler.tryAcquire(exclusive);
-    if (!release) return scheduler.acquire(exclusive).then((later) => holding(later, admitted));
-    return holding(release, admitted);
+    if (!release) return scheduler.acquire(exclusive).then((later) => invoke(admitted, later));
+    return invoke(admitted, release);
   };
 
-  const holding = (release: () => void, admitted: Admitted): Settled<ToolEndRecord> => {
-    let record: Settled<ToolEndRecord>;
-    try {
-      record = invoke(admitted);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    if (record instanceof Promise) return record.finally(release);
-    release();
-    return record;
-  };
-
-  /** Runs a call that holds a slot, unless the run was aborted or the tool disabled while it waited. */
-  const invoke = ({ call, index, tool, input, opts }: Admitted): Settled<ToolEndRecord> => {
+  /**
+   * Runs a call that holds a slot and frees the slot as the call ends, unless the run was aborted or
+   * the tool disabled while it waited. An asynchronous tool costs one promise of its own and one `then`.
+   */
+  const invoke = ({ call, index, tool, input, opts }: Admitted, release: () => void): Settled<ToolEndRecord> => {
     const { signal } = opts;
-    if (signal?.aborted) {
-      return refuse(call, index, tool.name, input, `Tool ${tool.name} was aborted before it ran.`, 'aborted', opts);
-    }
-    // A tool disabled by a concurrent failure while this call waited must not run.
-    if (!registry.isEnabled(tool.name)) {
+    let refusal: string | undefined;
+    let kind: ToolErrorKind = 'aborted';
+    if (signal?.aborted) refusal = `Tool ${tool.name} was aborted before it ran.`;
+    else if (!registry.isEnabled(tool.name)) {
+      // A tool disabled by a concurrent failure while this call waited must not run.
       const again = registry.lookup(tool.name);
-      const message = again.ok ? `Tool ${tool.name} is disabled.` : again.message;
-      return refuse(call, index, tool.name, input, message, 'disabled', opts);
+      refusal = again.ok ? `Tool ${tool.name} is disabled.` : again.message;
+      kind = 'disabled';
+    }
+    if (refusal !== undefined) {
+      release();
+      return refuse(call, index, tool.name, input, refusal, kind, opts);
     }
     const start: ToolStartRecord = {
       index,
@@ -244,11 +232,23 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     };
     notify(opts.onStart, start);
     const began = performance.now();
-    const attempted = attempt(tool, input, call.id, signal);
-    if (attempted instanceof Promise) {
-      return attempted.then(({ outcome, attempts }) => finish(start, tool, began, outcome, attempts, opts));
+    const end = (outcome: TimedOutcome<unknown>, attempts: number) => {
+      release();
+      return finish(start, tool, began, outcome, attempts, opts);
+    };
+    const retried = (first: TimedOutcome<unknown>) =>
+      withRetries(tool, input, call.id, signal, first).then((r) => end(r.outcome, r.attempts));
+    let first: ReturnType<typeof runOnce>;
+    try {
+      first = runOnce(tool, input, call.id, signal);
+    } catch (error) {
+      release();
+      throw error;
     }
-    return finish(start, tool, began, attempted.outcome, attempted.attempts, opts);
+    if (first instanceof Promise) {
+      return first.then((outcome) => (retryable(tool, outcome, 1) ? retried(outcome) : end(outcome, 1)));
+    }
+    return retryable(tool, first, 1) ? retried(first) : end(first, 1);
   };
 
   /** Turns how the tool ended into the call's observation and end record. */
