@@ -85,13 +85,15 @@ export class PostgresRunStore implements RunStore {
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
-    const { rows } = await this.#pool.query<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
+    const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
     return rows[0] ? rowToRecord(rows[0]) : undefined;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
     await this.#batcher.flush();
-    const { rows } = await this.#pool.query<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [ids]);
+    const { rows } = await this.#read<RunRow>('get_runs', `SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [
+      ids,
+    ]);
     return rows.map(rowToRecord);
   }
 
@@ -106,7 +108,8 @@ export class PostgresRunStore implements RunStore {
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
     await this.#batcher.flush();
-    const { rows } = await this.#pool.query<{ seq: number; event: string }>(
+    const { rows } = await this.#read<{ seq: number; event: string }>(
+      'read_events',
       `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [runId, afterSeq, limit],
     );
@@ -115,7 +118,8 @@ export class PostgresRunStore implements RunStore {
 
   async lastSeq(runId: string): Promise<number> {
     await this.#batcher.flush();
-    const { rows } = await this.#pool.query<{ seq: number | null }>(
+    const { rows } = await this.#read<{ seq: number | null }>(
+      'last_seq',
       `SELECT MAX(seq) AS seq FROM ${this.#schema}.run_events WHERE run_id = $1`,
       [runId],
     );
@@ -124,7 +128,8 @@ export class PostgresRunStore implements RunStore {
 
   async loadCheckpoint(runId: string): Promise<Checkpoint | undefined> {
     await this.#batcher.flush();
-    const { rows } = await this.#pool.query<{ checkpoint: string }>(
+    const { rows } = await this.#read<{ checkpoint: string }>(
+      'load_checkpoint',
       `SELECT checkpoint FROM ${this.#schema}.run_checkpoints WHERE run_id = $1`,
       [runId],
     );
@@ -138,7 +143,8 @@ export class PostgresRunStore implements RunStore {
       this.#stepsStored.set(runId, 0);
       return { ...rest, steps: inline };
     }
-    const steps = await this.#pool.query<{ step: string }>(
+    const steps = await this.#read<{ step: string }>(
+      'load_steps',
       `SELECT step FROM ${this.#schema}.run_steps WHERE run_id = $1 AND idx < $2 ORDER BY idx`,
       [runId, stepCount],
     );
@@ -157,11 +163,16 @@ export class PostgresRunStore implements RunStore {
     await this.#pool.end();
   }
 
+  /** A read as a named statement: each pooled connection (this store's alone) parses it once. */
+  #read<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.#pool.query<R>({ name: `thinkflow_${name}`, text, values });
+  }
+
   async #commit(batch: WriteBatch): Promise<void> {
     if (isEmptyBatch(batch)) return;
     const values = commitValues(batch, this.#stepsStored);
     try {
-      await this.#pool.query({ name: `thinkflow_commit_${this.#schema}`, text: this.#commitText, values });
+      await this.#pool.query({ name: 'thinkflow_commit', text: this.#commitText, values });
     } catch (error) {
       // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
       this.#stepsStored.clear();
