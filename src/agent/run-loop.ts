@@ -67,8 +67,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;
   try {
-    const checkedInput = guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
-    const guardedInput = checkedInput instanceof Promise ? await checkedInput : checkedInput;
+    const guardedInput = await guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
     stop = guardedInput.stop;
     head.question = { role: 'user', content: guardedInput.text };
     if (run.resume?.pending) await finishPendingStep(run.resume.pending, state, config, abort.signal, emit, project);
@@ -146,8 +145,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       // 4. Finish, correct, or run the tools.
       if (next.type === 'final') {
         state.invalidStreak = 0;
-        const checked = guardText(options.guardrails?.output, 'output', next.answer, state, abort.signal, emit);
-        const guarded = checked instanceof Promise ? await checked : checked;
+        const guarded = await guardText(options.guardrails?.output, 'output', next.answer, state, abort.signal, emit);
         step.answer = guarded.text;
         stop = guarded.stop;
         if (!stop) {
@@ -181,6 +179,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
             const pending = { index, raw: response.text, thought: next.thought, calls: next.calls, done: [] };
             await run.onCheckpoint(withFields(checkpointOf(state), { pending }));
           }
+          // Await only what waits: without guardrails, a step of synchronous tools costs no microtask.
           const checked = guardToolCalls(options.guardrails?.toolCall, next.calls, state, abort.signal, emit);
           const { allowed, blocked } = checked instanceof Promise ? await checked : checked;
           const running = allowed.length ? runTools(allowed, index, state, config, abort.signal, emit) : [];
