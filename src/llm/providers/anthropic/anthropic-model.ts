@@ -1,16 +1,7 @@
-import type { ModelChunk, ModelRequest, ModelResponse } from '../../../core/index.js';
-import { withUsage } from '../../estimate-usage.js';
-import {
-  endpoint,
-  fetchWithRetry,
-  type HttpRequest,
-  type RetryOptions,
-  readJson,
-  responseLines,
-  sseEvents,
-} from '../../http/index.js';
+import type { ModelRequest } from '../../../core/index.js';
+import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
 import type { Model } from '../../model.js';
-import { isJsonResponse, responseChunks } from '../../response-chunks.js';
+import { sseChatModel } from '../sse-chat-model.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
 import { parseAnthropicResponse } from './parse-response.js';
 import { parseAnthropicStream } from './parse-stream.js';
@@ -80,29 +71,12 @@ export function anthropic(options: AnthropicOptions): Model {
     };
   }
 
-  function finish(response: ModelResponse, request: ModelRequest): ModelResponse {
-    return withUsage({ ...response, modelId: id }, request);
-  }
-
-  return {
+  return sseChatModel({
     id,
+    provider,
     contextWindow: options.contextWindow,
-    capabilities: { nativeTools: true, streaming: true },
-    async generate(request) {
-      const http = await fetchWithRetry(httpRequest(request, false));
-      return finish(parseAnthropicResponse(await readJson(http, provider), { provider }), request);
-    },
-    async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
-      const http = await fetchWithRetry(httpRequest(request, true));
-      if (isJsonResponse(http.response)) {
-        // The server ignored `stream: true`: serve its whole answer as chunks.
-        yield* responseChunks(finish(parseAnthropicResponse(await readJson(http, provider), { provider }), request));
-        return;
-      }
-      const events = sseEvents(responseLines(http));
-      for await (const chunk of parseAnthropicStream(events, { provider, secrets: [options.apiKey] })) {
-        yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
-      }
-    },
-  };
+    request: httpRequest,
+    parse: (body) => parseAnthropicResponse(body, { provider }),
+    parseStream: (events) => parseAnthropicStream(events, { provider, secrets: [options.apiKey] }),
+  });
 }

@@ -1,16 +1,7 @@
-import type { ModelChunk, ModelRequest, ModelResponse } from '../../../core/index.js';
-import { withUsage } from '../../estimate-usage.js';
-import {
-  endpoint,
-  fetchWithRetry,
-  type HttpRequest,
-  type RetryOptions,
-  readJson,
-  responseLines,
-  sseEvents,
-} from '../../http/index.js';
+import type { ModelRequest } from '../../../core/index.js';
+import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
 import type { Model } from '../../model.js';
-import { isJsonResponse, responseChunks } from '../../response-chunks.js';
+import { sseChatModel } from '../sse-chat-model.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { parseOpenAIResponse } from './parse-response.js';
 import { parseOpenAIStream } from './parse-stream.js';
@@ -90,29 +81,12 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
     };
   }
 
-  function finish(response: ModelResponse, request: ModelRequest): ModelResponse {
-    return withUsage({ ...response, modelId: id }, request);
-  }
-
-  return {
+  return sseChatModel({
     id,
+    provider,
     contextWindow: options.contextWindow,
-    capabilities: { nativeTools: true, streaming: true },
-    async generate(request) {
-      const http = await fetchWithRetry(httpRequest(request, false));
-      const body = await readJson(http, provider);
-      return finish(parseOpenAIResponse(body, { provider }), request);
-    },
-    async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
-      const http = await fetchWithRetry(httpRequest(request, true));
-      if (isJsonResponse(http.response)) {
-        // The server ignored `stream: true`: serve its whole answer as chunks.
-        yield* responseChunks(finish(parseOpenAIResponse(await readJson(http, provider), { provider }), request));
-        return;
-      }
-      for await (const chunk of parseOpenAIStream(sseEvents(responseLines(http)), { provider, secrets })) {
-        yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
-      }
-    },
-  };
+    request: httpRequest,
+    parse: (body) => parseOpenAIResponse(body, { provider }),
+    parseStream: (events) => parseOpenAIStream(events, { provider, secrets }),
+  });
 }
