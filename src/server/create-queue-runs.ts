@@ -100,6 +100,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
       const run = await store.getRun(id);
       if (!run) return undefined;
       if (run.status === 'queued' && (await queue.remove(id)) === 1) {
+        unended.delete(id);
         await waiting.remove(run.agent, id);
         await endUnstarted(store, run, 'Cancelled before it started.');
         return store.getRun(id);

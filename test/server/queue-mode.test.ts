@@ -65,6 +65,22 @@ describe('queue mode (BullMQ on Redis, state in PostgreSQL)', () => {
     expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
   }, 60_000);
 
+  it('waits on a run just started without polling, and on one already ended without sleeping', async () => {
+    const c = await cluster({ steps: stepsAgent() });
+    await c.addWorker();
+    const start = async () => {
+      const started = await c.request('/v1/agents/steps/runs', postJson({ input: 'go' }));
+      return ((await started.json()) as RunRecord).id;
+    };
+    expect((await c.runs.wait(await start(), AbortSignal.timeout(20_000)))?.status).toBe('done');
+    const id = await start();
+    await eventually(async () => ((await c.runs.get(id))?.status === 'done' ? true : undefined));
+    // Its job's end may already have been seen: waiting must read the store at once, not sleep first.
+    const t0 = Date.now();
+    expect((await c.runs.wait(id))?.status).toBe('done');
+    expect(Date.now() - t0).toBeLessThan(500);
+  }, 30_000);
+
   it('answers ?wait=true, approvals and cancels through the shared store', async () => {
     const deploy = defineTool({
       name: 'deploy',
