@@ -2,7 +2,7 @@ import type { ParsedStep } from '../../core/index.js';
 import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS } from '../shared/call-markers.js';
 import { extractJson } from '../shared/extract-json.js';
-import { invalid, joinThoughts, withExtras } from '../shared/invalid.js';
+import { invalid, joinThoughts, readSafely, withExtras } from '../shared/invalid.js';
 import { plainReply } from '../shared/plain-reply.js';
 import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
@@ -26,13 +26,7 @@ const SHAPE =
  * // → { type: 'action', tool: 'search', input: { query: 'vitest' } }
  */
 export function parseJsonAction(text: string): ParsedStep {
-  if (typeof text !== 'string') return invalid(String(text), 'The reply was not text.');
-  try {
-    return read(text);
-  } catch (error) {
-    // Defensive only: every path returns data; a bug must still not crash the loop.
-    return invalid(text, `The reply could not be read (${error instanceof Error ? error.message : 'unknown error'}).`);
-  }
+  return readSafely(text, read);
 }
 
 function read(raw: string): ParsedStep {

@@ -1,5 +1,5 @@
 import type { ParsedStep } from '../../core/index.js';
-import { invalid, joinThoughts, withExtras } from '../shared/invalid.js';
+import { invalid, joinThoughts, readSafely, withExtras } from '../shared/invalid.js';
 import { plainReply } from '../shared/plain-reply.js';
 import { readUnstructured } from '../shared/read-unstructured.js';
 import { type Section, splitSections } from '../shared/split-sections.js';
@@ -17,13 +17,7 @@ import { FORMAT_HINT, readReActAction } from './read-react-action.js';
  * // → { type: 'action', thought: 'I need the weather.', tool: 'get_weather', input: { city: 'Paris' } }
  */
 export function parseReAct(text: string): ParsedStep {
-  if (typeof text !== 'string') return invalid(String(text), 'The reply was not text.');
-  try {
-    return read(text);
-  } catch (error) {
-    // Defensive only: every path above returns data; a bug must still not crash the loop.
-    return invalid(text, `The reply could not be read (${error instanceof Error ? error.message : 'unknown error'}).`);
-  }
+  return readSafely(text, read);
 }
 
 function read(raw: string): ParsedStep {

@@ -5,13 +5,30 @@ export function invalid(raw: string, reason: string): Extract<ParsedStep, { type
   return { type: 'invalid', reason, raw };
 }
 
+/**
+ * Reads a reply with `read`, never throwing: text that is not a string, or a bug in a reader, becomes
+ * an invalid step rather than a crashed loop.
+ */
+export function readSafely(text: unknown, read: (text: string) => ParsedStep): ParsedStep {
+  if (typeof text !== 'string') return invalid(String(text), 'The reply was not text.');
+  try {
+    return read(text);
+  } catch (error) {
+    // Defensive only: every path of a reader returns data.
+    return invalid(text, `The reply could not be read (${error instanceof Error ? error.message : 'unknown error'}).`);
+  }
+}
+
 /** Adds a thought and the repaired flag to a step, leaving out empty values. */
 export function withExtras(step: ParsedStep, thought: string | undefined, repaired: boolean): ParsedStep {
   if (step.type === 'invalid') return step;
   const merged = joinThoughts(thought, step.thought);
-  const out: ParsedStep = { ...step };
+  // Built field by field: a spread copy that then gains or loses properties is slow on Node 20.
+  const out: ParsedStep =
+    step.type === 'action'
+      ? { type: 'action', tool: step.tool, input: step.input }
+      : { type: 'final', answer: step.answer };
   if (merged) out.thought = merged;
-  else delete out.thought;
   if (repaired || step.repaired) out.repaired = true;
   return out;
 }
