@@ -1,8 +1,9 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { newRunId } from './new-run-id.js';
 import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { subscribeRunEnds } from './run-ends.js';
 import { isFinished, type RunRecord } from './run-record.js';
 import { type RunService, waitForEnd } from './run-service.js';
 import { agentLimits, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
@@ -30,17 +31,15 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   const queue = new Queue<RunJob>(settings.name, settings.options);
   const waiting = agentQueueCounts(options);
   const pollMs = options.pollMs ?? 100;
-  // Job ids are run ids: a finished job wakes whoever waits on its run, instead of each waiter polling.
-  const jobEvents = new QueueEvents(settings.name, settings.options);
   const ended = createChangeSignal();
-  // Runs started here whose job has not ended yet: waiting on one needs no first read of the store.
+  // Runs started here whose job has not stopped yet: waiting on one needs no first read of the store.
   const unended = new Set<string>();
-  const wake = ({ jobId }: { jobId: string }) => {
-    unended.delete(jobId);
-    ended.notify(jobId);
-  };
-  jobEvents.on('completed', wake);
-  jobEvents.on('failed', wake);
+  // A job stopping on a worker wakes whoever waits on its run, instead of each waiter polling.
+  const subscription = subscribeRunEnds(options, (runId) => {
+    unended.delete(runId);
+    ended.notify(runId);
+  });
+  subscription.catch(() => {});
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
   const service: RunService = {
@@ -65,8 +64,8 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
         updatedAt: now,
       };
       try {
-        // The row must be committed before a worker can take the job.
-        await store.createRun(run);
+        // The row must be committed before a worker can take the job, and its end must not go unheard.
+        await Promise.all([store.createRun(run), subscription]);
         await queue.add(
           'run',
           { runId: id, agent },
@@ -122,7 +121,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     },
 
     async close() {
-      await jobEvents.close();
+      await (await subscription).close();
       await queue.close();
       await waiting.close();
     },

@@ -4,6 +4,7 @@ import { agentQueueCounts } from './agent-queue-counts.js';
 import { executeRun } from './execute-run.js';
 import type { QuestionBox } from './question-box.js';
 import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { runEndPublisher } from './run-ends.js';
 import { isFinished } from './run-record.js';
 import { type AgentEntry, resolveAgent } from './servable-agent.js';
 import type { RunStore } from './stores/run-store.js';
@@ -42,6 +43,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   const { store } = options;
   const settings = queueSettings(options);
   const waiting = agentQueueCounts(options);
+  const ends = runEndPublisher(options);
   let stopping = false;
   // The runs this worker executes, and one poll for all of them (one query, not one per run).
   const active = new Map<string, { controller: AbortController; box?: QuestionBox }>();
@@ -65,10 +67,19 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   }, options.pollMs ?? 1000);
 
   async function process(job: { data: RunJob }): Promise<void> {
-    const run = await store.getRun(job.data.runId);
+    try {
+      await execute(job.data);
+    } finally {
+      // The run's writes are committed: whoever waits on it reads the store now.
+      ends.publish(job.data.runId).catch((error: unknown) => options.onError?.(error));
+    }
+  }
+
+  async function execute(job: RunJob): Promise<void> {
+    const run = await store.getRun(job.runId);
     // Taken by a worker, the run no longer counts against its agent's queue limit.
-    const agent = job.data.agent ?? run?.agent;
-    if (agent) await waiting.remove(agent, job.data.runId);
+    const agent = job.agent ?? run?.agent;
+    if (agent) await waiting.remove(agent, job.runId);
     if (!run || isFinished(run.status)) return;
     if (run.cancelRequested) return endUnstarted(store, run, 'Cancelled before it started.');
     const entry = options.agents[run.agent];
@@ -120,6 +131,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
         await closing;
         clearInterval(poll);
         await waiting.close();
+        await ends.close();
       })();
       return closed;
     },
