@@ -17,12 +17,21 @@ const { Agent, defineTool, scriptedModel } = (await import(
   source === 'dist' ? built.href : '../src/index.js'
 )) as typeof Thinkflow;
 
+const addInput = z.object({ a: z.number(), b: z.number() });
 const add = defineTool({
   name: 'add',
   description: 'Adds two numbers.',
-  input: z.object({ a: z.number(), b: z.number() }),
-  run: ({ a, b }) => a + b,
+  input: addInput,
+  run: ({ a, b }): number | Promise<number> => a + b,
 });
+/** The same tool written as an async function, as most real tools are. */
+const addAsync = defineTool({
+  name: 'add',
+  description: 'Adds two numbers.',
+  input: addInput,
+  run: async ({ a, b }): Promise<number> => a + b,
+});
+type AddTool = typeof add;
 
 const script: ModelResponse[] = [
   ...[1, 2, 3, 4].map((i) => ({
@@ -33,7 +42,7 @@ const script: ModelResponse[] = [
 ];
 
 /** The floor: the same five model turns and four tool calls, written by hand. */
-async function handWritten(): Promise<string> {
+async function handWritten(tool: AddTool): Promise<string> {
   const messages: Message[] = [
     { role: 'system', content: 'You are helpful.' },
     { role: 'user', content: 'Add things.' },
@@ -43,16 +52,16 @@ async function handWritten(): Promise<string> {
     messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
     if (!reply.toolCalls?.length) return reply.text;
     for (const c of reply.toolCalls) {
-      const args = add.parse(JSON.parse(c.arguments));
+      const args = tool.parse(JSON.parse(c.arguments));
       if (!args.ok) throw new Error('bad');
-      const out = await add.run(args.value, {} as never);
+      const out = await tool.run(args.value, {} as never);
       messages.push({ role: 'tool', content: String(out), toolCallId: c.id });
     }
   }
 }
 
-async function thinkflowRun(): Promise<string> {
-  const agent = new Agent({ model: scriptedModel(script), tools: [add], streaming: false });
+async function thinkflowRun(tool: AddTool): Promise<string> {
+  const agent = new Agent({ model: scriptedModel(script), tools: [tool], streaming: false });
   const result = await agent.run('Add things.');
   if (result.status !== 'done') throw new Error(result.status);
   return result.output;
@@ -69,20 +78,25 @@ async function timeIt(fn: () => Promise<unknown>, runs: number): Promise<number>
 // runs after 300 warm-up runs measured the JIT warming up half the time, reading up to 2× slower).
 const RUNS = 2000;
 const ROUNDS = 11;
-for (let i = 0; i < 3000; i++) {
-  await handWritten();
-  await thinkflowRun();
+for (const [label, tool] of [
+  ['a synchronous tool', add],
+  ['an async tool', addAsync],
+] as const) {
+  for (let i = 0; i < 3000; i++) {
+    await handWritten(tool);
+    await thinkflowRun(tool);
+  }
+  let floor = Number.POSITIVE_INFINITY;
+  let ours = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < ROUNDS; round++) {
+    floor = Math.min(floor, await timeIt(() => handWritten(tool), RUNS));
+    ours = Math.min(ours, await timeIt(() => thinkflowRun(tool), RUNS));
+  }
+  console.log(`loop overhead, 5-step task with ${label}, best of ${ROUNDS} rounds of ${RUNS} runs (${source}):`);
+  console.log(`  hand-written loop : ${(floor / 5).toFixed(2)} µs/step`);
+  console.log(`  thinkflow Agent   : ${(ours / 5).toFixed(2)} µs/step`);
+  console.log(`  ratio             : ${(ours / floor).toFixed(1)}× the floor (target ≤ 10×)`);
 }
-let floor = Number.POSITIVE_INFINITY;
-let ours = Number.POSITIVE_INFINITY;
-for (let round = 0; round < ROUNDS; round++) {
-  floor = Math.min(floor, await timeIt(handWritten, RUNS));
-  ours = Math.min(ours, await timeIt(thinkflowRun, RUNS));
-}
-console.log(`loop overhead, 5-step task, best of ${ROUNDS} rounds of ${RUNS} runs (${source}):`);
-console.log(`  hand-written loop : ${(floor / 5).toFixed(2)} µs/step`);
-console.log(`  thinkflow Agent   : ${(ours / 5).toFixed(2)} µs/step`);
-console.log(`  ratio             : ${(ours / floor).toFixed(1)}× the floor (target ≤ 10×)`);
 
 // Eight 50 ms calls in one step run concurrently.
 const wait = defineTool({
@@ -109,7 +123,7 @@ console.log(
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc) {
   const heapAfter = async (n: number) => {
-    for (let i = 0; i < n; i++) await thinkflowRun();
+    for (let i = 0; i < n; i++) await thinkflowRun(add);
     gc();
     return process.memoryUsage().heapUsed / 1024 / 1024;
   };
