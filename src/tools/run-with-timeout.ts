@@ -24,25 +24,43 @@ export function runWithTimeout<T>(
   fn: (handle: LazySignal) => T | PromiseLike<T>,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): TimedOutcome<T> | Promise<TimedOutcome<T>> {
+  return raceTimeout(fn, options, same);
+}
+
+const same = <T>(outcome: T): T => outcome;
+
+/**
+ * `runWithTimeout` that hands the outcome straight to `next` (synchronously when `fn` returned a
+ * plain value), so a caller on a hot path pays for no promise of its own.
+ */
+export function raceTimeout<T, R>(
+  fn: (handle: LazySignal) => T | PromiseLike<T>,
+  options: { timeoutMs: number; signal?: AbortSignal },
+  next: (outcome: TimedOutcome<T>) => R | PromiseLike<R>,
+): R | Promise<R> {
   const { signal, timeoutMs } = options;
-  if (signal?.aborted) return { type: 'aborted' };
+  if (signal?.aborted) return next({ type: 'aborted' }) as R | Promise<R>;
   const controller = new LazyController();
   let value: T | PromiseLike<T>;
   try {
     value = fn(controller);
   } catch (error) {
-    return { type: 'error', error };
+    return next({ type: 'error', error }) as R | Promise<R>;
   }
-  if (!isThenable(value)) return { type: 'ok', value };
+  if (!isThenable(value)) return next({ type: 'ok', value }) as R | Promise<R>;
   const pending = value;
-  return new Promise((resolve) => {
+  return new Promise<R>((resolve, reject) => {
     let settled = false;
     const finish = (outcome: TimedOutcome<T>) => {
       if (settled) return;
       settled = true;
       timer?.cancel();
-      signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
+      if (signal) signal.removeEventListener('abort', onAbort);
+      try {
+        resolve(next(outcome));
+      } catch (error) {
+        reject(error);
+      }
     };
     const onAbort = () => {
       finish({ type: 'aborted' });
@@ -55,7 +73,7 @@ export function runWithTimeout<T>(
             controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
           })
         : undefined;
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
     pending.then(
       (result) => finish({ type: 'ok', value: result }),
       (error: unknown) => finish({ type: 'error', error }),

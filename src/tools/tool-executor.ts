@@ -4,7 +4,7 @@ import { createCallScheduler } from './call-scheduler.js';
 import { coerceArguments } from './coerce-arguments.js';
 import { fitsWithin } from './fits-within.js';
 import { isRetryableError, retryDelay } from './retryable-tool-error.js';
-import { runWithTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
+import { raceTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
 import { serializeOutput } from './serialize-output.js';
 import { streamExecution, type ToolExecution } from './stream-execution.js';
 import type { AnyTool, Logger, ToolContext } from './tool.js';
@@ -136,11 +136,19 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const callExtras = (tool: AnyTool, callId: string): Pick<ToolContext, 'ask' | 'parent'> =>
     ask ? { ask: (question) => ask(question, { callId, tool: tool.name }), parent: options.parent } : shared;
 
-  const runOnce = (tool: AnyTool, input: unknown, callId: string, signal: AbortSignal | undefined) =>
-    runWithTimeout(
+  /** One run of the tool under its timeout; the outcome goes to `next` (at once for a synchronous tool). */
+  const runOnce = <R>(
+    tool: AnyTool,
+    input: unknown,
+    callId: string,
+    signal: AbortSignal | undefined,
+    next: (outcome: TimedOutcome<unknown>) => R | PromiseLike<R>,
+  ) =>
+    raceTimeout(
       (handle) =>
         tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId))),
       { timeoutMs: tool.timeoutMs ?? timeoutMs, signal },
+      next,
     );
 
   const retryable = (tool: AnyTool, outcome: TimedOutcome<unknown>, attempts: number) =>
@@ -152,7 +160,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     input: unknown,
     callId: string,
     signal: AbortSignal | undefined,
-    first: ReturnType<typeof runOnce>,
+    first: TimedOutcome<unknown> | Promise<TimedOutcome<unknown>>,
   ) => {
     let pending = first;
     for (let attempts = 1; ; attempts++) {
@@ -166,7 +174,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         error: errorMessage(outcome.error),
       });
       if (!(await sleep(delay, signal))) return { outcome: { type: 'aborted' } as const, attempts };
-      pending = runOnce(tool, input, callId, signal);
+      pending = runOnce(tool, input, callId, signal, (outcome) => outcome);
     }
   };
 
@@ -238,17 +246,14 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     };
     const retried = (first: TimedOutcome<unknown>) =>
       withRetries(tool, input, call.id, signal, first).then((r) => end(r.outcome, r.attempts));
-    let first: ReturnType<typeof runOnce>;
     try {
-      first = runOnce(tool, input, call.id, signal);
+      return runOnce(tool, input, call.id, signal, (outcome) =>
+        retryable(tool, outcome, 1) ? retried(outcome) : end(outcome, 1),
+      );
     } catch (error) {
       release();
       throw error;
     }
-    if (first instanceof Promise) {
-      return first.then((outcome) => (retryable(tool, outcome, 1) ? retried(outcome) : end(outcome, 1)));
-    }
-    return retryable(tool, first, 1) ? retried(first) : end(first, 1);
   };
 
   /** Turns how the tool ended into the call's observation and end record. */
