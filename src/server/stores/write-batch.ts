@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../../agent/index.js';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, withFields } from '../../core/index.js';
 import type { RunPatch, RunRecord } from '../run-record.js';
 
 /** Writes gathered during one tick, committed together in one transaction. */
@@ -26,7 +26,7 @@ function emptyBatch(): WriteBatch {
 /** Applies a patch on top of the patch already waiting for the same run. */
 export function mergePatch(batch: WriteBatch, id: string, patch: RunPatch): void {
   const before = batch.patches.get(id);
-  batch.patches.set(id, before ? { ...before, ...patch } : patch);
+  batch.patches.set(id, before ? withFields(before, patch) : patch);
 }
 
 /**
