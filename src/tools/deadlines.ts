@@ -3,9 +3,18 @@ export interface Deadline {
   cancel(): void;
 }
 
-interface Entry {
-  at: number;
-  fire: () => void;
+/** One pending deadline: its own handle, so starting one allocates a single object. */
+class Entry implements Deadline {
+  constructor(
+    readonly at: number,
+    readonly fire: () => void,
+    readonly lane: Lane,
+  ) {}
+
+  cancel(): void {
+    // An idle lane keeps its timer, unreferenced so the process may exit: the next call reuses it.
+    if (this.lane.entries.delete(this) && this.lane.entries.size === 0) this.lane.timer?.unref();
+  }
 }
 
 interface Lane {
@@ -30,17 +39,12 @@ export function deadline(ms: number, fire: () => void): Deadline {
     lane = { entries: new Set() };
     lanes.set(ms, lane);
   }
-  const entry: Entry = { at: performance.now() + ms, fire };
+  if (lane.entries.size === 0) lane.timer?.ref();
+  const entry = new Entry(performance.now() + ms, fire, lane);
+  lane.entries.add(entry);
   const owner = lane;
-  if (owner.entries.size === 0) owner.timer?.ref();
-  owner.entries.add(entry);
   owner.timer ??= setTimeout(() => expire(ms, owner), ms);
-  return {
-    cancel() {
-      // An idle lane keeps its timer, unreferenced so the process may exit: the next call reuses it.
-      if (owner.entries.delete(entry) && owner.entries.size === 0) owner.timer?.unref();
-    },
-  };
+  return entry;
 }
 
 /** Fires the lane's due entries, then sets its timer for the next one (if any). */

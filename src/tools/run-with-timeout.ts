@@ -55,17 +55,19 @@ export function raceTimeout<T, R>(
       if (settled) return;
       settled = true;
       timer?.cancel();
-      if (signal) signal.removeEventListener('abort', onAbort);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       try {
         resolve(next(outcome));
       } catch (error) {
         reject(error);
       }
     };
-    const onAbort = () => {
-      finish({ type: 'aborted' });
-      controller.abort(signal?.reason);
-    };
+    const onAbort = signal
+      ? () => {
+          finish({ type: 'aborted' });
+          controller.abort(signal.reason);
+        }
+      : undefined;
     const timer =
       timeoutMs > 0 && Number.isFinite(timeoutMs)
         ? deadline(timeoutMs, () => {
@@ -73,7 +75,7 @@ export function raceTimeout<T, R>(
             controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
           })
         : undefined;
-    if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
     pending.then(
       (result) => finish({ type: 'ok', value: result }),
       (error: unknown) => finish({ type: 'error', error }),
