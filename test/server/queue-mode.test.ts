@@ -65,6 +65,29 @@ describe('queue mode (BullMQ on Redis, state in PostgreSQL)', () => {
     expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
   }, 60_000);
 
+  it('completes 500 runs spread over two workers: none lost, none run twice, every event log whole', async () => {
+    const counter = { calls: 0 };
+    const c = await cluster({ steps: stepsAgent({ counter }) });
+    await c.addWorker();
+    await c.addWorker();
+    const started = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => c.runs.start({ agent: 'steps', input: `run ${i}` })),
+    );
+    const ids = started.map((s) => (s.ok ? s.run.id : `refused: ${s.reason}`));
+    expect(new Set(ids).size).toBe(500);
+    const ended = await Promise.all(ids.map((id) => c.runs.wait(id, AbortSignal.timeout(90_000))));
+    expect(ended.filter((r) => r?.status === 'done')).toHaveLength(500);
+    // Each run's four tool calls ran once: a run executed twice would have called its tools again.
+    expect(counter.calls).toBe(500 * 4);
+    for (const id of ids.filter((_, i) => i % 10 === 0)) {
+      const events = await c.runs.events(id, 0);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      expect(events.filter((e) => e.event.type === 'run_start')).toHaveLength(1);
+      expect(events.filter((e) => e.event.type === 'tool_end')).toHaveLength(4);
+      expect(events.filter((e) => e.event.type === 'run_end')).toHaveLength(1);
+    }
+  }, 120_000);
+
   it('waits on a run just started without polling, and on one already ended without sleeping', async () => {
     const c = await cluster({ steps: stepsAgent() });
     await c.addWorker();
