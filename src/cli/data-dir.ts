@@ -1,7 +1,6 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { thinkflowHome } from '../llm/index.js';
 
 /** Where thinkflow keeps its data: `--data-dir`, else THINKFLOW_HOME (where `models pull` also puts models), else ~/.thinkflow. */
 export function dataDir(flag?: string): string {
-  return flag ?? process.env.THINKFLOW_HOME ?? join(homedir(), '.thinkflow');
+  return flag ?? thinkflowHome();
 }

@@ -23,3 +23,4 @@ export {
   type ScriptFunction,
   scriptedModel,
 } from './scripted-model.js';
+export { thinkflowHome } from './thinkflow-home.js';

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { errorMessage, StoreError } from '../core/index.js';
+import { thinkflowHome } from '../llm/index.js';
 
-/** Where a SQLite store lives: a file, or `thinkflow.db` under a data dir (default `~/.thinkflow`). */
+/** Where a SQLite store lives: a file, or `thinkflow.db` under a data dir (default `$THINKFLOW_HOME` or `~/.thinkflow`). */
 export interface SqliteLocation {
-  /** Folder holding `thinkflow.db`. Default `~/.thinkflow` (the CLI's `--data-dir`). */
+  /** Folder holding `thinkflow.db`. Default `$THINKFLOW_HOME`, else `~/.thinkflow` (the CLI's `--data-dir`). */
   dataDir?: string;
   /** The database file itself (or `:memory:`); wins over `dataDir`. */
   file?: string;
@@ -16,7 +16,7 @@ export interface SqliteLocation {
 
 /** The database file a location points to. */
 export function databasePath(location: SqliteLocation = {}): string {
-  return location.file ?? join(location.dataDir ?? join(homedir(), '.thinkflow'), 'thinkflow.db');
+  return location.file ?? join(location.dataDir ?? thinkflowHome(), 'thinkflow.db');
 }
 
 /**

@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { serve as serveNode } from '@hono/node-server';
+import { thinkflowHome } from '../llm/index.js';
 import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
@@ -17,7 +17,7 @@ export interface ServeOptions {
   port?: number;
   /** Default 127.0.0.1. */
   hostname?: string;
-  /** Where the SQLite store lives. Default `~/.thinkflow`. */
+  /** Where the SQLite store lives. Default `$THINKFLOW_HOME`, else `~/.thinkflow`. */
   dataDir?: string;
   /** `redis://…`: hand runs to `thinkflow worker` processes through BullMQ (needs a PostgreSQL store). */
   queue?: string;
@@ -57,7 +57,7 @@ export async function openStore(
   const store = options.pg
     ? new PostgresRunStore({ connectionString: options.pg, schema: options.pgSchema })
     : !config || ('type' in config && config.type === 'sqlite')
-      ? new SqliteRunStore({ path: config?.path ?? join(options.dataDir ?? join(homedir(), '.thinkflow'), 'runs.db') })
+      ? new SqliteRunStore({ path: config?.path ?? join(options.dataDir ?? thinkflowHome(), 'runs.db') })
       : 'type' in config && config.type === 'postgres'
         ? new PostgresRunStore(config)
         : config;

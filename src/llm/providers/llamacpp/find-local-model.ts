@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { thinkflowHome } from '../../thinkflow-home.js';
 
 /** Where `thinkflow models pull` puts GGUF files: `~/.thinkflow/models` (or `$THINKFLOW_HOME/models`). */
 export function modelsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.THINKFLOW_HOME ?? join(homedir(), '.thinkflow'), 'models');
+  return join(thinkflowHome(env), 'models');
 }
 
 /** The path of the first `*.gguf` file (by name) in the models folder, or undefined when there is none. */
