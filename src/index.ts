@@ -80,6 +80,7 @@ export {
   type ScriptedModel,
   type ScriptedReply,
   scriptedModel,
+  thinkflowHome,
 } from './llm/index.js';
 export {
   type ContextFit,
