@@ -6,7 +6,9 @@ const prompts = new Map<string, string>();
 const ids = new WeakMap<object, number>();
 let lastId = 0;
 
-function idOf(value: object): number {
+function idOf(value: unknown): number | string {
+  // A schema that is not an object (a hand-made tool without one) is keyed by its text.
+  if (typeof value !== 'object' || value === null) return `~${String(value)}`;
   let id = ids.get(value);
   if (id === undefined) {
     id = ++lastId;

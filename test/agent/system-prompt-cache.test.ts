@@ -40,4 +40,10 @@ describe('system prompts shared across agents', () => {
     await agent.run('hi');
     expect(model.calls[0].messages[0].content).toBe(systemOf(agent));
   });
+
+  it('keys a hand-made tool without a schema object by its text instead of failing', () => {
+    const bare = { ...lookup('Finds a city.'), parameters: undefined } as unknown as ReturnType<typeof lookup>;
+    const model = scriptedModel(['done']);
+    expect(systemOf(new Agent({ model, protocol: 'react', tools: [bare] }))).toContain('Finds a city.');
+  });
 });
