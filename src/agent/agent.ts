@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type AgentEvent, ConfigError, type Message, type RunResult, withFields } from '../core/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
@@ -10,6 +9,7 @@ import { streamRun } from './event-channel.js';
 import { executorRunner } from './executor-runner.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
+import { newRunId } from './new-run-id.js';
 import { outputSchemaBlock } from './output-schema-block.js';
 import { runLoop } from './run-loop.js';
 import { addChildUsage, type RunState, remainingBudget } from './run-state.js';
@@ -46,10 +46,12 @@ export class Agent<T = unknown> {
     this.options = options;
     this.name = options.name;
     this.#handoffs = handoffTools(options.handoffs);
+    this.#handoffNames = new Set(this.#handoffs.keys());
     this.tools = new ToolRegistry([...(options.tools ?? []), ...[...this.#handoffs.values()].map((h) => h.tool)]);
   }
 
   readonly #handoffs: ReturnType<typeof handoffTools>;
+  readonly #handoffNames: Set<string>;
 
   /** The protocol a run will use: `auto` picks native when the model calls tools natively, else json. */
   get protocol(): Protocol {
@@ -59,7 +61,7 @@ export class Agent<T = unknown> {
 
   /** Runs the agent on one input and resolves with the result; never rejects for model or tool failures. */
   async run(input: string, options: RunOptions = {}): Promise<RunResult<T>> {
-    const runId = options.runId ?? randomUUID();
+    const runId = options.runId ?? newRunId();
     const trace = this.options.traceFile ? createTraceWriter(this.options.traceFile) : undefined;
     const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
     const emit = (event: AgentEvent) => {
@@ -115,7 +117,7 @@ export class Agent<T = unknown> {
             live = state;
           },
           router: this.#router(),
-          handoffTools: new Set(this.#handoffs.keys()),
+          handoffTools: this.#handoffNames,
           handoff: (tool, step, state, signal, emitEvent) =>
             runHandoff(this.#handoffs.get(tool)!, this.name, step, state, run, signal, emitEvent),
           onFinish: async (r, emitEvent, state) => {

@@ -52,15 +52,17 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   const requestTools = protocol.requestTools(config.prompt);
   const stopSequences = protocol.stop?.(language);
 
-  emit(
-    event(state, 'run_start', {
-      input,
-      agent: options.name,
-      model: model.id,
-      protocol: protocol.name,
-      tools: tools.names(),
-    }),
-  );
+  if (!state.silent) {
+    emit(
+      event(state, 'run_start', {
+        input,
+        agent: options.name,
+        model: model.id,
+        protocol: protocol.name,
+        tools: tools.names(),
+      }),
+    );
+  }
   if (config.recalled?.length) emit(event(state, 'memory_recall', { memories: config.recalled }));
   for (const w of config.warnings ?? []) emit(event(state, 'warning', w));
 

@@ -20,11 +20,16 @@ function idOf(value: unknown): number | string {
 /**
  * A protocol's system prompt, rendered once per distinct prompt and shared by every agent: a server
  * that builds an agent for each request renders it once, not on every run. The key holds everything
- * the prompt is made of (tools by name, description and schema object).
+ * the prompt is made of (tools by their frozen registry spec, or by name, description and schema object).
  */
 export function systemPromptFor(protocol: Protocol, prompt: PromptContext): string {
   let key = `${idOf(protocol)}\u0000${prompt.language}\u0000${prompt.instructions ?? ''}`;
-  for (const tool of prompt.tools) key += `\u0000${tool.name}\u0001${tool.description}\u0001${idOf(tool.parameters)}`;
+  for (const tool of prompt.tools) {
+    // A registry's specs are frozen and shared (one per tool), so their identity says it all.
+    key += Object.isFrozen(tool)
+      ? `\u0000${idOf(tool)}`
+      : `\u0000${tool.name}\u0001${tool.description}\u0001${idOf(tool.parameters)}`;
+  }
   for (const example of prompt.examples ?? []) key += `\u0002${example}`;
   for (const block of prompt.context ?? []) key += `\u0003${block}`;
   let text = prompts.get(key);

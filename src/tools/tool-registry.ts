@@ -15,6 +15,27 @@ interface Entry {
   disabled?: string;
 }
 
+const specs = new WeakMap<AnyTool, ToolSpec>();
+
+/**
+ * The tool as providers see it: one frozen spec object per tool, shared by every registry that holds
+ * the tool, so caches of prompt text can key on its identity. A tool changed since is specced anew.
+ */
+function specOf(tool: AnyTool): ToolSpec {
+  const known = specs.get(tool);
+  if (
+    known &&
+    known.name === tool.name &&
+    known.description === tool.description &&
+    known.parameters === tool.parameters
+  ) {
+    return known;
+  }
+  const spec: ToolSpec = Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters });
+  specs.set(tool, spec);
+  return spec;
+}
+
 /**
  * The tools an agent may call, changeable at runtime. `specs()` is cached and returns the same
  * array until the set of enabled tools changes, so the loop can call it every step (and cache
@@ -47,7 +68,7 @@ export class ToolRegistry {
     if (this.#entries.has(tool.name) && !options.replace) {
       throw new ConfigError({ message: `A tool named "${tool.name}" is already registered; rename one of them.` });
     }
-    const spec: ToolSpec = { name: tool.name, description: tool.description, parameters: tool.parameters };
+    const spec = specOf(tool);
     this.#entries.set(tool.name, { tool, spec });
     const key = normalizeToolName(tool.name);
     if (!this.#byKey.has(key)) this.#byKey.set(key, tool.name);
