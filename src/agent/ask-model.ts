@@ -7,7 +7,7 @@ import { addUsage, event, type RunState } from './run-state.js';
 const ignore = () => {};
 
 /** Calls the model and emits the request, the streamed text and the response. */
-export async function askModel(
+export function askModel(
   model: Model,
   request: ModelRequest,
   step: number,
@@ -22,21 +22,24 @@ export async function askModel(
   const started = Date.now();
   const streaming = config.options.streaming ?? true;
   const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
-  const response = await callModel(model, request, streaming, onDelta);
-  const cached = response.cached === true;
-  addUsage(state, response.usage, cached);
-  if (silent) return response;
-  if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
-  emit(
-    event(state, 'model_response', {
-      step,
-      text: response.text,
-      toolCalls: response.toolCalls,
-      usage: response.usage,
-      ms: Date.now() - started,
-      modelId: response.modelId,
-      cached: cached || undefined,
-    }),
-  );
-  return response;
+  // A `then`, not an async function: one promise fewer per step. Promise.resolve also takes a model
+  // whose generate() returns a plain value, as the await it replaces did.
+  return Promise.resolve(callModel(model, request, streaming, onDelta)).then((response) => {
+    const cached = response.cached === true;
+    addUsage(state, response.usage, cached);
+    if (silent) return response;
+    if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
+    emit(
+      event(state, 'model_response', {
+        step,
+        text: response.text,
+        toolCalls: response.toolCalls,
+        usage: response.usage,
+        ms: Date.now() - started,
+        modelId: response.modelId,
+        cached: cached || undefined,
+      }),
+    );
+    return response;
+  });
 }
