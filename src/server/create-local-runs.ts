@@ -1,11 +1,10 @@
 import { createChangeSignal } from './change-signal.js';
 import { executeRun } from './execute-run.js';
-import { newRunId } from './new-run-id.js';
 import type { QuestionBox } from './question-box.js';
 import type { RunRecord } from './run-record.js';
-import { type RunService, waitForEnd } from './run-service.js';
+import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
 import { type AgentEntry, resolveAgent } from './servable-agent.js';
-import { agentLimits, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import { agentLimits, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 
@@ -114,28 +113,15 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   const service: LocalRuns = {
     agentNames: () => Object.keys(agents),
 
-    async start({ agent, input, history, source = 'api' }) {
+    async start(request) {
+      const { agent } = request;
       if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
       const own = lane(agent);
       const { concurrent, queued } = agentLimits(limits, agent);
       if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
-        return {
-          ok: false,
-          reason: 'queue_full',
-          retryAfterSeconds: limits?.retryAfterSeconds ?? DEFAULT_LIMITS.retryAfterSeconds,
-        };
+        return queueFull(limits);
       }
-      const now = Date.now();
-      const run: RunRecord = {
-        id: newRunId(),
-        agent,
-        input,
-        history,
-        status: 'queued',
-        source,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const run = queuedRun(request);
       track(run.id);
       own.queue.push({ run, fresh: true });
       // Committed with the first events in one transaction; reads always see it.

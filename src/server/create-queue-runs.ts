@@ -4,9 +4,9 @@ import { createChangeSignal } from './change-signal.js';
 import { newRunId } from './new-run-id.js';
 import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { subscribeRunEnds } from './run-ends.js';
-import { isFinished, type RunRecord } from './run-record.js';
-import { type RunService, waitForEnd } from './run-service.js';
-import { agentLimits, DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import { isFinished } from './run-record.js';
+import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
+import { agentLimits, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 
@@ -45,24 +45,12 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   const service: RunService = {
     agentNames: () => [...options.agents],
 
-    async start({ agent, input, history, source = 'api' }) {
+    async start(request) {
+      const { agent } = request;
       if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
       const id = newRunId();
-      if (!(await waiting.add(agent, id, agentLimits(options.limits, agent).queued))) {
-        const retryAfterSeconds = options.limits?.retryAfterSeconds ?? DEFAULT_LIMITS.retryAfterSeconds;
-        return { ok: false, reason: 'queue_full', retryAfterSeconds };
-      }
-      const now = Date.now();
-      const run: RunRecord = {
-        id,
-        agent,
-        input,
-        history,
-        status: 'queued',
-        source,
-        createdAt: now,
-        updatedAt: now,
-      };
+      if (!(await waiting.add(agent, id, agentLimits(options.limits, agent).queued))) return queueFull(options.limits);
+      const run = queuedRun(request, id);
       try {
         // The row must be committed before a worker can take the job, and its end must not go unheard.
         await Promise.all([store.createRun(run), subscription]);

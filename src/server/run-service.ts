@@ -1,6 +1,8 @@
 import type { Message } from '../core/index.js';
+import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
 import { isFinished, type RunRecord, type RunSource, type StoredEvent } from './run-record.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 
 /** Why a run could not be started, as data the HTTP layer maps to a status code. */
 export type StartResult =
@@ -14,6 +16,21 @@ export interface StartRequest {
   input: string;
   history?: Message[];
   source?: RunSource;
+}
+
+/** The record of a run just started, waiting its turn: the same in every run service. */
+export function queuedRun({ agent, input, history, source = 'api' }: StartRequest, id = newRunId()): RunRecord {
+  const now = Date.now();
+  return { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
+}
+
+/** The refusal when an agent has as many runs waiting as it may (429 with Retry-After). */
+export function queueFull(limits: ServerLimits | undefined): StartResult {
+  return {
+    ok: false,
+    reason: 'queue_full',
+    retryAfterSeconds: limits?.retryAfterSeconds ?? DEFAULT_LIMITS.retryAfterSeconds,
+  };
 }
 
 export type AnswerResult = 'answered' | 'not_found' | 'no_question';
