@@ -68,3 +68,28 @@ export async function waitForEnd(
     await service.changed(id, 250);
   }
 }
+
+/**
+ * A run's logged events after `after`, in order, as they are committed. Ends after the run's own
+ * `run_end`, once the run has ended with nothing left to read, or when `stopped()` says so.
+ */
+export async function* followEvents(
+  service: Pick<RunService, 'events' | 'changed' | 'get'>,
+  id: string,
+  after: number,
+  stopped: () => boolean = () => false,
+): AsyncGenerator<StoredEvent> {
+  while (!stopped()) {
+    const events = await service.events(id, after);
+    for (const stored of events) {
+      yield stored;
+      after = stored.seq;
+      if (stored.event.type === 'run_end' && stored.event.runId === id) return;
+    }
+    if (events.length > 0) continue;
+    const run = await service.get(id);
+    // Events are committed before the final status, so an ended run with nothing left to read is done.
+    if (!run || isFinished(run.status)) return;
+    await service.changed(id, 1000);
+  }
+}

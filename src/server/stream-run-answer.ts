@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../core/index.js';
-import { isFinished, type RunRecord } from './run-record.js';
-import type { RunService } from './run-service.js';
+import type { RunRecord } from './run-record.js';
+import { followEvents, type RunService } from './run-service.js';
 
 const STEP_BREAK = '\n\n';
 
@@ -17,7 +17,6 @@ export async function* streamRunAnswer(
   id: string,
   signal?: AbortSignal,
 ): AsyncGenerator<string, RunRecord | undefined> {
-  let after = 0;
   let live = false;
   let sentAny = false;
   // The text streamed for the current model call, to tell what of the final answer is still unsent.
@@ -63,20 +62,9 @@ export async function* streamRunAnswer(
     }
   }
 
-  for (;;) {
-    if (signal?.aborted) return undefined;
-    const events = await runs.events(id, after);
-    for (const { seq, event } of events) {
-      after = seq;
-      // Events of agents this run called (nested under it) are not its answer.
-      if (event.runId !== id) continue;
-      if (event.type === 'run_end') return runs.wait(id, signal);
-      yield* onEvent(event);
-    }
-    if (events.length > 0) continue;
-    const run = await runs.get(id);
-    // Events are committed before the final status, so an ended run with nothing left to read is done.
-    if (!run || isFinished(run.status)) return run;
-    await runs.changed(id, 1000);
+  for await (const { event } of followEvents(runs, id, 0, () => signal?.aborted === true)) {
+    // Events of agents this run called (nested under it) are not its answer.
+    if (event.runId === id) yield* onEvent(event);
   }
+  return signal?.aborted ? undefined : runs.wait(id, signal);
 }
