@@ -4,6 +4,7 @@
  * Spec: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
  */
 import { writeFileSync } from 'node:fs';
+import { mulberry32 } from '../../src/trace/index.js';
 
 /** A metadata value with its GGUF type. */
 export type GgufValue =
@@ -255,15 +256,4 @@ export function writeTinyLlamaGguf(path: string, options: TinyLlamaOptions = {})
   if (!options.noChatTemplate) metadata.push(['tokenizer.chat_template', { type: 'string', value: CHATML }]);
   writeFileSync(path, encodeGguf(metadata, tensors));
   return { vocabSize: vocab };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
