@@ -5,6 +5,7 @@ import { capText } from '../shared/cap-text.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import { checkUrl, type HostLookup, systemLookup, type UrlPolicy } from './check-url.js';
 import { pinnedRequest } from './pinned-request.js';
+import { readableNetworkError } from './readable-network-error.js';
 import { htmlToReadableText } from './readable-text.js';
 
 /** Options for `httpGetTool`, on top of the shared built-in options. */
@@ -57,7 +58,8 @@ export function httpGetTool(options: HttpGetOptions = {}): Tool<z.infer<typeof H
           (error: unknown) => {
             if (signal.aborted && !ctx.signal.aborted)
               throw new Error(`${checked.url.href} timed out after ${timeoutMs} ms.`);
-            throw error;
+            if (ctx.signal.aborted) throw error;
+            throw readableNetworkError(error, checked.url);
           },
         );
         const location = response.headers.location;
