@@ -1,0 +1,83 @@
+import type { ToolCallRecord } from '../core/index.js';
+import type { Checkpoint } from './agent-options.js';
+import type { RunState } from './run-state.js';
+
+/** A step whose reply was read and whose calls are running (or about to). */
+export type PendingStep = NonNullable<Checkpoint['pending']>;
+
+/**
+ * Writes a run's checkpoints through the run's `onCheckpoint`. Between two awaited checkpoints (before
+ * each model call, before a step's tools run) it writes the step again each time one of its calls ends,
+ * so a crash keeps every finished call: on resume it is neither run again nor reported as interrupted.
+ */
+export interface Checkpointer {
+  /** Writes the run's state and waits for it; first fails with any earlier write that failed. */
+  save(state: RunState): Promise<void>;
+  /** Writes the run's state with `pending` as the running step and waits for it. */
+  saveStep(state: RunState, pending: PendingStep): Promise<void>;
+  /**
+   * Adds a call of the running step as finished and writes the step again, without waiting (the next
+   * `save` waits, and fails if this write failed). Records are copied: later changes to them are not written.
+   */
+  callEnded(state: RunState, record: ToolCallRecord): void;
+}
+
+/** A checkpointer for a run with `onCheckpoint`, or undefined when nobody keeps checkpoints. */
+export function createCheckpointer(
+  onCheckpoint: ((checkpoint: Checkpoint) => void | Promise<void>) | undefined,
+): Checkpointer | undefined {
+  if (!onCheckpoint) return undefined;
+  let pending: PendingStep | undefined;
+  let failed: { error: unknown } | undefined;
+  const background: Promise<void>[] = [];
+
+  const write = async (state: RunState, step: PendingStep | undefined) => {
+    // Earlier background writes first: a store that commits in order has them already, and a failed one fails the run here.
+    if (background.length > 0) await Promise.all(background.splice(0));
+    if (failed) throw failed.error;
+    await onCheckpoint(checkpointOf(state, step));
+  };
+
+  return {
+    save(state) {
+      pending = undefined;
+      return write(state, undefined);
+    },
+    saveStep(state, step) {
+      pending = step;
+      return write(state, step);
+    },
+    callEnded(state, record) {
+      if (!pending) return;
+      pending = { ...pending, done: [...pending.done, { ...record }] };
+      try {
+        const written = onCheckpoint(checkpointOf(state, pending));
+        if (written instanceof Promise) {
+          background.push(
+            written.catch((error: unknown) => {
+              failed ??= { error };
+            }),
+          );
+        }
+      } catch (error) {
+        failed ??= { error };
+      }
+    },
+  };
+}
+
+/**
+ * The run's state as a checkpoint. The steps are copied: a store may serialize the checkpoint a tick
+ * later, when the running step may already be among them, and a step must never be both.
+ */
+export function checkpointOf(state: RunState, pending?: PendingStep): Checkpoint {
+  const checkpoint: Checkpoint = {
+    runId: state.runId,
+    input: state.input,
+    steps: state.steps.slice(),
+    usage: { ...state.usage },
+    stats: { ...state.stats },
+  };
+  if (pending) checkpoint.pending = pending;
+  return checkpoint;
+}
