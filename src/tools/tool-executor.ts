@@ -60,7 +60,10 @@ export interface ToolExecutor {
    * (synchronous tools with a free slot), so a caller in a hot loop awaits only what waits.
    */
   executeNow(calls: readonly ToolCallInput[], options?: ExecuteOptions): ToolEndRecord[] | Promise<ToolEndRecord[]>;
-  /** The same as `execute`, as an async stream: `start`/`end` as they happen, then `done` with the ordered records. */
+  /**
+   * The same as `execute`, as an async stream: `start`/`end` as they happen, then `done` with the ordered
+   * records. Leaving the stream early (`break`) aborts the calls still running.
+   */
   stream(calls: readonly ToolCallInput[], options?: { signal?: AbortSignal }): AsyncGenerator<ToolExecution>;
   /** Failures counted so far for a tool in this run. */
   failures(tool: string): number;
@@ -296,7 +299,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     registry,
     execute,
     executeNow,
-    stream: (calls, opts = {}) => streamExecution((callbacks) => execute(calls, { ...opts, ...callbacks })),
+    stream: (calls, opts = {}) =>
+      streamExecution(opts.signal, (callbacks) => execute(calls, { ...opts, ...callbacks })),
     failures: (tool) => failureCounts.get(tool) ?? 0,
   };
 }
