@@ -20,6 +20,13 @@ export interface Checkpointer {
    * `save` waits, and fails if this write failed). Records are copied: later changes to them are not written.
    */
   callEnded(state: RunState, record: ToolCallRecord): void;
+  /** Marks a call of the running step as waiting for approval (not started), without waiting. */
+  callWaits(state: RunState, callId: string): void;
+  /**
+   * Unmarks an approved call before it starts, and resolves once that is written: from then on a
+   * resume must assume it ran. Rejects (and the call does not run) when the write fails.
+   */
+  callStarts(state: RunState, callId: string): Promise<void>;
 }
 
 /** A checkpointer for a run with `onCheckpoint`, or undefined when nobody keeps checkpoints. */
@@ -38,6 +45,25 @@ export function createCheckpointer(
     await onCheckpoint(checkpointOf(state, step));
   };
 
+  /** Writes the running step as `step` now; a failure fails the next `save`, and the returned promise. */
+  const rewrite = (state: RunState, step: PendingStep): Promise<void> => {
+    pending = step;
+    let written: void | Promise<void>;
+    try {
+      written = onCheckpoint(checkpointOf(state, step));
+    } catch (error) {
+      failed ??= { error };
+      return Promise.reject(error);
+    }
+    if (!(written instanceof Promise)) return Promise.resolve();
+    background.push(
+      written.catch((error: unknown) => {
+        failed ??= { error };
+      }),
+    );
+    return written;
+  };
+
   return {
     save(state) {
       pending = undefined;
@@ -49,19 +75,16 @@ export function createCheckpointer(
     },
     callEnded(state, record) {
       if (!pending) return;
-      pending = { ...pending, done: [...pending.done, { ...record }] };
-      try {
-        const written = onCheckpoint(checkpointOf(state, pending));
-        if (written instanceof Promise) {
-          background.push(
-            written.catch((error: unknown) => {
-              failed ??= { error };
-            }),
-          );
-        }
-      } catch (error) {
-        failed ??= { error };
-      }
+      // A failure is kept in `failed` for the next save.
+      rewrite(state, { ...pending, done: [...pending.done, { ...record }] }).catch(() => {});
+    },
+    callWaits(state, callId) {
+      if (!pending) return;
+      rewrite(state, { ...pending, waiting: [...(pending.waiting ?? []), callId] }).catch(() => {});
+    },
+    callStarts(state, callId) {
+      if (!pending?.waiting?.includes(callId)) return Promise.resolve();
+      return rewrite(state, { ...pending, waiting: pending.waiting.filter((id) => id !== callId) });
     },
   };
 }

@@ -6,8 +6,9 @@ import { joinOutputs, skippedCall } from './step-records.js';
 
 /**
  * Finishes a step that a crash interrupted. Calls recorded as ended keep their records and never run
- * again; calls that did not end run again if their tool is idempotent (through the tool-call
- * guardrails and approvals, as the first time), and the model is told the others were interrupted.
+ * again; calls that did not end run again if they were waiting for approval (they had not started) or
+ * their tool is idempotent, through the tool-call guardrails and approvals as the first time; the
+ * model is told the others were interrupted.
  * A pending step that is already among the steps (the crash came after it was recorded) is skipped.
  */
 export async function finishPendingStep(
@@ -18,7 +19,9 @@ export async function finishPendingStep(
   const { state, config, emit } = ctx;
   if (pending.index < state.steps.length) return;
   const done = new Map(pending.done.map((r) => [r.id, r]));
-  const rerun = pending.calls.filter((c) => !done.has(c.id) && config.tools.isIdempotent(c.name));
+  // A call that was waiting for approval had not started: it is asked for again, as any idempotent one runs again.
+  const waited = new Set(pending.waiting);
+  const rerun = pending.calls.filter((c) => !done.has(c.id) && (waited.has(c.id) || config.tools.isIdempotent(c.name)));
   if (rerun.length > 0) {
     // Reruns are written as they end too, so a second crash keeps them.
     await ctx.checkpoints?.saveStep(state, pending);

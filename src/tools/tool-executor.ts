@@ -49,6 +49,10 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onStart?: (record: ToolStartRecord) => void;
   onEnd?: (record: ToolEndRecord) => void;
+  /** A call waits for a person's approval: it has not started (a durable run records this). */
+  onApprovalWait?: (callId: string) => void;
+  /** Awaited before an approved call that waited starts (a durable run records that it may now have run). */
+  beforeApprovedStart?: (callId: string) => void | Promise<void>;
 }
 
 export interface ToolExecutor {
@@ -202,9 +206,12 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const admitted: Admitted = { call, index, tool, input: args.value, opts };
     const denial = approval.gate(tool, args.value);
     if (denial === undefined) return inSlot(admitted);
-    return denial.then((denied) =>
-      denied === undefined ? inSlot(admitted) : refuse(call, index, tool.name, args.value, denied, 'denied', opts),
-    );
+    opts.onApprovalWait?.(call.id);
+    return denial.then(async (denied) => {
+      if (denied !== undefined) return refuse(call, index, tool.name, args.value, denied, 'denied', opts);
+      await opts.beforeApprovedStart?.(call.id);
+      return inSlot(admitted);
+    });
   };
 
   /** Takes a slot, waiting only when the cap is reached or a sequential tool runs. */
