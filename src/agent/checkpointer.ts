@@ -38,11 +38,18 @@ export function createCheckpointer(
   let failed: { error: unknown } | undefined;
   const background: Promise<void>[] = [];
 
-  const write = async (state: RunState, step: PendingStep | undefined) => {
-    // Earlier background writes first: a store that commits in order has them already, and a failed one fails the run here.
-    if (background.length > 0) await Promise.all(background.splice(0));
+  const throwIfFailed = () => {
     if (failed) throw failed.error;
-    await onCheckpoint(checkpointOf(state, step));
+  };
+  const write = async (state: RunState, step: PendingStep | undefined) => {
+    throwIfFailed();
+    const earlier = background.splice(0);
+    // Written before waiting for the earlier writes, so a store that batches commits them together;
+    // one of them that failed fails the run here.
+    const written = onCheckpoint(checkpointOf(state, step));
+    if (earlier.length > 0) await Promise.all(earlier);
+    throwIfFailed();
+    await written;
   };
 
   /** Writes the running step as `step` now; a failure fails the next `save`, and the returned promise. */

@@ -198,4 +198,16 @@ describe('a crash inside a step of several calls', () => {
     expect(second.runs).toEqual({ slow: 1 });
     expect(result.steps[0].toolCalls[0].output).toMatch(/no lookups/);
   });
+
+  it('a failed write of an ended call is not swallowed: the run fails at its next checkpoint', async () => {
+    const first = counted();
+    first.release();
+    const result = await new Agent({ model: scriptedModel([threeCalls(), 'done']), tools: first.tools }).run('pay', {
+      onCheckpoint: async (checkpoint) => {
+        if (checkpoint.pending?.done.length === 1) throw new Error('disk full');
+      },
+    });
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toBe('disk full');
+  });
 });
