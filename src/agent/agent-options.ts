@@ -138,6 +138,8 @@ export interface Checkpoint {
     done: ToolCallRecord[];
     waiting?: string[];
   };
+  /** The run's final answer, once it was reached: a resumed run ends with it and calls no model. */
+  final?: { answer: string; object?: unknown };
 }
 
 /** How the loop keeps each prompt within a token budget. */

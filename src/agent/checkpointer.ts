@@ -20,6 +20,12 @@ export interface Checkpointer {
    * `save` waits, and fails if this write failed). Records are copied: later changes to them are not written.
    */
   callEnded(state: RunState, record: ToolCallRecord): void;
+  /**
+   * Writes the run's state with its final answer, without waiting: a store that batches commits it
+   * with the `final` event, so after a crash either both are stored (a resume ends with that answer)
+   * or neither (the model is asked again, and the log holds one answer).
+   */
+  finalReached(state: RunState, final: NonNullable<Checkpoint['final']>): void;
   /** Marks a call of the running step as waiting for approval (not started), without waiting. */
   callWaits(state: RunState, callId: string): void;
   /**
@@ -84,6 +90,20 @@ export function createCheckpointer(
       if (!pending) return;
       // A failure is kept in `failed` for the next save.
       rewrite(state, { ...pending, done: [...pending.done, { ...record }] }).catch(() => {});
+    },
+    finalReached(state, final) {
+      pending = undefined;
+      const checkpoint = checkpointOf(state);
+      checkpoint.final = final;
+      // Nothing saves after it: a failure only means a resume asks the model again, and the run's
+      // end, written next to the same store, reports a store that fails.
+      background.push(
+        Promise.resolve()
+          .then(() => onCheckpoint(checkpoint))
+          .catch((error: unknown) => {
+            failed ??= { error };
+          }),
+      );
     },
     callWaits(state, callId) {
       if (!pending) return;

@@ -75,6 +75,8 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
     stop = guardedInput.stop;
     head.question = { role: 'user', content: guardedInput.text };
     if (run.resume?.pending) await finishPendingStep(run.resume.pending, tooling, project);
+    // Answered before the crash: end with that answer.
+    if (run.resume?.final) final = run.resume.final;
 
     while (!stop && !final) {
       stop =
@@ -210,6 +212,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
             message: target.error?.message ?? `The handoff ended ${target.status}.`,
           };
       }
+      if (final) checkpoints?.finalReached(state, final);
       if (options.reflectEvery && !final && !stop && state.steps.length % options.reflectEvery === 0) {
         await reflect(
           options.models?.cheap ?? model,

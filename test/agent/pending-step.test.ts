@@ -210,4 +210,29 @@ describe('a crash inside a step of several calls', () => {
     expect(result.status).toBe('failed');
     expect(result.error?.message).toBe('disk full');
   });
+
+  it('a crash after the final answer was reached ends the resumed run with it, without asking the model again', async () => {
+    const store = batchingStore();
+    const first = counted();
+    first.release();
+    await new Agent({ model: scriptedModel([threeCalls(), 'Paid in full.']), tools: first.tools }).run('pay', {
+      runId: 'r5',
+      onCheckpoint: store.onCheckpoint,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const crashed = store.latest();
+    expect(crashed?.final).toEqual({ answer: 'Paid in full.' });
+
+    const model = scriptedModel(['a different answer']);
+    const events: string[] = [];
+    const result = await new Agent({ model, tools: counted().tools }).run('pay', {
+      runId: 'r5',
+      resume: crashed,
+      onEvent: (e) => events.push(e.type),
+    });
+    expect(result).toMatchObject({ status: 'done', output: 'Paid in full.' });
+    expect(model.calls).toHaveLength(0);
+    expect(result.steps).toHaveLength(2);
+    expect(events).not.toContain('final');
+  });
 });
