@@ -135,4 +135,33 @@ describe('kill -9 in the middle of a step of several calls', () => {
     expect(events.filter((e) => e.event === 'run_end')).toHaveLength(1);
     expect(events.map((e) => Number(e.id))).toEqual(events.map((_, i) => i + 1));
   }, 300_000);
+
+  it('embedded: a call waiting for approval at the kill is asked for again after the restart and runs once approved', async () => {
+    const dir = tempDir();
+    cleanups.push(dir.cleanup);
+    const env = crashEnv(dir.path);
+    const args = ['serve', '--port', '0', '--config', CONFIG, '--data-dir', dir.path];
+    const first = await spawn(args, env);
+    const created = await fetch(`${first.url}/v1/agents/approve/runs`, { method: 'POST', body: '{"input":"ship"}' });
+    const { id } = (await created.json()) as RunRecord;
+    await waitingFor(first.url, id);
+    await first.kill('SIGKILL');
+
+    const second = await spawn(args, env);
+    const paused = await waitingFor(second.url, id);
+    expect(paused.questions).toEqual([expect.objectContaining({ kind: 'approval', tool: 'deploy' })]);
+    await fetch(`${second.url}/v1/runs/${id}/approvals`, { method: 'POST', body: '{"approved":true}' });
+    const run = await ended(second.url, id);
+    expect(run.status).toBe('done');
+    expect(run.result?.output).toBe('Told: deployed');
+    expect(lines(env.COUNT_FILE)).toEqual(['deploy']);
+  }, 300_000);
 });
+
+/** Polls the API until the run waits for a person. */
+function waitingFor(url: string, id: string): Promise<RunRecord> {
+  return eventually(async () => {
+    const body = (await (await fetch(`${url}/v1/runs/${id}`)).json()) as RunRecord;
+    return body.status === 'waiting' ? body : undefined;
+  }, 120_000);
+}
