@@ -117,8 +117,8 @@ export interface RunOptions {
 
 /**
  * A run's durable state. On resume, finished steps are replayed into the context; pending calls that
- * already finished are kept, idempotent ones that did not are run again, and the model is told the
- * others were interrupted.
+ * ended are kept (never run again), calls that were waiting for approval and idempotent ones that did
+ * not end run again, and the model is told the others were interrupted.
  */
 export interface Checkpoint {
   runId: string;
@@ -126,8 +126,20 @@ export interface Checkpoint {
   steps: Step[];
   usage: RunUsage;
   stats: RunStats;
-  /** A step whose reply was read but whose tools had not all finished. */
-  pending?: { index: number; raw: string; thought?: string; calls: ReadToolCall[]; done: ToolCallRecord[] };
+  /**
+   * A step whose reply was read but whose tools had not all finished: `done` holds the calls that
+   * ended, `waiting` the ids of calls that were waiting for approval (they had not started).
+   */
+  pending?: {
+    index: number;
+    raw: string;
+    thought?: string;
+    calls: ReadToolCall[];
+    done: ToolCallRecord[];
+    waiting?: string[];
+  };
+  /** The run's final answer, once it was reached: a resumed run ends with it and calls no model. */
+  final?: { answer: string; object?: unknown };
 }
 
 /** How the loop keeps each prompt within a token budget. */

@@ -135,9 +135,17 @@ export class Agent<T = unknown> {
     }
   }
 
-  /** The run as a stream of events, ending with `run_end`. */
+  /**
+   * The run as a stream of events, ending with `run_end`. Leaving the stream early (`break`, `return()`,
+   * a throw in the loop body) aborts the run: no further model or tool call, and running tools see their signal.
+   *
+   * @example
+   * for await (const event of agent.stream('What is 2 + 2?')) {
+   *   if (event.type === 'tool_end') console.log(event.tool, event.output);
+   * }
+   */
   stream(input: string, options: RunOptions = {}): AsyncIterable<AgentEvent> {
-    return streamRun(options.onEvent, (onEvent) => this.run(input, withFields(options, { onEvent })));
+    return streamRun(options, (streamed) => this.run(input, withFields(options, streamed)));
   }
 
   /**

@@ -1,66 +1,41 @@
-import type { AgentEvent } from '../core/index.js';
+import { type AgentEvent, createPushChannel } from '../core/index.js';
 
-/** A push-to-pull queue: the loop pushes events, a `for await` consumer pulls them. */
-export interface EventChannel extends AsyncIterable<AgentEvent> {
-  push(event: AgentEvent): void;
-  close(): void;
-  fail(error: unknown): void;
-}
-
-export function createEventChannel(): EventChannel {
-  const buffer: AgentEvent[] = [];
-  let done = false;
-  let failure: { error: unknown } | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
-  return {
-    push(event) {
-      buffer.push(event);
-      notify();
-    },
-    close() {
-      done = true;
-      notify();
-    },
-    fail(error) {
-      failure = { error };
-      done = true;
-      notify();
-    },
-    async *[Symbol.asyncIterator]() {
-      let read = 0;
-      while (true) {
-        while (read < buffer.length) yield buffer[read++];
-        buffer.length = 0;
-        read = 0;
-        if (failure) throw failure.error;
-        if (done) return;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-    },
-  };
+/** What a streamed run is started with: the event subscriber and the signal that aborts it. */
+export interface StreamedRunOptions {
+  onEvent: (event: AgentEvent) => void;
+  signal: AbortSignal;
 }
 
 /**
  * A run as a stream: `start` runs with an `onEvent` that also feeds the stream (after the caller's own
- * `onEvent`, if any); the stream ends when the run settles.
+ * `onEvent`, if any) and a signal that fires when the caller's `signal` does or when the consumer
+ * leaves the stream early (`break`, `return()`, a throw in the loop body): no model or tool call goes
+ * on in the background, and running tools see their signal fire. The stream ends when the run settles.
  */
 export function streamRun(
-  onEvent: ((event: AgentEvent) => void) | undefined,
-  start: (onEvent: (event: AgentEvent) => void) => Promise<unknown>,
-): AsyncIterable<AgentEvent> {
-  const channel = createEventChannel();
-  start((event) => {
-    onEvent?.(event);
-    channel.push(event);
-  }).then(
-    () => channel.close(),
-    (error: unknown) => channel.fail(error),
+  options: { onEvent?: (event: AgentEvent) => void; signal?: AbortSignal },
+  start: (run: StreamedRunOptions) => Promise<unknown>,
+): AsyncIterableIterator<AgentEvent> {
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const channel = createPushChannel<AgentEvent>(() =>
+    controller.abort(new Error('The consumer stopped reading the stream.')),
   );
+  const { onEvent } = options;
+  start({
+    onEvent: (event) => {
+      onEvent?.(event);
+      channel.push(event);
+    },
+    signal: controller.signal,
+  })
+    .then(
+      () => channel.close(),
+      (error: unknown) => channel.fail(error),
+    )
+    .finally(() => outer?.removeEventListener('abort', onAbort));
   return channel;
 }

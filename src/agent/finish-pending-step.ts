@@ -1,32 +1,42 @@
 import type { Message, Step } from '../core/index.js';
-import type { Checkpoint } from './agent-options.js';
-import type { Emit, LoopConfig } from './loop-config.js';
-import { event, type RunState } from './run-state.js';
-import { runTools } from './run-tools.js';
-import { skippedCall } from './step-records.js';
+import type { PendingStep } from './checkpointer.js';
+import { event } from './run-state.js';
+import { runStepCalls, type ToolStepContext } from './run-tools.js';
+import { joinOutputs, skippedCall } from './step-records.js';
 
-/** Finishes a step that a crash interrupted: keeps finished calls, reruns idempotent ones, reports the rest. */
+/**
+ * Finishes a step that a crash interrupted. Calls recorded as ended keep their records and never run
+ * again; calls that did not end run again if they were waiting for approval (they had not started) or
+ * their tool is idempotent, through the tool-call guardrails and approvals as the first time; the
+ * model is told the others were interrupted.
+ * A pending step that is already among the steps (the crash came after it was recorded) is skipped.
+ */
 export async function finishPendingStep(
-  pending: NonNullable<Checkpoint['pending']>,
-  state: RunState,
-  config: LoopConfig,
-  signal: AbortSignal,
-  emit: Emit,
+  pending: PendingStep,
+  ctx: ToolStepContext,
   project: (step: Step) => Message[],
 ): Promise<void> {
+  const { state, config, emit } = ctx;
+  if (pending.index < state.steps.length) return;
   const done = new Map(pending.done.map((r) => [r.id, r]));
-  const rerun = pending.calls.filter((c) => !done.has(c.id) && config.tools.isIdempotent(c.name));
-  const rerunRecords = rerun.length ? await runTools(rerun, pending.index, state, config, signal, emit) : [];
-  const byId = new Map([...done, ...rerunRecords.map((r) => [r.id, r] as const)]);
+  // A call that was waiting for approval had not started: it is asked for again, as any idempotent one runs again.
+  const waited = new Set(pending.waiting);
+  const rerun = pending.calls.filter((c) => !done.has(c.id) && (waited.has(c.id) || config.tools.isIdempotent(c.name)));
+  if (rerun.length > 0) {
+    // Reruns are written as they end too, so a second crash keeps them.
+    await ctx.checkpoints?.saveStep(state, pending);
+    for (const record of await runStepCalls(rerun, pending.index, ctx)) done.set(record.id, record);
+  }
   const toolCalls = pending.calls.map(
     (c) =>
-      byId.get(c.id) ??
+      done.get(c.id) ??
       skippedCall(
         c,
         `The call to ${c.name} was interrupted by a restart and was not run again (the tool is not idempotent). Check its effect before calling it again.`,
       ),
   );
-  const observation = toolCalls.map((c) => c.output).join('\n');
+  // Labelled as an uninterrupted step of several calls would be.
+  const observation = joinOutputs(toolCalls, toolCalls.length > 1);
   const step: Step = {
     index: pending.index,
     kind: 'tool_calls',

@@ -1,14 +1,14 @@
 import { type Message, type RunResult, type Step, withFields } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { AnyTool } from '../tools/index.js';
-import type { Checkpoint } from './agent-options.js';
 import { askModel } from './ask-model.js';
 import { bestEffortAnswer } from './best-effort-answer.js';
 import { createStepProjector, type PromptHead, projectMessages } from './build-messages.js';
+import { createCheckpointer } from './checkpointer.js';
 import { endRun, failure } from './end-run.js';
 import { finishPendingStep } from './finish-pending-step.js';
 import { fitContext } from './fit-context.js';
-import { guardText, guardToolCalls } from './guardrails/index.js';
+import { guardText } from './guardrails/index.js';
 import {
   budgetGuard,
   createRepetitionTracker,
@@ -23,7 +23,7 @@ import { decideNextStep } from './next-step.js';
 import { reflect } from './reflect.js';
 import { routeStepTools } from './route-step-tools.js';
 import { createRunState, event, type RunState } from './run-state.js';
-import { runTools } from './run-tools.js';
+import { runStepCalls, type ToolStepContext } from './run-tools.js';
 import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 
 export type { Emit, LoopConfig } from './loop-config.js';
@@ -51,6 +51,8 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   };
   const requestTools = protocol.requestTools(config.prompt);
   const stopSequences = protocol.stop?.(language);
+  const checkpoints = createCheckpointer(run.onCheckpoint);
+  const tooling: ToolStepContext = { state, config, signal: abort.signal, emit, checkpoints };
 
   if (!state.silent) {
     emit(
@@ -72,7 +74,9 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
     const guardedInput = await guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
     stop = guardedInput.stop;
     head.question = { role: 'user', content: guardedInput.text };
-    if (run.resume?.pending) await finishPendingStep(run.resume.pending, state, config, abort.signal, emit, project);
+    if (run.resume?.pending) await finishPendingStep(run.resume.pending, tooling, project);
+    // Answered before the crash: end with that answer.
+    if (run.resume?.final) final = run.resume.final;
 
     while (!stop && !final) {
       stop =
@@ -111,7 +115,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         }
         messages = overrides?.messages ?? messages;
       }
-      if (run.onCheckpoint) await run.onCheckpoint(checkpointOf(state));
+      if (checkpoints) await checkpoints.save(state);
 
       // 2. Call the model.
       const response = await askModel(
@@ -177,19 +181,12 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         if (stop) {
           step.toolCalls = next.calls.map((c) => skippedCall(c, stop?.message ?? ''));
         } else {
-          if (run.onCheckpoint) {
+          if (checkpoints) {
             const pending = { index, raw: response.text, thought: next.thought, calls: next.calls, done: [] };
-            await run.onCheckpoint(withFields(checkpointOf(state), { pending }));
+            await checkpoints.saveStep(state, pending);
           }
-          // Await only what waits: without guardrails, a step of synchronous tools costs no microtask.
-          const checked = guardToolCalls(options.guardrails?.toolCall, next.calls, state, abort.signal, emit);
-          const { allowed, blocked } = checked instanceof Promise ? await checked : checked;
-          const running = allowed.length ? runTools(allowed, index, state, config, abort.signal, emit) : [];
-          const ran = running instanceof Promise ? await running : running;
-          // Records come back in call order; only blocked calls need putting back in place.
-          step.toolCalls = blocked.length
-            ? next.calls.map((c) => ran.find((r) => r.id === c.id) ?? blocked.find((b) => b.id === c.id)!)
-            : ran;
+          const running = runStepCalls(next.calls, index, tooling);
+          step.toolCalls = running instanceof Promise ? await running : running;
           for (const w of warnings) appendWarning(step, w.callId, w.text, state, emit);
           const same = sameObservation.check(joinOutputs(step.toolCalls, false));
           if (same.warning) appendWarning(step, step.toolCalls.at(-1)?.id, same.warning, state, emit);
@@ -215,6 +212,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
             message: target.error?.message ?? `The handoff ended ${target.status}.`,
           };
       }
+      if (final) checkpoints?.finalReached(state, final);
       if (options.reflectEvery && !final && !stop && state.steps.length % options.reflectEvery === 0) {
         await reflect(
           options.models?.cheap ?? model,
@@ -238,10 +236,6 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
     output = await bestEffortAnswer(head, state, config, emit, project);
   }
   return endRun(state, stop, { output, object: final?.object }, emit, config.onFinish);
-}
-
-function checkpointOf(state: RunState): Checkpoint {
-  return { runId: state.runId, input: state.input, steps: state.steps, usage: state.usage, stats: state.stats };
 }
 
 function stateView(state: RunState, step: number, model: Model, messages: Message[], tools: readonly AnyTool[]) {

@@ -21,6 +21,7 @@ export {
   Usage,
 } from './model-types.js';
 export type { ActionInput, ParsedStep } from './parsed-step.js';
+export { createPushChannel, type PushChannel } from './push-channel.js';
 export {
   emptyStats,
   type RunError,

@@ -54,7 +54,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   });
   options.onQuestions?.(box);
   // Not awaited: it commits with the first checkpoint, which the loop awaits before calling the model.
-  unawaited(store.updateRun(run.id, { status: 'running', updatedAt: Date.now() }));
+  // A resumed run's old questions went with the old process: a call still waiting asks again.
+  unawaited(store.updateRun(run.id, { status: 'running', questions: undefined, updatedAt: Date.now() }));
   changed();
 
   let result: RunResult;
@@ -78,6 +79,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
           .approved,
       ask: async (question, call) => {
         const answer = await box.ask({ kind: 'question', tool: call.tool, input: { question }, question });
+        // Stopped before anyone answered: not an answer (a resumed run asks again).
+        if (signal.aborted) throw new Error('The run stopped before the user answered.');
         return answer.text ?? (answer.approved ? 'yes' : 'no');
       },
     });

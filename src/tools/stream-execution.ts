@@ -1,3 +1,4 @@
+import { createPushChannel } from '../core/index.js';
 import type { ExecuteOptions } from './tool-executor.js';
 import type { ToolEndRecord, ToolStartRecord } from './tool-records.js';
 
@@ -9,38 +10,35 @@ export type ToolExecution =
 
 /**
  * Turns a callback-driven execution into an async generator, so a loop written as a generator
- * can yield `tool_start`/`tool_end` events while calls are still running.
+ * can yield `tool_start`/`tool_end` events while calls are still running. Leaving the loop early
+ * aborts the calls still running (their signal fires), as the caller's `signal` does.
  */
-export async function* streamExecution(
-  run: (callbacks: Pick<ExecuteOptions, 'onStart' | 'onEnd'>) => Promise<ToolEndRecord[]>,
+export function streamExecution(
+  signal: AbortSignal | undefined,
+  run: (callbacks: Required<Pick<ExecuteOptions, 'onStart' | 'onEnd' | 'signal'>>) => Promise<ToolEndRecord[]>,
 ): AsyncGenerator<ToolExecution> {
-  const queue: ToolExecution[] = [];
-  let wake: (() => void) | undefined;
-  let failure: { error: unknown } | undefined;
-  const push = (item: ToolExecution) => {
-    queue.push(item);
-    wake?.();
-  };
-  run({
-    onStart: (record) => push({ type: 'start', record }),
-    onEnd: (record) => push({ type: 'end', record }),
-  }).then(
-    (records) => push({ type: 'done', records }),
-    (error: unknown) => {
-      failure = { error };
-      wake?.();
-    },
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const channel = createPushChannel<ToolExecution>(() =>
+    controller.abort(new Error('The consumer stopped reading the stream.')),
   );
-  for (let read = 0; ; ) {
-    while (read < queue.length) {
-      const item = queue[read++];
-      yield item;
-      if (item.type === 'done') return;
-    }
-    if (failure) throw failure.error;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    wake = undefined;
-  }
+  run({
+    signal: controller.signal,
+    onStart: (record) => channel.push({ type: 'start', record }),
+    onEnd: (record) => channel.push({ type: 'end', record }),
+  })
+    .then(
+      (records) => {
+        channel.push({ type: 'done', records });
+        channel.close();
+      },
+      (error: unknown) => channel.fail(error),
+    )
+    .finally(() => signal?.removeEventListener('abort', onAbort));
+  // `yield*` hands the consumer's `return()` on to the channel, which aborts the calls.
+  return (async function* () {
+    yield* channel;
+  })();
 }

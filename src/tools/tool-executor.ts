@@ -49,6 +49,10 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onStart?: (record: ToolStartRecord) => void;
   onEnd?: (record: ToolEndRecord) => void;
+  /** A call waits for a person's approval: it has not started (a durable run records this). */
+  onApprovalWait?: (callId: string) => void;
+  /** Awaited before an approved call that waited starts (a durable run records that it may now have run). */
+  beforeApprovedStart?: (callId: string) => void | Promise<void>;
 }
 
 export interface ToolExecutor {
@@ -60,7 +64,10 @@ export interface ToolExecutor {
    * (synchronous tools with a free slot), so a caller in a hot loop awaits only what waits.
    */
   executeNow(calls: readonly ToolCallInput[], options?: ExecuteOptions): ToolEndRecord[] | Promise<ToolEndRecord[]>;
-  /** The same as `execute`, as an async stream: `start`/`end` as they happen, then `done` with the ordered records. */
+  /**
+   * The same as `execute`, as an async stream: `start`/`end` as they happen, then `done` with the ordered
+   * records. Leaving the stream early (`break`) aborts the calls still running.
+   */
   stream(calls: readonly ToolCallInput[], options?: { signal?: AbortSignal }): AsyncGenerator<ToolExecution>;
   /** Failures counted so far for a tool in this run. */
   failures(tool: string): number;
@@ -199,9 +206,12 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const admitted: Admitted = { call, index, tool, input: args.value, opts };
     const denial = approval.gate(tool, args.value);
     if (denial === undefined) return inSlot(admitted);
-    return denial.then((denied) =>
-      denied === undefined ? inSlot(admitted) : refuse(call, index, tool.name, args.value, denied, 'denied', opts),
-    );
+    opts.onApprovalWait?.(call.id);
+    return denial.then(async (denied) => {
+      if (denied !== undefined) return refuse(call, index, tool.name, args.value, denied, 'denied', opts);
+      await opts.beforeApprovedStart?.(call.id);
+      return inSlot(admitted);
+    });
   };
 
   /** Takes a slot, waiting only when the cap is reached or a sequential tool runs. */
@@ -296,7 +306,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     registry,
     execute,
     executeNow,
-    stream: (calls, opts = {}) => streamExecution((callbacks) => execute(calls, { ...opts, ...callbacks })),
+    stream: (calls, opts = {}) =>
+      streamExecution(opts.signal, (callbacks) => execute(calls, { ...opts, ...callbacks })),
     failures: (tool) => failureCounts.get(tool) ?? 0,
   };
 }

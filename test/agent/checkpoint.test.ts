@@ -4,14 +4,21 @@ import { Agent, askUserTool, type Checkpoint, defineTool, scriptedModel } from '
 import { addTool, call, calls } from './helpers.js';
 
 describe('Agent checkpoints and resume', () => {
-  it('checkpoints before every model call and again before the tools of a step run', async () => {
+  it('checkpoints before every model call, before the tools of a step run, as each call ends and at the answer', async () => {
     const seen: Checkpoint[] = [];
     const model = scriptedModel([call('add', { a: 1, b: 2 }), 'three']);
     await new Agent({ model, tools: [addTool] }).run('x', { onCheckpoint: (c) => void seen.push(structuredClone(c)) });
-    expect(seen.map((c) => [c.steps.length, c.pending ? c.pending.calls[0].name : null])).toEqual([
-      [0, null],
-      [0, 'add'],
-      [1, null],
+    const shape = (c: Checkpoint) => [
+      c.steps.length,
+      c.pending?.calls[0].name ?? c.final?.answer ?? null,
+      c.pending?.done.length ?? null,
+    ];
+    expect(seen.map(shape)).toEqual([
+      [0, null, null],
+      [0, 'add', 0],
+      [0, 'add', 1],
+      [1, null, null],
+      [2, 'three', null],
     ]);
   });
 

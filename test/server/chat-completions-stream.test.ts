@@ -113,6 +113,32 @@ describe('POST /v1/chat/completions streams live', () => {
     expect(reactive.text).toBe('Paris.');
   }, 30_000);
 
+  it('a client that hangs up mid-stream does not cancel the run: it is a stored run and ends done', async () => {
+    const dir = tempDir();
+    const g = gate();
+    const server = await serve({
+      port: 0,
+      log: () => {},
+      config: { store: { type: 'sqlite', path: join(dir.path, 'runs.db') }, agents: { gated: gatedAgent(g) } },
+    });
+    cleanups.push(dir.cleanup, () => server.close());
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'none', maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model: 'gated',
+      messages: [{ role: 'user', content: 'What is the answer?' }],
+      stream: true,
+    });
+    let id = '';
+    for await (const chunk of stream) {
+      id = chunk.id.replace(/^chatcmpl-/, '');
+      if (chunk.choices[0]?.delta.content) break;
+    }
+    g.open();
+    const run = await server.runs.wait(id, AbortSignal.timeout(10_000));
+    expect(run?.status).toBe('done');
+    expect(run?.result?.output).toBe('The records say the answer is 42.');
+  }, 30_000);
+
   it('queue mode: reads the deltas a worker logs in PostgreSQL while the run goes on', async () => {
     const g = gate();
     const agents: Record<string, AgentEntry> = { gated: gatedAgent(g) };

@@ -37,7 +37,7 @@ export function planAndExecute(options: PlanAndExecuteOptions): PlanAndExecute {
     run,
     asTool: (toolOptions) => agentAsTool({ options: { budget: options.budget }, run }, toolOptions),
     stream(input, runOptions = {}) {
-      return streamRun(runOptions.onEvent, (onEvent) => runPlan(input, options, { ...runOptions, onEvent }));
+      return streamRun(runOptions, (streamed) => runPlan(input, options, { ...runOptions, ...streamed }));
     },
   };
 }

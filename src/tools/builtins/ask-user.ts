@@ -19,6 +19,9 @@ export const askUserTool = defineTool({
   description:
     'Ask the user a clarifying question when the request is ambiguous or information is missing. Returns their answer.',
   input: z.object({ question: z.string().min(1).describe('One clear question for the user.') }),
+  // Asking again changes nothing: a run resumed after a restart asks the question again rather than
+  // telling the model it was interrupted.
+  idempotent: true,
   async run({ question }, ctx) {
     if (ctx.ask) {
       const answer = await ctx.ask(question);
