@@ -254,6 +254,7 @@ export {
   type OtelExporter,
   type OtelExporterOptions,
   otelExporter,
+  PRICES_AS_OF,
   type Price,
   parseSuite,
   parseTrace,

@@ -42,7 +42,7 @@ export { firstDivergence } from './first-divergence.js';
 export { formatMs } from './format-ms.js';
 export { mulberry32 } from './mulberry32.js';
 export { eventsToSpans, type OtelExporter, type OtelExporterOptions, otelExporter } from './otel-exporter.js';
-export { costOf, type Price, priceOf, registerPrice } from './prices.js';
+export { costOf, PRICES_AS_OF, type Price, priceOf, registerPrice } from './prices.js';
 export { redactedJson, redactSecrets, redactText } from './redact-secrets.js';
 export { type RenderHtmlOptions, renderHtml } from './render-html.js';
 export { type RenderTimelineOptions, renderTimeline } from './render-timeline.js';
