@@ -21,6 +21,7 @@ export {
   Usage,
 } from './model-types.js';
 export type { ActionInput, ParsedStep } from './parsed-step.js';
+export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {
   emptyStats,
   type RunError,

@@ -101,7 +101,7 @@ describe('every API error is the documented JSON error', () => {
     await expectJsonError(lastId, 400, 'invalid_request');
   });
 
-  it('answers JSON 500 without details for a thrown error, and logs it', async () => {
+  it('answers JSON 500 without details for a thrown error, and logs it with secrets redacted', async () => {
     const other = tempDir();
     const broken = await serve({
       config: { agents: { steps: stepsAgent() } },
@@ -117,6 +117,7 @@ describe('every API error is the documented JSON error', () => {
       expect(error.message).not.toContain('disk gone');
       const line = logged.find((l) => l.includes('disk gone'));
       expect(line).toBeDefined();
+      expect(line).toContain('postgres://admin:[redacted]@db.internal/x');
     } finally {
       broken.store.getRun = () => Promise.resolve(undefined);
       await broken.close();

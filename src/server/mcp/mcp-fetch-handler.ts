@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { redactText } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
-import { redactText } from '../../trace/index.js';
 import { closeIfBodyUnread } from '../close-unread-body.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
 
