@@ -87,7 +87,6 @@ export {
   type ContextInput,
   type ContextWindow,
   type ContextWindowOptions,
-  capObservation,
   createContextWindow,
   defaultBudgetFor,
   type EmbeddingProvider,
