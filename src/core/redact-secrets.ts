@@ -46,7 +46,7 @@ export const SECRET_SHAPES: readonly { name: string; pattern: string; hint?: str
   {
     name: 'secret query parameter',
     pattern: String.raw`(?<=[?&](?:${SECRET_PARAM})=)[^&\s#"'<>]+`,
-    hint: String.raw`[?&](?:${SECRET_PARAM})=`,
+    hint: `[?&](?:${SECRET_PARAM})=`,
     anyCase: true,
   },
   {

@@ -9,8 +9,16 @@ import type { MiddlewareHandler } from 'hono';
  */
 export function closeIfBodyUnread(request: Request, response: Response): Response {
   const empty = request.body === null || request.headers.get('content-length') === '0';
-  if (!empty && !request.bodyUsed) response.headers.set('Connection', 'close');
-  return response;
+  if (empty || request.bodyUsed) return response;
+  try {
+    response.headers.set('Connection', 'close');
+    return response;
+  } catch {
+    // Immutable headers (a Response passed through from fetch): copy it.
+    const copy = new Response(response.body, response);
+    copy.headers.set('Connection', 'close');
+    return copy;
+  }
 }
 
 /** `closeIfBodyUnread` as hono middleware, for every route of an app. */
@@ -18,6 +26,7 @@ export function closeUnreadBody(): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
     await next();
-    closeIfBodyUnread(request, c.res);
+    const response = closeIfBodyUnread(request, c.res);
+    if (response !== c.res) c.res = response;
   };
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { redactText } from '../core/index.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
@@ -24,7 +25,7 @@ export type CreateAppOptions = {
   auth?: AuthConfig;
   limits?: ServerLimits;
   hooks?: Record<string, HookConfig>;
-  /** Called with each error a handler threw (the client gets a 500 without its details). serve() logs it. */
+  /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
   onError?: (error: unknown) => void;
 } & (
   | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
@@ -98,7 +99,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   });
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
-    options.onError?.(error);
+    if (options.onError) options.onError(error);
+    else process.stderr.write(`thinkflow server: a request failed: ${redactText(error.stack ?? error.message)}\n`);
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
   return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };

@@ -17,78 +17,83 @@
  * a bare number, which would make different inputs match.)
  */
 export function stableJson(value: unknown): string {
-  return write(value, { path: '$', key: '', stack: [] }) ?? 'null';
+  return JSON.stringify(normalize(value, '', { objects: [], path: ['$'] })) ?? 'null';
 }
 
-interface Place {
-  /** Where the value sits, for the cycle message (`$.a[2].b`). */
-  path: string;
-  /** Its key in the parent, passed to `toJSON` as `JSON.stringify` does. */
-  key: string;
-  /** The objects being written around it, outermost first, with their paths. */
-  stack: { value: object; path: string }[];
+/** The objects being normalized, outermost first, and the path to the current value (built only for the error). */
+interface Walk {
+  objects: object[];
+  path: string[];
 }
 
-/** The text of `value`, or `undefined` where `JSON.stringify` would leave it out. */
-function write(value: unknown, place: Place): string | undefined {
+/**
+ * The value as plain JSON data with sorted keys, for one native `JSON.stringify` (which then applies
+ * JSON's own rules to `undefined`, functions, symbols, holes and non-finite numbers). `key` is its
+ * key in the parent, passed to `toJSON` as `JSON.stringify` does.
+ */
+function normalize(value: unknown, key: string, walk: Walk): unknown {
   let current = value;
   if (
     current !== null &&
     typeof current === 'object' &&
     typeof (current as { toJSON?: unknown }).toJSON === 'function'
   ) {
-    current = (current as { toJSON(key: string): unknown }).toJSON(place.key);
+    current = (current as { toJSON(key: string): unknown }).toJSON(key);
   }
+  if (typeof current === 'bigint') return { $bigint: current.toString() };
+  if (current === null || typeof current !== 'object') return current;
   // Boxed primitives (`new String('x')`) are written as their value, as JSON.stringify does.
-  if (current instanceof String || current instanceof Number || current instanceof Boolean) current = current.valueOf();
-  switch (typeof current) {
-    case 'string':
-    case 'boolean':
-      return JSON.stringify(current);
-    case 'number':
-      return Number.isFinite(current) ? JSON.stringify(current) : 'null';
-    case 'bigint':
-      return `{"$bigint":${JSON.stringify(current.toString())}}`;
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
+  if (current instanceof String || current instanceof Number || current instanceof Boolean) return current.valueOf();
+  const loop = walk.objects.indexOf(current);
+  if (loop >= 0) {
+    const at = (depth: number) => walk.path.slice(0, depth + 1).join('');
+    throw new TypeError(`stableJson: the value is circular: ${at(walk.path.length - 1)} refers back to ${at(loop)}.`);
   }
-  if (current === null) return 'null';
-  const object = current as object;
-  const loop = place.stack.find((entry) => entry.value === object);
-  if (loop) throw new TypeError(`stableJson: the value is circular: ${place.path} refers back to ${loop.path}.`);
-  place.stack.push({ value: object, path: place.path });
+  walk.objects.push(current);
   try {
-    return writeObject(object, place);
+    return normalizeObject(current, walk);
   } finally {
-    place.stack.pop();
+    walk.objects.pop();
   }
 }
 
-function writeObject(object: object, place: Place): string {
-  const child = (key: string, path: string): Place => ({ key, path, stack: place.stack });
-  if (Array.isArray(object)) {
-    // Array.from, not map: a hole in a sparse array is `null` too.
-    const items = Array.from(object, (item, i) => write(item, child(String(i), `${place.path}[${i}]`)) ?? 'null');
-    return `[${items.join(',')}]`;
+/** Normalizes `item` one level down, at path segment `segment`. */
+function inner(item: unknown, key: string, segment: string, walk: Walk): unknown {
+  walk.path.push(segment);
+  try {
+    return normalize(item, key, walk);
+  } finally {
+    walk.path.pop();
   }
+}
+
+function normalizeObject(object: object, walk: Walk): unknown {
+  // Array.from, not map: a hole in a sparse array is visited too (and written as `null`).
+  if (Array.isArray(object)) return Array.from(object, (item, i) => inner(item, String(i), `[${i}]`, walk));
   if (object instanceof Map) {
-    const entries = [...object].map(([key, item], i) => {
-      const at = `${place.path}<entry ${i}>`;
-      return `[${write(key, child('', at)) ?? 'null'},${write(item, child('', at)) ?? 'null'}]`;
-    });
-    return `{"$map":[${entries.sort().join(',')}]}`;
+    const entries = [...object].map(([key, item], i) => [
+      inner(key, '', `<entry ${i}>`, walk),
+      inner(item, '', `<entry ${i}>`, walk),
+    ]);
+    return { $map: sortedByText(entries) };
   }
   if (object instanceof Set) {
-    const items = [...object].map((item, i) => write(item, child('', `${place.path}<item ${i}>`)) ?? 'null');
-    return `{"$set":[${items.sort().join(',')}]}`;
+    return { $set: sortedByText([...object].map((item, i) => inner(item, '', `<item ${i}>`, walk))) };
   }
   const record = object as Record<string, unknown>;
-  const fields: string[] = [];
+  // No prototype: a `__proto__` key is a key like any other.
+  const out: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(record).sort()) {
-    const text = write(record[key], child(key, `${place.path}.${key}`));
-    if (text !== undefined) fields.push(`${JSON.stringify(key)}:${text}`);
+    const value = inner(record[key], key, `.${key}`, walk);
+    if (value !== undefined) out[key] = value;
   }
-  return `{${fields.join(',')}}`;
+  return out;
+}
+
+/** Entries in the order of their JSON text, so insertion order does not matter. */
+function sortedByText(items: unknown[]): unknown[] {
+  return items
+    .map((item) => ({ item, text: JSON.stringify(item) ?? 'null' }))
+    .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+    .map(({ item }) => item);
 }

@@ -195,5 +195,13 @@ describe('a connection after an early error response', () => {
     expectHonest(exchange, 400);
     expect(exchange.responses[0].headers.connection).toBe('keep-alive');
     expect(exchange.responses).toHaveLength(2);
+    const chunked = await rawExchange(server.port, [
+      post('Authorization: Bearer tok-1\r\nTransfer-Encoding: chunked\r\n'),
+      chunk(body),
+      '0\r\n\r\n',
+      next,
+    ]);
+    expectHonest(chunked, 400);
+    expect(chunked.responses).toHaveLength(2);
   });
 });

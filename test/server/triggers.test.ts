@@ -51,6 +51,28 @@ describe('schedules', () => {
     }
   });
 
+  it('runs a 02:30 New York schedule at 03:00 on the spring-forward day instead of skipping it', async () => {
+    server = embeddedApp({ agents: { steps: stepsAgent() } });
+    // One second before 03:00 EDT (07:00 UTC) on 8 March 2026, when 02:30 does not exist in New York.
+    const base = Date.parse('2026-03-08T06:59:59.000Z');
+    const realStart = Date.now();
+    const now = () => new Date(base + (Date.now() - realStart));
+    const stop = startSchedules(
+      [{ cron: '30 2 * * *', timezone: 'America/New_York', agent: 'steps', input: 'nightly' }],
+      server.app.runs,
+      { now },
+    );
+    try {
+      const runs = await eventually(async () => {
+        const all = await server!.store.listRuns({ status: ['queued', 'running', 'done'] });
+        return all.length > 0 ? all : undefined;
+      }, 5000);
+      expect(runs[0]).toMatchObject({ input: 'nightly', source: 'schedule' });
+    } finally {
+      stop();
+    }
+  });
+
   it('refuses a bad cron or an unknown agent with a ConfigError', async () => {
     server = embeddedApp({ agents: { steps: stepsAgent() } });
     expect(() => startSchedules([{ cron: 'often', agent: 'steps', input: 'x' }], server!.app.runs)).toThrow(

@@ -145,4 +145,33 @@ describe('replayTools', () => {
     expect(() => div.run({ a: 1, b: 0 }, ctx)).toThrow('division by zero');
     expect(() => div.run({ a: 1, b: 0 }, ctx)).toThrow(/No recorded output left for tool div/);
   });
+
+  it('matches a call whose parsed input holds a Date to the recorded call with that date, not the next one', async () => {
+    const agenda = defineTool({
+      name: 'agenda',
+      description: 'What is on a day.',
+      input: z.object({ day: z.coerce.date() }),
+      run: ({ day }) => `live ${day.toISOString()}`,
+    });
+    const call = (callId: string, day: string, output: string, ts: number): AgentEvent[] => [
+      { type: 'tool_start', runId: 'r', ts, step: 1, callId, tool: 'agenda', input: { day } },
+      { type: 'tool_end', runId: 'r', ts: ts + 1, step: 1, callId, tool: 'agenda', ms: 1, ok: true, output },
+    ];
+    const trace: AgentEvent[] = [
+      { type: 'run_start', runId: 'r', ts: 1, input: 'x', model: 'm', protocol: 'native', tools: ['agenda'] },
+      // The trace holds the parsed input as JSON: the Date as its ISO string.
+      ...call('c1', '2026-01-01T00:00:00.000Z', 'new year', 2),
+      ...call('c2', '2026-12-24T00:00:00.000Z', 'christmas eve', 4),
+    ];
+    const [replayed] = replayTools(trace, { tools: [agenda] });
+    const ctx = {} as never;
+    const parsed = (day: string) => {
+      const result = replayed.parse({ day });
+      if (!result.ok) throw new Error('bad input');
+      return result.value;
+    };
+    // Asked in the other order: each call still gets its own recorded output.
+    expect(await replayed.run(parsed('2026-12-24'), ctx)).toBe('christmas eve');
+    expect(await replayed.run(parsed('2026-01-01'), ctx)).toBe('new year');
+  });
 });

@@ -88,6 +88,7 @@ describe('stableJson', () => {
     expect(stableJson(new Map([['a', 1]]))).not.toBe(stableJson(new Map([['a', 2]])));
     expect(stableJson(new Set([3, 1, 2]))).toBe('{"$set":[1,2,3]}');
     expect(stableJson({ s: new String('x'), n: new Number(2) })).toBe('{"n":2,"s":"x"}');
+    expect(stableJson(JSON.parse('{"__proto__":{"x":1},"a":2}'))).toBe('{"__proto__":{"x":1},"a":2}');
   });
 
   it('never throws on acyclic values of any kind, and ignores key order', () => {

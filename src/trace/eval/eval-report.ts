@@ -46,6 +46,7 @@ export interface EvalReport {
   passRate: number;
   promptTokens: number;
   completionTokens: number;
+  /** Total cost in US dollars; unset when a run that used tokens has no known price (never a partial sum). */
   costUsd?: number;
 }
 

@@ -68,7 +68,9 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
     ),
   );
   const all = results.flat();
-  const costs = all.map((r) => r.costUsd).filter((c): c is number => c !== undefined);
+  // A total is only a total if every run that used tokens has a price: otherwise it is unknown, not a partial sum.
+  const priced = all.every((r) => r.costUsd !== undefined || r.promptTokens + r.completionTokens === 0);
+  const costs = all.map((r) => r.costUsd ?? 0);
   return {
     suite: suite.name,
     model: options.model,
@@ -81,7 +83,7 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
     passRate: all.length ? passed / all.length : 0,
     promptTokens: all.reduce((s, r) => s + r.promptTokens, 0),
     completionTokens: all.reduce((s, r) => s + r.completionTokens, 0),
-    costUsd: costs.length ? costs.reduce((s, c) => s + c, 0) : undefined,
+    costUsd: priced && all.some((r) => r.costUsd !== undefined) ? costs.reduce((s, c) => s + c, 0) : undefined,
   };
 }
 

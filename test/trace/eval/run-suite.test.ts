@@ -47,6 +47,22 @@ describe('runSuite', () => {
     expect(report.promptTokens).toBe(40);
   });
 
+  it('totals the cost only when every run that used tokens has one, never a partial sum', async () => {
+    const priced = (costUsd?: number): RunResult => {
+      const result = makeResult({ output: 'It is 4', tools: ['calculator'] });
+      return { ...result, usage: { ...result.usage, costUsd } };
+    };
+    // 'broken' throws before using any tokens: it costs nothing and does not make the total unknown.
+    const run = (cost: (id: string) => number | undefined) =>
+      runSuite(suite, {
+        model: 'm',
+        runCase: async (c) => (c.id === 'broken' ? answers.broken(0) : priced(cost(c.id))),
+      });
+    expect((await run(() => 0.01)).costUsd).toBeCloseTo(0.02);
+    expect((await run((id) => (id === 'add' ? 0.01 : undefined))).costUsd).toBeUndefined();
+    expect((await run(() => undefined)).costUsd).toBeUndefined();
+  });
+
   it('runs at most `concurrency` cases at once and reports progress after each', async () => {
     let running = 0;
     let peak = 0;
