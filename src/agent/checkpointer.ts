@@ -26,10 +26,10 @@ export interface Checkpointer {
    * or neither (the model is asked again, and the log holds one answer).
    */
   finalReached(state: RunState, final: NonNullable<Checkpoint['final']>): void;
-  /** Marks a call of the running step as waiting for approval (not started), without waiting. */
+  /** Marks a call of the running step as waiting (for approval or a free slot: not started), without waiting. */
   callWaits(state: RunState, callId: string): void;
   /**
-   * Unmarks an approved call before it starts, and resolves once that is written: from then on a
+   * Unmarks a call that waited before it starts, and resolves once that is written: from then on a
    * resume must assume it ran. Rejects (and the call does not run) when the write fails.
    */
   callStarts(state: RunState, callId: string): Promise<void>;

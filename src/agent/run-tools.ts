@@ -52,8 +52,8 @@ export function runTools(
   const { silent, stats } = state;
   return ctx.config.tools.run(calls, {
     signal: ctx.signal,
-    onApprovalWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
-    beforeApprovedStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
+    onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
+    beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
     // Nobody listens: no start callback to build or call.
     onStart: silent
       ? undefined
