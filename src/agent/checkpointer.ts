@@ -52,9 +52,13 @@ export function createCheckpointer(
     const earlier = background.splice(0);
     // Written before waiting for the earlier writes, so a store that batches commits them together;
     // one of them that failed fails the run here.
-    const written = onCheckpoint(checkpointOf(state, step));
-    if (earlier.length > 0) await Promise.all(earlier);
-    throwIfFailed();
+    const written = Promise.resolve(onCheckpoint(checkpointOf(state, step)));
+    if (earlier.length > 0) {
+      // Awaited below unless an earlier failure is thrown first: it must not go unhandled then.
+      written.catch(() => {});
+      await Promise.all(earlier);
+      throwIfFailed();
+    }
     await written;
   };
 
