@@ -2,7 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { Agent } from '../agent/index.js';
-import { isThinkflowError, type Message } from '../core/index.js';
+import { isThinkflowError, type Message, redactText } from '../core/index.js';
 import { SqliteMemoryStore, SqliteSessionStore } from '../memory/index.js';
 import { dataDir } from './data-dir.js';
 import { createPrettyPrinter } from './pretty-printer.js';
@@ -23,7 +23,7 @@ const HELP = `Commands: /history shows this session, /reset forgets it, /exit qu
 Ctrl-C stops the current answer; at the prompt, press it twice to quit.`;
 
 const errorText = (error: unknown) =>
-  isThinkflowError(error) || error instanceof Error ? error.message : String(error);
+  redactText(isThinkflowError(error) || error instanceof Error ? error.message : String(error));
 
 function printHistory(messages: Message[]): void {
   if (messages.length === 0) {

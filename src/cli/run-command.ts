@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { Agent } from '../agent/index.js';
-import { ConfigError, isThinkflowError, type RunStatus } from '../core/index.js';
+import { ConfigError, isThinkflowError, type RunStatus, redactText } from '../core/index.js';
 import { withCache } from '../trace/index.js';
 import { dataDir } from './data-dir.js';
 import { createPrettyPrinter } from './pretty-printer.js';
@@ -112,7 +112,7 @@ async function runOnce(question: string, flags: RunFlags): Promise<number> {
     }
   } catch (error) {
     const message = isThinkflowError(error) || error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${pc.red('thinkflow run:')} ${message}\n`);
+    process.stderr.write(`${pc.red('thinkflow run:')} ${redactText(message)}\n`);
     return 1;
   }
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { redactText } from '../core/index.js';
 import { createRunWorker, loadConfig, openStore } from '../server/index.js';
 import { onShutdownSignal } from './serve-command.js';
 
@@ -47,7 +48,7 @@ export function registerWorkerCommand(program: Command): void {
         concurrency,
         lockDurationMs,
         stalledIntervalMs,
-        onError: (error) => process.stderr.write(`thinkflow worker: ${String(error)}\n`),
+        onError: (error) => process.stderr.write(`thinkflow worker: ${redactText(String(error))}\n`),
       });
       process.stderr.write(`thinkflow: worker serving ${Object.keys(config.agents).join(', ')}\n`);
       onShutdownSignal(async () => {

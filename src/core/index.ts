@@ -22,6 +22,7 @@ export {
 } from './model-types.js';
 export type { ActionInput, ParsedStep } from './parsed-step.js';
 export { createPushChannel, type PushChannel } from './push-channel.js';
+export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {
   emptyStats,
   type RunError,

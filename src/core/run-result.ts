@@ -9,7 +9,7 @@ export interface RunUsage {
   llmCalls: number;
   /** Set when any call's usage was estimated rather than reported. */
   estimated?: boolean;
-  /** Cost in US dollars, when a price is known for the model. */
+  /** Cost in US dollars, when a price is known for the model; unset (not 0, not a guess) when it is not. See `costOf`. */
   costUsd?: number;
 }
 

@@ -1,5 +1,5 @@
 import { errorMessage, type Message } from '../core/index.js';
-import { capObservation } from './cap-observation.js';
+import { truncateObservation } from '../tools/index.js';
 import { groupMessages } from './group-messages.js';
 import { type CountTokens, createMessageTokens } from './message-tokens.js';
 
@@ -74,7 +74,7 @@ export function createContextWindow(options: ContextWindowOptions = {}): Context
     if (message.role !== 'tool' || limit === undefined || message.content.length <= limit) return message;
     let short = capped.get(message);
     if (!short) {
-      short = { ...message, content: capObservation(message.content, limit) };
+      short = { ...message, content: truncateObservation(message.content, limit) };
       capped.set(message, short);
     }
     return short;

@@ -1,4 +1,3 @@
-export { capObservation } from './cap-observation.js';
 export {
   type ContextFit,
   type ContextInput,

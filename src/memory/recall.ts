@@ -1,5 +1,5 @@
 import type { RunError, RunStatus, Step } from '../core/index.js';
-import { capObservation } from './cap-observation.js';
+import { truncateObservation } from '../tools/index.js';
 import type { MemoryHit, MemoryInput, MemoryKind, MemoryStore } from './memory-store.js';
 
 export interface RecallOptions {
@@ -35,7 +35,7 @@ export async function recallMemories(
   const memories = await store.search(question, { k, kinds, tags, signal });
   if (memories.length === 0) return { block: '', memories };
   const lines = memories.map(({ memory }) => {
-    const text = capObservation(memory.text.replace(/\s+/g, ' ').trim(), maxChars);
+    const text = truncateObservation(memory.text.replace(/\s+/g, ' ').trim(), maxChars);
     return `- [${memory.kind}] ${text}${memory.tags.length ? ` (tags: ${memory.tags.join(', ')})` : ''}`;
   });
   return {
@@ -59,7 +59,7 @@ function toolsUsed(steps: readonly Step[]) {
   for (const step of steps) {
     for (const call of step.toolCalls) {
       used.add(call.tool ?? call.name);
-      if (!call.ok) failed.push(`${call.tool ?? call.name}: ${capObservation(call.error ?? call.output, 160)}`);
+      if (!call.ok) failed.push(`${call.tool ?? call.name}: ${truncateObservation(call.error ?? call.output, 160)}`);
     }
   }
   return { used: [...used], failed };
@@ -75,8 +75,8 @@ function toolsUsed(steps: readonly Step[]) {
 export function episodeFromRun(run: RunSummaryInput): MemoryInput {
   const { used, failed } = toolsUsed(run.steps);
   const lines = [
-    `Task: ${capObservation(run.input.trim(), 400)}`,
-    `Outcome: ${run.status}. Answer: ${capObservation(run.output.trim() || '(none)', 600)}`,
+    `Task: ${truncateObservation(run.input.trim(), 400)}`,
+    `Outcome: ${run.status}. Answer: ${truncateObservation(run.output.trim() || '(none)', 600)}`,
     `Steps: ${run.steps.length}${used.length ? `; tools used: ${used.join(', ')}` : ''}${failed.length ? `; ${failed.length} tool calls failed` : ''}.`,
   ];
   return {
@@ -107,10 +107,12 @@ export function reflectionFromRun(run: RunSummaryInput): MemoryInput | undefined
     .map((s) => s.invalidReason)
     .filter(Boolean);
   const lines = [
-    `Lesson from a task that ended ${run.status}: ${capObservation(run.input.trim(), 300)}`,
-    ...(run.error ? [`Why: ${capObservation(run.error.message, 300)}`] : []),
+    `Lesson from a task that ended ${run.status}: ${truncateObservation(run.input.trim(), 300)}`,
+    ...(run.error ? [`Why: ${truncateObservation(run.error.message, 300)}`] : []),
     ...(failed.length ? [`Failed tool calls: ${failed.slice(0, 3).join('; ')}`] : []),
-    ...(invalid.length ? [`Unreadable replies: ${invalid.length} (e.g. ${capObservation(invalid[0]!, 160)})`] : []),
+    ...(invalid.length
+      ? [`Unreadable replies: ${invalid.length} (e.g. ${truncateObservation(invalid[0]!, 160)})`]
+      : []),
     lesson,
   ];
   return {

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
-import { apiError } from './http-error.js';
+import { apiError, httpExceptionError } from './http-error.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -22,6 +24,8 @@ export type CreateAppOptions = {
   auth?: AuthConfig;
   limits?: ServerLimits;
   hooks?: Record<string, HookConfig>;
+  /** Called with each error a handler threw (the client gets a 500 without its details). serve() logs it. */
+  onError?: (error: unknown) => void;
 } & (
   | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
   | { runs: RunService; agents?: never; store?: never }
@@ -46,34 +50,67 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   const runs =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
   const app = new Hono();
+  app.use(closeUnreadBody());
   app.get('/health', (c) => c.json({ ok: true }));
   const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
   if (tokens.length > 0) {
-    app.use('/v1/*', bearerAuth({ token: tokens, noAuthenticationHeader: { message: unauthorized } }));
+    app.use(
+      '/v1/*',
+      bearerAuth({
+        token: tokens,
+        noAuthenticationHeader: {
+          message: (c) => apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
+        },
+        invalidAuthenticationHeader: {
+          message: (c) =>
+            apiError(
+              c,
+              'invalid_request',
+              'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
+            ),
+        },
+        invalidToken: { message: (c) => apiError(c, 'unauthorized', 'The bearer token is not valid.') },
+      }),
+    );
   }
   app.use(
     '/v1/*',
     bodyLimit({
       maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
-      onError: (c) => apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.'),
+      // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
+      onError: (c) =>
+        apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
+          Connection: 'close',
+        }),
     }),
   );
   runRoutes(app, runs);
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
   hookRoutes(app, runs, options.hooks ?? {});
-  app.notFound((c) => apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length === 0) return apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`);
+    const allow = allowed.join(', ');
+    return apiError(c, 'method_not_allowed', `${c.req.path} does not answer ${c.req.method}; use ${allow}.`, {
+      Allow: allow,
+    });
+  });
   app.onError((error, c) => {
-    if ('getResponse' in error && typeof error.getResponse === 'function') return error.getResponse() as Response;
+    if (error instanceof HTTPException) return httpExceptionError(c, error);
+    options.onError?.(error);
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
   return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };
 }
 
-const unauthorized = {
-  error: {
-    message: 'Missing bearer token: send "Authorization: Bearer <token>".',
-    type: 'invalid_request_error',
-    code: 'unauthorized',
-  },
-};
+/** The methods that some route answers on `path` (for a 405 and its `Allow` header). */
+function allowedMethods(app: Hono, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    const pattern = new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
+    if (pattern.test(path)) methods.add(route.method);
+  }
+  return [...methods].sort();
+}

@@ -14,7 +14,7 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
-export { type Cron, type CronResult, nextCronTime, parseCron } from './parse-cron.js';
+export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';

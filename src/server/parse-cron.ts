@@ -1,92 +1,74 @@
-/** A parsed five-field cron expression: the allowed values of each field. */
-export interface Cron {
-  minutes: Set<number>;
-  hours: Set<number>;
-  days: Set<number>;
-  months: Set<number>;
-  weekdays: Set<number>;
-  /** Both day fields restricted: either may match (classic cron). */
-  dayOr: boolean;
-}
+import { Cron as Croner } from 'croner';
 
-const FIELDS = [
-  { name: 'minute', min: 0, max: 59 },
-  { name: 'hour', min: 0, max: 23 },
-  { name: 'day of month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12 },
-  { name: 'day of week', min: 0, max: 7 },
-] as const;
+/**
+ * A parsed cron schedule (croner underneath): the expression, the IANA time zone it is read in
+ * (`undefined`: the server's local zone), and the pattern that finds the next time.
+ */
+export interface Cron {
+  readonly expression: string;
+  readonly timezone: string | undefined;
+  readonly pattern: Croner;
+}
 
 export type CronResult = { ok: true; cron: Cron } | { ok: false; reason: string };
 
-function parseField(text: string, min: number, max: number): Set<number> | string {
-  const values = new Set<number>();
-  for (const part of text.split(',')) {
-    const match = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(part);
-    if (!match) return `"${part}" is not a number, range, list or step`;
-    const step = match[4] ? Number(match[4]) : 1;
-    const from = match[1] === '*' ? min : Number(match[2]);
-    const to = match[1] === '*' ? max : match[3] ? Number(match[3]) : match[4] ? max : from;
-    if (from < min || to > max || from > to || step < 1) return `"${part}" is outside ${min}-${max}`;
-    for (let v = from; v <= to; v += step) values.add(v);
+/** Options for `parseCron`. */
+export interface ParseCronOptions {
+  /** IANA time zone the expression is read in (`'Europe/Berlin'`). Default: the server's local zone. */
+  timezone?: string;
+}
+
+function validTimezone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
   }
-  return values;
 }
 
 /**
- * Parses `minute hour day-of-month month day-of-week` (numbers, `*`, ranges `a-b`, lists `a,b` and
- * steps `/n`; Sunday is 0 or 7). Never throws.
+ * Parses a five-field cron expression (`minute hour day-of-month month day-of-week`) with croner:
+ * numbers, `*`, ranges, lists and steps, names (`MON-FRI`, `JAN`), `L` (last day, `FRI#L` last
+ * Friday), `W`, `#`, and the nicknames `@yearly`, `@monthly`, `@weekly`, `@daily`, `@hourly`.
+ * Sunday is 0 or 7; when both day fields are restricted either may match (classic cron).
+ * Never throws: a bad expression or time zone is `{ ok: false, reason }`.
+ *
+ * Daylight saving time follows Vixie cron: a job at fixed times (no `*` or step in the minute and
+ * hour fields, such as `30 2 * * *`) whose time falls in the spring-forward gap runs at the first
+ * valid time after it (03:00 that day), and runs once when the autumn hour repeats. A job with a
+ * `*` or step in those fields (`*\/15 * * * *`) skips the times that do not exist and runs on both
+ * passes through the repeated hour.
+ *
+ * @example
+ * const parsed = parseCron('30 2 * * MON-FRI', { timezone: 'America/New_York' });
+ * if (parsed.ok) nextCronTime(parsed.cron, new Date());
  */
-export function parseCron(expression: string): CronResult {
-  const parts = expression.trim().split(/\s+/);
-  if (parts.length !== 5) return { ok: false, reason: `expected 5 fields, got ${parts.length}` };
-  const sets: Set<number>[] = [];
-  for (const [i, field] of FIELDS.entries()) {
-    const parsed = parseField(parts[i], field.min, field.max);
-    if (typeof parsed === 'string') return { ok: false, reason: `${field.name}: ${parsed}` };
-    sets.push(parsed);
+export function parseCron(expression: string, options: ParseCronOptions = {}): CronResult {
+  const { timezone } = options;
+  if (timezone !== undefined && !validTimezone(timezone)) {
+    return { ok: false, reason: `"${timezone}" is not an IANA time zone (such as "Europe/Berlin")` };
   }
-  const weekdays = sets[4];
-  if (weekdays.has(7)) weekdays.add(0);
-  return {
-    ok: true,
-    cron: {
-      minutes: sets[0],
-      hours: sets[1],
-      days: sets[2],
-      months: sets[3],
-      weekdays,
-      dayOr: parts[2] !== '*' && parts[4] !== '*',
-    },
-  };
+  const fields = expression
+    .trim()
+    .split(/\s+/)
+    .filter((f) => f !== '');
+  if (!fields[0]?.startsWith('@') && fields.length !== 5) {
+    return {
+      ok: false,
+      reason: `expected 5 fields (minute hour day-of-month month day-of-week) or a nickname such as @daily, got ${fields.length}`,
+    };
+  }
+  try {
+    const pattern = new Croner(expression.trim(), { mode: '5-part', timezone, fixedTimeRule: 'no-wildcard' });
+    return { ok: true, cron: { expression, timezone, pattern } };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: message.replace(/^CronPattern: /, '') };
+  }
 }
 
-function dayMatches(cron: Cron, date: Date): boolean {
-  const day = cron.days.has(date.getDate());
-  const weekday = cron.weekdays.has(date.getDay());
-  return cron.dayOr ? day || weekday : day && weekday;
-}
-
-/** The first minute strictly after `after` that the expression matches (local time), within ~4 years. */
+/** The first time strictly after `after` that the schedule matches, or `undefined` if it never does again. */
 export function nextCronTime(cron: Cron, after: Date): Date | undefined {
-  const t = new Date(after.getTime());
-  t.setSeconds(0, 0);
-  t.setMinutes(t.getMinutes() + 1);
-  const limit = after.getTime() + 4 * 366 * 24 * 3600 * 1000;
-  while (t.getTime() < limit) {
-    if (!cron.months.has(t.getMonth() + 1)) {
-      t.setMonth(t.getMonth() + 1, 1);
-      t.setHours(0, 0);
-    } else if (!dayMatches(cron, t)) {
-      t.setDate(t.getDate() + 1);
-      t.setHours(0, 0);
-    } else if (!cron.hours.has(t.getHours())) {
-      t.setHours(t.getHours() + 1, 0);
-    } else if (!cron.minutes.has(t.getMinutes())) {
-      t.setMinutes(t.getMinutes() + 1);
-    } else {
-      return t;
-    }
-  }
-  return undefined;
+  return cron.pattern.nextRun(after) ?? undefined;
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { serve as serveNode } from '@hono/node-server';
+import { redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
 import { createLocalRuns } from './create-local-runs.js';
@@ -30,6 +31,7 @@ export interface ServeOptions {
   pgSchema?: string;
   /** Seconds running runs get to finish on shutdown before they are checkpointed. Default 10. */
   shutdownTimeoutMs?: number;
+  /** Where the server's log lines go (default stderr). Each line has secrets redacted first. */
   log?: (line: string) => void;
 }
 
@@ -74,7 +76,9 @@ export async function openStore(
  */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { config } = options;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Errors can carry URLs with credentials or keys echoed by a provider: never log them as they are.
+  const log = (line: string) => write(redactText(line));
   const store = await openStore(options, config.store);
   const agents = config.agents;
   const runs = options.queue
@@ -90,7 +94,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const tokens = apiTokens(config);
   if (tokens.length === 0)
     log('thinkflow serve: no API tokens configured (auth.tokens or THINKFLOW_API_TOKENS): the API is open.');
-  const appOptions: CreateAppOptions = { runs, auth: { tokens }, limits: config.limits, hooks: config.hooks };
+  const appOptions: CreateAppOptions = {
+    runs,
+    auth: { tokens },
+    limits: config.limits,
+    hooks: config.hooks,
+    onError: (e) =>
+      log(`thinkflow serve: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+  };
   const app = createApp(appOptions);
   const stopSchedules = startSchedules(config.schedules ?? [], runs, { onError: (e) => log(`schedule: ${String(e)}`) });
 

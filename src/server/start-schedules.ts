@@ -4,8 +4,10 @@ import type { RunService } from './run-service.js';
 
 /** A cron trigger: start `agent` with `input` at every time `cron` matches. */
 export interface ScheduleConfig {
-  /** Five-field cron, local time: `"*\/15 * * * *"`, `"0 9 * * 1-5"`. */
+  /** Five-field cron (see `parseCron`): `"*\/15 * * * *"`, `"0 9 * * MON-FRI"`, `"@daily"`, `"0 18 L * *"`. */
   cron: string;
+  /** IANA time zone the cron is read in (`"America/New_York"`). Default: the server's local zone. */
+  timezone?: string;
   agent: string;
   input: string;
 }
@@ -23,9 +25,12 @@ export function startSchedules(
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
   const parsed = schedules.map((schedule) => {
-    const result = parseCron(schedule.cron);
-    if (!result.ok)
-      throw new ConfigError({ message: `Schedule "${schedule.cron}" is not valid cron: ${result.reason}.` });
+    const result = parseCron(schedule.cron, { timezone: schedule.timezone });
+    if (!result.ok) {
+      throw new ConfigError({
+        message: `Schedule "${schedule.cron}" is not valid: ${result.reason}. Fix "cron"${schedule.timezone === undefined ? '' : ' or "timezone"'} in schedules.`,
+      });
+    }
     if (!runs.agentNames().includes(schedule.agent)) {
       throw new ConfigError({
         message: `Schedule "${schedule.cron}" names agent "${schedule.agent}", which is not configured.`,

@@ -1,12 +1,16 @@
 /**
- * Cuts text longer than `limit` characters to its head and tail around a marker that says how
- * many characters were cut, so the model keeps both the start and the end of a long output.
+ * Cuts text longer than `limit` characters to its head (60%) and tail (40%) around a marker that
+ * says how many characters were cut, so the model keeps both the start and the end of a long
+ * output. The result, marker included, is at most `limit` characters (only the marker when `limit`
+ * is shorter than it), and a surrogate pair is never split. A limit that is not a number (`NaN`)
+ * cuts nothing. The one truncation helper: tool observations, the context window's cap on tool
+ * messages and recalled memories all use it.
  *
  * @example
  * truncateObservation('a'.repeat(10_000), 100); // 'aaa…\n[... 9,9xx characters cut ...]\n…aaa'
  */
 export function truncateObservation(text: string, limit: number): string {
-  if (text.length <= limit) return text;
+  if (Number.isNaN(limit) || text.length <= limit) return text;
   const marker = (cut: number) => `\n[... ${cut.toLocaleString('en-US')} characters cut ...]\n`;
   const budget = Math.max(0, limit - marker(text.length).length);
   let head = Math.ceil(budget * 0.6);

@@ -1,3 +1,4 @@
+export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from '../core/index.js';
 export { cacheKey } from './cache-key.js';
 export { type CacheStore, memoryCacheStore } from './cache-store.js';
 export { type CachedModelOptions, cachedModel } from './cached-model.js';
@@ -42,8 +43,7 @@ export { firstDivergence } from './first-divergence.js';
 export { formatMs } from './format-ms.js';
 export { mulberry32 } from './mulberry32.js';
 export { eventsToSpans, type OtelExporter, type OtelExporterOptions, otelExporter } from './otel-exporter.js';
-export { costOf, type Price, priceOf, registerPrice } from './prices.js';
-export { redactedJson, redactSecrets, redactText } from './redact-secrets.js';
+export { costOf, PRICES_AS_OF, type Price, priceOf, registerPrice } from './prices.js';
 export { type RenderHtmlOptions, renderHtml } from './render-html.js';
 export { type RenderTimelineOptions, renderTimeline } from './render-timeline.js';
 export { type ReplayModel, type ReplayModelOptions, replayModel } from './replay-model.js';

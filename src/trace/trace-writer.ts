@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AgentEvent } from '../core/index.js';
-import { redactedJson } from './redact-secrets.js';
+import { redactedJson } from '../core/index.js';
 
 /** Appends events to a JSONL trace file. */
 export interface TraceWriter {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/index.js';
-import { capObservation, createContextWindow, defaultBudgetFor, groupMessages } from '../../src/memory/index.js';
+import { createContextWindow, defaultBudgetFor, groupMessages } from '../../src/memory/index.js';
+import { truncateObservation } from '../../src/tools/index.js';
 
 const words = (n: number, word = 'data') => Array.from({ length: n }, (_, i) => `${word}${i % 10}`).join(' ');
 const head: Message[] = [
@@ -147,13 +148,22 @@ describe('createContextWindow', () => {
     const original = groups[0][1].content;
     const fit = await createContextWindow({ observationLimit: 1000 }).fit({ head, groups });
     const tool = fit.messages[3];
-    expect(tool.content.length).toBeLessThan(1100);
-    expect(tool.content).toContain('characters omitted');
+    expect(tool.content.length).toBeLessThanOrEqual(1000);
+    expect(tool.content).toContain('characters cut');
     expect(tool.content.startsWith('result 1:')).toBe(true);
     expect(groups[0][1].content).toBe(original);
     // Same capped object on the next call, so its token count stays cached.
     const again = await createContextWindow({ observationLimit: 1000 }).fit({ head, groups });
     expect(again.messages[3].content).toBe(tool.content);
+  });
+
+  it('caps a tool message of emoji within the limit without splitting a surrogate pair', async () => {
+    const groups = [step(1, 10)];
+    groups[0][1] = { ...groups[0][1], content: '😀'.repeat(1000) };
+    const fit = await createContextWindow({ observationLimit: 301 }).fit({ head, groups });
+    const content = fit.messages[3].content;
+    expect(content.length).toBeLessThanOrEqual(301);
+    expect(content).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   });
 
   it('starts over when handed another run', async () => {
@@ -171,11 +181,12 @@ describe('helpers', () => {
     expect(groups.map((g) => g.length)).toEqual([1, 2, 2, 1]);
   });
 
-  it('capObservation leaves short text alone', () => {
-    expect(capObservation('short', 100)).toBe('short');
-    expect(capObservation('a'.repeat(50) + 'b'.repeat(50), 20)).toMatch(
-      /^a{10}\n\[\.\.\. 80 characters omitted \.\.\.\]\nb{10}$/,
-    );
+  it('caps a tool message with truncateObservation, the same cut as the tool executor, within the limit', () => {
+    expect(truncateObservation('short', 100)).toBe('short');
+    const long = 'a'.repeat(500) + 'b'.repeat(500);
+    const cut = truncateObservation(long, 100);
+    expect(cut.length).toBeLessThanOrEqual(100);
+    expect(cut).toMatch(/^a+\n\[\.\.\. \d+ characters cut \.\.\.\]\nb+$/);
   });
 
   it('defaultBudgetFor takes 75% of the window minus a reply reserve', () => {

@@ -54,8 +54,11 @@ describe('schedules', () => {
   it('refuses a bad cron or an unknown agent with a ConfigError', async () => {
     server = embeddedApp({ agents: { steps: stepsAgent() } });
     expect(() => startSchedules([{ cron: 'often', agent: 'steps', input: 'x' }], server!.app.runs)).toThrow(
-      /not valid cron/,
+      /"often" is not valid: expected 5 fields/,
     );
+    expect(() =>
+      startSchedules([{ cron: '@daily', timezone: 'Mars/Olympus', agent: 'steps', input: 'x' }], server!.app.runs),
+    ).toThrow(/"Mars\/Olympus" is not an IANA time zone.*"timezone"/);
     expect(() => startSchedules([{ cron: '* * * * *', agent: 'ghost', input: 'x' }], server!.app.runs)).toThrow(
       /ghost/,
     );

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/index.js';
-import { redactedJson, redactText } from '../../src/trace/redact-secrets.js';
+import { redactedJson, redactText } from '../../src/trace/index.js';
 import { parseTrace, readTrace } from '../../src/trace/trace-line.js';
 import { createTraceWriter } from '../../src/trace/trace-writer.js';
 

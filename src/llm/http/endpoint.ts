@@ -1,4 +1,4 @@
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, redactText } from '../../core/index.js';
 
 /** Joins a base URL and a path, failing early with a ConfigError when the base is not an http(s) URL. */
 export function endpoint(baseURL: string, path: string, provider: string): string {
@@ -11,7 +11,7 @@ export function endpoint(baseURL: string, path: string, provider: string): strin
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new ConfigError({
-      message: `${provider}: baseURL "${baseURL}" is not an http(s) URL. Use e.g. http://127.0.0.1:8080/v1.`,
+      message: `${provider}: baseURL "${redactText(baseURL)}" is not an http(s) URL. Use e.g. http://127.0.0.1:8080/v1.`,
     });
   }
   return url;

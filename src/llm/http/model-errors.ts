@@ -1,12 +1,16 @@
-import { errorMessage, ModelError } from '../../core/index.js';
+import { errorMessage, ModelError, redactText } from '../../core/index.js';
 
-/** Replaces every secret (API keys, tokens) in `text` with `[redacted]`. */
+/**
+ * Replaces every secret in `text` with `[redacted]`: the given ones (the provider's API key, which
+ * may have any shape) and anything shaped like a credential (`redactText`: keys, tokens, passwords
+ * in URLs, `?api_key=` parameters).
+ */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = text;
   for (const secret of secrets) {
     if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
   }
-  return out;
+  return redactText(out);
 }
 
 /** Pulls the human message out of a provider's error body (`{error:{message}}`, `{error:"..."}`, `{message}`). */

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../../core/index.js';
+import { errorMessage, redactText } from '../../core/index.js';
 import { type AnyTool, formatInputIssues, serializeOutput, type ToolContext } from '../../tools/index.js';
 
 /** Options for `createMcpServer`. */
@@ -67,7 +67,7 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function mcpToolContext(signal: AbortSignal, callId: string): ToolContext {
-  const log = (level: string) => (message: string) => process.stderr.write(`[${level}] ${message}\n`);
+  const log = (level: string) => (message: string) => process.stderr.write(`[${level}] ${redactText(message)}\n`);
   return {
     signal,
     runId: 'mcp',

@@ -1,11 +1,23 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { redactText } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
+import { closeIfBodyUnread } from '../close-unread-body.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
 
 /** Options for `mcpFetchHandler`. */
 export interface McpFetchHandlerOptions extends McpServerInfo {
   /** Path the MCP endpoint answers on (default `/mcp`); other paths get 404. */
   path?: string;
+  /** Called with each error the handler threw (the client gets a JSON-RPC 500 without its details). Default: stderr, redacted. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * An HTTP-level error in the JSON-RPC shape the MCP SDK uses for its own (406, 413, parse errors),
+ * so every answer of the endpoint is one a client can read.
+ */
+function rpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 }
 
 /**
@@ -18,18 +30,24 @@ export function mcpFetchHandler(
   options: McpFetchHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const path = options.path ?? '/mcp';
-  return async (request) => {
-    if (new URL(request.url).pathname !== path) return new Response('Not found', { status: 404 });
+  const answer = async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== path) return rpcError(404, -32000, `Not found: the MCP endpoint is ${path}, not ${pathname}.`);
     const server = createMcpServer(tools, options);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    await server.connect(transport);
     try {
+      await server.connect(transport);
       return await transport.handleRequest(request);
+    } catch (error) {
+      if (options.onError) options.onError(error);
+      else process.stderr.write(`thinkflow mcp: ${redactText(String(error))}\n`);
+      return rpcError(500, -32603, 'Internal error: the MCP endpoint failed to handle the request.');
     } finally {
       await server.close();
     }
   };
+  return async (request) => closeIfBodyUnread(request, await answer(request));
 }

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError, readBody } from '../http-error.js';
+import { apiError, readBody, readQuery } from '../http-error.js';
 import type { RunService, StartResult } from '../run-service.js';
 
 /** Body of POST /v1/agents/:name/runs. */
@@ -22,6 +22,11 @@ export const ApprovalBody = z.object({
 });
 export type ApprovalBody = z.infer<typeof ApprovalBody>;
 
+/** Query of POST /v1/agents/:name/runs. */
+const StartRunQuery = z.object({
+  wait: z.enum(['true', 'false'], { error: 'wait must be true or false' }).optional(),
+});
+
 /** Maps a refused start to its response (404 or 429 with Retry-After). */
 export function startRefusal(
   c: Parameters<typeof apiError>[0],
@@ -37,12 +42,14 @@ export function startRefusal(
 /** Starting, reading, cancelling and answering runs. */
 export function runRoutes(app: Hono, runs: RunService): void {
   app.post('/v1/agents/:name/runs', async (c) => {
+    const query = readQuery(c, StartRunQuery);
+    if (!query.ok) return query.response;
     const body = await readBody(c, StartRunBody);
     if (!body.ok) return body.response;
     const agent = c.req.param('name');
     const started = await runs.start({ agent, input: body.value.input, source: 'api' });
     if (!started.ok) return startRefusal(c, started, agent);
-    if (body.value.wait || c.req.query('wait') === 'true') {
+    if (body.value.wait || query.value.wait === 'true') {
       const ended = await runs.wait(started.run.id, c.req.raw.signal);
       return c.json(ended ?? started.run, 200);
     }

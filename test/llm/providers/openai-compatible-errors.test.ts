@@ -90,6 +90,18 @@ describe('openaiCompatible: secrets', () => {
     expectNoKey(error);
   });
 
+  it('redacts other credentials a provider echoes (a key of another shape, a URL with a password)', async () => {
+    const other = `gsk_${'Zz9'.repeat(18)}`;
+    server.push({
+      kind: 'json',
+      status: 400,
+      body: { error: { message: `Upstream https://bot:hunter2@proxy.internal/v1 refused key ${other}` } },
+    });
+    const error = await failure(model().generate({ messages: user }));
+    expect(error.providerMessage).toBe('Upstream https://bot:[redacted]@proxy.internal/v1 refused key [redacted]');
+    expect(error.message).not.toMatch(/hunter2|gsk_/);
+  });
+
   it('never shows the API key in a network error', async () => {
     const closed = await startOpenAIServer();
     const url = closed.url;

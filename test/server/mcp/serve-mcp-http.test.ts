@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type McpServing, serveMcp } from '../../../src/server/index.js';
 import { calculatorTool, defineTool } from '../../../src/tools/index.js';
+import { rawExchange } from '../raw-http.js';
 
 const slow = defineTool({
   name: 'slow',
@@ -86,8 +87,26 @@ describe('serveMcp over streamable HTTP, used by the SDK client', { timeout: 30_
     expect(text(unknown)).toMatch(/Unknown tool "nope"\. Available: calculator, slow/);
   });
 
-  it('answers 404 off the MCP path', async () => {
+  it('answers 404 off the MCP path as a JSON-RPC error, like the SDK answers its own HTTP errors', async () => {
     const response = await fetch(new URL('/other', serving.url));
     expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Not found: the MCP endpoint is /mcp, not /other.' },
+      id: null,
+    });
+  });
+
+  it('closes the connection after refusing a body it did not read', async () => {
+    const { port } = new URL(serving.url ?? '');
+    const big = 'x'.repeat(5 * 1024 * 1024);
+    const exchange = await rawExchange(Number(port), [
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${big.length}\r\n\r\n`,
+      big,
+      'GET /other HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]);
+    expect(exchange.responses[0].status).toBe(413);
+    expect(exchange.responses[0].headers.connection).toBe('close');
+    expect(exchange.closedByServer).toBe(true);
   });
 });

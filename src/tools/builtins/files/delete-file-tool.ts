@@ -1,8 +1,8 @@
 import { lstat, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
-import { resolveInRootOrThrow } from './resolve-in-root.js';
+import { readableFileError } from './readable-file-error.js';
+import { confirmFolderUnchanged, resolveInRootOrThrow } from './resolve-in-root.js';
 
 const DeleteFileInput = z.object({
   path: z.string().describe('File or folder relative to the root.'),
@@ -18,18 +18,21 @@ export function deleteFileTool(root: string): Tool<z.infer<typeof DeleteFileInpu
     needsApproval: true,
     sequential: true,
     run: async (input) => {
-      // A symbolic link inside the root is deleted itself (never its target), so resolve only its folder.
-      const parent = await resolveInRootOrThrow(root, path.dirname(input.path));
-      const base = path.basename(input.path);
-      if (base === '.' || base === '') throw new Error('The root folder itself cannot be deleted.');
-      const target = path.join(parent.path, base);
-      const info = await lstat(target).catch(() => undefined);
-      if (!info) throw new Error(`"${input.path}" does not exist.`);
-      if (info.isDirectory() && !input.recursive) {
-        throw new Error(`"${input.path}" is a folder; pass recursive: true to delete it and its contents.`);
+      try {
+        // The whole path is judged as an entry: a symbolic link is deleted itself (never its target), and
+        // `..`, the root itself or anything resolving outside is refused before the disk is touched.
+        const target = await resolveInRootOrThrow(root, input.path, { purpose: 'entry' });
+        if (!target.exists) throw new Error(`"${input.path}" does not exist.`);
+        const info = await lstat(target.path);
+        if (info.isDirectory() && !input.recursive) {
+          throw new Error(`"${input.path}" is a folder; pass recursive: true to delete it and its contents.`);
+        }
+        await confirmFolderUnchanged(target, input.path);
+        await rm(target.path, { recursive: input.recursive, force: false });
+        return `Deleted ${target.relative}.`;
+      } catch (error) {
+        throw readableFileError(error, input.path);
       }
-      await rm(target, { recursive: input.recursive, force: false });
-      return `Deleted ${path.join(parent.relative, base)}.`;
     },
   });
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
+import { readableFileError } from './readable-file-error.js';
 import { resolveInRootOrThrow } from './resolve-in-root.js';
 
 const MAX_ENTRIES = 300;
@@ -21,15 +22,20 @@ export function listFilesTool(root: string): Tool<z.infer<typeof ListFilesInput>
     input: ListFilesInput,
     idempotent: true,
     run: async (input) => {
-      const folder = await resolveInRootOrThrow(root, input.path);
-      const info = await stat(folder.path);
-      if (!info.isDirectory()) throw new Error(`"${input.path}" is a file, not a folder; use read_file to read it.`);
-      const lines: string[] = [];
-      await walk(folder.path, '', input.recursive ? 4 : 1, lines);
-      if (lines.length === 0) return `${folder.relative} is empty.`;
-      const shown = lines.slice(0, MAX_ENTRIES);
-      if (lines.length > MAX_ENTRIES) shown.push(`[… ${lines.length - MAX_ENTRIES} more entries not shown]`);
-      return shown.join('\n');
+      try {
+        const folder = await resolveInRootOrThrow(root, input.path);
+        if (!folder.exists) throw new Error(`"${input.path}" does not exist; list_files shows what is there.`);
+        const info = await stat(folder.path);
+        if (!info.isDirectory()) throw new Error(`"${input.path}" is a file, not a folder; use read_file to read it.`);
+        const lines: string[] = [];
+        await walk(folder.path, '', input.recursive ? 4 : 1, lines);
+        if (lines.length === 0) return `${folder.relative} is empty.`;
+        const shown = lines.slice(0, MAX_ENTRIES);
+        if (lines.length > MAX_ENTRIES) shown.push(`[… ${lines.length - MAX_ENTRIES} more entries not shown]`);
+        return shown.join('\n');
+      } catch (error) {
+        throw readableFileError(error, input.path);
+      }
     },
   });
 }

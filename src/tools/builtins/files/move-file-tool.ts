@@ -1,8 +1,9 @@
-import { lstat, mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
-import { resolveInRootOrThrow } from './resolve-in-root.js';
+import { readableFileError } from './readable-file-error.js';
+import { confirmFolderUnchanged, isInside, resolveInRootOrThrow } from './resolve-in-root.js';
 
 const MoveFileInput = z.object({
   from: z.string().describe('Existing file or folder, relative to the root.'),
@@ -19,19 +20,27 @@ export function moveFileTool(root: string): Tool<z.infer<typeof MoveFileInput>, 
     needsApproval: true,
     sequential: true,
     run: async (input) => {
-      // Like delete: a symbolic link is moved itself, never its target, so only its folder is resolved.
-      const fromParent = await resolveInRootOrThrow(root, path.dirname(input.from));
-      const base = path.basename(input.from);
-      if (base === '.' || base === '') throw new Error('The root folder itself cannot be moved.');
-      const fromPath = path.join(fromParent.path, base);
-      if (!(await lstat(fromPath).catch(() => undefined))) throw new Error(`"${input.from}" does not exist.`);
-      const to = await resolveInRootOrThrow(root, input.to);
-      if (to.exists && !input.overwrite) {
-        throw new Error(`"${input.to}" already exists; pass overwrite: true to replace it.`);
+      let current = input.from;
+      try {
+        // Both ends are entries: a symbolic link is moved (or replaced) itself, never its target, and the
+        // root itself, `..` or anything resolving outside is refused on either side.
+        const from = await resolveInRootOrThrow(root, input.from, { purpose: 'entry' });
+        if (!from.exists) throw new Error(`"${input.from}" does not exist.`);
+        current = input.to;
+        const to = await resolveInRootOrThrow(root, input.to, { purpose: 'entry' });
+        if (to.path === from.path) throw new Error(`"${input.from}" and "${input.to}" are the same path.`);
+        if (isInside(from.path, to.path)) throw new Error(`"${input.from}" cannot be moved into itself.`);
+        if (to.exists && !input.overwrite) {
+          throw new Error(`"${input.to}" already exists; pass overwrite: true to replace it.`);
+        }
+        await mkdir(path.dirname(to.path), { recursive: true });
+        await confirmFolderUnchanged(from, input.from);
+        await confirmFolderUnchanged(to, input.to);
+        await rename(from.path, to.path);
+        return `Moved ${from.relative} to ${to.relative}.`;
+      } catch (error) {
+        throw readableFileError(error, current);
       }
-      await mkdir(path.dirname(to.path), { recursive: true });
-      await rename(fromPath, to.path);
-      return `Moved ${path.join(fromParent.relative, base)} to ${to.relative}.`;
     },
   });
 }

@@ -1,7 +1,9 @@
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
+import { readableFileError } from './readable-file-error.js';
 import { resolveInRootOrThrow } from './resolve-in-root.js';
 
 const ReadFileInput = z.object({
@@ -18,34 +20,44 @@ export function readFileTool(root: string, maxBytes: number): Tool<z.infer<typeo
     input: ReadFileInput,
     idempotent: true,
     run: async (input) => {
-      const file = await resolveInRootOrThrow(root, input.path);
-      const kind = await stat(file.path);
-      if (kind.isDirectory()) throw new Error(`"${input.path}" is a folder; use list_files to see what it holds.`);
-      // A FIFO or device would block or never end: only regular files are read.
-      if (!kind.isFile()) throw new Error(`"${input.path}" is not a regular file.`);
-      const handle = await open(file.path, 'r');
       try {
-        const info = await handle.stat();
-        const ranged = input.offset !== undefined || input.length !== undefined;
-        if (!ranged && info.size > maxBytes) {
-          throw new Error(
-            `"${input.path}" is ${formatBytes(info.size)} (${info.size} bytes), over the ${formatBytes(maxBytes)} read limit. ` +
-              'Read a part with offset and length, or query it with the data tools.',
-          );
-        }
-        const start = input.offset ?? 0;
-        const length = Math.min(input.length ?? maxBytes, maxBytes, Math.max(0, info.size - start));
-        const buffer = Buffer.alloc(length);
-        const { bytesRead } = await handle.read(buffer, 0, length, start);
-        const bytes = buffer.subarray(0, bytesRead);
-        if (bytes.subarray(0, 8000).includes(0))
-          throw new Error(`"${input.path}" looks binary; only text files can be read.`);
-        const text = bytes.toString('utf8');
-        if (!ranged) return text;
-        return `[bytes ${start}-${start + bytesRead} of ${info.size}]\n${text}`;
-      } finally {
-        await handle.close();
+        return await readInRoot(root, maxBytes, input);
+      } catch (error) {
+        throw readableFileError(error, input.path);
       }
     },
   });
+}
+
+async function readInRoot(root: string, maxBytes: number, input: z.infer<typeof ReadFileInput>): Promise<string> {
+  const file = await resolveInRootOrThrow(root, input.path);
+  if (!file.exists) throw new Error(`"${input.path}" does not exist; list_files shows what is there.`);
+  // The resolved path is real, so O_NOFOLLOW refuses a link swapped in since; O_NONBLOCK keeps a FIFO from
+  // blocking the open, and the type is then checked on the open handle itself (no check-then-open race).
+  const handle = await open(file.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new Error(`"${input.path}" is a folder; use list_files to see what it holds.`);
+    // A FIFO or device would block or never end: only regular files are read.
+    if (!info.isFile()) throw new Error(`"${input.path}" is not a regular file.`);
+    const ranged = input.offset !== undefined || input.length !== undefined;
+    if (!ranged && info.size > maxBytes) {
+      throw new Error(
+        `"${input.path}" is ${formatBytes(info.size)} (${info.size} bytes), over the ${formatBytes(maxBytes)} read limit. ` +
+          'Read a part with offset and length, or query it with the data tools.',
+      );
+    }
+    const start = input.offset ?? 0;
+    const length = Math.min(input.length ?? maxBytes, maxBytes, Math.max(0, info.size - start));
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, start);
+    const bytes = buffer.subarray(0, bytesRead);
+    if (bytes.subarray(0, 8000).includes(0))
+      throw new Error(`"${input.path}" looks binary; only text files can be read.`);
+    const text = bytes.toString('utf8');
+    if (!ranged) return text;
+    return `[bytes ${start}-${start + bytesRead} of ${info.size}]\n${text}`;
+  } finally {
+    await handle.close();
+  }
 }

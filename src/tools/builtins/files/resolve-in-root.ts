@@ -6,6 +6,21 @@ export type ResolvedPath =
   | { ok: true; path: string; relative: string; exists: boolean }
   | { ok: false; reason: string };
 
+/**
+ * What the caller will do with the path, which decides how its last segment is treated:
+ * - `read` (default): follow a symbolic link to its target; the root itself is allowed (list `.`).
+ * - `write`: follow like `read`, but the root itself is refused (it cannot be written as a file).
+ * - `entry`: the last segment is the entry itself, never followed (delete and move act on a link, not its
+ *   target); only its folder is resolved to a real path, and the root itself is refused.
+ */
+export type PathPurpose = 'read' | 'write' | 'entry';
+
+/** Options for `resolveInRoot`. */
+export interface ResolveOptions {
+  /** Default `read`. */
+  purpose?: PathPurpose;
+}
+
 /** Characters that look like `.`, `/` or `\` but are not: refused so no later normalisation can turn them into an escape. */
 const LOOK_ALIKES = /[\u2024\u2044\u2215\u2216\u29f8\ufe52\ufe68\uff0e\uff0f\uff3c]/u;
 
@@ -14,13 +29,20 @@ const LOOK_ALIKES = /[\u2024\u2044\u2215\u2216\u29f8\ufe52\ufe68\uff0e\uff0f\uff
  * absolute paths outside the root, symbolic links (anywhere on the path) whose target is outside,
  * siblings that merely share the root's name prefix (`/data-evil` for `/data`), dangling symbolic
  * links (a write through one could land anywhere), NUL bytes and Unicode look-alikes of `.`/`/`/`\`.
- * Never throws for a bad path; the refusal reason is written for the model to read.
+ * The WHOLE path is judged, last segment included, before anything touches the disk; with purpose `write`
+ * or `entry` the root itself is refused too. Never throws for a bad path; the refusal reason is written
+ * for the model to read.
  *
  * @example
  * const r = await resolveInRoot('/srv/data', 'reports/q1.csv');
  * if (!r.ok) return r.reason;
  */
-export async function resolveInRoot(root: string, requested: string): Promise<ResolvedPath> {
+export async function resolveInRoot(
+  root: string,
+  requested: string,
+  options: ResolveOptions = {},
+): Promise<ResolvedPath> {
+  const purpose = options.purpose ?? 'read';
   const refused = checkSyntax(requested);
   if (refused) return { ok: false, reason: refused };
   let realRoot: string;
@@ -31,7 +53,12 @@ export async function resolveInRoot(root: string, requested: string): Promise<Re
   }
   const lexical = rebase(requested, path.resolve(root), realRoot);
   if (lexical === undefined) return { ok: false, reason: outside(requested) };
-  return resolveReal(realRoot, lexical, requested);
+  const resolved =
+    purpose === 'entry'
+      ? await resolveEntry(realRoot, lexical, requested)
+      : await resolveReal(realRoot, lexical, requested);
+  if (resolved.ok && purpose !== 'read' && resolved.path === realRoot) return { ok: false, reason: isRoot(requested) };
+  return resolved;
 }
 
 /** True when `candidate` is `root` itself or below it (by path segments, never by string prefix). */
@@ -90,6 +117,18 @@ async function resolveReal(realRoot: string, lexical: string, requested: string,
   return { ok: true, path: real, relative: relativeName(realRoot, real), exists: false };
 }
 
+/** The entry itself (a link is not followed): its folder must resolve inside the root, and the entry must not be the root. */
+async function resolveEntry(realRoot: string, lexical: string, requested: string): Promise<ResolvedPath> {
+  // `lexical` has no `..` (refused above) and is normalised, so its last segment is a real name, never `.` or `..`.
+  if (lexical === realRoot) return { ok: false, reason: isRoot(requested) };
+  const folder = await resolveReal(realRoot, path.dirname(lexical), requested);
+  if (!folder.ok) return folder;
+  const entry = path.join(folder.path, path.basename(lexical));
+  if (!isInside(realRoot, entry) || entry === realRoot) return { ok: false, reason: outside(requested) };
+  const exists = (await lstat(entry).catch(() => undefined)) !== undefined;
+  return { ok: true, path: entry, relative: relativeName(realRoot, entry), exists };
+}
+
 function relativeName(realRoot: string, real: string): string {
   return path.relative(realRoot, real) || '.';
 }
@@ -98,9 +137,28 @@ function outside(requested: string): string {
   return `The path "${requested}" is outside the root folder; use a path relative to the root.`;
 }
 
+function isRoot(requested: string): string {
+  return `"${requested}" is the root folder itself; name a file or folder inside it.`;
+}
+
 /** `resolveInRoot` for tools: throws the refusal reason, which the executor turns into an observation. */
-export async function resolveInRootOrThrow(root: string, requested: string): Promise<ResolvedPath & { ok: true }> {
-  const resolved = await resolveInRoot(root, requested);
+export async function resolveInRootOrThrow(
+  root: string,
+  requested: string,
+  options: ResolveOptions = {},
+): Promise<ResolvedPath & { ok: true }> {
+  const resolved = await resolveInRoot(root, requested, options);
   if (!resolved.ok) throw new Error(resolved.reason);
   return resolved;
+}
+
+/**
+ * Checks, right before a change, that the folder holding `resolved` still is the real folder it was
+ * when the path was resolved: a folder swapped for a symbolic link in between (a race) is refused
+ * instead of being written through.
+ */
+export async function confirmFolderUnchanged(resolved: { path: string }, requested: string): Promise<void> {
+  const folder = path.dirname(resolved.path);
+  const real = await realpath(folder).catch(() => undefined);
+  if (real !== folder) throw new Error(`The folder of "${requested}" changed while it was being used; try again.`);
 }

@@ -1,10 +1,11 @@
 import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
-import { resolveInRootOrThrow } from './resolve-in-root.js';
+import { readableFileError } from './readable-file-error.js';
+import { confirmFolderUnchanged, resolveInRootOrThrow } from './resolve-in-root.js';
 
 const WriteFileInput = z.object({
   path: z.string().describe('File path relative to the root; missing folders are created.'),
@@ -21,19 +22,31 @@ export function writeFileTool(root: string): Tool<z.infer<typeof WriteFileInput>
     needsApproval: true,
     sequential: true,
     run: async (input) => {
-      const file = await resolveInRootOrThrow(root, input.path);
-      await mkdir(path.dirname(file.path), { recursive: true });
-      // Re-check after mkdir, and open with O_NOFOLLOW so a link swapped in meanwhile is not followed.
-      const checked = await resolveInRootOrThrow(root, input.path);
-      const mode = input.append ? constants.O_APPEND : constants.O_TRUNC;
-      const handle = await open(checked.path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | mode);
       try {
-        await handle.writeFile(input.content, 'utf8');
-      } finally {
-        await handle.close();
+        const file = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
+        const existing = file.exists ? await stat(file.path) : undefined;
+        if (existing?.isDirectory()) throw new Error(`"${input.path}" is a folder; write to a file inside it.`);
+        // A FIFO or device would block or write somewhere else entirely: only regular files are written.
+        if (existing && !existing.isFile()) throw new Error(`"${input.path}" is not a regular file.`);
+        await mkdir(path.dirname(file.path), { recursive: true });
+        // Re-check after mkdir, and open with O_NOFOLLOW so a link swapped in meanwhile is not followed.
+        const checked = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
+        await confirmFolderUnchanged(checked, input.path);
+        const mode = input.append ? constants.O_APPEND : constants.O_TRUNC;
+        const handle = await open(
+          checked.path,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | mode,
+        );
+        try {
+          await handle.writeFile(input.content, 'utf8');
+        } finally {
+          await handle.close();
+        }
+        const bytes = Buffer.byteLength(input.content);
+        return `${input.append ? 'Appended' : 'Wrote'} ${formatBytes(bytes)} to ${checked.relative}.`;
+      } catch (error) {
+        throw readableFileError(error, input.path);
       }
-      const bytes = Buffer.byteLength(input.content);
-      return `${input.append ? 'Appended' : 'Wrote'} ${formatBytes(bytes)} to ${checked.relative}.`;
     },
   });
 }

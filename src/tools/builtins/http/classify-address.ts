@@ -38,8 +38,10 @@ const v6 = rangesList(IPV6_RANGES, 'ipv6');
 
 /**
  * Why an IP address is not a public internet address (`'loopback'`, `'private'`, `'link-local …'` …),
- * or `undefined` when it is public. IPv4 addresses embedded in IPv6 (IPv4-mapped `::ffff:a.b.c.d`, NAT64
- * `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the IPv4 address they carry. Anything that is not an IP is refused.
+ * or `undefined` when it is public. IPv4 addresses embedded in IPv6 are judged by the IPv4 address they
+ * carry: IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, the
+ * local-use NAT64 prefix `64:ff9b:1::/48` (RFC 8215) and 6to4 `2002::/16`. IPv4-compatible `::a.b.c.d`
+ * and Teredo `2001::/32` are refused outright. Anything that is not an IP is refused.
  */
 export function addressProblem(address: string): string | undefined {
   const ip = address.replace(/^\[|\]$/g, '');
@@ -48,8 +50,12 @@ export function addressProblem(address: string): string | undefined {
   if (family !== 6) return 'not an IP address';
   const embedded = embeddedIpv4(ip);
   if (embedded !== undefined) {
-    const problem = rangeName(v4, embedded, 'ipv4');
-    return problem === undefined ? undefined : `${problem} (IPv4 ${embedded} inside IPv6)`;
+    const problems = embedded.flatMap((candidate) => {
+      const problem = rangeName(v4, candidate, 'ipv4');
+      return problem === undefined ? [] : [{ candidate, text: `${problem} (IPv4 ${candidate} inside IPv6)` }];
+    });
+    // Name the placement that means something: one in 0.0.0.0/8 is most likely the zero padding of another.
+    return (problems.find((p) => !p.candidate.startsWith('0.')) ?? problems[0])?.text;
   }
   return rangeName(v6, ip, 'ipv6');
 }
@@ -66,19 +72,40 @@ function rangesList(ranges: [string, number, string][], type: 'ipv4' | 'ipv6'): 
   });
 }
 
-/** The IPv4 address carried by an IPv4-mapped, NAT64 or 6to4 IPv6 address. */
-function embeddedIpv4(ip: string): string | undefined {
+/**
+ * The IPv4 addresses an IPv6 address may carry, or `undefined` when it is not a form that embeds one.
+ * Most forms have one place for it; the local-use NAT64 prefix has several (see `nat64Candidates`).
+ */
+function embeddedIpv4(ip: string): string[] | undefined {
   const groups = expandIpv6(ip);
   if (groups === undefined) return undefined;
   const isZero = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-  if (isZero(0, 5) && groups[5] === 0xffff) return toIpv4(groups[6], groups[7]);
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && isZero(2, 6)) return toIpv4(groups[6], groups[7]);
-  if (groups[0] === 0x2002) return toIpv4(groups[1], groups[2]);
+  const bytes = groups.flatMap((g) => [g >> 8, g & 0xff]);
+  const last32 = [bytesToIpv4(bytes, [12, 13, 14, 15])];
+  if (isZero(0, 5) && groups[5] === 0xffff) return last32;
+  if (isZero(0, 4) && groups[4] === 0xffff && groups[5] === 0) return last32;
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && isZero(2, 6)) return last32;
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 0x0001) return nat64Candidates(bytes);
+  if (groups[0] === 0x2002) return [bytesToIpv4(bytes, [2, 3, 4, 5])];
   return undefined;
 }
 
-function toIpv4(high = 0, low = 0): string {
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+/**
+ * In `64:ff9b:1::/48` an operator picks any RFC 6052 prefix length from /48 to /96, and the IPv4 sits in a
+ * different place for each (skipping the reserved bits 64–71). Which one the local NAT64 uses cannot be
+ * known from here, so every placement is judged: an address is public only if all of them are.
+ */
+function nat64Candidates(bytes: number[]): string[] {
+  return [
+    bytesToIpv4(bytes, [12, 13, 14, 15]), // /96, the usual one
+    bytesToIpv4(bytes, [9, 10, 11, 12]), // /64
+    bytesToIpv4(bytes, [7, 9, 10, 11]), // /56
+    bytesToIpv4(bytes, [6, 7, 9, 10]), // /48
+  ];
+}
+
+function bytesToIpv4(bytes: number[], at: [number, number, number, number]): string {
+  return at.map((i) => bytes[i] ?? 0).join('.');
 }
 
 /** Eight 16-bit groups of an IPv6 address (dotted IPv4 tails included). */

@@ -5,6 +5,7 @@ import { capText } from '../shared/cap-text.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import { checkUrl, type HostLookup, systemLookup, type UrlPolicy } from './check-url.js';
 import { pinnedRequest } from './pinned-request.js';
+import { readableNetworkError } from './readable-network-error.js';
 import { htmlToReadableText } from './readable-text.js';
 
 /** Options for `httpGetTool`, on top of the shared built-in options. */
@@ -48,28 +49,40 @@ export function httpGetTool(options: HttpGetOptions = {}): Tool<z.infer<typeof H
     idempotent: true,
     timeoutMs: timeoutMs + 1000,
     run: async (input, ctx) => {
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-      let target: string | URL = input.url;
-      for (let hop = 0; hop <= maxRedirects; hop++) {
-        const checked = await checkUrl(target, policy);
-        if (!checked.ok) throw new Error(hop === 0 ? checked.reason : `Redirect refused: ${checked.reason}`);
-        const response = await pinnedRequest({ url: checked.url, pinned: checked.pinned, maxBytes, signal }).catch(
-          (error: unknown) => {
-            if (signal.aborted && !ctx.signal.aborted)
-              throw new Error(`${checked.url.href} timed out after ${timeoutMs} ms.`);
-            throw error;
-          },
-        );
-        const location = response.headers.location;
-        if (REDIRECTS.has(response.status) && location) {
-          target = new URL(location, checked.url);
-          continue;
-        }
-        return describeResponse(checked.url, response, maxBytes, maxChars);
+      // A timer we hold, not `AbortSignal.timeout`: combined by `AbortSignal.any`, that signal is only weakly
+      // held and a garbage collection (e.g. after decoding a large body) can drop it so it never fires.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      try {
+        return await fetchFollowingRedirects(input.url, AbortSignal.any([ctx.signal, deadline.signal]), ctx.signal);
+      } finally {
+        clearTimeout(timer);
       }
-      throw new Error(`Too many redirects (more than ${maxRedirects}).`);
     },
   });
+
+  async function fetchFollowingRedirects(url: string, signal: AbortSignal, callSignal: AbortSignal): Promise<string> {
+    let target: string | URL = url;
+    for (let hop = 0; hop <= maxRedirects; hop++) {
+      const checked = await checkUrl(target, policy);
+      if (!checked.ok) throw new Error(hop === 0 ? checked.reason : `Redirect refused: ${checked.reason}`);
+      const response = await pinnedRequest({ url: checked.url, pinned: checked.pinned, maxBytes, signal }).catch(
+        (error: unknown) => {
+          if (signal.aborted && !callSignal.aborted)
+            throw new Error(`${checked.url.href} timed out after ${timeoutMs} ms.`);
+          if (callSignal.aborted) throw error;
+          throw readableNetworkError(error, checked.url);
+        },
+      );
+      const location = response.headers.location;
+      if (REDIRECTS.has(response.status) && location) {
+        target = new URL(location, checked.url);
+        continue;
+      }
+      return describeResponse(checked.url, response, maxBytes, maxChars);
+    }
+    throw new Error(`Too many redirects (more than ${maxRedirects}).`);
+  }
 }
 
 function describeResponse(

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import type { ResolvedAddress } from './check-url.js';
 
@@ -24,12 +25,19 @@ export interface PinnedRequestOptions {
  * One GET to `url` that connects only to `pinned` (the address the policy checked): the socket's lookup
  * is replaced, so a second DNS answer (rebinding) is never used. TLS still verifies the certificate against
  * the host name. Compressed bodies are decoded with the same byte cap, so a zip bomb stops at `maxBytes`.
+ * Every failure (a connect refused or unreachable at once, a reset mid-body, a corrupt gzip stream) rejects
+ * the promise; none is left as an unhandled `'error'` event that would end the process.
  */
 export function pinnedRequest(options: PinnedRequestOptions): Promise<PinnedResponse> {
   const { url, pinned, maxBytes, signal } = options;
+  // Answered on a later turn of the event loop, like a real DNS lookup: a synchronous answer lets a connect
+  // that fails at once (ENETUNREACH) destroy the socket before http has attached its error handler, and
+  // before tls has set the server name (`Cannot read properties of null (reading 'setServername')`).
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
+    setImmediate(() => {
+      if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+      else callback(null, pinned.address, pinned.family);
+    });
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -48,7 +56,9 @@ export function pinnedRequest(options: PinnedRequestOptions): Promise<PinnedResp
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
-      const body = decoded(response);
+      const body = decoded(response, (error) => {
+        if (!truncated) reject(error);
+      });
       const finish = () =>
         resolve({
           status: response.statusCode ?? 0,
@@ -72,18 +82,34 @@ export function pinnedRequest(options: PinnedRequestOptions): Promise<PinnedResp
       body.on('end', () => {
         if (!truncated) finish();
       });
-      body.on('error', (error) => {
-        if (!truncated) reject(error);
-      });
     });
     request.end();
   });
 }
 
-function decoded(response: http.IncomingMessage): NodeJS.ReadableStream & NodeJS.EventEmitter {
+const DECODERS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+};
+
+/**
+ * The body stream, decoded when compressed. `pipeline` (not `pipe`) carries an error of either side (a reset
+ * mid-body, a corrupt stream) to `onError` and destroys both, so a cut connection never leaves the decoder waiting.
+ */
+function decoded(
+  response: http.IncomingMessage,
+  onError: (error: Error) => void,
+): NodeJS.ReadableStream & NodeJS.EventEmitter {
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(zlib.createGunzip());
-  if (encoding === 'deflate') return response.pipe(zlib.createInflate());
-  if (encoding === 'br') return response.pipe(zlib.createBrotliDecompress());
-  return response;
+  const decoder = DECODERS[encoding]?.();
+  if (!decoder) {
+    response.on('error', onError);
+    response.on('aborted', () => onError(new Error('The connection was closed before the whole body arrived.')));
+    return response;
+  }
+  return pipeline(response, decoder, (error) => {
+    if (error) onError(error);
+  });
 }

@@ -1,8 +1,12 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInside, resolveInRoot } from '../../../../src/tools/builtins/files/resolve-in-root.js';
+import {
+  confirmFolderUnchanged,
+  isInside,
+  resolveInRoot,
+} from '../../../../src/tools/builtins/files/resolve-in-root.js';
 
 let base: string;
 let root: string;
@@ -126,5 +130,47 @@ describe('isInside', () => {
     expect(isInside('/data', '/data-evil/x')).toBe(false);
     expect(isInside('/data', '/')).toBe(false);
     expect(isInside('/data', '/data/..x')).toBe(true);
+  });
+});
+
+describe('resolveInRoot purposes', () => {
+  it('entry: resolves the folder but not the last segment, so a link is the link itself', async () => {
+    expect(await resolveInRoot(root, 'link-out', { purpose: 'entry' })).toMatchObject({
+      ok: true,
+      path: path.join(await realpath(root), 'link-out'),
+      exists: true,
+    });
+    expect(await resolveInRoot(root, 'dir-out/secret.txt', { purpose: 'entry' })).toMatchObject({ ok: false });
+    expect(await resolveInRoot(root, 'sub/up', { purpose: 'entry' })).toMatchObject({ ok: true, relative: 'sub/up' });
+  });
+
+  it.each(['.', './', 'sub/..', 'ROOT', 'ROOT/', 'ROOT/.'])(
+    'entry and write refuse the root itself (%s), read accepts it',
+    async (template) => {
+      const requested = template.replace('ROOT', root);
+      for (const purpose of ['entry', 'write'] as const) {
+        const result = await resolveInRoot(root, requested, { purpose });
+        expect(result.ok).toBe(false);
+      }
+      if (!requested.includes('..')) expect(await resolveInRoot(root, requested)).toMatchObject({ ok: true });
+    },
+  );
+
+  it('entry refuses ".." as the last segment, which a folder-only check let through', async () => {
+    for (const requested of ['..', './..', `${root}/..`, 'sub/../..']) {
+      expect(await resolveInRoot(root, requested, { purpose: 'entry' })).toMatchObject({ ok: false });
+    }
+  });
+});
+
+describe('confirmFolderUnchanged', () => {
+  it('refuses when the folder was swapped for a link after it was resolved', async () => {
+    await mkdir(path.join(root, 'swap'));
+    const resolved = await resolveInRoot(root, 'swap/file.txt', { purpose: 'write' });
+    if (!resolved.ok) throw new Error(resolved.reason);
+    await confirmFolderUnchanged(resolved, 'swap/file.txt');
+    await rm(path.join(root, 'swap'), { recursive: true });
+    await symlink(path.join(base, 'root-evil'), path.join(root, 'swap'));
+    await expect(confirmFolderUnchanged(resolved, 'swap/file.txt')).rejects.toThrow(/changed while/);
   });
 });

@@ -30,6 +30,21 @@ beforeAll(async () => {
     } else if (url.pathname === '/hang') {
       res.setHeader('content-type', 'text/plain');
       res.write('partial');
+    } else if (url.pathname === '/cut-gzip') {
+      // Half of a gzip body, then the connection is cut.
+      res.setHeader('content-type', 'text/plain');
+      res.setHeader('content-encoding', 'gzip');
+      res.setHeader('content-length', '100000');
+      const zipped = gzipSync(Buffer.alloc(100_000, 'b'));
+      res.write(zipped.subarray(0, zipped.length >> 1), () => res.socket?.destroy());
+    } else if (url.pathname === '/cut-plain') {
+      res.setHeader('content-type', 'text/plain');
+      res.setHeader('content-length', '100000');
+      res.write('only part', () => res.socket?.destroy());
+    } else if (url.pathname === '/corrupt-gzip') {
+      res.setHeader('content-type', 'text/plain');
+      res.setHeader('content-encoding', 'gzip');
+      res.end(Buffer.from('this is not gzip at all'));
     } else if (url.pathname === '/redirect') {
       res.statusCode = 302;
       res.setHeader('location', url.searchParams.get('to') ?? '/page');
@@ -91,6 +106,14 @@ describe('http_get happy path (a local server, private network allowed)', () => 
       /timed out after 300 ms/,
     );
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('fails clearly, at once, when the connection is cut mid-body (plain or gzip) or the gzip is corrupt', async () => {
+    // Before, a cut gzip body left the decoder waiting until the time limit.
+    const tool = local({ timeoutMs: 8000 });
+    await expect(runTool(tool, { url: `${server.url}/cut-gzip` })).rejects.toThrow(/Could not fetch .*cut-gzip: /);
+    await expect(runTool(tool, { url: `${server.url}/cut-plain` })).rejects.toThrow(/Could not fetch .*cut-plain: /);
+    await expect(runTool(tool, { url: `${server.url}/corrupt-gzip` })).rejects.toThrow(/compressed body is corrupt/);
   });
 
   it('caps redirects', async () => {
