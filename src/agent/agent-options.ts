@@ -117,7 +117,7 @@ export interface RunOptions {
 
 /**
  * A run's durable state. On resume, finished steps are replayed into the context; pending calls that
- * ended are kept (never run again), calls that were waiting for approval and idempotent ones that did
+ * ended are kept (never run again), calls that were waiting (not started) and idempotent ones that did
  * not end run again, and the model is told the others were interrupted.
  */
 export interface Checkpoint {
@@ -128,7 +128,7 @@ export interface Checkpoint {
   stats: RunStats;
   /**
    * A step whose reply was read but whose tools had not all finished: `done` holds the calls that
-   * ended, `waiting` the ids of calls that were waiting for approval (they had not started).
+   * ended, `waiting` the ids of calls that were waiting for approval or a free slot (they had not started).
    */
   pending?: {
     index: number;

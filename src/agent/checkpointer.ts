@@ -26,10 +26,10 @@ export interface Checkpointer {
    * or neither (the model is asked again, and the log holds one answer).
    */
   finalReached(state: RunState, final: NonNullable<Checkpoint['final']>): void;
-  /** Marks a call of the running step as waiting for approval (not started), without waiting. */
+  /** Marks a call of the running step as waiting (for approval or a free slot: not started), without waiting. */
   callWaits(state: RunState, callId: string): void;
   /**
-   * Unmarks an approved call before it starts, and resolves once that is written: from then on a
+   * Unmarks a call that waited before it starts, and resolves once that is written: from then on a
    * resume must assume it ran. Rejects (and the call does not run) when the write fails.
    */
   callStarts(state: RunState, callId: string): Promise<void>;
@@ -52,9 +52,13 @@ export function createCheckpointer(
     const earlier = background.splice(0);
     // Written before waiting for the earlier writes, so a store that batches commits them together;
     // one of them that failed fails the run here.
-    const written = onCheckpoint(checkpointOf(state, step));
-    if (earlier.length > 0) await Promise.all(earlier);
-    throwIfFailed();
+    const written = Promise.resolve(onCheckpoint(checkpointOf(state, step)));
+    if (earlier.length > 0) {
+      // Awaited below unless an earlier failure is thrown first: it must not go unhandled then.
+      written.catch(() => {});
+      await Promise.all(earlier);
+      throwIfFailed();
+    }
     await written;
   };
 

@@ -30,10 +30,10 @@ export function executorRunner(
     list: () => forked.list(),
     specs: () => forked.specs() as ToolSpec[],
     isIdempotent: (name) => forked.get(name)?.idempotent === true,
-    run: (calls, { signal, onStart, onEnd, onApprovalWait, beforeApprovedStart }) =>
+    run: (calls, { signal, onStart, onEnd, onWait, beforeStart }) =>
       executor.executeNow(calls, {
-        onApprovalWait,
-        beforeApprovedStart,
+        onWait,
+        beforeStart,
         // A signal that can never fire is not passed on: listening to one costs about a µs per call.
         signal: signal === NEVER ? undefined : signal,
         onStart: onStart && ((r) => onStart({ id: r.callId, name: r.name, input: r.input }, r.tool ?? r.name, r.input)),

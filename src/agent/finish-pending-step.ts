@@ -6,7 +6,7 @@ import { joinOutputs, skippedCall } from './step-records.js';
 
 /**
  * Finishes a step that a crash interrupted. Calls recorded as ended keep their records and never run
- * again; calls that did not end run again if they were waiting for approval (they had not started) or
+ * again; calls that did not end run again if they were waiting for approval or a slot (not started) or
  * their tool is idempotent, through the tool-call guardrails and approvals as the first time; the
  * model is told the others were interrupted.
  * A pending step that is already among the steps (the crash came after it was recorded) is skipped.
@@ -19,7 +19,7 @@ export async function finishPendingStep(
   const { state, config, emit } = ctx;
   if (pending.index < state.steps.length) return;
   const done = new Map(pending.done.map((r) => [r.id, r]));
-  // A call that was waiting for approval had not started: it is asked for again, as any idempotent one runs again.
+  // A call that was waiting (for approval or a slot) had not started: it runs again, as any idempotent one does.
   const waited = new Set(pending.waiting);
   const rerun = pending.calls.filter((c) => !done.has(c.id) && (waited.has(c.id) || config.tools.isIdempotent(c.name)));
   if (rerun.length > 0) {

@@ -25,10 +25,12 @@ export function runStepCalls(
   step: number,
   ctx: ToolStepContext,
 ): ToolCallRecord[] | Promise<ToolCallRecord[]> {
-  const { state, signal, emit } = ctx;
-  const checked = guardToolCalls(ctx.config.options.guardrails?.toolCall, calls, state, signal, emit);
+  const guards = ctx.config.options.guardrails?.toolCall;
+  // No guardrails: straight to the tools, with no closure per step.
+  if (!guards?.length) return runTools(calls, step, ctx);
+  const checked = guardToolCalls(guards, calls, ctx.state, ctx.signal, ctx.emit);
   const run = ({ allowed, blocked }: { allowed: ReadToolCall[]; blocked: ToolCallRecord[] }) => {
-    for (const record of blocked) ctx.checkpoints?.callEnded(state, record);
+    for (const record of blocked) ctx.checkpoints?.callEnded(ctx.state, record);
     const running = allowed.length ? runTools(allowed, step, ctx) : [];
     // Records come back in call order; only blocked calls need putting back in place.
     const inOrder = (ran: ToolCallRecord[]) =>
@@ -52,8 +54,8 @@ export function runTools(
   const { silent, stats } = state;
   return ctx.config.tools.run(calls, {
     signal: ctx.signal,
-    onApprovalWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
-    beforeApprovedStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
+    onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
+    beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
     // Nobody listens: no start callback to build or call.
     onStart: silent
       ? undefined

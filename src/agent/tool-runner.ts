@@ -7,10 +7,10 @@ export interface ToolRunHooks {
   signal: AbortSignal;
   onStart?(call: ReadToolCall, tool: string, input: unknown): void;
   onEnd?(record: ToolCallRecord): void;
-  /** A call waits for approval: it has not started. */
-  onApprovalWait?(callId: string): void;
-  /** Awaited before an approved call that waited starts. */
-  beforeApprovedStart?(callId: string): void | Promise<void>;
+  /** A call waits (for approval or a free slot): it has not started. */
+  onWait?(callId: string): void;
+  /** Awaited before a call that waited starts; when it fails the call is not made. */
+  beforeStart?(callId: string): void | Promise<void>;
 }
 
 /** What the loop needs from the tool layer: the specs to show the model, and a way to run a step's calls. */

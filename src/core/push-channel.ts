@@ -9,6 +9,9 @@ export interface PushChannel<T> extends AsyncIterableIterator<T> {
   close(): void;
   /** The consumer's loop throws `error` once it has read what is buffered. */
   fail(error: unknown): void;
+  /** The consumer leaves: ends a waiting `next()` and stops the producer. */
+  return(): Promise<IteratorResult<T>>;
+  throw(error?: unknown): Promise<IteratorResult<T>>;
 }
 
 /** Creates a channel; `onStop` runs once if the consumer stops before the channel is closed. */

@@ -49,10 +49,13 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onStart?: (record: ToolStartRecord) => void;
   onEnd?: (record: ToolEndRecord) => void;
-  /** A call waits for a person's approval: it has not started (a durable run records this). */
-  onApprovalWait?: (callId: string) => void;
-  /** Awaited before an approved call that waited starts (a durable run records that it may now have run). */
-  beforeApprovedStart?: (callId: string) => void | Promise<void>;
+  /** A call waits (for a person's approval or a free slot) before it starts: a durable run records that it has not started. */
+  onWait?: (callId: string) => void;
+  /**
+   * Awaited before a call that waited starts (a durable run records that it may now run). When it
+   * fails, the call is not made and its observation says why.
+   */
+  beforeStart?: (callId: string) => void | Promise<void>;
 }
 
 export interface ToolExecutor {
@@ -205,20 +208,34 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     if (!args.ok) return refuse(call, index, tool.name, call.input, args.message, 'invalid_input', opts);
     const admitted: Admitted = { call, index, tool, input: args.value, opts };
     const denial = approval.gate(tool, args.value);
-    if (denial === undefined) return inSlot(admitted);
-    opts.onApprovalWait?.(call.id);
-    return denial.then(async (denied) => {
-      if (denied !== undefined) return refuse(call, index, tool.name, args.value, denied, 'denied', opts);
-      await opts.beforeApprovedStart?.(call.id);
-      return inSlot(admitted);
-    });
+    if (denial === undefined) return inSlot(admitted, false);
+    opts.onWait?.(call.id);
+    return denial.then((denied) =>
+      denied === undefined
+        ? inSlot(admitted, true)
+        : refuse(call, index, tool.name, args.value, denied, 'denied', opts),
+    );
   };
 
   /** Takes a slot, waiting only when the cap is reached or a sequential tool runs. */
-  const inSlot = (admitted: Admitted): Settled<ToolEndRecord> => {
+  const inSlot = (admitted: Admitted, waited: boolean): Settled<ToolEndRecord> => {
     const exclusive = admitted.tool.sequential === true;
     const release = scheduler.tryAcquire(exclusive);
-    if (!release) return scheduler.acquire(exclusive).then((later) => invoke(admitted, later));
+    if (release) return waited ? afterWait(admitted, release) : invoke(admitted, release);
+    if (!waited) admitted.opts.onWait?.(admitted.call.id);
+    return scheduler.acquire(exclusive).then((later) => afterWait(admitted, later));
+  };
+
+  /** Starts a call that waited once `beforeStart` is done; refuses it (and frees its slot) if that fails. */
+  const afterWait = async (admitted: Admitted, release: () => void): Promise<ToolEndRecord> => {
+    const { call, index, tool, input, opts } = admitted;
+    try {
+      await opts.beforeStart?.(call.id);
+    } catch (error) {
+      release();
+      const message = `The call to ${tool.name} was not made: recording its start failed (${errorMessage(error)}).`;
+      return refuse(call, index, tool.name, input, message, 'failed', opts);
+    }
     return invoke(admitted, release);
   };
 

@@ -235,4 +235,27 @@ describe('a crash inside a step of several calls', () => {
     expect(result.steps).toHaveLength(2);
     expect(events).not.toContain('final');
   });
+
+  it('a call still waiting for a free slot had not started: it runs after a restart, not reported interrupted', async () => {
+    const store = batchingStore();
+    const first = counted();
+    const controller = new AbortController();
+    const step = calls(['slow', {}], ['charge', {}]);
+    const running = new Agent({ model: scriptedModel([step, 'never']), tools: first.tools, toolConcurrency: 1 }).run(
+      'pay',
+      { runId: 'r6', signal: controller.signal, onCheckpoint: store.onCheckpoint },
+    );
+    await until(() => (store.latest()?.pending?.waiting ?? []).length === 1);
+    const crashed = store.latest()!;
+    controller.abort();
+    await running;
+    expect(first.runs).toEqual({ slow: 1 });
+
+    const second = counted();
+    second.release();
+    const model = scriptedModel(['Paid.']);
+    const result = await new Agent({ model, tools: second.tools }).run('pay', { runId: 'r6', resume: crashed });
+    expect(second.runs).toEqual({ slow: 1, charge: 1 });
+    expect(result.steps[0].toolCalls.map((c) => c.output)).toEqual(['slow result', 'charged 42']);
+  });
 });
