@@ -21,4 +21,8 @@ export interface BuiltinOptions {
   maxOutputChars?: number;
   /** Per-request time limit for network tools, in ms. Default 10000. */
   timeoutMs?: number;
+  /** Time one data or chart query may run before it is stopped, in ms. Default 30000. */
+  dataTimeoutMs?: number;
+  /** Memory the data tools' query process (DuckDB) may hold before the query is stopped, in bytes. Default 512 MiB. */
+  dataMemoryBytes?: number;
 }

@@ -1,6 +1,6 @@
 import type { AnyTool } from '../../tool.js';
 import type { BuiltinOptions } from '../builtin-options.js';
-import { createDataSession } from '../data/data-session.js';
+import { createDataSession, dataQueryLimits } from '../data/data-session.js';
 import { resolveBuiltinOptions } from '../shared/defaults.js';
 import { drawChartTool } from './draw-chart-tool.js';
 
@@ -13,6 +13,6 @@ import { drawChartTool } from './draw-chart-tool.js';
  */
 export function chartTools(options: BuiltinOptions = {}): AnyTool[] {
   const { root, outDir, maxReadBytes } = resolveBuiltinOptions(options);
-  const session = createDataSession(root);
+  const session = createDataSession(root, dataQueryLimits(options));
   return [drawChartTool({ session, root, outDir, maxReadBytes })];
 }

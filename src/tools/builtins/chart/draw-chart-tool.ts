@@ -1,13 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
 import type { DataSession } from '../data/data-session.js';
 import { describeColumns, requireColumns } from '../data/describe-columns.js';
-import { isInside } from '../files/resolve-in-root.js';
 import { type ColumnChart, columnChartSpec, columnChartSql } from './column-chart.js';
 import { renderVegaLite } from './render-chart.js';
 import { findExternalReference, safeVegaLoader } from './safe-vega-loader.js';
+import { writeChartFile } from './write-chart-file.js';
 
 const DrawChartInput = z.object({
   type: z.enum(['bar', 'line', 'scatter']).default('bar'),
@@ -57,12 +55,9 @@ export function drawChartTool(context: DrawChartContext): Tool<DrawChartInput, s
         );
       const rendered = await renderVegaLite(spec, safeVegaLoader(context.root, context.maxReadBytes));
       const base = fileBase(input);
-      await mkdir(context.outDir, { recursive: true });
-      const svgPath = path.join(context.outDir, `${base}.svg`);
-      const pngPath = path.join(context.outDir, `${base}.png`);
-      await writeFile(svgPath, rendered.svg);
-      await writeFile(pngPath, rendered.png);
-      return `Saved ${summary} to ${display(context.root, svgPath)} and ${display(context.root, pngPath)}.`;
+      const svg = await writeChartFile(context, `${base}.svg`, rendered.svg);
+      const png = await writeChartFile(context, `${base}.png`, rendered.png);
+      return `Saved ${summary} to ${svg} and ${png}.`;
     },
   });
 }
@@ -117,8 +112,4 @@ function fileBase(input: DrawChartInput): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 80);
   return safe || 'chart';
-}
-
-function display(root: string, file: string): string {
-  return isInside(root, file) ? path.relative(root, file) : file;
 }

@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolveInRootOrThrow } from '../files/resolve-in-root.js';
 import { formatBytes } from '../shared/format-bytes.js';
 
@@ -38,10 +39,14 @@ export function safeVegaLoader(root: string, maxBytes: number): VegaLoader {
   const readInRoot = async (uri: string) => {
     if (SCHEME.test(uri)) refuse(uri);
     const resolved = await resolveInRootOrThrow(root, uri);
-    if (!(await stat(resolved.path)).isFile()) throw new Error(`"${uri}" is not a regular file.`);
-    const handle = await open(resolved.path, 'r');
+    if (!resolved.exists) throw new Error(`"${uri}" does not exist in the root folder.`);
+    // The path is real: O_NOFOLLOW refuses a link swapped in since, O_NONBLOCK keeps a FIFO from blocking,
+    // and the type is checked on the open handle.
+    const handle = await open(resolved.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
-      const { size } = await handle.stat();
+      const info = await handle.stat();
+      if (!info.isFile()) throw new Error(`"${uri}" is not a regular file.`);
+      const { size } = info;
       if (size > maxBytes)
         throw new Error(`"${uri}" is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit.`);
       return await handle.readFile('utf8');

@@ -1,19 +1,13 @@
 import { realpath } from 'node:fs/promises';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { checkReadOnlySelect } from './check-read-only-select.js';
-import { type DataSource, dataSource } from './data-source.js';
-import { openSandboxedDuckDB, sqlIdentifier } from './open-sandboxed-duckdb.js';
+import type { BuiltinOptions } from '../builtin-options.js';
+import { dataSource } from './data-source.js';
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './query-limits.js';
+import { type QueryProcess, type QueryRows, queryProcess } from './query-process.js';
 
-/** The executor aborts a data tool call after this long; the abort interrupts DuckDB. */
+export type { QueryRows } from './query-process.js';
+
+/** The executor aborts a data tool call after this long; the query process stops a query sooner (see `QueryLimits`). */
 export const QUERY_TIMEOUT_MS = 60_000;
-
-/** Rows read by one query, at most `maxRows` of them. */
-export interface QueryRows {
-  columns: string[];
-  rows: unknown[][];
-  /** More rows existed than were read. */
-  more: boolean;
-}
 
 /** What one query needs: files exposed as views, the SQL, and whether it came from the model (then it is checked). */
 export interface DataQuery {
@@ -28,64 +22,70 @@ export interface DataQuery {
 export interface DataSession {
   root: string;
   query(query: DataQuery): Promise<QueryRows>;
+  /** Ends the query process now, for every session sharing it (it also ends with this process, and restarts on the next query). */
+  close(): void;
 }
 
-/** Creates a session over `root`; each query gets its own connection, so views never leak between calls. */
-export function createDataSession(root: string): DataSession {
-  let instance: Promise<{ db: DuckDBInstance; realRoot: string }> | undefined;
+/**
+ * One query process per root and limits, shared by every session over them (kits built again for each
+ * run, the chart and data kits together), so a process start (a second or two) is paid once.
+ */
+const processes = new Map<string, QueryProcess>();
+
+function sharedQueryProcess(realRoot: string, limits: QueryLimits): QueryProcess {
+  const key = JSON.stringify([realRoot, limits]);
+  let process = processes.get(key);
+  if (!process) {
+    process = queryProcess(realRoot, limits);
+    processes.set(key, process);
+  }
+  return process;
+}
+
+/** The query limits the built-in options set (`dataTimeoutMs`, `dataMemoryBytes`); the rest keep their defaults. */
+export function dataQueryLimits(options: BuiltinOptions): Partial<QueryLimits> {
+  const limits: Partial<QueryLimits> = {};
+  if (options.dataTimeoutMs !== undefined) limits.timeMs = options.dataTimeoutMs;
+  if (options.dataMemoryBytes !== undefined) {
+    limits.processMemoryBytes = options.dataMemoryBytes;
+    // DuckDB's own pool gets half: the rest is Node, DuckDB itself, and the values it builds outside its pool.
+    limits.duckdbMemoryBytes = Math.floor(options.dataMemoryBytes / 2);
+  }
+  return limits;
+}
+
+/**
+ * Creates a session over `root`. Its queries run in a child process that holds the sandboxed DuckDB and
+ * is stopped when a query goes over `limits` (memory or time), so no query can take the agent's process
+ * down with it. Each query gets its own connection, so views never leak between calls.
+ */
+export function createDataSession(root: string, limits: Partial<QueryLimits> = {}): DataSession {
+  const resolved: QueryLimits = { ...DEFAULT_QUERY_LIMITS, ...limits };
+  let engine: Promise<QueryProcess> | undefined;
   const open = () => {
-    instance ??= realpath(root).then(async (realRoot) => ({ db: await openSandboxedDuckDB(realRoot), realRoot }));
-    return instance;
+    engine ??= realpath(root).then((realRoot) => sharedQueryProcess(realRoot, resolved));
+    return engine;
   };
   return {
     root,
     async query(query) {
-      const sources = await Promise.all(
+      // Files are resolved (and refused) here, before the query process sees a path.
+      const views = await Promise.all(
         Object.entries(query.views).map(async ([name, file]) => [name, await dataSource(root, file)] as const),
       );
-      const { db, realRoot } = await open();
-      const connection = await db.connect();
-      const onAbort = () => connection.interrupt();
-      query.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        // An abort before the query starts has no running query to interrupt, so check between phases.
-        const stopIfAborted = () => {
-          if (query.signal?.aborted) throw new Error('INTERRUPT: the query was stopped (aborted or timed out).');
-        };
-        stopIfAborted();
-        for (const [name, source] of sources) await createView(connection, name, source);
-        if (query.untrusted) {
-          const check = await checkReadOnlySelect(connection, query.sql);
-          if (!check.ok) throw new Error(check.reason);
-        }
-        stopIfAborted();
-        const reader = await connection.streamAndReadUntil(query.sql, query.maxRows + 1);
-        const rows = reader.getRowsJson() as unknown[][];
-        return { columns: reader.columnNames(), rows: rows.slice(0, query.maxRows), more: rows.length > query.maxRows };
-      } catch (error) {
-        throw readableError(error, realRoot, sources);
-      } finally {
-        query.signal?.removeEventListener('abort', onAbort);
-        connection.closeSync();
-      }
+      const process = await open();
+      return process.query(
+        {
+          views: views.map(([name, source]) => [name, source]),
+          sql: query.sql,
+          untrusted: query.untrusted,
+          maxRows: query.maxRows,
+        },
+        query.signal,
+      );
+    },
+    close() {
+      void engine?.then((process) => process.close());
     },
   };
-}
-
-async function createView(connection: DuckDBConnection, name: string, source: DataSource): Promise<void> {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`"${name}" is not a valid table name.`);
-  await connection.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdentifier(name)} AS SELECT * FROM ${source.sql}`);
-}
-
-/** DuckDB's messages with the root's absolute path removed, and CSV trouble named as such. */
-function readableError(error: unknown, realRoot: string, sources: (readonly [string, DataSource])[]): Error {
-  let message = error instanceof Error ? error.message : String(error);
-  message = message.replaceAll(`${realRoot}/`, '').replace(/\n\s*\n/g, '\n');
-  if (message.length > 1200) message = `${message.slice(0, 1200)}…`;
-  if (/CSV Error|sniff|CSV file/i.test(message)) {
-    const csv = sources.filter(([, s]) => s.format === 'csv').map(([, s]) => s.relative);
-    const hint = 'is it malformed? e.g. rows with a different number of fields, a stray quote, another delimiter';
-    return new Error(`Could not read ${csv.join(', ') || 'the file'} as CSV (${hint}): ${message.slice(0, 300)}`);
-  }
-  return new Error(message);
 }

@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -70,9 +70,13 @@ export async function loadPassages(
 }
 
 async function readHead(file: string, maxBytes: number): Promise<string | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
+  // The walk saw a regular file; a link or FIFO swapped in since is not followed, nor waited on.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    () => undefined,
+  );
   if (!handle) return undefined;
   try {
+    if (!(await handle.stat()).isFile()) return undefined;
     const buffer = Buffer.alloc(maxBytes);
     const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
     const bytes = buffer.subarray(0, bytesRead);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,4 +166,33 @@ describe('draw_chart from a Vega-Lite spec', () => {
     const files = await readdir(path.join(root, 'charts'));
     expect(files.some((f) => f.startsWith('refused') || f.startsWith('img'))).toBe(false);
   });
+});
+
+describe('draw_chart writes only inside the root', () => {
+  it('refuses to write through a link moved into the chart folder, or a chart folder that is a link out', async () => {
+    const around = await mkdtemp(path.join(os.tmpdir(), 'tf-chart-links-'));
+    const inner = path.join(around, 'root');
+    await mkdir(path.join(inner, 'charts'), { recursive: true });
+    await mkdir(path.join(around, 'elsewhere'));
+    await writeFile(path.join(inner, 'sales.csv'), 'product,sales\nA,10\nB,20\n');
+    await writeFile(path.join(around, 'victim.svg'), 'precious');
+    try {
+      // A link with the very name the chart will get, pointing at a file outside.
+      await symlink(path.join(around, 'victim.svg'), path.join(inner, 'charts', 'bar-sales-by-product.svg'));
+      const tool = pick(chartTools({ root: inner }), 'draw_chart');
+      await expect(runTool(tool, { type: 'bar', file: 'sales.csv', x: 'product', y: 'sales' })).rejects.toThrow(
+        /outside the root/,
+      );
+      expect(await readFile(path.join(around, 'victim.svg'), 'utf8')).toBe('precious');
+      // The chart folder itself replaced by a link to a folder outside.
+      await rm(path.join(inner, 'charts'), { recursive: true });
+      await symlink(path.join(around, 'elsewhere'), path.join(inner, 'charts'));
+      await expect(runTool(tool, { type: 'bar', file: 'sales.csv', x: 'product', y: 'sales' })).rejects.toThrow(
+        /outside the root/,
+      );
+      expect(await readdir(path.join(around, 'elsewhere'))).toEqual([]);
+    } finally {
+      await rm(around, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
