@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
+import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
 import type { RunStore } from './run-store.js';
@@ -36,14 +35,16 @@ export class SqliteRunStore implements RunStore {
   readonly #stepsStored = new Map<string, number>();
 
   constructor(options: { path: string }) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.#db = new Database(options.path);
     // New files only (a file keeps its page size): fewer, larger WAL frames per commit cost fewer writes.
-    this.#db.pragma('page_size = 8192');
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma('busy_timeout = 5000');
-    openSchema(this.#db);
+    // Incremental auto-vacuum lets retention hand pruned pages back to the OS.
+    const { db, file, busyTimeoutMs } = openSqlite({ file: options.path, pageSize: 8192, autoVacuum: 'incremental' });
+    this.#db = db;
+    try {
+      sqliteCall(file, 'create the run tables in', () => retryBusy(() => openSchema(db), busyTimeoutMs));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     const commit = this.#db.transaction((batch: WriteBatch) => this.#commit(batch));
     this.#batcher = createWriteBatcher((batch) => {
       try {
