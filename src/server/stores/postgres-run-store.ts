@@ -3,7 +3,9 @@ import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
+import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
@@ -55,6 +57,8 @@ export class PostgresRunStore implements RunStore {
         created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, result TEXT, questions TEXT, cancel_requested BOOLEAN
       );
       CREATE INDEX IF NOT EXISTS runs_status ON ${s}.runs (status);
+      -- Listings page newest first and retention scans oldest first: both walk this index.
+      CREATE INDEX IF NOT EXISTS runs_created ON ${s}.runs (created_at, id);
       CREATE TABLE IF NOT EXISTS ${s}.run_events (
         run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (run_id, seq)
       );
@@ -104,6 +108,21 @@ export class PostgresRunStore implements RunStore {
       [filter.status, filter.limit ?? 10_000],
     );
     return rows.map(rowToRecord);
+  }
+
+  async queryRuns(query: RunQuery): Promise<RunPage> {
+    await this.#batcher.flush();
+    return postgresQueryRuns(this.#pool, this.#schema, query);
+  }
+
+  async pruneRuns(request: PruneRequest): Promise<PruneResult> {
+    await this.#batcher.flush();
+    return postgresPruneRuns(this.#pool, this.#schema, request);
+  }
+
+  async stats(): Promise<RunStoreStats> {
+    await this.#batcher.flush();
+    return postgresStats(this.#pool, this.#schema);
   }
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {

@@ -4,7 +4,9 @@ import type { AgentEvent } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
 import type { RunStore } from './run-store.js';
+import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
@@ -97,6 +99,21 @@ export class SqliteRunStore implements RunStore {
       .prepare(`SELECT * FROM runs WHERE status IN (${marks}) ORDER BY created_at LIMIT ?`)
       .all(...filter.status, filter.limit ?? 10_000) as RunRow[];
     return rows.map(rowToRecord);
+  }
+
+  async queryRuns(query: RunQuery): Promise<RunPage> {
+    await this.#batcher.flush();
+    return sqliteQueryRuns(this.#db, query);
+  }
+
+  async pruneRuns(request: PruneRequest): Promise<PruneResult> {
+    await this.#batcher.flush();
+    return sqlitePruneRuns(this.#db, request);
+  }
+
+  async stats(): Promise<RunStoreStats> {
+    await this.#batcher.flush();
+    return sqliteStats(this.#db);
   }
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
