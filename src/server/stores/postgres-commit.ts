@@ -1,5 +1,6 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { RunPatch, RunRecord } from '../run-record.js';
+import type { RequestCompactor } from './compact-requests.js';
 import type { WriteBatch } from './write-batch.js';
 
 /** Bits of a patch's mask: which columns it sets (a set `questions: undefined` clears them). */
@@ -63,8 +64,14 @@ export type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number;
  * The parameters of `commitStatement` for a batch. All parts of one statement see the same snapshot,
  * so a patch cannot update a row created in the same batch: such patches are folded into the create.
  * `stepsStored` says how many steps of each run are stored already; only the steps after them are written.
+ * `requests` stores each model_request as what changed since the run's previous one.
  */
-export function commitValues(batch: WriteBatch, stepsStored: ReadonlyMap<string, number>, now = Date.now()): unknown[] {
+export function commitValues(
+  batch: WriteBatch,
+  stepsStored: ReadonlyMap<string, number>,
+  requests?: RequestCompactor,
+  now = Date.now(),
+): unknown[] {
   const creates = new Map<string, RunRecord>();
   for (const run of batch.creates) creates.set(run.id, run);
   const patches: [string, RunPatch][] = [];
@@ -109,7 +116,7 @@ export function commitValues(batch: WriteBatch, stepsStored: ReadonlyMap<string,
     patches.map(([, patch]) => patch.updatedAt ?? null),
     events.map((e) => e.runId),
     events.map((e) => e.seq),
-    JSON.stringify(events.map((e) => e.event)),
+    JSON.stringify(events.map((e) => (requests ? requests.encode(e.runId, e.seq, e.event) : e.event))),
     steps.map((s) => s.runId),
     steps.map((s) => s.index),
     JSON.stringify(steps.map((s) => s.step)),
