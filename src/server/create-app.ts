@@ -6,6 +6,7 @@ import { apiError } from './http-error.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
+import { listRunsRoute } from './routes/list-runs-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import type { RunService } from './run-service.js';
 import type { AgentEntry } from './servable-agent.js';
@@ -58,6 +59,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       onError: (c) => apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.'),
     }),
   );
+  listRunsRoute(app, runs);
   runRoutes(app, runs);
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);

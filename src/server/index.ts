@@ -26,6 +26,7 @@ export {
 } from './retention.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
+export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
 export {
   isFinished,
