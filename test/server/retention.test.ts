@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,10 +6,11 @@ import {
   type RunRecord,
   retentionRequest,
   SqliteRunStore,
+  serve,
   startRetention,
 } from '../../src/server/index.js';
 import { TEST_PG, uniqueName } from './pg-fixtures.js';
-import { embeddedApp, postJson, stepsAgent } from './server-fixtures.js';
+import { embeddedApp, postJson, stepsAgent, tempDir } from './server-fixtures.js';
 
 const DAY = 86_400_000;
 
@@ -85,5 +87,37 @@ describe('pruning PostgreSQL from several API servers', () => {
       await store.drop();
       await store.close();
     }
+  });
+});
+
+describe('serve', () => {
+  async function serveWith(retentionDays: number | undefined) {
+    const dir = tempDir();
+    const store = new SqliteRunStore({ path: join(dir.path, 'runs.db') });
+    await store.createRun(endedRun('expired', Date.now() - 40 * DAY));
+    await store.close();
+    const server = await serve({
+      config: { agents: { steps: stepsAgent() } },
+      port: 0,
+      dataDir: dir.path,
+      retentionDays,
+      log: () => {},
+    });
+    return { server, dir };
+  }
+
+  it('prunes runs older than 30 days in the background by default', async () => {
+    const { server, dir } = await serveWith(undefined);
+    await expect.poll(() => server.store.getRun('expired'), { timeout: 10_000 }).toBeUndefined();
+    await server.close();
+    dir.cleanup();
+  });
+
+  it('keeps runs forever with --retention-days 0', async () => {
+    const { server, dir } = await serveWith(0);
+    expect(await server.retention.prune()).toBe(0);
+    expect(await server.store.getRun('expired')).toBeDefined();
+    await server.close();
+    dir.cleanup();
   });
 });
