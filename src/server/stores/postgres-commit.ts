@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../../agent/index.js';
-import type { RunPatch, RunRecord } from '../run-record.js';
+import { isFinished, type RunPatch, type RunRecord } from '../run-record.js';
 import type { RequestCompactor } from './compact-requests.js';
 import type { WriteBatch } from './write-batch.js';
 
@@ -51,6 +51,10 @@ export function commitStatement(schema: string): string {
   SELECT r, e::text, $27 FROM unnest($25::text[]) WITH ORDINALITY AS k(r, n)
     JOIN json_array_elements($26::json) WITH ORDINALITY AS j(e, n) USING (n)
   ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, updated_at = EXCLUDED.updated_at
+), ended_checkpoints AS (
+  DELETE FROM ${s}.run_checkpoints WHERE run_id = ANY($28::text[])
+), ended_steps AS (
+  DELETE FROM ${s}.run_steps WHERE run_id = ANY($28::text[])
 )
 SELECT 1`;
 }
@@ -88,7 +92,11 @@ export function commitValues(
   };
   const steps: { runId: string; index: number; step: unknown }[] = [];
   const checkpoints: StoredCheckpoint[] = [];
+  // A run that ends in this batch drops its checkpoint (it only serves to resume): none is written for it.
+  const ended = [...batch.patches].filter(([, patch]) => patch.status && isFinished(patch.status)).map(([id]) => id);
+  const endedSet = new Set(ended);
   for (const [runId, checkpoint] of batch.checkpoints) {
+    if (endedSet.has(runId)) continue;
     const all = checkpoint.steps;
     for (let index = Math.min(stepsStored.get(runId) ?? 0, all.length); index < all.length; index++)
       steps.push({ runId, index, step: all[index] });
@@ -123,6 +131,7 @@ export function commitValues(
     checkpoints.map((c) => c.runId),
     JSON.stringify(checkpoints),
     now,
+    ended,
   ];
 }
 

@@ -211,6 +211,9 @@ export class SqliteRunStore implements RunStore {
       if (!patch.status || !isFinished(patch.status)) continue;
       this.#stepsStored.delete(id);
       this.#requests.forget(id);
+      // A checkpoint only serves to resume; the ended run's result and events hold what it did.
+      this.#statement('DELETE FROM run_checkpoints WHERE run_id = ?').run(id);
+      this.#statement('DELETE FROM run_steps WHERE run_id = ?').run(id);
     }
   }
 

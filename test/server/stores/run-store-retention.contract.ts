@@ -112,6 +112,24 @@ export function runStoreRetentionContract(
       ]);
     });
 
+    it("drops a run's checkpoint and steps once it ended, in the same commit or a later one", async () => {
+      const checkpoint = (runId: string) => ({ runId, steps: [{ index: 0 } as never], stats: emptyStats() }) as never;
+      await store.createRun(run('later', 'running', NOW));
+      await store.saveCheckpoint(checkpoint('later'));
+      expect(await store.loadCheckpoint('later')).toBeDefined();
+      await store.updateRun('later', { status: 'done' });
+      expect(await store.loadCheckpoint('later')).toBeUndefined();
+      void store.createRun(run('same', 'running', NOW));
+      void store.saveCheckpoint(checkpoint('same'));
+      void store.updateRun('same', { status: 'failed' });
+      expect(await store.loadCheckpoint('same')).toBeUndefined();
+      // A waiting run keeps it: it resumes from there.
+      await store.createRun(run('paused', 'running', NOW));
+      await store.saveCheckpoint(checkpoint('paused'));
+      await store.updateRun('paused', { status: 'waiting' });
+      expect(await store.loadCheckpoint('paused')).toBeDefined();
+    });
+
     it('reports counts by status, the oldest run and its size', async () => {
       await seed();
       const stats = await store.stats();
