@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { Agent } from '../src/agent/index.js';
 import { scriptedModel } from '../src/llm/index.js';
-import { type RunRecord, type RunStore, serve } from '../src/server/index.js';
+import { type RunRecord, type RunStore, serve, startRetention } from '../src/server/index.js';
 import { defineTool } from '../src/tools/index.js';
 
 const { values: args } = parseArgs({
@@ -72,7 +72,9 @@ const schema = `soak_${process.pid}`;
 const server = await serve({
   config: {
     agents: { five: fiveSteps, paused },
-    retention: { maxAgeDays: retentionSeconds / 86_400, intervalMs: 5_000 },
+    // With a backlog the pruner is started by hand below, after a baseline without it.
+    retention:
+      Number(args.backlog) > 0 ? { maxAgeDays: 0 } : { maxAgeDays: retentionSeconds / 86_400, intervalMs: 5_000 },
     store: args.pg ? { type: 'postgres', connectionString: PG, schema } : undefined,
     limits: { maxConcurrentRuns: 64, maxQueuedRuns: 10_000 },
   },
@@ -141,6 +143,28 @@ const workers = Array.from({ length: clients }, async () => {
 });
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
+if (backlog > 0) {
+  // Baseline p95 with no pruner, then p95 while the pruner deletes the whole backlog.
+  await new Promise((resolve) => setTimeout(resolve, 30_000));
+  const baseline = p95(latencies);
+  const baselineRate = completed / 30;
+  latencies = [];
+  const before = completed;
+  const pruneStart = Date.now();
+  const retention = startRetention({ store, config: { maxAgeDays: 600 / 86_400, intervalMs: 3_600_000 } });
+  const pruned = await retention.prune();
+  const seconds = (Date.now() - pruneStart) / 1000;
+  console.log(
+    `backlog: p95 ${baseline.toFixed(1)} ms (${baselineRate.toFixed(0)} runs/s) without pruning → ${p95(latencies).toFixed(1)} ms ` +
+      `(${((completed - before) / seconds).toFixed(0)} runs/s) while pruning ${pruned} runs in ${seconds.toFixed(1)} s`,
+  );
+  await retention.stop();
+  stop = true;
+  await Promise.all(workers);
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 const samples: { t: number; disk: number; rss: number; heap: number }[] = [];
 const started = Date.now();
 let last = { t: started, completed: 0 };
