@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayTrace } from '../../src/cli/replay-command.js';
 import { parseAge, runsExport, runsList, runsPrune, runsShow, runsStats } from '../../src/cli/runs-command.js';
 import type { CommandIo } from '../../src/cli/trace-command.js';
 import { createApp, type RunPage, type RunRecord, SqliteRunStore } from '../../src/server/index.js';
@@ -73,6 +75,10 @@ describe('thinkflow runs', () => {
     expect(events.at(-1)?.type).toBe('run_end');
     expect(events.filter((e) => e.type === 'model_request')).toHaveLength(3);
     expect(renderTimeline(events, { color: false })).toContain('done');
+    // Replay reads the rebuilt requests: the same run again, with no divergence.
+    const file = join(dir.path, 'run.jsonl');
+    writeFileSync(file, exported.out());
+    expect(await replayTrace(file, { recordedTools: true }, collect())).toBe(0);
     const missing = collect();
     expect(await runsExport('nope', flags, missing)).toBe(1);
     expect(missing.err()).toContain('no run with id nope');
