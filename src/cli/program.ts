@@ -6,6 +6,7 @@ import { registerMemoryCommand } from './memory-command.js';
 import { registerModelsCommand } from './models-command.js';
 import { registerReplayCommand } from './replay-command.js';
 import { registerRunCommand } from './run-command.js';
+import { registerRunsCommand } from './runs-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerTraceCommand } from './trace-command.js';
 import { registerWorkerCommand } from './worker-command.js';
@@ -29,5 +30,6 @@ export function buildProgram(): Command {
   registerWorkerCommand(program);
   registerMemoryCommand(program);
   registerChatCommand(program);
+  registerRunsCommand(program);
   return program;
 }

@@ -11,6 +11,7 @@ interface ServeFlags {
   pg?: string;
   pgSchema?: string;
   dataDir?: string;
+  retentionDays?: string;
 }
 
 /** Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. */
@@ -26,6 +27,14 @@ export function onShutdownSignal(close: () => Promise<void>): void {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
+/** Reads `--retention-days`: a number of days, 0 or more (fractions allowed). */
+function retentionDays(text: string): number {
+  const days = Number(text);
+  if (text.trim() === '' || !Number.isFinite(days) || days < 0)
+    throw new Error(`--retention-days must be a number of days, 0 or more (0 keeps runs forever); got "${text}".`);
+  return days;
+}
+
 /** Registers `thinkflow serve`. */
 export function registerServeCommand(program: Command): void {
   program
@@ -39,6 +48,7 @@ export function registerServeCommand(program: Command): void {
     .option('--pg <postgres-url>', 'keep runs in PostgreSQL (required with --queue)')
     .option('--pg-schema <name>', 'the PostgreSQL schema (default thinkflow)')
     .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
+    .option('--retention-days <n>', 'days finished runs are kept (default 30, or the config; 0 = forever)')
     .action(async (flags: ServeFlags) => {
       if (flags.queue && !flags.pg)
         throw new Error('--queue needs --pg postgres://…: API servers and workers share run state there.');
@@ -52,6 +62,7 @@ export function registerServeCommand(program: Command): void {
         pg: flags.pg,
         pgSchema: flags.pgSchema,
         dataDir: dataDir(flags.dataDir),
+        retentionDays: flags.retentionDays === undefined ? undefined : retentionDays(flags.retentionDays),
       });
       process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
       onShutdownSignal(server.close);

@@ -11,7 +11,7 @@ import {
   type MemoryStore,
   type Rerank,
 } from './memory-store.js';
-import { openSqlite, type SqliteLocation, sqliteCall } from './open-sqlite.js';
+import { openSqlite, retryBusy, type SqliteLocation, sqliteCall } from './open-sqlite.js';
 import { cosineSimilarity, rankMemories } from './rank-memories.js';
 import { filterSql, ftsSearch, type TermCounts } from './sqlite-fts-search.js';
 
@@ -87,10 +87,10 @@ export class SqliteMemoryStore implements MemoryStore {
 
   #open(): Database.Database {
     if (!this.#db) {
-      const { db, file } = openSqlite(this.#options);
+      const { db, file, busyTimeoutMs } = openSqlite(this.#options);
       this.#file = file;
       try {
-        sqliteCall(file, 'create the memory tables in', () => db.exec(SCHEMA));
+        sqliteCall(file, 'create the memory tables in', () => retryBusy(() => db.exec(SCHEMA), busyTimeoutMs));
       } catch (error) {
         db.close();
         throw error;

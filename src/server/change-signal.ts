@@ -26,7 +26,8 @@ export function createChangeSignal(): ChangeSignal {
           resolve();
         };
         const timer = setTimeout(() => {
-          waiters.get(key)?.delete(wake);
+          // An empty set must go too: the map is keyed by run id, and ids never come back.
+          if (set.delete(wake) && set.size === 0 && waiters.get(key) === set) waiters.delete(key);
           resolve();
         }, timeoutMs);
         set.add(wake);

@@ -9,6 +9,7 @@ import { apiError, httpExceptionError } from './http-error.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
+import { listRunsRoute } from './routes/list-runs-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import type { RunService } from './run-service.js';
 import type { AgentEntry } from './servable-agent.js';
@@ -85,6 +86,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
         }),
     }),
   );
+  listRunsRoute(app, runs);
   runRoutes(app, runs);
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);

@@ -131,17 +131,25 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
     },
 
     get: (id) => store.getRun(id),
+    list: (query) => store.queryRuns(query),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (id, timeoutMs) => signal.wait(id, timeoutMs),
     async wait(id, abort) {
       const ending = endings.get(id);
       if (!ending) return waitForEnd(service, id, abort);
       if (abort?.aborted) return store.getRun(id);
-      const run = await new Promise<Ending>((resolve) => {
-        abort?.addEventListener('abort', () => resolve(undefined), { once: true });
-        ending.promise.then(resolve);
+      // The listener goes once the run ends: a long-lived signal (a connection's, a caller's) would
+      // otherwise keep every run it ever waited on reachable.
+      let onAbort = () => {};
+      const aborted = new Promise<Ending>((resolve) => {
+        onAbort = () => resolve(undefined);
+        abort?.addEventListener('abort', onAbort, { once: true });
       });
-      return run ?? store.getRun(id);
+      try {
+        return (await Promise.race([ending.promise, aborted])) ?? (await store.getRun(id));
+      } finally {
+        abort?.removeEventListener('abort', onAbort);
+      }
     },
 
     async cancel(id) {

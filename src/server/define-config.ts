@@ -1,4 +1,5 @@
 import type { AuthConfig } from './create-app.js';
+import type { RetentionConfig } from './retention.js';
 import type { HookConfig } from './routes/hook-routes.js';
 import type { AgentEntry } from './servable-agent.js';
 import type { ServerLimits } from './server-limits.js';
@@ -22,6 +23,8 @@ export interface ThinkflowConfig {
   /** Cron triggers: start an agent on a schedule. */
   schedules?: ScheduleConfig[];
   store?: StoreConfig;
+  /** How long finished runs are kept (default 30 days; `maxAgeDays: 0` keeps them forever). */
+  retention?: RetentionConfig;
 }
 
 /**

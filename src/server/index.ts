@@ -17,8 +17,16 @@ export {
 export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
+export {
+  DEFAULT_RETENTION_DAYS,
+  type Retention,
+  type RetentionConfig,
+  retentionRequest,
+  startRetention,
+} from './retention.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
+export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
 export {
   isFinished,
@@ -35,5 +43,13 @@ export { apiTokens, openStore, type RunningServer, type ServeOptions, serve } fr
 export type { ServerLimits } from './server-limits.js';
 export { type ScheduleConfig, startSchedules } from './start-schedules.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
+export {
+  type PruneRequest,
+  type PruneResult,
+  RunPage,
+  type RunQuery,
+  RunStoreStats,
+  RunSummary,
+} from './stores/run-listing.js';
 export type { RunStore } from './stores/run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';

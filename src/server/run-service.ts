@@ -3,6 +3,7 @@ import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
 import { isFinished, type RunRecord, type RunSource, type StoredEvent } from './run-record.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
+import type { RunPage, RunQuery } from './stores/run-listing.js';
 
 /** Why a run could not be started, as data the HTTP layer maps to a status code. */
 export type StartResult =
@@ -43,6 +44,8 @@ export interface RunService {
   agentNames(): string[];
   start(request: StartRequest): Promise<StartResult>;
   get(id: string): Promise<RunRecord | undefined>;
+  /** A page of run summaries, newest first (GET /v1/runs). */
+  list(query: RunQuery): Promise<RunPage>;
   /** Logged events after `afterSeq`, in order. */
   events(id: string, afterSeq: number): Promise<StoredEvent[]>;
   /** Resolves at the run's next change (event or status), or after `timeoutMs`. */

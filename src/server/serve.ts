@@ -6,6 +6,7 @@ import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-ap
 import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
+import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
 import { startSchedules } from './start-schedules.js';
 import { PostgresRunStore } from './stores/postgres-run-store.js';
@@ -29,6 +30,8 @@ export interface ServeOptions {
   pg?: string;
   /** The PostgreSQL schema of `pg`. Default `thinkflow`. */
   pgSchema?: string;
+  /** Days finished runs are kept (`--retention-days`); wins over `config.retention.maxAgeDays`. 0 keeps them forever. */
+  retentionDays?: number;
   /** Seconds running runs get to finish on shutdown before they are checkpointed. Default 10. */
   shutdownTimeoutMs?: number;
   /** Where the server's log lines go (default stderr). Each line has secrets redacted first. */
@@ -42,6 +45,8 @@ export interface RunningServer {
   app: ThinkflowApp;
   runs: RunService;
   store: RunStore;
+  /** The background pruner of expired runs. */
+  retention: Retention;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       log(`thinkflow serve: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   };
   const app = createApp(appOptions);
+  const retention = startRetention({
+    store,
+    config: {
+      ...config.retention,
+      ...(options.retentionDays === undefined ? {} : { maxAgeDays: options.retentionDays }),
+    },
+    onError: (e) => log(`thinkflow serve: pruning expired runs failed: ${String(e)}`),
+  });
   const stopSchedules = startSchedules(config.schedules ?? [], runs, { onError: (e) => log(`schedule: ${String(e)}`) });
 
   const hostname = options.hostname ?? '127.0.0.1';
@@ -123,6 +136,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     app,
     runs,
     store,
+    retention,
     close() {
       closing ??= (async () => {
         stopSchedules();
@@ -131,6 +145,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         // Open SSE streams would keep the server from closing.
         if ('closeAllConnections' in server) server.closeAllConnections();
         await stopped;
+        await retention.stop();
         await store.close();
       })();
       return closing;

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { errorMessage, ModelResponse, StoreError } from '../core/index.js';
+import { openSqlite, retryBusy } from '../memory/index.js';
 import type { CacheStore } from './cache-store.js';
 
 /**
@@ -20,11 +19,14 @@ export class SqliteCacheStore implements CacheStore {
   constructor(path: string) {
     this.path = path;
     try {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path);
-      this.db.pragma('journal_mode = WAL');
-      this.db.exec(
-        'CREATE TABLE IF NOT EXISTS model_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, response TEXT NOT NULL, created_at INTEGER NOT NULL)',
+      const { db, busyTimeoutMs } = openSqlite({ file: path });
+      this.db = db;
+      retryBusy(
+        () =>
+          db.exec(
+            'CREATE TABLE IF NOT EXISTS model_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, response TEXT NOT NULL, created_at INTEGER NOT NULL)',
+          ),
+        busyTimeoutMs,
       );
       this.getRow = this.db.prepare('SELECT response FROM model_cache WHERE key = ?');
       this.putRow = this.db.prepare(

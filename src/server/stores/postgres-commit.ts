@@ -1,5 +1,6 @@
 import type { Checkpoint } from '../../agent/index.js';
-import type { RunPatch, RunRecord } from '../run-record.js';
+import { isFinished, type RunPatch, type RunRecord } from '../run-record.js';
+import type { RequestCompactor } from './compact-requests.js';
 import type { WriteBatch } from './write-batch.js';
 
 /** Bits of a patch's mask: which columns it sets (a set `questions: undefined` clears them). */
@@ -50,6 +51,10 @@ export function commitStatement(schema: string): string {
   SELECT r, e::text, $27 FROM unnest($25::text[]) WITH ORDINALITY AS k(r, n)
     JOIN json_array_elements($26::json) WITH ORDINALITY AS j(e, n) USING (n)
   ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, updated_at = EXCLUDED.updated_at
+), ended_checkpoints AS (
+  DELETE FROM ${s}.run_checkpoints WHERE run_id = ANY($28::text[])
+), ended_steps AS (
+  DELETE FROM ${s}.run_steps WHERE run_id = ANY($28::text[])
 )
 SELECT 1`;
 }
@@ -63,8 +68,14 @@ export type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number;
  * The parameters of `commitStatement` for a batch. All parts of one statement see the same snapshot,
  * so a patch cannot update a row created in the same batch: such patches are folded into the create.
  * `stepsStored` says how many steps of each run are stored already; only the steps after them are written.
+ * `requests` stores each model_request as what changed since the run's previous one.
  */
-export function commitValues(batch: WriteBatch, stepsStored: ReadonlyMap<string, number>, now = Date.now()): unknown[] {
+export function commitValues(
+  batch: WriteBatch,
+  stepsStored: ReadonlyMap<string, number>,
+  requests?: RequestCompactor,
+  now = Date.now(),
+): unknown[] {
   const creates = new Map<string, RunRecord>();
   for (const run of batch.creates) creates.set(run.id, run);
   const patches: [string, RunPatch][] = [];
@@ -81,7 +92,11 @@ export function commitValues(batch: WriteBatch, stepsStored: ReadonlyMap<string,
   };
   const steps: { runId: string; index: number; step: unknown }[] = [];
   const checkpoints: StoredCheckpoint[] = [];
+  // A run that ends in this batch drops its checkpoint (it only serves to resume): none is written for it.
+  const ended = [...batch.patches].filter(([, patch]) => patch.status && isFinished(patch.status)).map(([id]) => id);
+  const endedSet = new Set(ended);
   for (const [runId, checkpoint] of batch.checkpoints) {
+    if (endedSet.has(runId)) continue;
     const all = checkpoint.steps;
     for (let index = Math.min(stepsStored.get(runId) ?? 0, all.length); index < all.length; index++)
       steps.push({ runId, index, step: all[index] });
@@ -109,13 +124,14 @@ export function commitValues(batch: WriteBatch, stepsStored: ReadonlyMap<string,
     patches.map(([, patch]) => patch.updatedAt ?? null),
     events.map((e) => e.runId),
     events.map((e) => e.seq),
-    JSON.stringify(events.map((e) => e.event)),
+    JSON.stringify(events.map((e) => (requests ? requests.encode(e.runId, e.seq, e.event) : e.event))),
     steps.map((s) => s.runId),
     steps.map((s) => s.index),
     JSON.stringify(steps.map((s) => s.step)),
     checkpoints.map((c) => c.runId),
     JSON.stringify(checkpoints),
     now,
+    ended,
   ];
 }
 

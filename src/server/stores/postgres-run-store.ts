@@ -2,8 +2,11 @@ import pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
+import { createRequestCompactor, expandRequests } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
+import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
@@ -33,6 +36,8 @@ export class PostgresRunStore implements RunStore {
   readonly #commitText: string;
   /** How many steps of each open run `run_steps` holds (as far as this process knows), so a checkpoint writes only new ones. */
   readonly #stepsStored = new Map<string, number>();
+  /** Each open run's last model_request (as far as this process knows), so the next one is stored as what changed. */
+  readonly #requests = createRequestCompactor();
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -55,6 +60,8 @@ export class PostgresRunStore implements RunStore {
         created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, result TEXT, questions TEXT, cancel_requested BOOLEAN
       );
       CREATE INDEX IF NOT EXISTS runs_status ON ${s}.runs (status);
+      -- Listings page newest first and retention scans oldest first: both walk this index.
+      CREATE INDEX IF NOT EXISTS runs_created ON ${s}.runs (created_at, id);
       CREATE TABLE IF NOT EXISTS ${s}.run_events (
         run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (run_id, seq)
       );
@@ -106,8 +113,30 @@ export class PostgresRunStore implements RunStore {
     return rows.map(rowToRecord);
   }
 
+  async queryRuns(query: RunQuery): Promise<RunPage> {
+    await this.#batcher.flush();
+    return postgresQueryRuns(this.#pool, this.#schema, query);
+  }
+
+  async pruneRuns(request: PruneRequest): Promise<PruneResult> {
+    await this.#batcher.flush();
+    return postgresPruneRuns(this.#pool, this.#schema, request);
+  }
+
+  async stats(): Promise<RunStoreStats> {
+    await this.#batcher.flush();
+    return postgresStats(this.#pool, this.#schema);
+  }
+
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
     await this.#batcher.flush();
+    return expandRequests(await this.#readStored(runId, afterSeq, limit), (before) =>
+      this.#readStored(runId, 0, before - 1),
+    );
+  }
+
+  /** Events as stored (model requests compact). */
+  async #readStored(runId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
     const { rows } = await this.#read<{ seq: number; event: string }>(
       'read_events',
       `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
@@ -170,16 +199,21 @@ export class PostgresRunStore implements RunStore {
 
   async #commit(batch: WriteBatch): Promise<void> {
     if (isEmptyBatch(batch)) return;
-    const values = commitValues(batch, this.#stepsStored);
+    const values = commitValues(batch, this.#stepsStored, this.#requests);
     try {
       await this.#pool.query({ name: 'thinkflow_commit', text: this.#commitText, values });
     } catch (error) {
       // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
       this.#stepsStored.clear();
+      this.#requests.reset();
       throw error;
     }
     for (const [runId, checkpoint] of batch.checkpoints) this.#stepsStored.set(runId, checkpoint.steps.length);
     // An ended run writes no more checkpoints.
-    for (const [id, patch] of batch.patches) if (patch.status && isFinished(patch.status)) this.#stepsStored.delete(id);
+    for (const [id, patch] of batch.patches) {
+      if (!patch.status || !isFinished(patch.status)) continue;
+      this.#stepsStored.delete(id);
+      this.#requests.forget(id);
+    }
   }
 }

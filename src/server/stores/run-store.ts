@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
 
 /**
  * Where the server keeps runs, their event logs and their latest checkpoints, so a run survives a
@@ -16,6 +17,8 @@ export interface RunStore {
   getRuns(ids: readonly string[]): Promise<RunRecord[]>;
   updateRun(id: string, patch: RunPatch): Promise<void>;
   listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]>;
+  /** One page of run summaries, newest first (`GET /v1/runs`, `thinkflow runs list`). */
+  queryRuns(query: RunQuery): Promise<RunPage>;
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void>;
   /** Events with `seq > afterSeq`, in order. */
   readEvents(runId: string, afterSeq: number, limit?: number): Promise<StoredEvent[]>;
@@ -23,5 +26,12 @@ export interface RunStore {
   lastSeq(runId: string): Promise<number>;
   saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
   loadCheckpoint(runId: string): Promise<Checkpoint | undefined>;
+  /**
+   * Deletes (or with `dryRun` counts) one batch of expired runs with their events, steps and
+   * checkpoints. Never touches a queued, running or waiting run.
+   */
+  pruneRuns(request: PruneRequest): Promise<PruneResult>;
+  /** Counts and sizes, for `thinkflow runs stats`. */
+  stats(): Promise<RunStoreStats>;
   close(): Promise<void>;
 }

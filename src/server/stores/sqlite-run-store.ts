@@ -1,11 +1,13 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
+import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
+import { createRequestCompactor, expandRequests } from './compact-requests.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
 import type { RunStore } from './run-store.js';
+import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
@@ -34,16 +36,20 @@ export class SqliteRunStore implements RunStore {
   readonly #statements = new Map<string, Database.Statement>();
   /** How many steps of each open run `run_steps` holds, so a checkpoint writes only the new ones. */
   readonly #stepsStored = new Map<string, number>();
+  /** Each open run's last model_request, so the next one is stored as what changed. */
+  readonly #requests = createRequestCompactor();
 
   constructor(options: { path: string }) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.#db = new Database(options.path);
     // New files only (a file keeps its page size): fewer, larger WAL frames per commit cost fewer writes.
-    this.#db.pragma('page_size = 8192');
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma('busy_timeout = 5000');
-    openSchema(this.#db);
+    // Incremental auto-vacuum lets retention hand pruned pages back to the OS.
+    const { db, file, busyTimeoutMs } = openSqlite({ file: options.path, pageSize: 8192, autoVacuum: 'incremental' });
+    this.#db = db;
+    try {
+      sqliteCall(file, 'create the run tables in', () => retryBusy(() => openSchema(db), busyTimeoutMs));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     const commit = this.#db.transaction((batch: WriteBatch) => this.#commit(batch));
     this.#batcher = createWriteBatcher((batch) => {
       try {
@@ -51,6 +57,7 @@ export class SqliteRunStore implements RunStore {
       } catch (error) {
         // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
         this.#stepsStored.clear();
+        this.#requests.reset();
         throw error;
       }
     });
@@ -98,8 +105,30 @@ export class SqliteRunStore implements RunStore {
     return rows.map(rowToRecord);
   }
 
+  async queryRuns(query: RunQuery): Promise<RunPage> {
+    await this.#batcher.flush();
+    return sqliteQueryRuns(this.#db, query);
+  }
+
+  async pruneRuns(request: PruneRequest): Promise<PruneResult> {
+    await this.#batcher.flush();
+    return sqlitePruneRuns(this.#db, request);
+  }
+
+  async stats(): Promise<RunStoreStats> {
+    await this.#batcher.flush();
+    return sqliteStats(this.#db);
+  }
+
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
     await this.#batcher.flush();
+    return expandRequests(this.#readStored(runId, afterSeq, limit), (before) =>
+      Promise.resolve(this.#readStored(runId, 0, before - 1)),
+    );
+  }
+
+  /** Events as stored (model requests compact). */
+  #readStored(runId: string, afterSeq: number, limit: number): StoredEvent[] {
     // Each block holds at least one event, so `limit` blocks hold at least `limit` events.
     const rows = this.#statement(
       'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq LIMIT ?',
@@ -178,7 +207,14 @@ export class SqliteRunStore implements RunStore {
     if (batch.events.length > 0) this.#appendEvents(batch.events);
     for (const checkpoint of batch.checkpoints.values()) this.#saveCheckpoint(checkpoint);
     // An ended run writes no more checkpoints.
-    for (const [id, patch] of batch.patches) if (patch.status && isFinished(patch.status)) this.#stepsStored.delete(id);
+    for (const [id, patch] of batch.patches) {
+      if (!patch.status || !isFinished(patch.status)) continue;
+      this.#stepsStored.delete(id);
+      this.#requests.forget(id);
+      // A checkpoint only serves to resume; the ended run's result and events hold what it did.
+      this.#statement('DELETE FROM run_checkpoints WHERE run_id = ?').run(id);
+      this.#statement('DELETE FROM run_steps WHERE run_id = ?').run(id);
+    }
   }
 
   /** Writes one row per run and run of consecutive sequence numbers, encoded in one `JSON.stringify`. */
@@ -188,7 +224,8 @@ export class SqliteRunStore implements RunStore {
     );
     const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, JSON.stringify(block.events));
     const open = new Map<string, EventBlock>();
-    for (const { runId, seq, event } of events) {
+    for (const { runId, seq, event: emitted } of events) {
+      const event = this.#requests.encode(runId, seq, emitted);
       const block = open.get(runId);
       if (block && seq === block.last + 1) {
         block.last = seq;

@@ -10,6 +10,8 @@ CREATE TABLE IF NOT EXISTS runs (
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
+-- Listings page newest first and retention scans oldest first: both walk this index.
+CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at, id);
 -- One row per run per commit: the events numbered first_seq..last_seq, as a JSON array.
 CREATE TABLE IF NOT EXISTS run_event_blocks (
   run_id TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, events TEXT NOT NULL

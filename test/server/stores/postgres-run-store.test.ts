@@ -4,8 +4,9 @@ import type { Checkpoint } from '../../../src/agent/index.js';
 import { PostgresRunStore } from '../../../src/server/index.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
 import { runStoreContract } from './run-store.contract.js';
+import { runStoreRetentionContract } from './run-store-retention.contract.js';
 
-runStoreContract('PostgresRunStore', async () => {
+async function openTempStore() {
   const store = new PostgresRunStore({ connectionString: TEST_PG, schema: uniqueName('tf_test') });
   await store.init();
   return {
@@ -15,7 +16,10 @@ runStoreContract('PostgresRunStore', async () => {
       await store.close();
     },
   };
-});
+}
+
+runStoreContract('PostgresRunStore', openTempStore);
+runStoreRetentionContract('PostgresRunStore', openTempStore);
 
 describe('PostgresRunStore on a database written by an older version', () => {
   it('adds the steps table and reads checkpoints that hold their steps inline', async () => {

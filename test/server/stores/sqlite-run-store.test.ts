@@ -7,8 +7,9 @@ import { emptyStats } from '../../../src/core/index.js';
 import { SqliteRunStore } from '../../../src/server/index.js';
 import { tempDir } from '../server-fixtures.js';
 import { runStoreContract } from './run-store.contract.js';
+import { runStoreRetentionContract } from './run-store-retention.contract.js';
 
-runStoreContract('SqliteRunStore', async () => {
+async function openTempStore() {
   const dir = tempDir();
   const store = new SqliteRunStore({ path: join(dir.path, 'runs.db') });
   await store.init();
@@ -19,7 +20,10 @@ runStoreContract('SqliteRunStore', async () => {
       dir.cleanup();
     },
   };
-});
+}
+
+runStoreContract('SqliteRunStore', openTempStore);
+runStoreRetentionContract('SqliteRunStore', openTempStore);
 
 function step(index: number): Step {
   return { index, kind: 'final', raw: `reply ${index}`, toolCalls: [], answer: `answer ${index}` };

@@ -1,0 +1,162 @@
+import type { Command } from 'commander';
+import { openStore, type RunStore, type RunSummary, ServerRunStatus } from '../server/index.js';
+import { dataDir } from './data-dir.js';
+import { type CommandIo, processIo } from './trace-command.js';
+
+/** Where the runs are: the server's SQLite store in the data dir, or PostgreSQL. */
+export interface RunsStoreFlags {
+  dataDir?: string;
+  pg?: string;
+  pgSchema?: string;
+}
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** Reads `7d`, `12h`, `30m`, `45s`, `2w` (a bare number is days) into milliseconds. */
+export function parseAge(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([smhdw]?)$/.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not an age: use a number and a unit, like 7d, 12h, 30m or 45s.`);
+  return Number(match[1]) * UNITS[match[2] || 'd'];
+}
+
+async function withStore<T>(flags: RunsStoreFlags, use: (store: RunStore) => Promise<T>): Promise<T> {
+  const store = await openStore({ pg: flags.pg, pgSchema: flags.pgSchema, dataDir: dataDir(flags.dataDir) }, undefined);
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+const seconds = (ms: number | undefined) => (ms === undefined ? '' : `${(ms / 1000).toFixed(1)}s`);
+
+function summaryLine(run: RunSummary): string {
+  const cost = run.costUsd === undefined ? '' : `$${run.costUsd.toFixed(4)}`;
+  return [
+    run.id,
+    run.agent,
+    run.status,
+    time(run.createdAt),
+    seconds(run.durationMs),
+    run.steps ?? '',
+    run.tokens ?? '',
+    cost,
+  ]
+    .join('\t')
+    .trimEnd();
+}
+
+/** `thinkflow runs list`: the newest runs, one per line (or a JSON page with `--json`). */
+export async function runsList(
+  flags: RunsStoreFlags & { agent?: string; status?: string; limit?: string; cursor?: string; json?: boolean },
+  io: CommandIo,
+): Promise<void> {
+  const status = flags.status?.split(',').map((s) => ServerRunStatus.parse(s.trim()));
+  const limit = flags.limit === undefined ? undefined : Number.parseInt(flags.limit, 10);
+  const page = await withStore(flags, (store) =>
+    store.queryRuns({ agent: flags.agent, status, limit, before: flags.cursor }),
+  );
+  if (flags.json) return io.stdout(`${JSON.stringify(page, null, 2)}\n`);
+  io.stdout('id\tagent\tstatus\tcreated\tduration\tsteps\ttokens\tcost\n');
+  for (const run of page.runs) io.stdout(`${summaryLine(run)}\n`);
+  if (page.next) io.stderr(`more: --cursor ${page.next}\n`);
+}
+
+/** `thinkflow runs show ID`: the stored run as JSON. Returns the exit code. */
+export async function runsShow(id: string, flags: RunsStoreFlags, io: CommandIo): Promise<number> {
+  const run = await withStore(flags, (store) => store.getRun(id));
+  if (!run) {
+    io.stderr(`thinkflow: no run with id ${id} (it may have been pruned)\n`);
+    return 1;
+  }
+  io.stdout(`${JSON.stringify(run, null, 2)}\n`);
+  return 0;
+}
+
+/** `thinkflow runs export ID`: the run's events as JSONL, the same lines `--trace` writes. Returns the exit code. */
+export async function runsExport(id: string, flags: RunsStoreFlags, io: CommandIo): Promise<number> {
+  return withStore(flags, async (store) => {
+    if (!(await store.getRun(id))) {
+      io.stderr(`thinkflow: no run with id ${id} (it may have been pruned)\n`);
+      return 1;
+    }
+    for (let after = 0; ; ) {
+      const events = await store.readEvents(id, after);
+      if (events.length === 0) return 0;
+      io.stdout(events.map((stored) => `${JSON.stringify(stored.event)}\n`).join(''));
+      after = events[events.length - 1].seq;
+    }
+  });
+}
+
+/** `thinkflow runs prune`: deletes finished runs older than `--older-than` (default 30d); never unfinished ones. */
+export async function runsPrune(
+  flags: RunsStoreFlags & { olderThan?: string; keep?: string; dryRun?: boolean },
+  io: CommandIo,
+): Promise<void> {
+  const olderThan = Date.now() - parseAge(flags.olderThan ?? '30d');
+  const keepNewest = flags.keep === undefined ? undefined : Number.parseInt(flags.keep, 10);
+  const total = await withStore(flags, async (store) => {
+    if (flags.dryRun) return (await store.pruneRuns({ olderThan, keepNewest, dryRun: true })).runs;
+    let deleted = 0;
+    for (;;) {
+      const { runs, skipped } = await store.pruneRuns({ olderThan, keepNewest });
+      deleted += runs;
+      if (skipped) io.stderr('thinkflow: another process is pruning this store; stopped.\n');
+      if (skipped || runs === 0) return deleted;
+    }
+  });
+  io.stdout(flags.dryRun ? `would delete ${total} run(s)\n` : `deleted ${total} run(s)\n`);
+}
+
+/** `thinkflow runs stats`: runs by status, the oldest, and the store's size. */
+export async function runsStats(flags: RunsStoreFlags & { json?: boolean }, io: CommandIo): Promise<void> {
+  const stats = await withStore(flags, (store) => store.stats());
+  if (flags.json) return io.stdout(`${JSON.stringify(stats, null, 2)}\n`);
+  const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+  io.stdout(`runs: ${stats.runs}\n`);
+  for (const [status, n] of Object.entries(stats.byStatus)) io.stdout(`  ${status}: ${n}\n`);
+  io.stdout(`oldest: ${stats.oldest === undefined ? '-' : time(stats.oldest)}\n`);
+  io.stdout(`size: ${mb(stats.bytes)}${stats.freeBytes ? ` (${mb(stats.freeBytes)} free for reuse)` : ''}\n`);
+}
+
+function storeOptions(command: Command): Command {
+  return command
+    .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
+    .option('--pg <postgres-url>', 'read runs from PostgreSQL instead')
+    .option('--pg-schema <name>', 'the PostgreSQL schema (default thinkflow)');
+}
+
+/** Registers `thinkflow runs list|show|prune|export|stats`. */
+export function registerRunsCommand(program: Command, io: CommandIo = processIo()): void {
+  const runs = program.command('runs').description('Look at, export and prune the runs a server stored.');
+  storeOptions(runs.command('list'))
+    .description('The newest runs: status, agent, created, duration, steps, tokens, cost.')
+    .option('--agent <name>', 'only runs of this agent')
+    .option('--status <list>', 'only runs in these statuses (comma-separated)')
+    .option('--limit <n>', 'runs per page (default 50)')
+    .option('--cursor <cursor>', 'the page after this cursor')
+    .option('--json', 'print the page as JSON')
+    .action((flags) => runsList(flags, io));
+  storeOptions(runs.command('show <id>'))
+    .description('The stored run as JSON.')
+    .action(async (id: string, flags: RunsStoreFlags) => {
+      process.exitCode = await runsShow(id, flags, io);
+    });
+  storeOptions(runs.command('export <id>'))
+    .description('The run as JSONL (like --trace): thinkflow runs export ID > run.jsonl; trace show run.jsonl')
+    .action(async (id: string, flags: RunsStoreFlags) => {
+      process.exitCode = await runsExport(id, flags, io);
+    });
+  storeOptions(runs.command('prune'))
+    .description('Delete finished runs and their events; unfinished, waiting and queued runs are kept.')
+    .option('--older-than <age>', 'age of the runs to delete: 7d, 12h, 30m (default 30d)')
+    .option('--keep <n>', 'also delete finished runs beyond the newest n')
+    .option('--dry-run', 'count what would be deleted, delete nothing')
+    .action((flags) => runsPrune(flags, io));
+  storeOptions(runs.command('stats'))
+    .description('Runs by status, the oldest run, and the store size.')
+    .option('--json', 'print as JSON')
+    .action((flags) => runsStats(flags, io));
+}

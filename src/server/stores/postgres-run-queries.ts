@@ -1,0 +1,119 @@
+import type pg from 'pg';
+import { UNFINISHED } from '../run-record.js';
+import {
+  cursorAfter,
+  DEFAULT_PAGE,
+  DEFAULT_PRUNE_BATCH,
+  MAX_PAGE,
+  type PruneRequest,
+  type PruneResult,
+  pruneBounds,
+  type RunPage,
+  type RunQuery,
+  type RunStoreStats,
+  readCursor,
+  summaryFromRow,
+} from './run-listing.js';
+
+/** One page of runs, newest first. Only the listed rows' results are parsed, for their totals. */
+export async function postgresQueryRuns(pool: pg.Pool, schema: string, query: RunQuery): Promise<RunPage> {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (query.agent !== undefined) where.push(`agent = ${param(query.agent)}`);
+  if (query.status && query.status.length > 0) where.push(`status = ANY(${param(query.status)})`);
+  const cursor = query.before === undefined ? undefined : readCursor(query.before);
+  if (cursor) where.push(`(created_at, id) < (${param(cursor.createdAt)}, ${param(cursor.id)})`);
+  const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
+  const { rows } = await pool.query(
+    `SELECT id, agent, status, source, created_at, updated_at,
+       (r->>'durationMs')::float8 AS duration_ms, json_array_length(r->'steps') AS steps,
+       (r->'usage'->>'promptTokens')::float8 + (r->'usage'->>'completionTokens')::float8 AS tokens,
+       (r->'usage'->>'costUsd')::float8 AS cost_usd
+     FROM (SELECT *, result::json AS r FROM ${schema}.runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}) AS page
+     ORDER BY created_at DESC, id DESC`,
+    values,
+  );
+  const runs = rows.slice(0, limit).map(summaryFromRow);
+  return rows.length > limit ? { runs, next: cursorAfter(runs[runs.length - 1]) } : { runs };
+}
+
+/**
+ * Deletes one batch of expired runs and their events, steps and checkpoints in one transaction. A
+ * transaction-scoped advisory lock makes API servers sharing the database prune one at a time (the
+ * others skip the batch); small batches keep each transaction short and leave autovacuum able to keep up.
+ */
+export async function postgresPruneRuns(pool: pg.Pool, schema: string, request: PruneRequest): Promise<PruneResult> {
+  const s = schema;
+  let countBefore: number | undefined;
+  if (request.keepNewest !== undefined) {
+    const { rows } = await pool.query(`SELECT created_at FROM ${s}.runs ORDER BY created_at DESC LIMIT 1 OFFSET $1`, [
+      Math.max(0, request.keepNewest),
+    ]);
+    countBefore = rows[0] ? Number(rows[0].created_at) : undefined;
+  }
+  // Past the newest `keepNewest`: this run and every one before it (its millisecond included).
+  const bounds = pruneBounds(request, countBefore === undefined ? undefined : countBefore + 1);
+  if (!bounds) return { runs: 0 };
+  const expired = `FROM ${s}.runs WHERE created_at < $1 AND status <> ALL($4)
+    AND (updated_at < $2 OR created_at < $3)`;
+  const values = [bounds.createdBefore, bounds.endedBefore, bounds.countBefore, UNFINISHED];
+  if (request.dryRun) {
+    const { rows } = await pool.query(`SELECT COUNT(*)::int AS n ${expired}`, values);
+    return { runs: rows[0].n };
+  }
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const lock = await client.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok`, [`thinkflow.prune.${s}`]);
+    if (!lock.rows[0].ok) {
+      await client.query('ROLLBACK');
+      return { runs: 0, skipped: true };
+    }
+    const { rowCount } = await client.query(
+      `WITH victims AS (SELECT id ${expired} ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED),
+         e AS (DELETE FROM ${s}.run_events WHERE run_id IN (SELECT id FROM victims)),
+         st AS (DELETE FROM ${s}.run_steps WHERE run_id IN (SELECT id FROM victims)),
+         c AS (DELETE FROM ${s}.run_checkpoints WHERE run_id IN (SELECT id FROM victims))
+       DELETE FROM ${s}.runs WHERE id IN (SELECT id FROM victims)`,
+      [...values, Math.max(1, request.limit ?? DEFAULT_PRUNE_BATCH)],
+    );
+    await client.query('COMMIT');
+    return { runs: rowCount ?? 0 };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Counts by status, the oldest run, and the tables' size on disk (indexes and TOAST included). */
+export async function postgresStats(pool: pg.Pool, schema: string): Promise<RunStoreStats> {
+  const s = schema;
+  const counts = await pool.query<{ status: string; n: number }>(
+    `SELECT status, COUNT(*)::int AS n FROM ${s}.runs GROUP BY status`,
+  );
+  const byStatus: Record<string, number> = {};
+  let runs = 0;
+  for (const row of counts.rows) {
+    byStatus[row.status] = row.n;
+    runs += row.n;
+  }
+  const { rows } = await pool.query(
+    `SELECT (SELECT MIN(created_at) FROM ${s}.runs) AS oldest,
+       (SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relkind = 'r') AS bytes`,
+    [s],
+  );
+  return {
+    runs,
+    byStatus,
+    oldest: rows[0].oldest === null ? undefined : Number(rows[0].oldest),
+    bytes: Number(rows[0].bytes),
+  };
+}

@@ -1,0 +1,110 @@
+import type Database from 'better-sqlite3';
+import { UNFINISHED } from '../run-record.js';
+import {
+  cursorAfter,
+  DEFAULT_PAGE,
+  DEFAULT_PRUNE_BATCH,
+  MAX_PAGE,
+  type PruneRequest,
+  type PruneResult,
+  pruneBounds,
+  type RunPage,
+  type RunQuery,
+  type RunStoreStats,
+  readCursor,
+  summaryFromRow,
+} from './run-listing.js';
+
+const UNFINISHED_LIST = UNFINISHED.map((status) => `'${status}'`).join(', ');
+
+/** Summaries read from the stored result without parsing it in JS (a result holds every step). */
+const SUMMARY_COLUMNS = `id, agent, status, source, created_at, updated_at,
+  json_extract(result, '$.durationMs') AS duration_ms,
+  json_array_length(result, '$.steps') AS steps,
+  json_extract(result, '$.usage.promptTokens') + json_extract(result, '$.usage.completionTokens') AS tokens,
+  json_extract(result, '$.usage.costUsd') AS cost_usd`;
+
+/** One page of the SQLite store's runs, newest first. */
+export function sqliteQueryRuns(db: Database.Database, query: RunQuery): RunPage {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  if (query.agent !== undefined) {
+    where.push('agent = ?');
+    values.push(query.agent);
+  }
+  if (query.status && query.status.length > 0) {
+    where.push(`status IN (${query.status.map(() => '?').join(', ')})`);
+    values.push(...query.status);
+  }
+  const cursor = query.before === undefined ? undefined : readCursor(query.before);
+  if (cursor) {
+    where.push('(created_at, id) < (?, ?)');
+    values.push(cursor.createdAt, cursor.id);
+  }
+  const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
+  const rows = db
+    .prepare(
+      `SELECT ${SUMMARY_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .all(...values, limit + 1) as Parameters<typeof summaryFromRow>[0][];
+  const runs = rows.slice(0, limit).map(summaryFromRow);
+  return rows.length > limit ? { runs, next: cursorAfter(runs[runs.length - 1]) } : { runs };
+}
+
+/**
+ * Deletes one batch of expired runs and everything kept for them in one transaction, then hands the
+ * freed pages back to the OS (incremental auto-vacuum; a file made before it keeps them for reuse).
+ */
+export function sqlitePruneRuns(db: Database.Database, request: PruneRequest): PruneResult {
+  const countBefore =
+    request.keepNewest === undefined
+      ? undefined
+      : (
+          db
+            .prepare('SELECT created_at FROM runs ORDER BY created_at DESC LIMIT 1 OFFSET ?')
+            .get(Math.max(0, request.keepNewest)) as { created_at: number } | undefined
+        )?.created_at;
+  // Past the newest `keepNewest`: this run and every one before it (its millisecond included).
+  const bounds = pruneBounds(request, countBefore === undefined ? undefined : countBefore + 1);
+  if (!bounds) return { runs: 0 };
+  const expired = `FROM runs WHERE created_at < @createdBefore AND status NOT IN (${UNFINISHED_LIST})
+    AND (updated_at < @endedBefore OR created_at < @countBefore)`;
+  const params = bounds;
+  if (request.dryRun) {
+    return { runs: (db.prepare(`SELECT COUNT(*) AS n ${expired}`).get(params) as { n: number }).n };
+  }
+  const limit = Math.max(1, request.limit ?? DEFAULT_PRUNE_BATCH);
+  const deleted = db.transaction(() => {
+    const ids = (
+      db.prepare(`SELECT id ${expired} ORDER BY created_at LIMIT @limit`).all({ ...params, limit }) as { id: string }[]
+    ).map((row) => row.id);
+    if (ids.length === 0) return 0;
+    const list = JSON.stringify(ids);
+    for (const table of ['run_event_blocks', 'run_steps', 'run_checkpoints']) {
+      db.prepare(`DELETE FROM ${table} WHERE run_id IN (SELECT value FROM json_each(?))`).run(list);
+    }
+    db.prepare('DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))').run(list);
+    return ids.length;
+  })();
+  if (deleted > 0) db.pragma('incremental_vacuum');
+  return { runs: deleted };
+}
+
+/** Counts by status, the oldest run and the file's size. */
+export function sqliteStats(db: Database.Database): RunStoreStats {
+  const byStatus: Record<string, number> = {};
+  let runs = 0;
+  for (const row of db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status').all() as {
+    status: string;
+    n: number;
+  }[]) {
+    byStatus[row.status] = row.n;
+    runs += row.n;
+  }
+  const oldest = (db.prepare('SELECT MIN(created_at) AS t FROM runs').get() as { t: number | null }).t;
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  return { runs, byStatus, oldest: oldest ?? undefined, bytes: pages * pageSize, freeBytes: free * pageSize };
+}
