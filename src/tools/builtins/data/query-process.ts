@@ -65,15 +65,24 @@ export function queryProcess(realRoot: string, limits: QueryLimits): QueryProces
         } else if (message.type === 'stopping') running.reason = message.message;
         else settle(running, message);
       });
-      child.once('exit', (code, signal) => {
+      const ended = (why: string) => {
         clearTimeout(timer);
         if (current === running) current = undefined;
-        const why =
-          running.reason ??
-          `The data engine stopped unexpectedly (${signal ?? `exit ${code}`}). ${running.stderr}`.trim();
         reject(new Error(why));
         for (const pending of running.pending.values()) pending.reject(new Error(why));
         running.pending.clear();
+      };
+      child.once('exit', (code, signal) => {
+        ended(
+          running.reason ??
+            `The data engine stopped unexpectedly (${signal ?? `exit ${code}`}). ${running.stderr}`.trim(),
+        );
+      });
+      // A failed spawn, or a message that could not be sent: without this listener it would end the agent's process.
+      child.on('error', (error) => {
+        running.reason ??= `The data engine failed: ${error.message}`;
+        if (child.pid === undefined) ended(running.reason);
+        else child.kill('SIGKILL');
       });
     });
     running.ready.catch(() => {});
