@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from './message.js';
+import type { Message, ReasoningPart, ToolCall } from './message.js';
 import type { Usage } from './model-types.js';
 
 /** One tool call as it ran: its input, output and how long it took. */
@@ -29,6 +29,8 @@ export interface Step {
   raw: string;
   /** Native tool calls exactly as the model sent them. */
   rawToolCalls?: ToolCall[];
+  /** The model's reasoning for this step, as the provider sent it (signatures included), sent back next turn. */
+  reasoning?: ReasoningPart[];
   thought?: string;
   toolCalls: ToolCallRecord[];
   /** The observation text the model sees next (tool outputs, warnings, or the correction for an invalid reply). */
