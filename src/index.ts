@@ -70,6 +70,8 @@ export {
   type FallbackModelsOptions,
   fallbackModels,
   findLocalModel,
+  type GeminiOptions,
+  gemini,
   type LlamaCppModel,
   type LlamaCppOptions,
   llamaCpp,

@@ -5,6 +5,7 @@ export { generateToolCallId } from './generate-id.js';
 export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
+export { type GeminiOptions, gemini } from './providers/gemini/index.js';
 export {
   findLocalModel,
   type LlamaCppModel,

@@ -5,6 +5,7 @@ import { ConfigError, ModelResponse } from '../core/index.js';
 import { demoModel } from './demo-model.js';
 import type { Model } from './model.js';
 import { anthropic } from './providers/anthropic/index.js';
+import { gemini } from './providers/gemini/index.js';
 import { llamaCpp } from './providers/llamacpp/index.js';
 import { ollama } from './providers/ollama/index.js';
 import { openaiCompatible } from './providers/openai-compatible/index.js';
@@ -21,6 +22,9 @@ export type ModelEnv = Partial<
     | 'OPENAI_BASE_URL'
     | 'ANTHROPIC_API_KEY'
     | 'ANTHROPIC_BASE_URL'
+    | 'GEMINI_API_KEY'
+    | 'GOOGLE_API_KEY'
+    | 'GEMINI_BASE_URL'
     | 'OLLAMA_HOST'
     | 'THINKFLOW_COMPAT_API_KEY'
     | 'THINKFLOW_MODEL',
@@ -32,6 +36,7 @@ export type ModelEnv = Partial<
 export const MODEL_SPEC_FORMS = [
   'openai:MODEL           (OPENAI_API_KEY; OPENAI_BASE_URL optional)',
   'anthropic:MODEL        (ANTHROPIC_API_KEY)',
+  'gemini:MODEL           (GEMINI_API_KEY or GOOGLE_API_KEY)',
   'ollama:MODEL           (OLLAMA_HOST optional, default 127.0.0.1:11434)',
   'compat:URL#MODEL       (any OpenAI-compatible server; THINKFLOW_COMPAT_API_KEY optional)',
   'llamacpp:PATH.gguf     (a local GGUF file, run in-process; thinkflow models pull)',
@@ -84,6 +89,14 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
       const apiKey = env.ANTHROPIC_API_KEY?.trim();
       if (!apiKey) throw new ConfigError({ message: `ANTHROPIC_API_KEY is not set. Set it to use "${value}".` });
       return anthropic({ apiKey, model, baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined });
+    }
+    case 'gemini': {
+      const model = need(rest, value, 'gemini:MODEL');
+      const apiKey = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim();
+      if (!apiKey) {
+        throw new ConfigError({ message: `GEMINI_API_KEY (or GOOGLE_API_KEY) is not set. Set it to use "${value}".` });
+      }
+      return gemini({ apiKey, model, baseURL: env.GEMINI_BASE_URL?.trim() || undefined });
     }
     case 'ollama':
       return ollama({ model: need(rest, value, 'ollama:MODEL'), host: env.OLLAMA_HOST });
