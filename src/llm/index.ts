@@ -16,6 +16,7 @@ export {
 } from './providers/llamacpp/index.js';
 export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
+export { type OpenAIResponsesOptions, openaiResponses } from './providers/openai-responses/index.js';
 export { MODEL_SPEC_FORMS, type ModelEnv, resolveModel, ScriptFile } from './resolve-model.js';
 export {
   type ScriptedModel,

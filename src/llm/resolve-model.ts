@@ -9,6 +9,7 @@ import { gemini } from './providers/gemini/index.js';
 import { llamaCpp } from './providers/llamacpp/index.js';
 import { ollama } from './providers/ollama/index.js';
 import { openaiCompatible } from './providers/openai-compatible/index.js';
+import { openaiResponses } from './providers/openai-responses/index.js';
 import { scriptedModel } from './scripted-model.js';
 
 /** The contents of a `scripted:FILE.json` spec: replies served in order, each text or a whole ModelResponse. */
@@ -35,6 +36,7 @@ export type ModelEnv = Partial<
 /** Every spec form, for help texts and error messages. */
 export const MODEL_SPEC_FORMS = [
   'openai:MODEL           (OPENAI_API_KEY; OPENAI_BASE_URL optional)',
+  'openai-responses:MODEL (the Responses API; OPENAI_API_KEY, OPENAI_BASE_URL optional)',
   'anthropic:MODEL        (ANTHROPIC_API_KEY)',
   'gemini:MODEL           (GEMINI_API_KEY or GOOGLE_API_KEY)',
   'ollama:MODEL           (OLLAMA_HOST optional, default 127.0.0.1:11434)',
@@ -83,6 +85,15 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
         provider: 'openai',
         maxTokensField: baseURL === OPENAI_URL ? 'max_completion_tokens' : 'max_tokens',
       });
+    }
+    case 'openai-responses': {
+      const model = need(rest, value, 'openai-responses:MODEL');
+      const baseURL = env.OPENAI_BASE_URL?.trim() || OPENAI_URL;
+      const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+      if (!apiKey && baseURL === OPENAI_URL) {
+        throw new ConfigError({ message: `OPENAI_API_KEY is not set. Set it to use "${value}".` });
+      }
+      return openaiResponses({ apiKey, model, baseURL });
     }
     case 'anthropic': {
       const model = need(rest, value, 'anthropic:MODEL');
