@@ -100,3 +100,38 @@ describe('usage detail', () => {
     });
   });
 });
+
+describe('images from tools', () => {
+  const chart = defineTool({
+    name: 'chart',
+    description: 'Draws a chart.',
+    input: z.object({}),
+    run: () => [{ type: 'text' as const, text: 'Sales per product' }, image],
+  });
+
+  it('shows a native model the image a tool returned, in its tool message', async () => {
+    const model = scriptedModel([{ text: '', toolCalls: [{ id: 'c1', name: 'chart', arguments: '{}' }] }, 'Bars.']);
+    const result = await new Agent({ model, tools: [chart] }).run('chart it');
+    expect(result.steps[0].toolCalls[0]).toMatchObject({
+      output: 'Sales per product\n[image: image/png]',
+      media: [image],
+    });
+    expect(model.calls[1].messages.at(-1)).toEqual({
+      role: 'tool',
+      toolCallId: 'c1',
+      name: 'chart',
+      content: [{ type: 'text', text: 'Sales per product\n[image: image/png]' }, image],
+    });
+  });
+
+  it('puts it after the observation for a text protocol', async () => {
+    const model = scriptedModel([
+      'Thought: draw\nAction: chart\nAction Input: {}',
+      'Thought: seen\nFinal Answer: Bars.',
+    ]);
+    await new Agent({ model, tools: [chart], protocol: 'react' }).run('chart it');
+    const observation = model.calls[1].messages.at(-1);
+    expect(observation?.role).toBe('user');
+    expect(Array.isArray(observation?.content) && observation.content.at(-1)).toEqual(image);
+  });
+});

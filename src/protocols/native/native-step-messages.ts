@@ -28,7 +28,11 @@ export function nativeStepMessages(step: Step, correction: (reason: string) => s
       role: 'tool',
       toolCallId: call.id,
       name: call.name,
-      content: record ? record.output : 'This call was not run.',
+      content: !record
+        ? 'This call was not run.'
+        : record.media
+          ? [{ type: 'text', text: record.output }, ...record.media]
+          : record.output,
     };
   });
   return [{ role: 'assistant', content: step.raw, toolCalls: calls, ...reasoning }, ...results, ...notes];
