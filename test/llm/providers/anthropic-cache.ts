@@ -8,15 +8,15 @@ import { createHash } from 'node:crypto';
  * Prefixes under the model's minimum (1024 tokens for Sonnet/Opus) are not cached. Input tokens
  * reported exclude the tokens read and written. Tokens are counted as characters / 4.
  */
-export function createPromptCache(options: { minTokens?: number } = {}) {
+export function createPromptCache(options: { minTokens?: number; countAll?: boolean } = {}) {
   const minTokens = options.minTokens ?? 1024;
   const cached = new Set<string>();
   return {
-    /** The usage counts for a request body, updating the cache. Undefined when it has no breakpoint. */
+    /** The usage counts for a request body, updating the cache. Undefined when it has no breakpoint (unless `countAll`). */
     account(body: Record<string, unknown>): { input: number; read: number; write: number } | undefined {
       const blocks = blocksOf(body);
       const breakpoints = blocks.flatMap((b, i) => (b.marked ? [i] : []));
-      if (breakpoints.length === 0) return undefined;
+      if (breakpoints.length === 0 && !options.countAll) return undefined;
       const tokens = blocks.map((b) => Math.ceil(b.text.length / 4));
       const upTo = (i: number) => tokens.slice(0, i + 1).reduce((n, t) => n + t, 0);
       const keys: string[] = [];

@@ -124,10 +124,13 @@ export function anthropicStreamPieces(
 /**
  * A fake Anthropic Messages API server on 127.0.0.1. Neutral replies are formatted as Anthropic
  * would, streamed when the request asked; a request with `cache_control` breakpoints is counted by a
- * prompt cache that behaves as the vendor documents (see anthropic-cache.ts).
+ * prompt cache that behaves as the vendor documents (see anthropic-cache.ts); with `countAllPrompts`,
+ * requests without breakpoints are counted too (characters / 4) rather than given a fixed 25.
  */
-export function startAnthropicServer(options: { minCacheTokens?: number } = {}): Promise<WireServer> {
-  const cache = createPromptCache({ minTokens: options.minCacheTokens });
+export function startAnthropicServer(
+  options: { minCacheTokens?: number; countAllPrompts?: boolean } = {},
+): Promise<WireServer> {
+  const cache = createPromptCache({ minTokens: options.minCacheTokens, countAll: options.countAllPrompts });
   return startWireServer((response: ModelResponse, request: RecordedRequest): WireReply => {
     const counts = response.usage ? undefined : cache.account(request.body);
     if (request.body.stream) return { kind: 'stream', pieces: anthropicStreamPieces(response, { counts }) };
