@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { anthropic, type Message, type ModelChunk } from '../../../src/index.js';
+import { z } from 'zod';
+import { Agent, anthropic, defineTool, type Message, type ModelChunk } from '../../../src/index.js';
 import { startAnthropicServer } from './anthropic-server.js';
 
 const fixture = (name: string) =>
@@ -116,5 +117,61 @@ describe('anthropic extended thinking', () => {
       b.type === 'thinking' ? [{ text: b.thinking, signature: b.signature }] : [],
     );
     expect(thinking).toEqual(last.response.reasoning?.map((r) => ({ text: r.text, signature: r.signature })));
+  });
+});
+
+describe('anthropic structured output', () => {
+  it('forces an answer tool and returns its input as the reply text', async () => {
+    const model = anthropic({ apiKey: 'k', model: 'claude-test-1', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    server.push({ text: '', toolCalls: [{ id: 'toolu_f', name: 'final_answer', arguments: '{"city":"Lima"}' }] });
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const reply = await model.generate({
+      messages: [{ role: 'user', content: 'where?' }],
+      responseFormat: { name: 'final_answer', schema },
+    });
+    expect(reply).toMatchObject({ text: '{"city":"Lima"}', finishReason: 'stop' });
+    expect(reply.toolCalls).toBeUndefined();
+    expect(server.requests[0].body).toMatchObject({
+      tools: [{ name: 'final_answer', input_schema: schema }],
+      tool_choice: { type: 'tool', name: 'final_answer' },
+    });
+  });
+
+  it('does not force a tool with thinking on (the API forbids it)', async () => {
+    server.push('{"city":"Lima"}');
+    await thinker().generate({
+      messages: [{ role: 'user', content: 'where?' }],
+      responseFormat: { name: 'final_answer', schema: { type: 'object' } },
+    });
+    expect(server.requests[0].body.tool_choice).toBeUndefined();
+  });
+});
+
+describe('an agent with extended thinking', () => {
+  it('streams thinking as reasoning_delta events and sends the signed blocks back on the next step', async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks up',
+      input: z.object({ q: z.string() }),
+      run: () => '1',
+    });
+    server.push(
+      {
+        text: '',
+        reasoning: [{ type: 'reasoning', text: 'I need to look it up.', signature: 'sig-agent' }],
+        toolCalls: [{ id: 'toolu_a', name: 'lookup', arguments: '{"q":"x"}' }],
+      },
+      'x is 1',
+    );
+    const deltas: string[] = [];
+    const result = await new Agent({ model: thinker(), tools: [lookup] }).run('what is x?', {
+      onEvent: (e) => {
+        if (e.type === 'reasoning_delta') deltas.push(e.text);
+      },
+    });
+    expect(result.output).toBe('x is 1');
+    expect(deltas.join('')).toBe('I need to look it up.');
+    const sent = server.requests[1].body.messages as { role: string; content: Record<string, unknown>[] }[];
+    expect(sent[1].content[0]).toEqual({ type: 'thinking', thinking: 'I need to look it up.', signature: 'sig-agent' });
   });
 });
