@@ -6,7 +6,7 @@
  * Run: node --import tsx bench/context-window.bench.ts
  */
 import { countTokens } from 'gpt-tokenizer';
-import type { Message } from '../src/core/index.js';
+import { contentText, type Message } from '../src/core/index.js';
 import { scriptedModel } from '../src/llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../src/memory/index.js';
 
@@ -60,7 +60,7 @@ const tokens = (messages: Message[]) =>
     (n, m) =>
       n +
       4 +
-      countTokens(m.content) +
+      countTokens(contentText(m.content)) +
       (m.role === 'assistant' ? (m.toolCalls ?? []).reduce((k, c) => k + 4 + countTokens(c.arguments), 0) : 0),
     0,
   );

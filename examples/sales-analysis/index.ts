@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   Agent,
   chartTools,
+  contentText,
   dataTools,
   type ModelRequest,
   type ModelResponse,
@@ -56,7 +57,7 @@ export function salesAnalystModel(): ScriptedModel {
 }
 
 function toolOutputs(request: ModelRequest): string[] {
-  return request.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+  return request.messages.filter((message) => message.role === 'tool').map((message) => contentText(message.content));
 }
 
 /** Runs the scenario over the folder holding sales.csv, writing the chart into `outDir`. */

@@ -1,5 +1,14 @@
 import type { z } from 'zod';
-import type { AgentEvent, Message, RunResult, RunStats, RunUsage, Step, ToolCallRecord } from '../core/index.js';
+import type {
+  AgentEvent,
+  ContentPart,
+  Message,
+  RunResult,
+  RunStats,
+  RunUsage,
+  Step,
+  ToolCallRecord,
+} from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { Language, ProtocolName, ReadToolCall } from '../protocols/index.js';
@@ -95,6 +104,11 @@ export interface RunOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Earlier conversation turns placed before the input. */
   history?: Message[];
+  /**
+   * Images and files sent with the input, after its text (e.g. `{ type: 'image', data, mediaType: 'image/png' }`).
+   * A model that reads no images gets a note in their place, and the run a `media_unsupported` warning.
+   */
+  attachments?: Exclude<ContentPart, { type: 'text' }>[];
   runId?: string;
   /** Loads and appends this conversation's history (needs the agent's `sessions` store). */
   sessionId?: string;

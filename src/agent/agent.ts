@@ -10,7 +10,7 @@ import { executorRunner } from './executor-runner.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
-import { outputSchemaBlock } from './output-schema-block.js';
+import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
 import { runLoop } from './run-loop.js';
 import { addChildUsage, type RunState, remainingBudget } from './run-state.js';
 import { summarizeWithModel } from './summarize-with-model.js';
@@ -106,6 +106,7 @@ export class Agent<T = unknown> {
           tools,
           prompt,
           system: systemPromptFor(protocol, prompt),
+          responseFormat: protocol.name === 'native' ? this.#responseFormat() : undefined,
           language,
           options: this.options as AgentOptions,
           run,
@@ -128,7 +129,7 @@ export class Agent<T = unknown> {
         },
         emit,
       );
-      if (sessions) await sessions.append(options.sessionId!, sessionTurn(input, result));
+      if (sessions) await sessions.append(options.sessionId!, sessionTurn(input, result, options.attachments));
       return result as RunResult<T>;
     } finally {
       trace?.close();
@@ -177,6 +178,15 @@ export class Agent<T = unknown> {
     ].filter(Boolean);
     return { instructions: this.options.instructions, tools, language, context: context.length ? context : undefined };
   }
+
+  /** The output schema as a structured-output request, built once. */
+  #responseFormat() {
+    const schema = this.options.outputSchema;
+    if (!schema) return undefined;
+    this.#responseFormatCache ??= outputResponseFormat(schema);
+    return this.#responseFormatCache;
+  }
+  #responseFormatCache: ReturnType<typeof outputResponseFormat> | undefined;
 
   /** A tool router when the agent has many tools (more than 20 by default). */
   #router() {

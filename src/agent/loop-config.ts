@@ -1,4 +1,4 @@
-import type { AgentEvent, EventOf, RunResult, Step } from '../core/index.js';
+import type { AgentEvent, EventOf, ResponseFormat, RunResult, Step } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ContextWindow } from '../memory/index.js';
 import type { Language, PromptContext, Protocol } from '../protocols/index.js';
@@ -16,6 +16,8 @@ export interface LoopConfig {
   protocol: Protocol;
   tools: ToolRunner;
   prompt: PromptContext;
+  /** Structured output asked of the provider (native protocol with an outputSchema). */
+  responseFormat?: ResponseFormat;
   /** The system prompt text, when the caller already rendered it (the Agent caches it across runs). */
   system?: string;
   language: Language;

@@ -1,6 +1,7 @@
 import type { AgentEvent, Message, RunResult } from '../core/index.js';
 import { episodeFromRun, type MemoryHit, recallMemories, reflectionFromRun } from '../memory/index.js';
-import type { MemoryOptions } from './agent-options.js';
+import type { MemoryOptions, RunOptions } from './agent-options.js';
+import { questionMessage } from './question-message.js';
 import { event, type RunState } from './run-state.js';
 
 /** Recalls the top-k memories for the question: a prompt block, and the hits for the `memory_recall` event. */
@@ -56,11 +57,7 @@ export async function storeOutcome(
 }
 
 /** The turn to append to a session: the question, then the answer when there is one. */
-export function sessionTurn(input: string, result: RunResult): Message[] {
-  return result.output
-    ? [
-        { role: 'user', content: input },
-        { role: 'assistant', content: result.output },
-      ]
-    : [{ role: 'user', content: input }];
+export function sessionTurn(input: string, result: RunResult, attachments?: RunOptions['attachments']): Message[] {
+  const question = questionMessage(input, attachments);
+  return result.output ? [question, { role: 'assistant', content: result.output }] : [question];
 }

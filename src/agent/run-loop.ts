@@ -20,6 +20,7 @@ import {
 import { ABORTED, linkAbort } from './link-abort.js';
 import type { Emit, LoopConfig } from './loop-config.js';
 import { decideNextStep } from './next-step.js';
+import { questionMessage } from './question-message.js';
 import { reflect } from './reflect.js';
 import { routeStepTools } from './route-step-tools.js';
 import { createRunState, event, type RunState } from './run-state.js';
@@ -47,7 +48,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   const head: PromptHead = {
     system: { role: 'system', content: config.system ?? protocol.systemPrompt(config.prompt) },
     history: run.history ?? [],
-    question: { role: 'user', content: input },
+    question: questionMessage(input, run.attachments),
   };
   const requestTools = protocol.requestTools(config.prompt);
   const stopSequences = protocol.stop?.(language);
@@ -73,7 +74,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   try {
     const guardedInput = await guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
     stop = guardedInput.stop;
-    head.question = { role: 'user', content: guardedInput.text };
+    head.question = questionMessage(guardedInput.text, run.attachments);
     if (run.resume?.pending) await finishPendingStep(run.resume.pending, tooling, project);
     // Answered before the crash: end with that answer.
     if (run.resume?.final) final = run.resume.final;
@@ -126,6 +127,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
           promptTools: stepTools ? undefined : stepSpecs,
           stop: stopSequences,
           protocol: protocol.name,
+          responseFormat: config.responseFormat,
           signal: abort.signal,
         },
         index,
@@ -143,6 +145,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         kind: 'final',
         raw: response.text,
         rawToolCalls: response.toolCalls,
+        reasoning: response.reasoning,
         thought: next.thought,
         toolCalls: [],
         usage: response.usage,

@@ -20,6 +20,8 @@ export interface RunState {
   stats: RunStats;
   startedAt: number;
   invalidStreak: number;
+  /** The run already warned that its model reads no images or files. */
+  mediaWarned?: boolean;
   /** Nobody listens to this run's events, so none are built. */
   silent?: boolean;
 }
@@ -48,9 +50,17 @@ export function addUsage(state: RunState, usage: Usage | undefined, cached: bool
   state.stats.llmCalls += 1;
   if (cached) state.stats.cacheHits += 1;
   if (!usage) return;
-  state.usage.promptTokens += usage.promptTokens;
-  state.usage.completionTokens += usage.completionTokens;
-  if (usage.estimated) state.usage.estimated = true;
+  addTokens(state.usage, usage);
+}
+
+/** Adds token counts (the detail fields only when the provider reported them, so totals stay sparse). */
+function addTokens(total: RunUsage, usage: Usage | RunUsage): void {
+  total.promptTokens += usage.promptTokens;
+  total.completionTokens += usage.completionTokens;
+  if (usage.reasoningTokens) total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
+  if (usage.cacheReadTokens) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + usage.cacheReadTokens;
+  if (usage.cacheWriteTokens) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + usage.cacheWriteTokens;
+  if (usage.estimated) total.estimated = true;
 }
 
 type EventFields<T extends AgentEventType> = Omit<EventOf<T>, 'type' | 'runId' | 'parentRunId' | 'ts'>;
@@ -83,8 +93,6 @@ export function remainingBudget(budget: Budget | undefined, state: RunState): Bu
 
 /** Adds a child run's tokens and calls to this run's totals, so budgets see nested work. */
 export function addChildUsage(state: RunState, usage: RunUsage): void {
-  state.usage.promptTokens += usage.promptTokens;
-  state.usage.completionTokens += usage.completionTokens;
+  addTokens(state.usage, usage);
   state.usage.llmCalls += usage.llmCalls;
-  if (usage.estimated) state.usage.estimated = true;
 }

@@ -2,10 +2,11 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { Agent } from '../agent/index.js';
-import { isThinkflowError, type Message, redactText } from '../core/index.js';
+import { contentText, isThinkflowError, type Message, redactText } from '../core/index.js';
 import { SqliteMemoryStore, SqliteSessionStore } from '../memory/index.js';
 import { dataDir } from './data-dir.js';
 import { createPrettyPrinter } from './pretty-printer.js';
+import { collectFlag, readAttachments } from './read-attachments.js';
 import { selectModel } from './select-model.js';
 import { selectTools } from './select-tools.js';
 
@@ -17,6 +18,7 @@ interface ChatFlags {
   memory?: boolean;
   quiet?: boolean;
   maxSteps: string;
+  attach?: string[];
 }
 
 const HELP = `Commands: /history shows this session, /reset forgets it, /exit quits (also Ctrl-D).
@@ -32,7 +34,7 @@ function printHistory(messages: Message[]): void {
   }
   for (const m of messages) {
     const who = m.role === 'user' ? pc.cyan('you') : m.role === 'assistant' ? pc.green('agent') : pc.dim(m.role);
-    process.stdout.write(`${who}: ${m.content}\n`);
+    process.stdout.write(`${who}: ${contentText(m.content)}\n`);
   }
 }
 
@@ -48,6 +50,7 @@ export function registerChatCommand(program: Command): void {
     .option('-q, --quiet', 'hide the steps, show only answers')
     .option('--max-steps <n>', 'most loop steps per answer', '10')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
+    .option('--attach <file>', 'send an image or file with your first message (repeatable)', collectFlag)
     .action(async (flags: ChatFlags) => {
       process.exitCode = await chat(flags);
     });
@@ -58,7 +61,9 @@ async function chat(flags: ChatFlags): Promise<number> {
   const sessions = new SqliteSessionStore({ dataDir: dir });
   const memory = flags.memory ? new SqliteMemoryStore({ dataDir: dir }) : undefined;
   let agent: Agent;
+  let attachments: ReturnType<typeof readAttachments> | undefined;
   try {
+    attachments = readAttachments(flags.attach);
     const demo = (flags.model ?? process.env.THINKFLOW_MODEL) === 'demo';
     agent = new Agent({
       model: await selectModel(flags.model),
@@ -114,7 +119,13 @@ async function chat(flags: ChatFlags): Promise<number> {
       else if (line) {
         running = new AbortController();
         try {
-          const result = await agent.run(line, { sessionId: flags.session, signal: running.signal, onEvent: printer });
+          const result = await agent.run(line, {
+            sessionId: flags.session,
+            signal: running.signal,
+            onEvent: printer,
+            attachments,
+          });
+          attachments = undefined; // the files go with the first message only
           if (result.status === 'aborted') process.stdout.write(pc.yellow('(stopped)\n'));
           else process.stdout.write(`${pc.green('agent>')} ${result.output}\n`);
           if (result.status !== 'done' && result.status !== 'aborted' && result.error) {

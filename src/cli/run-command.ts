@@ -5,6 +5,7 @@ import { ConfigError, isThinkflowError, type RunStatus, redactText } from '../co
 import { withCache } from '../trace/index.js';
 import { dataDir } from './data-dir.js';
 import { createPrettyPrinter } from './pretty-printer.js';
+import { collectFlag, readAttachments } from './read-attachments.js';
 import { selectModel } from './select-model.js';
 import { selectTools } from './select-tools.js';
 import { terminalApprover, terminalAsk } from './terminal-prompts.js';
@@ -25,6 +26,7 @@ interface RunFlags {
   yes?: boolean;
   cache?: boolean;
   dataDir?: string;
+  attach?: string[];
 }
 
 const PROTOCOLS = ['auto', 'native', 'json', 'react'] as const;
@@ -63,6 +65,7 @@ export function registerRunCommand(program: Command): void {
     .option('-y, --yes', 'approve every tool call that asks for approval')
     .option('--cache', 'answer repeated model requests from a local cache')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
+    .option('--attach <file>', 'send an image or file with the question (repeatable)', collectFlag)
     .action(async (question: string, flags: RunFlags) => {
       process.exitCode = await runOnce(question, flags);
     });
@@ -76,6 +79,7 @@ async function runOnce(question: string, flags: RunFlags): Promise<number> {
     const maxSteps = Number(flags.maxSteps);
     if (!Number.isInteger(maxSteps) || maxSteps < 1)
       throw new ConfigError({ message: '--max-steps must be a whole number of at least 1.' });
+    const attachments = readAttachments(flags.attach);
     const demo = (flags.model ?? process.env.THINKFLOW_MODEL) === 'demo';
     let model = await selectModel(flags.model);
     if (flags.cache) model = withCache(model, dataDir(flags.dataDir));
@@ -102,6 +106,7 @@ async function runOnce(question: string, flags: RunFlags): Promise<number> {
     try {
       const result = await agent.run(question, {
         signal: controller.signal,
+        attachments,
         onEvent: createPrettyPrinter({ verbose: flags.verbose }),
         ask: terminalAsk,
       });

@@ -23,12 +23,16 @@ export type AgentEvent =
   | E<'step_start', { step: number }>
   | E<'model_request', { step: number; model: string; messages: Message[]; tools?: ToolSpec[] }>
   | E<'model_delta', { step: number; text: string }>
+  /** A streamed piece of the model's reasoning (thinking), never part of the answer text. */
+  | E<'reasoning_delta', { step: number; text: string }>
   | E<
       'model_response',
       {
         step: number;
         text: string;
         toolCalls?: ToolCall[];
+        /** The model's reasoning text, when it showed any. */
+        reasoning?: string;
         usage?: Usage;
         ms: number;
         modelId?: string;

@@ -1,5 +1,12 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
 export {
+  contentText,
+  describePart,
+  estimateMediaTokens,
+  mediaParts,
+  reasoningText,
+} from './content-text.js';
+export {
   ConfigError,
   type ErrorCode,
   errorMessage,
@@ -10,13 +17,23 @@ export {
   StoreError,
   ThinkflowError,
 } from './errors.js';
-export { Message, ToolCall } from './message.js';
+export {
+  ContentPart,
+  FilePart,
+  ImagePart,
+  Message,
+  MessageContent,
+  ReasoningPart,
+  TextPart,
+  ToolCall,
+} from './message.js';
 export {
   FinishReason,
   type JsonSchema,
   type ModelChunk,
   type ModelRequest,
   ModelResponse,
+  type ResponseFormat,
   type ToolSpec,
   Usage,
 } from './model-types.js';

@@ -1,11 +1,23 @@
 import { z } from 'zod';
-import { type Message, ToolCall } from './message.js';
+import { type Message, ReasoningPart, ToolCall } from './message.js';
 
-/** Token counts for one model call. `estimated` is set when the provider did not report them. */
+/**
+ * Token counts for one model call. `estimated` is set when the provider did not report them.
+ * Every token is in `promptTokens + completionTokens`, however the vendor splits them: prompt tokens
+ * include those read from or written to the prompt cache, and completion tokens include reasoning
+ * tokens (xAI reports these apart; Anthropic reports cache tokens apart). The detail fields say how
+ * many of them were which, so cost can price them and traces can show them.
+ */
 export const Usage = z.object({
   promptTokens: z.number(),
   completionTokens: z.number(),
   estimated: z.boolean().optional(),
+  /** Of `completionTokens`, how many the model spent reasoning. */
+  reasoningTokens: z.number().optional(),
+  /** Of `promptTokens`, how many were served from the provider's prompt cache. */
+  cacheReadTokens: z.number().optional(),
+  /** Of `promptTokens`, how many were written to the prompt cache (Anthropic bills these higher). */
+  cacheWriteTokens: z.number().optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -16,6 +28,8 @@ export type FinishReason = z.infer<typeof FinishReason>;
 export const ModelResponse = z.object({
   text: z.string(),
   toolCalls: z.array(ToolCall).optional(),
+  /** The model's reasoning (thinking), kept apart from `text` and sent back on the next turn. */
+  reasoning: z.array(ReasoningPart).optional(),
   usage: Usage.optional(),
   finishReason: FinishReason.optional(),
   /** Which model produced this reply (set by fallbackModels and providers). */
@@ -55,10 +69,24 @@ export interface ModelRequest {
    * HTTP providers send none). Local providers constrain decoding to exactly these tools.
    */
   promptTools?: ToolSpec[];
+  /**
+   * Ask the provider for a reply that is JSON matching this schema (OpenAI `response_format`,
+   * Anthropic a forced tool, Gemini `responseSchema`, Ollama `format`). Sent only with no `tools`.
+   */
+  responseFormat?: ResponseFormat;
+}
+
+/** A JSON Schema the reply must follow, by name (OpenAI requires one). */
+export interface ResponseFormat {
+  name: string;
+  schema: JsonSchema;
+  /** Ask for strict schema adherence where the vendor offers it. Default false. */
+  strict?: boolean;
 }
 
 /** A streamed piece of a reply. The last chunk is always `response`, holding the whole reply. */
 export type ModelChunk =
   | { type: 'text_delta'; text: string }
+  | { type: 'reasoning_delta'; text: string }
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'response'; response: ModelResponse };

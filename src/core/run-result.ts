@@ -7,6 +7,12 @@ export interface RunUsage {
   promptTokens: number;
   completionTokens: number;
   llmCalls: number;
+  /** Of the completion tokens, how many were reasoning (when a provider reported it). */
+  reasoningTokens?: number;
+  /** Of the prompt tokens, how many were read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Of the prompt tokens, how many were written to the provider's prompt cache. */
+  cacheWriteTokens?: number;
   /** Set when any call's usage was estimated rather than reported. */
   estimated?: boolean;
   /** Cost in US dollars, when a price is known for the model; unset (not 0, not a guess) when it is not. See `costOf`. */

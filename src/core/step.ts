@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from './message.js';
+import type { ContentPart, Message, ReasoningPart, ToolCall } from './message.js';
 import type { Usage } from './model-types.js';
 
 /** One tool call as it ran: its input, output and how long it took. */
@@ -11,6 +11,8 @@ export interface ToolCallRecord {
   input: unknown;
   /** The text the model sees for this call. */
   output: string;
+  /** Images or files the tool returned, shown to the model after `output` (which names them). */
+  media?: Exclude<ContentPart, { type: 'text' }>[];
   ok: boolean;
   error?: string;
   durationMs: number;
@@ -29,6 +31,8 @@ export interface Step {
   raw: string;
   /** Native tool calls exactly as the model sent them. */
   rawToolCalls?: ToolCall[];
+  /** The model's reasoning for this step, as the provider sent it (signatures included), sent back next turn. */
+  reasoning?: ReasoningPart[];
   thought?: string;
   toolCalls: ToolCallRecord[];
   /** The observation text the model sees next (tool outputs, warnings, or the correction for an invalid reply). */

@@ -1,4 +1,4 @@
-import type { Message, ModelRequest } from '../core/index.js';
+import { contentText, type Message, type ModelRequest } from '../core/index.js';
 import type { Model } from './model.js';
 import { scriptedModel } from './scripted-model.js';
 
@@ -37,7 +37,12 @@ type Task =
  */
 export function demoModel(): Model {
   const inner = scriptedModel((request) => demoReply(request), { id: 'demo' });
-  return { id: inner.id, capabilities: inner.capabilities, generate: inner.generate, stream: inner.stream };
+  return {
+    id: inner.id,
+    capabilities: { ...inner.capabilities, images: false },
+    generate: inner.generate,
+    stream: inner.stream,
+  };
 }
 
 function demoReply(request: ModelRequest): string {
@@ -56,16 +61,17 @@ function readConversation(messages: Message[]): { question: string; observations
   let start = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m.role === 'user' && !/^\s*(observation|观察)\s*[:：]/i.test(m.content)) {
+    if (m.role === 'user' && !/^\s*(observation|观察)\s*[:：]/i.test(contentText(m.content))) {
       start = i;
       break;
     }
   }
-  const question = start >= 0 ? messages[start].content : '';
+  const question = start >= 0 ? contentText(messages[start].content) : '';
   const observations: string[] = [];
   for (const m of messages.slice(start + 1)) {
-    if (m.role === 'tool') observations.push(m.content);
-    else if (m.role === 'user') observations.push(m.content.replace(/^\s*(observation|观察)\s*[:：]\s*/i, ''));
+    if (m.role === 'tool') observations.push(contentText(m.content));
+    else if (m.role === 'user')
+      observations.push(contentText(m.content).replace(/^\s*(observation|观察)\s*[:：]\s*/i, ''));
   }
   return { question, observations };
 }

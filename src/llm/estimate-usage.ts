@@ -1,5 +1,14 @@
 import { createRequire } from 'node:module';
-import type { ModelRequest, ModelResponse, ToolCall, Usage } from '../core/index.js';
+import {
+  contentText,
+  estimateMediaTokens,
+  type Message,
+  type ModelRequest,
+  type ModelResponse,
+  mediaParts,
+  type ToolCall,
+  type Usage,
+} from '../core/index.js';
 
 type Tokenizer = typeof import('gpt-tokenizer');
 const require = createRequire(import.meta.url);
@@ -24,11 +33,18 @@ function callTokens(calls: readonly ToolCall[] | undefined): number {
   return total;
 }
 
+function contentTokens(content: Message['content']): number {
+  if (typeof content === 'string') return countTokens(content);
+  let total = countTokens(contentText(content, { media: 'omit' }));
+  for (const part of mediaParts(content)) total += estimateMediaTokens(part);
+  return total;
+}
+
 /** Tokens in the prompt: messages, their tool calls, and the tool schemas sent along. */
 export function estimatePromptTokens(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
   let total = 3;
   for (const message of request.messages) {
-    total += PER_MESSAGE + countTokens(message.content);
+    total += PER_MESSAGE + contentTokens(message.content);
     if (message.role === 'assistant') total += callTokens(message.toolCalls);
   }
   if (request.tools?.length) total += countTokens(JSON.stringify(request.tools));
@@ -52,8 +68,9 @@ export function withUsage(
   const prompt = reported?.promptTokens;
   const completion = reported?.completionTokens;
   if (prompt !== undefined && completion !== undefined) {
-    const usage: Usage = { promptTokens: prompt, completionTokens: completion };
-    if (reported?.estimated) usage.estimated = true;
+    // The reported usage as it is (cache and reasoning detail included), when it is a whole one.
+    if (reported === response.usage && response.usage) return response;
+    const usage: Usage = { ...reported, promptTokens: prompt, completionTokens: completion };
     return { ...response, usage };
   }
   const usage: Usage = {

@@ -5,6 +5,7 @@ export { generateToolCallId } from './generate-id.js';
 export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
+export { type GeminiOptions, gemini } from './providers/gemini/index.js';
 export {
   findLocalModel,
   type LlamaCppModel,
@@ -15,6 +16,7 @@ export {
 } from './providers/llamacpp/index.js';
 export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
+export { type OpenAIResponsesOptions, openaiResponses } from './providers/openai-responses/index.js';
 export { MODEL_SPEC_FORMS, type ModelEnv, resolveModel, ScriptFile } from './resolve-model.js';
 export {
   type ScriptedModel,

@@ -4,6 +4,11 @@ import type { ModelChunk, ModelRequest, ModelResponse } from '../core/index.js';
 export interface ModelCapabilities {
   nativeTools: boolean;
   streaming: boolean;
+  /**
+   * Whether the model reads image and file parts. When false, the agent replaces them with a note
+   * saying they were left out and emits a warning. Unset means the provider sends them on.
+   */
+  images?: boolean;
 }
 
 /**

@@ -5,9 +5,11 @@ import { ConfigError, ModelResponse } from '../core/index.js';
 import { demoModel } from './demo-model.js';
 import type { Model } from './model.js';
 import { anthropic } from './providers/anthropic/index.js';
+import { gemini } from './providers/gemini/index.js';
 import { llamaCpp } from './providers/llamacpp/index.js';
 import { ollama } from './providers/ollama/index.js';
 import { openaiCompatible } from './providers/openai-compatible/index.js';
+import { openaiResponses } from './providers/openai-responses/index.js';
 import { scriptedModel } from './scripted-model.js';
 
 /** The contents of a `scripted:FILE.json` spec: replies served in order, each text or a whole ModelResponse. */
@@ -21,6 +23,9 @@ export type ModelEnv = Partial<
     | 'OPENAI_BASE_URL'
     | 'ANTHROPIC_API_KEY'
     | 'ANTHROPIC_BASE_URL'
+    | 'GEMINI_API_KEY'
+    | 'GOOGLE_API_KEY'
+    | 'GEMINI_BASE_URL'
     | 'OLLAMA_HOST'
     | 'THINKFLOW_COMPAT_API_KEY'
     | 'THINKFLOW_MODEL',
@@ -31,7 +36,9 @@ export type ModelEnv = Partial<
 /** Every spec form, for help texts and error messages. */
 export const MODEL_SPEC_FORMS = [
   'openai:MODEL           (OPENAI_API_KEY; OPENAI_BASE_URL optional)',
+  'openai-responses:MODEL (the Responses API; OPENAI_API_KEY, OPENAI_BASE_URL optional)',
   'anthropic:MODEL        (ANTHROPIC_API_KEY)',
+  'gemini:MODEL           (GEMINI_API_KEY or GOOGLE_API_KEY)',
   'ollama:MODEL           (OLLAMA_HOST optional, default 127.0.0.1:11434)',
   'compat:URL#MODEL       (any OpenAI-compatible server; THINKFLOW_COMPAT_API_KEY optional)',
   'llamacpp:PATH.gguf     (a local GGUF file, run in-process; thinkflow models pull)',
@@ -79,11 +86,28 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
         maxTokensField: baseURL === OPENAI_URL ? 'max_completion_tokens' : 'max_tokens',
       });
     }
+    case 'openai-responses': {
+      const model = need(rest, value, 'openai-responses:MODEL');
+      const baseURL = env.OPENAI_BASE_URL?.trim() || OPENAI_URL;
+      const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+      if (!apiKey && baseURL === OPENAI_URL) {
+        throw new ConfigError({ message: `OPENAI_API_KEY is not set. Set it to use "${value}".` });
+      }
+      return openaiResponses({ apiKey, model, baseURL });
+    }
     case 'anthropic': {
       const model = need(rest, value, 'anthropic:MODEL');
       const apiKey = env.ANTHROPIC_API_KEY?.trim();
       if (!apiKey) throw new ConfigError({ message: `ANTHROPIC_API_KEY is not set. Set it to use "${value}".` });
       return anthropic({ apiKey, model, baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined });
+    }
+    case 'gemini': {
+      const model = need(rest, value, 'gemini:MODEL');
+      const apiKey = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim();
+      if (!apiKey) {
+        throw new ConfigError({ message: `GEMINI_API_KEY (or GOOGLE_API_KEY) is not set. Set it to use "${value}".` });
+      }
+      return gemini({ apiKey, model, baseURL: env.GEMINI_BASE_URL?.trim() || undefined });
     }
     case 'ollama':
       return ollama({ model: need(rest, value, 'ollama:MODEL'), host: env.OLLAMA_HOST });

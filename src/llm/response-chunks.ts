@@ -6,6 +6,9 @@ import type { ModelChunk, ModelResponse } from '../core/index.js';
  */
 export function responseChunks(response: ModelResponse): ModelChunk[] {
   const chunks: ModelChunk[] = [];
+  for (const part of response.reasoning ?? []) {
+    if (part.text) chunks.push({ type: 'reasoning_delta', text: part.text });
+  }
   if (response.text) chunks.push({ type: 'text_delta', text: response.text });
   for (const [index, call] of (response.toolCalls ?? []).entries()) {
     chunks.push({ type: 'tool_call_delta', index, id: call.id, name: call.name, argumentsDelta: call.arguments });

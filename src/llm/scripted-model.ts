@@ -1,5 +1,5 @@
 import { type ModelChunk, ModelError, type ModelRequest, type ModelResponse } from '../core/index.js';
-import type { Model } from './model.js';
+import type { Model, ModelCapabilities } from './model.js';
 
 /** One scripted reply: plain text or a full response (with tool calls, usage, ...). */
 export type ScriptedReply = string | ModelResponse;
@@ -13,6 +13,8 @@ export interface ScriptedModelOptions {
   contextWindow?: number;
   /** Split streamed text into chunks of this many characters (default 8). */
   streamChunkSize?: number;
+  /** What the model claims it can do (e.g. `{ images: false }` to test a text-only model). */
+  capabilities?: Partial<ModelCapabilities>;
 }
 
 /** A scripted model: also records every request it received. */
@@ -70,11 +72,14 @@ export function scriptedModel(
     id,
     calls,
     contextWindow: options.contextWindow,
-    capabilities: { nativeTools: true, streaming: true },
+    capabilities: { nativeTools: true, streaming: true, ...options.capabilities },
     generate: next,
     async *stream(request: ModelRequest): AsyncIterable<ModelChunk> {
       const response = await next(request);
       const size = options.streamChunkSize ?? 8;
+      for (const part of response.reasoning ?? []) {
+        if (part.text) yield { type: 'reasoning_delta', text: part.text };
+      }
       for (let i = 0; i < response.text.length; i += size) {
         yield { type: 'text_delta', text: response.text.slice(i, i + size) };
       }
@@ -95,6 +100,7 @@ function withoutSignal(request: ModelRequest): Omit<ModelRequest, 'signal'> {
   if (request.stop !== undefined) copy.stop = request.stop;
   if (request.protocol !== undefined) copy.protocol = request.protocol;
   if (request.promptTools !== undefined) copy.promptTools = request.promptTools;
+  if (request.responseFormat !== undefined) copy.responseFormat = request.responseFormat;
   return copy;
 }
 

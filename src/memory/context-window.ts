@@ -71,7 +71,9 @@ export function createContextWindow(options: ContextWindowOptions = {}): Context
   let firstGroup: Message[] | undefined;
 
   const cap = (message: Message): Message => {
-    if (message.role !== 'tool' || limit === undefined || message.content.length <= limit) return message;
+    // Only text observations are cut; a tool result with an image keeps its parts whole.
+    if (message.role !== 'tool' || typeof message.content !== 'string' || limit === undefined) return message;
+    if (message.content.length <= limit) return message;
     let short = capped.get(message);
     if (!short) {
       short = { ...message, content: truncateObservation(message.content, limit) };

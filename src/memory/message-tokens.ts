@@ -13,7 +13,7 @@ function countO200k(text: string): number {
   return tokenizer.countTokens(text);
 }
 
-import type { Message } from '../core/index.js';
+import { contentText, estimateMediaTokens, type Message, mediaParts } from '../core/index.js';
 
 // gpt-tokenizer's global merge cache defaults to 100k entries; a small one is enough here.
 
@@ -35,7 +35,12 @@ export function createMessageTokens(count: CountTokens = countO200k): MessageTok
   return (message) => {
     const cached = cache.get(message);
     if (cached !== undefined) return cached;
-    let total = PER_MESSAGE + count(message.content);
+    let total = PER_MESSAGE;
+    if (typeof message.content === 'string') total += count(message.content);
+    else {
+      total += count(contentText(message.content, { media: 'omit' }));
+      for (const part of mediaParts(message.content)) total += estimateMediaTokens(part);
+    }
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? []) total += PER_MESSAGE + count(call.name) + count(call.arguments);
     }

@@ -9,6 +9,7 @@ import { serializeOutput } from './serialize-output.js';
 import { streamExecution, type ToolExecution } from './stream-execution.js';
 import type { AnyTool, Logger, ToolContext } from './tool.js';
 import { ToolCallContext } from './tool-call-context.js';
+import { toolMedia } from './tool-media.js';
 import {
   type ToolCallInput,
   type ToolEndRecord,
@@ -295,8 +296,11 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const durationMs = Math.round((performance.now() - began) * 1000) / 1000;
     let output: string;
     let errorKind: ToolErrorKind | undefined;
+    let media: ToolEndRecord['media'];
     if (outcome.type === 'ok') {
-      output = truncateObservation(serializeOutput(outcome.value), observationLimit);
+      const parts = toolMedia(outcome.value);
+      media = parts?.media;
+      output = truncateObservation(parts ? parts.text : serializeOutput(outcome.value), observationLimit);
     } else {
       let error: string;
       errorKind = outcome.type === 'error' ? 'failed' : outcome.type;
@@ -306,7 +310,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       else error = fail(tool, `Tool ${tool.name} failed: ${errorMessage(outcome.error)}`);
       output = truncateObservation(error, observationLimit);
     }
-    const end = toEndRecord(start, output, durationMs, attempts, errorKind);
+    const end = toEndRecord(start, output, durationMs, attempts, errorKind, media);
     notify(opts.onEnd, end);
     return end;
   };

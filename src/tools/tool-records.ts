@@ -40,6 +40,7 @@ export function toEndRecord(
   durationMs: number,
   attempts: number,
   errorKind?: ToolErrorKind,
+  media?: ToolCallRecord['media'],
 ): ToolEndRecord {
   const ok = errorKind === undefined;
   return {
@@ -50,6 +51,7 @@ export function toEndRecord(
     tool: start.tool,
     input: start.input,
     output,
+    media,
     ok,
     error: ok ? undefined : output,
     errorKind,

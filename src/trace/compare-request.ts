@@ -25,17 +25,15 @@ export function compareRequest(
     if (!e || !a) {
       return diff(
         `message ${i + 1}: the recorded request had ${expected.messages.length} messages, this one has ${actual.messages.length}`,
-        e && clip(e.content),
-        a && clip(a.content),
+        e && clip(textOf(e)),
+        a && clip(textOf(a)),
       );
     }
     if (e.role !== a.role) return diff(`message ${i + 1}: role differs`, e.role, a.role);
-    if (e.content !== a.content) {
-      return diff(
-        `message ${i + 1} (${a.role}): content differs ${where(e.content, a.content)}`,
-        clip(e.content),
-        clip(a.content),
-      );
+    const eText = textOf(e);
+    const aText = textOf(a);
+    if (eText !== aText) {
+      return diff(`message ${i + 1} (${a.role}): content differs ${where(eText, aText)}`, clip(eText), clip(aText));
     }
     const eCalls = stableJson(e.role === 'assistant' ? (e.toolCalls ?? []) : []);
     const aCalls = stableJson(a.role === 'assistant' ? (a.toolCalls ?? []) : []);
@@ -57,4 +55,9 @@ function where(expected: string, actual: string): string {
   let i = 0;
   while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
   return `at character ${i + 1}`;
+}
+
+/** Content to compare: text as it is; parts as their exact JSON, so a changed image is a divergence too. */
+function textOf(message: Message): string {
+  return typeof message.content === 'string' ? message.content : stableJson(message.content);
 }

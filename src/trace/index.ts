@@ -41,6 +41,7 @@ export {
 } from './eval/index.js';
 export { firstDivergence } from './first-divergence.js';
 export { formatMs } from './format-ms.js';
+export { cacheShare, usageDetail } from './format-usage.js';
 export { mulberry32 } from './mulberry32.js';
 export { eventsToSpans, type OtelExporter, type OtelExporterOptions, otelExporter } from './otel-exporter.js';
 export { costOf, PRICES_AS_OF, type Price, priceOf, registerPrice } from './prices.js';

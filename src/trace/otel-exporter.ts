@@ -140,6 +140,7 @@ export function otelExporter(tracer: Tracer, options: OtelExporterOptions = {}):
         return;
       }
       case 'model_delta':
+      case 'reasoning_delta':
         return;
       default: {
         if (!spans) return;

@@ -1,15 +1,20 @@
 import type { Usage } from '../core/index.js';
 
-/** US dollars per million tokens. */
+/**
+ * US dollars per million tokens. Reasoning tokens are output tokens. Prompt tokens read from the
+ * provider's cache cost `cacheRead` and those written to it `cacheWrite`; either defaults to `input`.
+ */
 export interface Price {
   input: number;
   output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 
 /**
  * When the built-in table was taken, and from where. List prices in USD per million tokens, the
- * base tier (prompts up to 200k tokens where a vendor charges more above), without cache or batch
- * discounts. Taken from the vendors' pricing pages as they stood in December 2025:
+ * base tier (prompts up to 200k tokens where a vendor charges more above), with the cached-input
+ * price as `cacheRead` and Anthropic's 5-minute cache write as `cacheWrite`, without batch discounts. Taken from the vendors' pricing pages as they stood in December 2025:
  * openai.com/api/pricing, anthropic.com/pricing, ai.google.dev/gemini-api/docs/pricing,
  * api-docs.deepseek.com/quick_start/pricing, alibabacloud.com/help/en/model-studio/models.
  * Prices change: check the vendor's page, and `registerPrice` what differs.
@@ -19,46 +24,46 @@ export const PRICES_AS_OF = '2025-12';
 /** Keys are model names without the provider prefix, matched exactly (see `priceOf`). */
 const BUILTIN_PRICES: Record<string, Price> = {
   // OpenAI
-  'gpt-5': { input: 1.25, output: 10 },
-  'gpt-5.1': { input: 1.25, output: 10 },
-  'gpt-5-mini': { input: 0.25, output: 2 },
-  'gpt-5-nano': { input: 0.05, output: 0.4 },
+  'gpt-5': { input: 1.25, output: 10, cacheRead: 0.125 },
+  'gpt-5.1': { input: 1.25, output: 10, cacheRead: 0.125 },
+  'gpt-5-mini': { input: 0.25, output: 2, cacheRead: 0.025 },
+  'gpt-5-nano': { input: 0.05, output: 0.4, cacheRead: 0.005 },
   'gpt-5-pro': { input: 15, output: 120 },
-  'gpt-4.1': { input: 2, output: 8 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
-  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
-  'gpt-4o': { input: 2.5, output: 10 },
-  'gpt-4o-mini': { input: 0.15, output: 0.6 },
+  'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5 },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1 },
+  'gpt-4.1-nano': { input: 0.1, output: 0.4, cacheRead: 0.025 },
+  'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25 },
+  'gpt-4o-mini': { input: 0.15, output: 0.6, cacheRead: 0.075 },
   'chatgpt-4o-latest': { input: 5, output: 15 },
   'gpt-4-turbo': { input: 10, output: 30 },
   'gpt-3.5-turbo': { input: 0.5, output: 1.5 },
-  o1: { input: 15, output: 60 },
+  o1: { input: 15, output: 60, cacheRead: 7.5 },
   'o1-pro': { input: 150, output: 600 },
-  'o1-mini': { input: 1.1, output: 4.4 },
-  o3: { input: 2, output: 8 },
+  'o1-mini': { input: 1.1, output: 4.4, cacheRead: 0.55 },
+  o3: { input: 2, output: 8, cacheRead: 0.5 },
   'o3-pro': { input: 20, output: 80 },
-  'o3-mini': { input: 1.1, output: 4.4 },
-  'o4-mini': { input: 1.1, output: 4.4 },
+  'o3-mini': { input: 1.1, output: 4.4, cacheRead: 0.55 },
+  'o4-mini': { input: 1.1, output: 4.4, cacheRead: 0.275 },
   // Anthropic
-  'claude-opus-4-5': { input: 5, output: 25 },
-  'claude-opus-4-1': { input: 15, output: 75 },
-  'claude-opus-4': { input: 15, output: 75 },
-  'claude-sonnet-4-5': { input: 3, output: 15 },
-  'claude-sonnet-4': { input: 3, output: 15 },
-  'claude-haiku-4-5': { input: 1, output: 5 },
-  'claude-3-7-sonnet': { input: 3, output: 15 },
-  'claude-3-5-sonnet': { input: 3, output: 15 },
-  'claude-3-5-haiku': { input: 0.8, output: 4 },
-  'claude-3-opus': { input: 15, output: 75 },
-  'claude-3-haiku': { input: 0.25, output: 1.25 },
+  'claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+  'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+  'claude-opus-4': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+  'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-sonnet-4': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+  'claude-3-7-sonnet': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-3-5-sonnet': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-3-5-haiku': { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
+  'claude-3-opus': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+  'claude-3-haiku': { input: 0.25, output: 1.25, cacheRead: 0.025, cacheWrite: 0.3125 },
   // Google
-  'gemini-2.5-pro': { input: 1.25, output: 10 },
-  'gemini-2.5-flash': { input: 0.3, output: 2.5 },
-  'gemini-2.5-flash-lite': { input: 0.1, output: 0.4 },
-  'gemini-2.0-flash': { input: 0.1, output: 0.4 },
+  'gemini-2.5-pro': { input: 1.25, output: 10, cacheRead: 0.125 },
+  'gemini-2.5-flash': { input: 0.3, output: 2.5, cacheRead: 0.03 },
+  'gemini-2.5-flash-lite': { input: 0.1, output: 0.4, cacheRead: 0.01 },
+  'gemini-2.0-flash': { input: 0.1, output: 0.4, cacheRead: 0.025 },
   // DeepSeek (V3.2: both names, cache-miss input)
-  'deepseek-chat': { input: 0.28, output: 0.42 },
-  'deepseek-reasoner': { input: 0.28, output: 0.42 },
+  'deepseek-chat': { input: 0.28, output: 0.42, cacheRead: 0.028 },
+  'deepseek-reasoner': { input: 0.28, output: 0.42, cacheRead: 0.028 },
   // Alibaba Qwen (international)
   'qwen-max': { input: 1.6, output: 6.4 },
   'qwen-plus': { input: 0.4, output: 1.2 },
@@ -116,11 +121,20 @@ function lookup(name: string): Price | undefined {
  *
  * @example
  * costOf('openai:gpt-4o-mini', { promptTokens: 1000, completionTokens: 200 }); // 0.00027
+ * costOf('anthropic:claude-sonnet-4-5', { promptTokens: 10_000, completionTokens: 200, cacheReadTokens: 9_000 }); // 0.0087
  */
-export function costOf(modelId: string, usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): number | undefined {
+export function costOf(
+  modelId: string,
+  usage: Pick<Usage, 'promptTokens' | 'completionTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>,
+): number | undefined {
   const price = priceOf(modelId);
   if (!price) return undefined;
-  return (usage.promptTokens * price.input + usage.completionTokens * price.output) / 1_000_000;
+  const read = usage.cacheReadTokens ?? 0;
+  const write = usage.cacheWriteTokens ?? 0;
+  const fresh = Math.max(0, usage.promptTokens - read - write);
+  const prompt =
+    fresh * price.input + read * (price.cacheRead ?? price.input) + write * (price.cacheWrite ?? price.input);
+  return (prompt + usage.completionTokens * price.output) / 1_000_000;
 }
 
 function splitId(modelId: string): { provider?: string; name: string } {

@@ -1,6 +1,7 @@
-import type { AgentEvent, Message } from '../core/index.js';
+import { type AgentEvent, contentText, type Message } from '../core/index.js';
 import { escapeHtml as esc } from './escape-html.js';
 import { formatMs } from './format-ms.js';
+import { usageDetail } from './format-usage.js';
 import { REPORT_CSS, REPORT_JS } from './html-assets.js';
 import { summarizeTrace, type TraceModelCall, type TraceStep, type TraceSummary } from './summarize-trace.js';
 
@@ -55,7 +56,7 @@ function header(summary: TraceSummary, title: string): string {
   rows.push(['LLM calls', String(usage.llmCalls)]);
   rows.push([
     'tokens',
-    `${usage.promptTokens} prompt + ${usage.completionTokens} completion${usage.estimated ? ' (estimated)' : ''}`,
+    `${usage.promptTokens} prompt + ${usage.completionTokens} completion${usageDetail(usage)}${usage.estimated ? ' (estimated)' : ''}`,
   ]);
   if (usage.costUsd !== undefined) rows.push(['cost', `$${usage.costUsd.toFixed(4)}`]);
   if (end?.error) rows.push(['error', `${end.error.code}: ${end.error.message}`]);
@@ -135,13 +136,18 @@ function modelCall(call: TraceModelCall, index: number): string {
     );
   }
   if (r) {
-    const usage = r.usage ? `${r.usage.promptTokens} → ${r.usage.completionTokens} tokens` : 'no usage';
+    const usage = r.usage
+      ? `${r.usage.promptTokens} → ${r.usage.completionTokens} tokens${usageDetail(r.usage)}`
+      : 'no usage';
+    const reasoning = r.reasoning
+      ? `<p><span class="kind">reasoning</span></p><pre class="reasoning">${esc(r.reasoning)}</pre>`
+      : '';
     const cached = r.cached ? ' <span class="cached">cached</span>' : '';
     const calls = r.toolCalls?.length
       ? `<p><span class="kind">tool calls</span></p><pre>${esc(JSON.stringify(r.toolCalls, null, 2))}</pre>`
       : '';
     parts.push(
-      `<details class="call response"><summary>Model reply ${index + 1} (${esc(`${formatMs(r.ms)} · ${usage}`)})${cached}</summary><pre>${esc(r.text)}</pre>${calls}</details>`,
+      `<details class="call response"><summary>Model reply ${index + 1} (${esc(`${formatMs(r.ms)} · ${usage}`)})${cached}</summary>${reasoning}<pre>${esc(r.text)}</pre>${calls}</details>`,
     );
   }
   return parts.join('\n');
@@ -154,7 +160,7 @@ function message(m: Message): string {
       : m.role === 'tool'
         ? `<p class="info">answers ${esc(m.toolCallId)}</p>`
         : '';
-  return `<p><span class="kind">${esc(m.role)}</span></p><pre>${esc(m.content)}</pre>${extra}`;
+  return `<p><span class="kind">${esc(m.role)}</span></p><pre>${esc(contentText(m.content))}</pre>${extra}`;
 }
 
 function note(event: AgentEvent): string {

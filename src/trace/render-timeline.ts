@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import type { AgentEvent } from '../core/index.js';
 import { formatMs } from './format-ms.js';
+import { usageDetail } from './format-usage.js';
 import { summarizeTrace, type TraceStep } from './summarize-trace.js';
 
 export interface RenderTimelineOptions {
@@ -40,7 +41,7 @@ export function renderTimeline(events: readonly AgentEvent[], options: RenderTim
     const u = end.usage;
     const cost = u.costUsd === undefined ? '' : ` · $${u.costUsd.toFixed(4)}`;
     lines.push(
-      `${colour(c.bold(end.status))} in ${formatMs(end.durationMs)} · ${summary.steps.length} steps · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${u.estimated ? ' (estimated)' : ''}${cost}`,
+      `${colour(c.bold(end.status))} in ${formatMs(end.durationMs)} · ${summary.steps.length} steps · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${usageDetail(u)}${u.estimated ? ' (estimated)' : ''}${cost}`,
     );
     if (end.error) lines.push(c.red(`error ${end.error.code}: ${cut(end.error.message)}`));
     if (end.output) lines.push(`${c.bold('output')} ${cut(end.output)}`);
@@ -63,9 +64,12 @@ function stepLines(step: TraceStep, c: Colors, cut: (s: string) => string): stri
       lines.push(`  ${c.magenta('model')} ${c.dim('request sent, no reply')}`);
       continue;
     }
-    const usage = r.usage ? `${r.usage.promptTokens}→${r.usage.completionTokens} tokens` : 'no usage';
+    const usage = r.usage
+      ? `${r.usage.promptTokens}→${r.usage.completionTokens} tokens${usageDetail(r.usage)}`
+      : 'no usage';
     const cached = r.cached ? ` ${c.green('cached')}` : '';
     lines.push(`  ${c.magenta('model')} ${c.dim(`${formatMs(r.ms)} · ${usage}`)}${cached}`);
+    if (r.reasoning) lines.push(`  ${c.dim('reasoning')} ${c.dim(cut(r.reasoning))}`);
   }
   for (const text of step.thoughts) lines.push(`  ${c.blue('thought')} ${cut(text)}`);
   for (const tool of step.tools) {

@@ -128,6 +128,7 @@ function addToStep(step: TraceStep, event: AgentEvent): void {
       step.final = event.output;
       return;
     case 'model_delta':
+    case 'reasoning_delta':
       return;
     default:
       step.notes.push(event);

@@ -1,10 +1,10 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvent, scriptedModel } from '../../src/index.js';
+import { Agent, type AgentEvent, contentText, type Message, scriptedModel } from '../../src/index.js';
 import { defaultBudgetFor, SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/index.js';
 import { call, waitTool } from './helpers.js';
 
-const tokens = (messages: { content: string }[]) => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
+const tokens = (messages: Message[]) => messages.reduce((n, m) => n + countTokens(contentText(m.content)) + 4, 0);
 
 describe('Agent with memory', () => {
   it('keeps every prompt within the context budget, summarising older steps', async () => {
@@ -12,7 +12,8 @@ describe('Agent with memory', () => {
     const big = defineBigTool();
     const model = scriptedModel(
       (req, i) => {
-        if (req.messages[0].content.startsWith('Summarize')) return 'Summary: the big tool was called many times.';
+        if (contentText(req.messages[0].content).startsWith('Summarize'))
+          return 'Summary: the big tool was called many times.';
         return i < 40 && replies.length ? (replies.shift() ?? 'done') : 'done';
       },
       { contextWindow: 8_000 },
@@ -22,7 +23,7 @@ describe('Agent with memory', () => {
       onEvent: (e) => events.push(e),
     });
     expect(result.status).toBe('done');
-    const agentCalls = model.calls.filter((c) => !c.messages[0].content.startsWith('Summarize'));
+    const agentCalls = model.calls.filter((c) => !contentText(c.messages[0].content).startsWith('Summarize'));
     const largest = Math.max(...agentCalls.map((c) => tokens(c.messages)));
     expect(largest).toBeLessThanOrEqual(defaultBudgetFor(model)!);
     expect(events.some((e) => e.type === 'context_summary')).toBe(true);

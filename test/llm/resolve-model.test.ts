@@ -42,8 +42,8 @@ describe('resolveModel', () => {
   });
 
   it('lists the valid forms for an unknown prefix or a malformed spec', () => {
-    const unknown = configError(() => resolveModel('gemini:pro', {}));
-    expect(unknown.message).toMatch(/Unknown model spec "gemini:pro"/);
+    const unknown = configError(() => resolveModel('mistral:large', {}));
+    expect(unknown.message).toMatch(/Unknown model spec "mistral:large"/);
     expect(unknown.message).toMatch(/compat:URL#MODEL/);
     expect(configError(() => resolveModel('compat:not-a-url', {})).message).toMatch(/expected compat:URL#MODEL/);
     expect(configError(() => resolveModel('ollama:', {})).message).toMatch(/expected ollama:MODEL/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/core/index.js';
+import { contentText, type Message } from '../../src/core/index.js';
 import { createContextWindow, defaultBudgetFor, groupMessages } from '../../src/memory/index.js';
 import { truncateObservation } from '../../src/tools/index.js';
 
@@ -56,7 +56,7 @@ describe('createContextWindow', () => {
     expect(fit.messages.at(-1)).toBe(groups[19][1]);
     expect(fit.dropped?.groups).toBeGreaterThan(10);
     assertPairsIntact(fit.messages);
-    const total = fit.messages.reduce((n, m) => n + 4 + countWords(m.content) + 6, 0);
+    const total = fit.messages.reduce((n, m) => n + 4 + countWords(contentText(m.content)) + 6, 0);
     expect(total).toBeLessThanOrEqual(600);
   });
 
@@ -150,7 +150,7 @@ describe('createContextWindow', () => {
     const tool = fit.messages[3];
     expect(tool.content.length).toBeLessThanOrEqual(1000);
     expect(tool.content).toContain('characters cut');
-    expect(tool.content.startsWith('result 1:')).toBe(true);
+    expect(contentText(tool.content).startsWith('result 1:')).toBe(true);
     expect(groups[0][1].content).toBe(original);
     // Same capped object on the next call, so its token count stays cached.
     const again = await createContextWindow({ observationLimit: 1000 }).fit({ head, groups });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/core/index.js';
+import { contentText, type Message } from '../../src/core/index.js';
 import { databasePath, SqliteSessionStore } from '../../src/memory/index.js';
 import { runTogether } from './run-children.js';
 
@@ -109,11 +109,11 @@ describe('SqliteSessionStore', () => {
     ]);
     const messages = await open({ file }).load('shared');
     expect(messages).toHaveLength(400);
-    const a = messages.filter((m) => m.content.startsWith('a ')).map((m) => m.content);
+    const a = messages.filter((m) => contentText(m.content).startsWith('a ')).map((m) => m.content);
     expect(a).toEqual(Array.from({ length: 200 }, (_, i) => `a ${i}`));
     // The writes really interleaved: b's messages sit between a's.
-    const firstB = messages.findIndex((m) => m.content.startsWith('b '));
-    const lastA = messages.findLastIndex((m) => m.content.startsWith('a '));
+    const firstB = messages.findIndex((m) => contentText(m.content).startsWith('b '));
+    const lastA = messages.findLastIndex((m) => contentText(m.content).startsWith('a '));
     expect(firstB).toBeLessThan(lastA);
   });
 });

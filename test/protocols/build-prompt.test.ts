@@ -50,7 +50,7 @@ describe('buildPrompt', () => {
       tools: [calculator],
       examples: [reactPrompt.en.example, 'Second example'],
       context: ['The user is 12 years old.'],
-    }).messages[0].content;
+    }).messages[0].content as string;
     const order = [
       'You are a math tutor.',
       '- calculator',

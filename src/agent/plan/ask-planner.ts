@@ -25,8 +25,14 @@ export async function askPlanner(
   const { state, emit, signal } = call;
   emit(event(state, 'model_request', { step, model: model.id, messages }));
   const started = Date.now();
-  const response = await callModel(model, { messages, signal }, true, (text) =>
-    emit(event(state, 'model_delta', { step, text })),
+  const response = await callModel(
+    model,
+    { messages, signal },
+    {
+      streaming: true,
+      onDelta: (text) => emit(event(state, 'model_delta', { step, text })),
+      onReasoning: (text) => emit(event(state, 'reasoning_delta', { step, text })),
+    },
   );
   addUsage(state, response.usage, response.cached === true);
   const cost = response.usage ? costOf(model.id, response.usage) : undefined;

@@ -3,6 +3,7 @@ import type { Language } from '../../protocols/index.js';
 import type { Agent } from '../agent.js';
 import { tighter } from '../agent-as-tool.js';
 import type { Budget } from '../agent-options.js';
+import { addChildUsage } from '../run-state.js';
 import type { PlannerCall } from './ask-planner.js';
 import { type PlanView, planPrompts } from './plan-prompts.js';
 import type { StepResult } from './step-result.js';
@@ -26,10 +27,7 @@ export async function executeStep(
     signal,
     budget: tighter(executor.options.budget, options.remaining),
   });
-  state.usage.promptTokens += run.usage.promptTokens;
-  state.usage.completionTokens += run.usage.completionTokens;
-  state.usage.llmCalls += run.usage.llmCalls;
-  if (run.usage.estimated) state.usage.estimated = true;
+  addChildUsage(state, run.usage);
   if (run.usage.costUsd !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + run.usage.costUsd;
   for (const key of Object.keys(state.stats) as (keyof typeof state.stats)[]) state.stats[key] += run.stats[key];
   for (const step of run.steps) state.steps.push({ ...step, index: state.steps.length });

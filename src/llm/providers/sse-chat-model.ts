@@ -9,7 +9,7 @@ import {
   type SseEvent,
   sseEvents,
 } from '../http/index.js';
-import type { Model } from '../model.js';
+import type { Model, ModelCapabilities } from '../model.js';
 import { isJsonResponse, responseChunks } from '../response-chunks.js';
 
 /** What one chat API does its own way; the rest of the model is shared. */
@@ -20,10 +20,12 @@ export interface SseChatApi {
   contextWindow?: number;
   /** The HTTP request for a model request, asking for a stream when `stream` is true. */
   request(request: ModelRequest, stream: boolean): HttpRequest;
-  /** A whole JSON answer. */
-  parse(body: unknown): ModelResponse;
-  /** The chunks of a streamed answer, ending with its `response`. */
-  parseStream(events: AsyncIterable<SseEvent>): AsyncIterable<ModelChunk>;
+  /** A whole JSON answer to `request`. */
+  parse(body: unknown, request: ModelRequest): ModelResponse;
+  /** The chunks of a streamed answer to `request`, ending with its `response`. */
+  parseStream(events: AsyncIterable<SseEvent>, request: ModelRequest): AsyncIterable<ModelChunk>;
+  /** What the model can do beyond native tools and streaming (images, ...). */
+  capabilities?: Partial<ModelCapabilities>;
 }
 
 /**
@@ -35,12 +37,12 @@ export function sseChatModel(api: SseChatApi): Model {
   const finish = (response: ModelResponse, request: ModelRequest) =>
     withUsage(withFields(response, { modelId: api.id }), request);
   const answer = async (http: HttpResponse, request: ModelRequest) =>
-    finish(api.parse(await readJson(http, api.provider)), request);
+    finish(api.parse(await readJson(http, api.provider), request), request);
 
   return {
     id: api.id,
     contextWindow: api.contextWindow,
-    capabilities: { nativeTools: true, streaming: true },
+    capabilities: { nativeTools: true, streaming: true, images: true, ...api.capabilities },
     async generate(request) {
       return answer(await fetchWithRetry(api.request(request, false)), request);
     },
@@ -51,7 +53,7 @@ export function sseChatModel(api: SseChatApi): Model {
         yield* responseChunks(await answer(http, request));
         return;
       }
-      for await (const chunk of api.parseStream(sseEvents(responseLines(http)))) {
+      for await (const chunk of api.parseStream(sseEvents(responseLines(http)), request)) {
         yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
       }
     },

@@ -8,10 +8,18 @@ import type { Message, Step, ToolCall } from '../../core/index.js';
  */
 export function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
   const notes = step.notes ?? [];
-  if (step.kind === 'final') return [{ role: 'assistant', content: step.raw || step.answer || '' }, ...notes];
+  // The reasoning goes back with its turn: Anthropic rejects a tool-use turn without its thinking blocks.
+  const reasoning = step.reasoning?.length ? { reasoning: step.reasoning } : undefined;
+  if (step.kind === 'final') {
+    return [{ role: 'assistant', content: step.raw || step.answer || '', ...reasoning }, ...notes];
+  }
   if (step.kind === 'invalid') {
     const content = step.observation ?? correction(step.invalidReason ?? 'The reply could not be used.');
-    return [{ role: 'assistant', content: step.raw || '(empty reply)' }, { role: 'user', content }, ...notes];
+    return [
+      { role: 'assistant', content: step.raw || '(empty reply)', ...reasoning },
+      { role: 'user', content },
+      ...notes,
+    ];
   }
   const calls = callsOf(step);
   const results: Message[] = calls.map((call) => {
@@ -20,10 +28,14 @@ export function nativeStepMessages(step: Step, correction: (reason: string) => s
       role: 'tool',
       toolCallId: call.id,
       name: call.name,
-      content: record ? record.output : 'This call was not run.',
+      content: !record
+        ? 'This call was not run.'
+        : record.media
+          ? [{ type: 'text', text: record.output }, ...record.media]
+          : record.output,
     };
   });
-  return [{ role: 'assistant', content: step.raw, toolCalls: calls }, ...results, ...notes];
+  return [{ role: 'assistant', content: step.raw, toolCalls: calls, ...reasoning }, ...results, ...notes];
 }
 
 /** The calls as the model sent them, or rebuilt from the records when they were read out of text. */

@@ -23,5 +23,8 @@ export function textStepMessages(step: Step, options: TextStepOptions): Message[
   // The loop sets `observation`; without it, the outputs (which carry any warnings) are joined.
   const body = step.observation ?? step.toolCalls.map((c) => c.output).join('\n\n');
   const content = body.startsWith(options.observationPrefix.trim()) ? body : options.observationPrefix + body;
-  return [assistant, { role: 'user', content }, ...notes];
+  // Images a tool returned go with the observation, for a model that can look at them.
+  const media = step.toolCalls.flatMap((c) => c.media ?? []);
+  if (media.length === 0) return [assistant, { role: 'user', content }, ...notes];
+  return [assistant, { role: 'user', content: [{ type: 'text', text: content }, ...media] }, ...notes];
 }

@@ -75,6 +75,15 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
     const body = await readBody(c, ChatCompletionBody);
     if (!body.ok) return body.response;
     const { model, messages, stream } = body.value;
+    // Runs started here carry text only; an image or file would be lost, so it is refused instead.
+    const media = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type !== 'text');
+    if (media) {
+      return apiError(
+        c,
+        'invalid_request',
+        `Invalid request body: a "${media.type}" content part cannot be sent to an agent through this endpoint; send text parts only.`,
+      );
+    }
     const request = toRunInput(messages);
     if (!request) return apiError(c, 'invalid_request', 'Invalid request body: messages must hold a user message.');
     const started = await runs.start({ agent: model, ...request, source: 'chat' });

@@ -1,11 +1,11 @@
 import type { ModelRequest, ModelResponse, ScriptedReply } from '../../../src/index.js';
-import { Agent, scriptedModel } from '../../../src/index.js';
+import { Agent, contentText, scriptedModel } from '../../../src/index.js';
 
 type Reply = ScriptedReply | ((request: ModelRequest) => ScriptedReply);
 
 /** Which planner prompt a request is: the plan, a replan decision, or the final answer. */
 export function plannerRole(request: ModelRequest): 'plan' | 'replan' | 'answer' {
-  const system = request.messages[0]?.content ?? '';
+  const system = contentText(request.messages[0]?.content ?? '');
   if (system.includes('"action"')) return 'replan';
   if (system.includes('"steps"')) return 'plan';
   return 'answer';
@@ -40,7 +40,7 @@ export function scriptedPlanner(script: { plan: Reply[]; replan?: Reply[]; answe
 
 /** The step the executor was asked to do (the text after "Now do step N only: "). */
 export function stepOf(request: ModelRequest): string {
-  const text = request.messages.find((m) => m.role === 'user')?.content ?? '';
+  const text = contentText(request.messages.find((m) => m.role === 'user')?.content ?? '');
   return /Now do step \d+ only: (.*)/.exec(text)?.[1] ?? '';
 }
 

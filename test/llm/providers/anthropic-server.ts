@@ -1,5 +1,13 @@
 import type { ModelResponse } from '../../../src/index.js';
+import { createPromptCache } from './anthropic-cache.js';
 import { type RecordedRequest, startWireServer, type WireReply, type WireServer } from './wire-server.js';
+
+/** Usage counts to report, when the cache decided them. */
+export interface CacheCounts {
+  input: number;
+  read: number;
+  write: number;
+}
 
 const STOP: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
 
@@ -11,8 +19,13 @@ function stopReason(response: ModelResponse): string {
 export function anthropicMessage(
   response: ModelResponse,
   model = 'claude-sonnet-4-5-20250929',
+  counts?: CacheCounts,
 ): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
+  for (const part of response.reasoning ?? []) {
+    if (part.encrypted !== undefined) content.push({ type: 'redacted_thinking', data: part.encrypted });
+    else content.push({ type: 'thinking', thinking: part.text, signature: part.signature ?? '' });
+  }
   if (response.text) content.push({ type: 'text', text: response.text });
   for (const call of response.toolCalls ?? []) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: JSON.parse(call.arguments) });
@@ -26,10 +39,10 @@ export function anthropicMessage(
     stop_reason: stopReason(response),
     stop_sequence: null,
     usage: {
-      input_tokens: response.usage?.promptTokens ?? 25,
+      input_tokens: counts?.input ?? response.usage?.promptTokens ?? 25,
       output_tokens: response.usage?.completionTokens ?? 10,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: counts?.write ?? 0,
+      cache_read_input_tokens: counts?.read ?? 0,
     },
   };
 }
@@ -44,20 +57,37 @@ function split(text: string, size: number): string[] {
 }
 
 /** The SSE events Anthropic streams for a reply, tool inputs in small `input_json_delta` fragments. */
-export function anthropicStreamPieces(response: ModelResponse, options: { size?: number } = {}): string[] {
+export function anthropicStreamPieces(
+  response: ModelResponse,
+  options: { size?: number; counts?: CacheCounts } = {},
+): string[] {
   const size = options.size ?? 5;
-  const message = anthropicMessage(response) as { usage: { input_tokens: number; output_tokens: number } };
+  const message = anthropicMessage(response, undefined, options.counts) as {
+    usage: { input_tokens: number; output_tokens: number };
+  };
   const pieces = [
     event('message_start', {
-      message: {
-        ...message,
-        content: [],
-        stop_reason: null,
-        usage: { input_tokens: message.usage.input_tokens, output_tokens: 1 },
-      },
+      message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
     }),
   ];
   let index = 0;
+  for (const part of response.reasoning ?? []) {
+    if (part.encrypted !== undefined) {
+      pieces.push(
+        event('content_block_start', { index, content_block: { type: 'redacted_thinking', data: part.encrypted } }),
+      );
+    } else {
+      pieces.push(event('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } }));
+      for (const piece of split(part.text, size)) {
+        pieces.push(event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } }));
+      }
+      pieces.push(
+        event('content_block_delta', { index, delta: { type: 'signature_delta', signature: part.signature ?? '' } }),
+      );
+    }
+    pieces.push(event('content_block_stop', { index }));
+    index++;
+  }
   if (response.text) {
     pieces.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
     pieces.push(event('ping', {}));
@@ -91,13 +121,19 @@ export function anthropicStreamPieces(response: ModelResponse, options: { size?:
   return pieces;
 }
 
-/** Formats a neutral reply the way Anthropic would, streamed when the request asked for it. */
-export function anthropicFormat(response: ModelResponse, request: RecordedRequest): WireReply {
-  if (request.body.stream) return { kind: 'stream', pieces: anthropicStreamPieces(response) };
-  return { kind: 'json', body: anthropicMessage(response) };
-}
-
-/** A fake Anthropic Messages API server on 127.0.0.1. */
-export function startAnthropicServer(): Promise<WireServer> {
-  return startWireServer(anthropicFormat);
+/**
+ * A fake Anthropic Messages API server on 127.0.0.1. Neutral replies are formatted as Anthropic
+ * would, streamed when the request asked; a request with `cache_control` breakpoints is counted by a
+ * prompt cache that behaves as the vendor documents (see anthropic-cache.ts); with `countAllPrompts`,
+ * requests without breakpoints are counted too (characters / 4) rather than given a fixed 25.
+ */
+export function startAnthropicServer(
+  options: { minCacheTokens?: number; countAllPrompts?: boolean } = {},
+): Promise<WireServer> {
+  const cache = createPromptCache({ minTokens: options.minCacheTokens, countAll: options.countAllPrompts });
+  return startWireServer((response: ModelResponse, request: RecordedRequest): WireReply => {
+    const counts = response.usage ? undefined : cache.account(request.body);
+    if (request.body.stream) return { kind: 'stream', pieces: anthropicStreamPieces(response, { counts }) };
+    return { kind: 'json', body: anthropicMessage(response, undefined, counts) };
+  });
 }

@@ -22,7 +22,7 @@ async function collect(stream: AsyncIterable<ModelChunk>): Promise<ModelChunk[]>
 }
 
 describe('anthropic', () => {
-  it('sends the system prompt top-level, tool_use/tool_result blocks, tools and its headers', async () => {
+  it('sends the system prompt top-level, tool_use/tool_result blocks, tools and its headers, with cache breakpoints', async () => {
     server.push('done');
     await model().generate({
       messages: [
@@ -51,9 +51,16 @@ describe('anthropic', () => {
     expect(request.body).toMatchObject({
       model: 'claude-test-1',
       max_tokens: 4096,
-      system: 'You are terse.',
+      system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
       stop_sequences: ['\nObservation:'],
-      tools: [{ name: 'get_weather', description: 'weather', input_schema: { type: 'object' } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'weather',
+          input_schema: { type: 'object' },
+          cache_control: { type: 'ephemeral' },
+        },
+      ],
     });
     expect(request.body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'weather in Oslo and Rome?' }] },
@@ -70,7 +77,7 @@ describe('anthropic', () => {
         content: [
           { type: 'tool_result', tool_use_id: 'toolu_1', content: 'cold' },
           { type: 'tool_result', tool_use_id: 'toolu_2', content: 'warm' },
-          { type: 'text', text: 'and tomorrow?' },
+          { type: 'text', text: 'and tomorrow?', cache_control: { type: 'ephemeral' } },
         ],
       },
     ]);

@@ -21,6 +21,7 @@ export function openaiCompletion(response: ModelResponse, model = 'gpt-4o-mini-2
         message: {
           role: 'assistant',
           content: response.text === '' && toolCalls ? null : response.text,
+          ...(response.reasoning ? { reasoning_content: response.reasoning.map((r) => r.text).join('') } : {}),
           refusal: null,
           ...(toolCalls ? { tool_calls: toolCalls } : {}),
         },
@@ -28,14 +29,19 @@ export function openaiCompletion(response: ModelResponse, model = 'gpt-4o-mini-2
         finish_reason: response.finishReason ?? (toolCalls ? 'tool_calls' : 'stop'),
       },
     ],
-    usage: response.usage
-      ? {
-          prompt_tokens: response.usage.promptTokens,
-          completion_tokens: response.usage.completionTokens,
-          total_tokens: response.usage.promptTokens + response.usage.completionTokens,
-        }
-      : undefined,
+    usage: response.usage ? wireUsage(response.usage) : undefined,
     system_fingerprint: 'fp_0ba0d124f1',
+  };
+}
+
+/** Usage as OpenAI reports it: cached prompt tokens and reasoning tokens in their details objects. */
+function wireUsage(usage: NonNullable<ModelResponse['usage']>): Record<string, unknown> {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0, audio_tokens: 0 },
   };
 }
 
@@ -64,6 +70,9 @@ export function openaiStreamPieces(
 ): string[] {
   const size = options.size ?? 4;
   const pieces = [chunk({ role: 'assistant', content: '', refusal: null })];
+  for (const part of response.reasoning ?? []) {
+    for (const piece of split(part.text, size)) pieces.push(chunk({ reasoning_content: piece }));
+  }
   for (const part of split(response.text, size)) pieces.push(chunk({ content: part }));
   for (const [index, call] of (response.toolCalls ?? []).entries()) {
     pieces.push(
@@ -74,11 +83,7 @@ export function openaiStreamPieces(
   }
   pieces.push(chunk({}, response.finishReason ?? (response.toolCalls?.length ? 'tool_calls' : 'stop')));
   if (options.usage !== false && response.usage) {
-    const usage = {
-      prompt_tokens: response.usage.promptTokens,
-      completion_tokens: response.usage.completionTokens,
-      total_tokens: response.usage.promptTokens + response.usage.completionTokens,
-    };
+    const usage = wireUsage(response.usage);
     pieces.push(
       `data: ${JSON.stringify({ id: 'chatcmpl-AbC123', object: 'chat.completion.chunk', choices: [], usage })}\n\n`,
     );

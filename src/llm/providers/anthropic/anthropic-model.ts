@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../../../core/index.js';
+import type { ModelRequest, ModelResponse } from '../../../core/index.js';
 import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import { sseChatModel } from '../sse-chat-model.js';
@@ -27,14 +27,28 @@ export interface AnthropicOptions {
   contextWindow?: number;
   /** The Model's `id`. Default `anthropic:<model>`. */
   id?: string;
+  /**
+   * Extended thinking: the model reasons first, with up to `budgetTokens` (at least 1024). Its thinking
+   * blocks are kept on the reply and sent back, signed, on the next turn. `max_tokens` becomes the
+   * answer's tokens plus the budget, and `temperature` is not sent (the API allows none with thinking).
+   */
+  thinking?: { budgetTokens: number };
+  /**
+   * Prompt caching breakpoints on the tool definitions, the system prompt and the last user or tool
+   * turn, so an agent's repeated prefix is read from the cache (billed at a tenth) on later steps.
+   * Default true; `false` sends no `cache_control`.
+   */
+  cacheControl?: boolean;
 }
 
 /**
  * A Claude model over the Anthropic Messages API: the system prompt top-level, tool_use and
- * tool_result blocks, streaming events with `input_json_delta` assembled into tool calls.
+ * tool_result blocks, image and PDF blocks, extended thinking kept and sent back, prompt caching,
+ * and streaming events with `input_json_delta` assembled into tool calls.
  *
  * @example
  * const model = anthropic({ apiKey: process.env.ANTHROPIC_API_KEY!, model: 'claude-sonnet-4-5' });
+ * const thinker = anthropic({ apiKey: process.env.ANTHROPIC_API_KEY!, model: 'claude-sonnet-4-5', thinking: { budgetTokens: 4000 } });
  */
 export function anthropic(options: AnthropicOptions): Model {
   const provider = 'anthropic';
@@ -45,17 +59,27 @@ export function anthropic(options: AnthropicOptions): Model {
     'x-api-key': options.apiKey,
     'anthropic-version': options.version ?? '2023-06-01',
   };
+  const cache = options.cacheControl ?? true;
+  const { thinking } = options;
 
   function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
-    const { system, messages } = toAnthropicMessages(request.messages);
+    const { system, messages } = toAnthropicMessages(request.messages, { cache });
+    const answerTokens = request.maxTokens ?? options.maxTokens ?? 4096;
     const body: Record<string, unknown> = {
       model: options.model,
-      max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
+      max_tokens: thinking ? answerTokens + thinking.budgetTokens : answerTokens,
       messages,
     };
     if (system) body.system = system;
-    if (request.tools?.length) body.tools = toAnthropicTools(request.tools);
-    if (request.temperature !== undefined) body.temperature = request.temperature;
+    const format = forcedTool(request);
+    if (request.tools?.length) body.tools = toAnthropicTools(request.tools, { cache });
+    else if (format) {
+      // Structured output: one tool whose input is the answer, and the model must call it.
+      body.tools = [{ name: format.name, description: 'Give the final answer.', input_schema: format.schema }];
+      body.tool_choice = { type: 'tool', name: format.name };
+    }
+    if (thinking) body.thinking = { type: 'enabled', budget_tokens: thinking.budgetTokens };
+    else if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.stop?.length) body.stop_sequences = request.stop;
     if (stream) body.stream = true;
     return {
@@ -71,12 +95,31 @@ export function anthropic(options: AnthropicOptions): Model {
     };
   }
 
+  /** The forced answer tool, when asked for structured output (not with thinking: it forbids forcing a tool). */
+  function forcedTool(request: ModelRequest) {
+    return !thinking && !request.tools?.length ? request.responseFormat : undefined;
+  }
+
   return sseChatModel({
     id,
     provider,
     contextWindow: options.contextWindow,
     request: httpRequest,
-    parse: (body) => parseAnthropicResponse(body, { provider }),
-    parseStream: (events) => parseAnthropicStream(events, { provider, secrets: [options.apiKey] }),
+    parse: (body, request) => asAnswer(parseAnthropicResponse(body, { provider }), forcedTool(request)?.name),
+    async *parseStream(events, request) {
+      const name = forcedTool(request)?.name;
+      for await (const chunk of parseAnthropicStream(events, { provider, secrets: [options.apiKey] })) {
+        if (chunk.type === 'response') yield { type: 'response', response: asAnswer(chunk.response, name) };
+        else if (!(name && chunk.type === 'tool_call_delta')) yield chunk;
+      }
+    },
   });
+}
+
+/** A call of the forced answer tool is the answer itself: its arguments become the reply text. */
+function asAnswer(response: ModelResponse, toolName: string | undefined): ModelResponse {
+  const call = toolName ? response.toolCalls?.find((c) => c.name === toolName) : undefined;
+  if (!call) return response;
+  const { toolCalls: _calls, ...rest } = response;
+  return { ...rest, text: call.arguments, finishReason: 'stop' };
 }

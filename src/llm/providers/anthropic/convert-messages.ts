@@ -1,23 +1,48 @@
-import type { Message, ToolSpec } from '../../../core/index.js';
+import { ConfigError, type ContentPart, type Message, type ReasoningPart, type ToolSpec } from '../../../core/index.js';
+import { parseDataUrl } from '../media-url.js';
+
+/** Marks the end of a prompt prefix the API should cache (`ephemeral`: five minutes, refreshed on use). */
+export interface CacheControl {
+  type: 'ephemeral';
+}
+
+type MediaSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'text'; media_type: 'text/plain'; data: string };
 
 /** A content block of the Messages API, as sent. */
-export type AnthropicBlock =
+export type AnthropicBlock = (
   | { type: 'text'; text: string }
+  | { type: 'image'; source: MediaSource }
+  | { type: 'document'; source: MediaSource }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicBlock[] }
+) & { cache_control?: CacheControl };
 
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: AnthropicBlock[];
 }
 
+/** The converted request pieces: the system blocks (if any) and the alternating messages. */
+export interface AnthropicPrompt {
+  /** A string, or one text block carrying the cache breakpoint. */
+  system?: string | { type: 'text'; text: string; cache_control: CacheControl }[];
+  messages: AnthropicMessage[];
+}
+
 /**
- * Converts thinkflow messages to the Messages API: system messages become the top-level
- * `system` string; tool results become `tool_result` blocks in a user message; consecutive
- * messages of the same role are merged, because the API requires user and assistant to alternate
- * (so several tool results answering one turn travel in one user message).
+ * Converts thinkflow messages to the Messages API: system messages become the top-level `system`
+ * blocks; tool results become `tool_result` blocks in a user message (with their images); images
+ * and PDFs become `image`/`document` blocks; an assistant's Anthropic reasoning goes back first, as
+ * the `thinking`/`redacted_thinking` blocks it came as, signatures unchanged. Consecutive messages of
+ * the same role are merged, because the API requires user and assistant to alternate.
+ * With `cache`, the system prompt and the last user or tool turn end in a cache breakpoint.
  */
-export function toAnthropicMessages(messages: readonly Message[]): { system?: string; messages: AnthropicMessage[] } {
+export function toAnthropicMessages(messages: readonly Message[], options: { cache?: boolean } = {}): AnthropicPrompt {
   const system: string[] = [];
   const out: AnthropicMessage[] = [];
   for (const message of messages) {
@@ -32,23 +57,85 @@ export function toAnthropicMessages(messages: readonly Message[]): { system?: st
     if (last?.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
   }
-  return system.length > 0 ? { system: system.join('\n\n'), messages: out } : { messages: out };
+  const prompt: AnthropicPrompt = { messages: out };
+  if (system.length > 0) {
+    const text = system.join('\n\n');
+    prompt.system = options.cache ? [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] : text;
+  }
+  if (options.cache) markLastUserTurn(out);
+  return prompt;
+}
+
+/**
+ * Puts a breakpoint on the last block of the last user turn, so each step reads the previous
+ * steps' prefix from the cache and writes its own (the API looks back up to 20 blocks for a hit).
+ */
+function markLastUserTurn(messages: AnthropicMessage[]): void {
+  const turn = messages.findLast((m) => m.role === 'user');
+  const block = turn?.content.findLast((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
+  if (block) block.cache_control = { type: 'ephemeral' };
 }
 
 function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicBlock[] {
   switch (message.role) {
     case 'user':
-      return message.content ? [{ type: 'text', text: message.content }] : [];
+      if (typeof message.content === 'string') return message.content ? [{ type: 'text', text: message.content }] : [];
+      return message.content.map(toAnthropicPart);
     case 'tool':
-      return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }];
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId,
+          content: typeof message.content === 'string' ? message.content : message.content.map(toAnthropicPart),
+        },
+      ];
     default: {
-      const blocks: AnthropicBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
+      const blocks: AnthropicBlock[] = thinkingBlocks(message.reasoning);
+      if (message.content) blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) {
         blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: inputOf(call.arguments) });
       }
       return blocks;
     }
   }
+}
+
+/** Anthropic's own reasoning, as it came; reasoning from other providers has no valid signature here. */
+function thinkingBlocks(reasoning: readonly ReasoningPart[] | undefined): AnthropicBlock[] {
+  const blocks: AnthropicBlock[] = [];
+  for (const part of reasoning ?? []) {
+    if (part.provider !== 'anthropic') continue;
+    if (part.encrypted !== undefined) blocks.push({ type: 'redacted_thinking', data: part.encrypted });
+    else if (part.signature !== undefined)
+      blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
+  }
+  return blocks;
+}
+
+/** A content part as a Messages API block: text, an image (URL or base64), or a document. */
+export function toAnthropicPart(part: ContentPart): AnthropicBlock {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'image') {
+    if (!('url' in part))
+      return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
+    const inline = parseDataUrl(part.url);
+    return {
+      type: 'image',
+      source: inline
+        ? { type: 'base64', media_type: inline.mediaType, data: inline.data }
+        : { type: 'url', url: part.url },
+    };
+  }
+  if (part.mediaType === 'application/pdf') {
+    return { type: 'document', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
+  }
+  if (part.mediaType.startsWith('text/')) {
+    const text = Buffer.from(part.data, 'base64').toString('utf8');
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } };
+  }
+  throw new ConfigError({
+    message: `anthropic cannot read a file of type ${part.mediaType}: send PDFs, text files or images.`,
+  });
 }
 
 /** tool_use.input must be an object; arguments the model got wrong are kept rather than dropped. */
@@ -62,7 +149,15 @@ function inputOf(text: string): unknown {
   }
 }
 
-/** Converts tool specs to the Messages API `tools` array. */
-export function toAnthropicTools(tools: readonly ToolSpec[]) {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+/** Converts tool specs to the Messages API `tools` array; with `cache`, the last one ends a breakpoint. */
+export function toAnthropicTools(tools: readonly ToolSpec[], options: { cache?: boolean } = {}) {
+  return tools.map((tool, index) => {
+    const out: { name: string; description: string; input_schema: unknown; cache_control?: CacheControl } = {
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+    };
+    if (options.cache && index === tools.length - 1) out.cache_control = { type: 'ephemeral' };
+    return out;
+  });
 }

@@ -1,10 +1,14 @@
-import type { ModelResponse, ToolCall } from '../../../core/index.js';
+import type { ModelResponse, ReasoningPart, ToolCall } from '../../../core/index.js';
 import { generateToolCallId } from '../../generate-id.js';
 import { parseError } from '../../http/index.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
+import { type AnthropicCounts, anthropicUsage, mergeCounts } from './read-usage.js';
 import { AnthropicResponse } from './wire-schema.js';
 
-/** Reads a Messages API body into a ModelResponse (pure): text blocks joined, tool_use blocks as tool calls. */
+/**
+ * Reads a Messages API body into a ModelResponse (pure): text blocks joined, tool_use blocks as tool
+ * calls, thinking and redacted_thinking blocks as reasoning with their signatures, cache counts in usage.
+ */
 export function parseAnthropicResponse(body: unknown, options: { provider: string }): ModelResponse {
   const parsed = AnthropicResponse.safeParse(body);
   if (!parsed.success) {
@@ -12,8 +16,20 @@ export function parseAnthropicResponse(body: unknown, options: { provider: strin
   }
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningPart[] = [];
   for (const block of parsed.data.content) {
     if (block.type === 'text') text += block.text ?? '';
+    if (block.type === 'thinking') {
+      reasoning.push({
+        type: 'reasoning',
+        text: block.thinking ?? '',
+        provider: 'anthropic',
+        signature: block.signature ?? '',
+      });
+    }
+    if (block.type === 'redacted_thinking') {
+      reasoning.push({ type: 'reasoning', text: '', provider: 'anthropic', encrypted: block.data ?? '' });
+    }
     if (block.type === 'tool_use') {
       toolCalls.push({
         id: block.id || generateToolCallId(),
@@ -24,9 +40,10 @@ export function parseAnthropicResponse(body: unknown, options: { provider: strin
   }
   const response: ModelResponse = { text, finishReason: mapAnthropicStopReason(parsed.data.stop_reason) };
   if (toolCalls.length > 0) response.toolCalls = toolCalls;
-  const usage = parsed.data.usage;
-  if (usage?.input_tokens != null && usage.output_tokens != null) {
-    response.usage = { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens };
-  }
+  if (reasoning.length > 0) response.reasoning = reasoning;
+  const counts: AnthropicCounts = {};
+  mergeCounts(counts, parsed.data.usage);
+  const usage = anthropicUsage(counts);
+  if (usage) response.usage = usage;
   return response;
 }

@@ -1,7 +1,14 @@
-import { type ModelChunk, ModelError, type ModelResponse, type ToolCall } from '../../../core/index.js';
+import {
+  type ModelChunk,
+  ModelError,
+  type ModelResponse,
+  type ReasoningPart,
+  type ToolCall,
+} from '../../../core/index.js';
 import { generateToolCallId } from '../../generate-id.js';
 import { parseError, redact, type SseEvent, tryParseJson } from '../../http/index.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
+import { type AnthropicCounts, anthropicUsage, mergeCounts } from './read-usage.js';
 import { AnthropicEvent } from './wire-schema.js';
 
 interface ToolBlock {
@@ -16,7 +23,9 @@ interface ToolBlock {
 /**
  * Turns Messages API stream events into ModelChunks (pure). `input_json_delta` fragments are
  * assembled per content block; tool calls are numbered in order of appearance. Ends with one
- * `response` chunk. A line that is not JSON, or an `error` event, throws a ModelError.
+ * `response` chunk. Thinking streams as `reasoning_delta` chunks and ends as reasoning parts with
+ * their signatures (redacted thinking arrives whole). A line that is not JSON, or an `error` event,
+ * throws a ModelError.
  */
 export async function* parseAnthropicStream(
   events: AsyncIterable<SseEvent>,
@@ -25,9 +34,9 @@ export async function* parseAnthropicStream(
   const { provider } = options;
   let text = '';
   const tools = new Map<number, ToolBlock>();
+  const thinking = new Map<number, ReasoningPart>();
   let stopReason: string | null | undefined;
-  let inputTokens: number | undefined;
-  let outputTokens: number | undefined;
+  const counts: AnthropicCounts = {};
 
   for await (const sse of events) {
     const json = tryParseJson(sse.data);
@@ -48,14 +57,26 @@ export async function* parseAnthropicStream(
         });
       }
       case 'message_start':
-        inputTokens = event.message?.usage?.input_tokens ?? inputTokens;
-        outputTokens = event.message?.usage?.output_tokens ?? outputTokens;
+        mergeCounts(counts, event.message?.usage);
         break;
       case 'content_block_start': {
         const block = event.content_block;
         if (block?.type === 'text' && block.text) {
           text += block.text;
           yield { type: 'text_delta', text: block.text };
+        }
+        if (block?.type === 'thinking') {
+          const part: ReasoningPart = { type: 'reasoning', text: block.thinking ?? '', provider, signature: '' };
+          thinking.set(event.index ?? thinking.size, part);
+          if (part.text) yield { type: 'reasoning_delta', text: part.text };
+        }
+        if (block?.type === 'redacted_thinking') {
+          thinking.set(event.index ?? thinking.size, {
+            type: 'reasoning',
+            text: '',
+            provider,
+            encrypted: block.data ?? '',
+          });
         }
         if (block?.type === 'tool_use') {
           const tool: ToolBlock = {
@@ -76,6 +97,15 @@ export async function* parseAnthropicStream(
           text += delta.text;
           yield { type: 'text_delta', text: delta.text };
         }
+        if (delta?.type === 'thinking_delta' || delta?.type === 'signature_delta') {
+          const part = thinking.get(event.index ?? -1);
+          if (!part) throw parseError(provider, `a ${delta.type} for an unknown content block`, sse.data);
+          if (delta.signature) part.signature = (part.signature ?? '') + delta.signature;
+          if (delta.thinking) {
+            part.text += delta.thinking;
+            yield { type: 'reasoning_delta', text: delta.thinking };
+          }
+        }
         if (delta?.type === 'input_json_delta' && delta.partial_json) {
           const tool = tools.get(event.index ?? -1);
           if (!tool) throw parseError(provider, 'an input_json_delta for an unknown content block', sse.data);
@@ -86,11 +116,10 @@ export async function* parseAnthropicStream(
       }
       case 'message_delta':
         stopReason = event.delta?.stop_reason ?? stopReason;
-        outputTokens = event.usage?.output_tokens ?? outputTokens;
-        inputTokens = event.usage?.input_tokens ?? inputTokens;
+        mergeCounts(counts, event.usage);
         break;
       default:
-        // ping, content_block_stop, thinking deltas: nothing to emit.
+        // ping, content_block_stop: nothing to emit.
         break;
     }
   }
@@ -102,9 +131,11 @@ export async function* parseAnthropicStream(
   }));
   const response: ModelResponse = { text, finishReason: mapAnthropicStopReason(stopReason) };
   if (toolCalls.length > 0) response.toolCalls = toolCalls;
-  if (inputTokens !== undefined && outputTokens !== undefined) {
-    response.usage = { promptTokens: inputTokens, completionTokens: outputTokens };
-  }
+  // Blocks in the order the model wrote them, since the API checks them in that order.
+  const reasoning = [...thinking.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
+  if (reasoning.length > 0) response.reasoning = reasoning;
+  const usage = anthropicUsage(counts);
+  if (usage) response.usage = usage;
   yield { type: 'response', response };
 }
 

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 
 // A limited, lenient version of the Messages API schema: only what we read. Block types we do not
-// use (thinking, redacted_thinking, server_tool_use, ...) pass through and are skipped.
+// use (server_tool_use, web_search_tool_result, ...) pass through and are skipped.
 
+/** Usage as sent; `input_tokens` excludes the tokens read from or written to the cache. */
 export const AnthropicUsage = z
-  .object({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() })
+  .object({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+  })
   .loose()
   .nullish();
+export type AnthropicUsage = z.infer<typeof AnthropicUsage>;
 
 const Block = z
   .object({
@@ -15,6 +22,11 @@ const Block = z
     id: z.string().nullish(),
     name: z.string().nullish(),
     input: z.unknown().optional(),
+    /** thinking blocks */
+    thinking: z.string().nullish(),
+    signature: z.string().nullish(),
+    /** redacted_thinking blocks */
+    data: z.string().nullish(),
   })
   .loose();
 
@@ -35,6 +47,8 @@ export const AnthropicEvent = z
         type: z.string().nullish(),
         text: z.string().nullish(),
         partial_json: z.string().nullish(),
+        thinking: z.string().nullish(),
+        signature: z.string().nullish(),
         stop_reason: z.string().nullish(),
       })
       .loose()

@@ -1,4 +1,4 @@
-import type { Message } from '../../../core/index.js';
+import { contentText, type Message } from '../../../core/index.js';
 
 /** node-llama-cpp's chat history item (the subset thinkflow writes). */
 export type ChatHistoryItem =
@@ -19,7 +19,12 @@ export function convertMessages(messages: readonly Message[]): ChatHistoryItem[]
 
 function toItem(message: Message): ChatHistoryItem {
   if (message.role === 'system') return { type: 'system', text: message.content };
-  if (message.role === 'user') return { type: 'user', text: message.content };
+  // This provider reads no images (its capabilities say so, and the agent warns); a placeholder
+  // keeps any that reach it visible rather than silently gone.
+  if (message.role === 'user') return { type: 'user', text: contentText(message.content) };
   if (message.role === 'assistant') return { type: 'model', response: [message.content] };
-  return { type: 'user', text: `Observation${message.name ? ` (${message.name})` : ''}: ${message.content}` };
+  return {
+    type: 'user',
+    text: `Observation${message.name ? ` (${message.name})` : ''}: ${contentText(message.content)}`,
+  };
 }

@@ -103,7 +103,7 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
 
   return {
     id: `${PROVIDER}:${options.modelPath}`,
-    capabilities: { nativeTools: false, streaming: true },
+    capabilities: { nativeTools: false, streaming: true, images: false },
     contextWindow: options.contextSize,
     generate: (request) => exclusive(() => run(request, () => undefined)),
     async *stream(request): AsyncIterable<ModelChunk> {

@@ -29,6 +29,8 @@ export interface OllamaOptions {
   options?: Record<string, unknown>;
   /** How long Ollama keeps the model loaded after the call, e.g. `'5m'`. */
   keepAlive?: string;
+  /** Ask a thinking model to think (`think: true`, or a level for models that take one); its thinking is kept as reasoning. */
+  think?: boolean | 'low' | 'medium' | 'high';
   /** The Model's `id`. Default `ollama:<model>`. */
   id?: string;
 }
@@ -68,6 +70,9 @@ export function ollama(options: OllamaOptions): Model {
     if (request.tools?.length) body.tools = toOllamaTools(request.tools);
     if (Object.keys(modelOptions).length > 0) body.options = modelOptions;
     if (options.keepAlive) body.keep_alive = options.keepAlive;
+    if (options.think !== undefined) body.think = options.think;
+    // Structured output: Ollama constrains decoding to the schema given as `format`.
+    if (request.responseFormat && !request.tools?.length) body.format = request.responseFormat.schema;
     return {
       provider,
       url,
@@ -84,7 +89,7 @@ export function ollama(options: OllamaOptions): Model {
   return {
     id,
     contextWindow: options.contextWindow,
-    capabilities: { nativeTools: true, streaming: true },
+    capabilities: { nativeTools: true, streaming: true, images: true },
     async generate(request) {
       const http = await fetchWithRetry(httpRequest(request, false));
       const body = await readJson(http, provider);

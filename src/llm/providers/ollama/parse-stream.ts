@@ -58,6 +58,7 @@ export async function* parseOllamaStream(
   },
 ): AsyncGenerator<ModelChunk, void, undefined> {
   let text = '';
+  let reasoning = '';
   const toolCalls: ToolCall[] = [];
   let last: OllamaChatChunk | undefined;
   for await (const line of lines) {
@@ -65,6 +66,11 @@ export async function* parseOllamaStream(
     const json = tryParseJson(line);
     if (!json.ok) throw parseError(options.provider, 'a stream line that is not JSON', line);
     const chunk = readOllamaChunk(json.value, line, options);
+    const thinking = chunk.message?.thinking;
+    if (thinking) {
+      reasoning += thinking;
+      yield { type: 'reasoning_delta', text: thinking };
+    }
     const content = chunk.message?.content;
     if (content) {
       text += content;
@@ -79,6 +85,7 @@ export async function* parseOllamaStream(
   }
   const response: ModelResponse = { text, finishReason: mapOllamaDoneReason(last?.done_reason, toolCalls.length > 0) };
   if (toolCalls.length > 0) response.toolCalls = toolCalls;
+  if (reasoning) response.reasoning = [{ type: 'reasoning', text: reasoning, provider: options.provider }];
   yield { type: 'response', response: withUsage(response, options.request, usageOf(last)) };
 }
 
@@ -104,5 +111,8 @@ export function parseOllamaResponse(
     finishReason: mapOllamaDoneReason(chunk.done_reason, toolCalls.length > 0),
   };
   if (toolCalls.length > 0) response.toolCalls = toolCalls;
+  if (chunk.message.thinking) {
+    response.reasoning = [{ type: 'reasoning', text: chunk.message.thinking, provider: options.provider }];
+  }
   return withUsage(response, options.request, usageOf(chunk));
 }

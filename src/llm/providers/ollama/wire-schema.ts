@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // A limited, lenient version of Ollama's /api/chat reply: one object per NDJSON line when
-// streaming, one object otherwise. `thinking` (reasoning models) passes through unread.
+// streaming, one object otherwise. `thinking` (reasoning models) is kept as reasoning.
 
 export const OllamaToolCall = z
   .object({
@@ -18,7 +18,11 @@ export const OllamaToolCall = z
 export const OllamaChatChunk = z
   .object({
     message: z
-      .object({ content: z.string().nullish(), tool_calls: z.array(OllamaToolCall).nullish() })
+      .object({
+        content: z.string().nullish(),
+        thinking: z.string().nullish(),
+        tool_calls: z.array(OllamaToolCall).nullish(),
+      })
       .loose()
       .nullish(),
     done: z.boolean().nullish(),

@@ -1,8 +1,16 @@
-import type { Message, ToolSpec } from '../../../core/index.js';
+import { type ContentPart, contentText, type Message, mediaParts, type ToolSpec } from '../../../core/index.js';
+import { imageUrl } from '../media-url.js';
+
+/** A chat-completions content part as sent. */
+export type OpenAIContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { file_data: string; filename: string } };
 
 /** A chat-completions message as sent on the wire. */
 export type OpenAIMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | OpenAIContentPart[] }
   | {
       role: 'assistant';
       content: string | null;
@@ -10,29 +18,81 @@ export type OpenAIMessage =
     }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-/** Converts thinkflow messages to chat-completions messages. */
+/**
+ * Converts thinkflow messages to chat-completions messages. Images become `image_url` parts (base64
+ * as a data URL) and files `file` parts. A tool message may only hold text, so the images a tool
+ * returned travel in a user message right after that turn's tool results, and the tool text says so.
+ */
 export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] {
-  return messages.map((message): OpenAIMessage => {
+  const out: OpenAIMessage[] = [];
+  let toolMedia: ContentPart[] = [];
+  const flushToolMedia = () => {
+    if (toolMedia.length === 0) return;
+    out.push({
+      role: 'user',
+      content: toOpenAIParts([{ type: 'text', text: 'Attachments from the tool results above:' }, ...toolMedia]),
+    });
+    toolMedia = [];
+  };
+  for (const message of messages) {
+    if (message.role !== 'tool') flushToolMedia();
     switch (message.role) {
       case 'system':
+        out.push({ role: 'system', content: message.content });
+        break;
       case 'user':
-        return { role: message.role, content: message.content };
-      case 'assistant': {
-        if (!message.toolCalls?.length) return { role: 'assistant', content: message.content };
-        return {
-          role: 'assistant',
-          // Several servers reject an empty string next to tool calls; null is the spec's "no text".
-          content: message.content === '' ? null : message.content,
-          tool_calls: message.toolCalls.map((call) => ({
-            id: call.id,
-            type: 'function',
-            function: { name: call.name, arguments: call.arguments },
-          })),
-        };
+        out.push({
+          role: 'user',
+          content: typeof message.content === 'string' ? message.content : toOpenAIParts(message.content),
+        });
+        break;
+      case 'assistant':
+        out.push(assistantMessage(message));
+        break;
+      default: {
+        const media = mediaParts(message.content);
+        const note = media.length > 0 ? `\n(${media.length} attachment(s) follow in the next user message.)` : '';
+        out.push({
+          role: 'tool',
+          tool_call_id: message.toolCallId,
+          content: contentText(message.content, { media: 'omit' }) + note,
+        });
+        toolMedia.push(...media);
       }
-      default:
-        return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
     }
+  }
+  flushToolMedia();
+  return out;
+}
+
+function assistantMessage(message: Extract<Message, { role: 'assistant' }>): OpenAIMessage {
+  // Reasoning is not sent back: DeepSeek rejects `reasoning_content` in requests, and others ignore it.
+  if (!message.toolCalls?.length) return { role: 'assistant', content: message.content };
+  return {
+    role: 'assistant',
+    // Several servers reject an empty string next to tool calls; null is the spec's "no text".
+    content: message.content === '' ? null : message.content,
+    tool_calls: message.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    })),
+  };
+}
+
+/** Content parts in the chat-completions shape. */
+export function toOpenAIParts(parts: readonly ContentPart[]): OpenAIContentPart[] {
+  return parts.map((part, index): OpenAIContentPart => {
+    if (part.type === 'text') return { type: 'text', text: part.text };
+    if (part.type === 'image') return { type: 'image_url', image_url: { url: imageUrl(part) } };
+    const extension = part.mediaType.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin';
+    return {
+      type: 'file',
+      file: {
+        file_data: `data:${part.mediaType};base64,${part.data}`,
+        filename: `attachment-${index + 1}.${extension}`,
+      },
+    };
   });
 }
 

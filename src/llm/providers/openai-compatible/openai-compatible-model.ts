@@ -33,6 +33,11 @@ export interface OpenAICompatibleOptions {
    * reasoning models accept only `max_completion_tokens`.
    */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * `reasoning_effort` for reasoning models (OpenAI o-series and gpt-5, Grok, and compat servers that
+   * honour it). Unset sends nothing, so the server's default applies.
+   */
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
   /** Extra fields merged into every request body (e.g. `{ top_p: 0.9 }` or a server's own switches). */
   extraBody?: Record<string, unknown>;
 }
@@ -40,7 +45,9 @@ export interface OpenAICompatibleOptions {
 /**
  * A model served over the OpenAI chat-completions API: OpenAI itself, vLLM, llama.cpp server,
  * LM Studio, DeepSeek, Qwen (DashScope) and others. Native tools, several tool calls per reply,
- * streaming with tool-call deltas, and usage (estimated when the server sends none).
+ * streaming with tool-call deltas, reasoning (`reasoning_content`/`reasoning`) kept apart from the
+ * text, image and file parts, cached and reasoning token counts, and usage (estimated when the server
+ * sends none).
  *
  * @example
  * const model = openaiCompatible({ baseURL: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b-instruct' });
@@ -64,6 +71,11 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = request.maxTokens;
     if (request.stop?.length) body.stop = request.stop;
+    if (options.reasoningEffort) body.reasoning_effort = options.reasoningEffort;
+    if (request.responseFormat && !request.tools?.length) {
+      const { name, schema, strict } = request.responseFormat;
+      body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: strict ?? false } };
+    }
     if (stream) {
       body.stream = true;
       body.stream_options = { include_usage: true };

@@ -2,11 +2,13 @@ import type { ModelResponse, ToolCall } from '../../../core/index.js';
 import { generateToolCallId } from '../../generate-id.js';
 import { parseError } from '../../http/index.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
+import { readOpenAIUsage } from './read-usage.js';
 import { argumentsText, contentText, OpenAIResponse } from './wire-schema.js';
 
 /**
  * Reads a chat-completions JSON body into a ModelResponse (pure). Missing tool-call ids are
- * generated, argument objects are stringified, `reasoning_content` stays out of the text.
+ * generated, argument objects are stringified, reasoning (`reasoning_content` or `reasoning`) is
+ * kept apart from the text.
  * Usage is left undefined when the server did not send it.
  */
 export function parseOpenAIResponse(body: unknown, options: { provider: string; newId?: () => string }): ModelResponse {
@@ -30,9 +32,9 @@ export function parseOpenAIResponse(body: unknown, options: { provider: string; 
     finishReason: mapOpenAIFinishReason(choice.finish_reason, toolCalls.length > 0),
   };
   if (toolCalls.length > 0) response.toolCalls = toolCalls;
-  const usage = parsed.data.usage;
-  if (usage?.prompt_tokens != null && usage.completion_tokens != null) {
-    response.usage = { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
-  }
+  const reasoning = choice.message.reasoning_content || choice.message.reasoning;
+  if (reasoning) response.reasoning = [{ type: 'reasoning', text: reasoning, provider: options.provider }];
+  const usage = readOpenAIUsage(parsed.data.usage);
+  if (usage) response.usage = usage;
   return response;
 }

@@ -2,6 +2,7 @@ import { type ModelChunk, ModelError, type ModelResponse, type ToolCall } from '
 import { generateToolCallId } from '../../generate-id.js';
 import { parseError, providerMessageOf, redact, type SseEvent, tryParseJson } from '../../http/index.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
+import { readOpenAIUsage } from './read-usage.js';
 import { argumentsText, contentText, OpenAIChunk, type OpenAIToolCallDelta } from './wire-schema.js';
 
 /**
@@ -16,6 +17,7 @@ export async function* parseOpenAIStream(
 ): AsyncGenerator<ModelChunk, void, undefined> {
   const { provider } = options;
   let text = '';
+  let reasoning = '';
   const calls: Partial<ToolCall>[] = [];
   let finishReason: string | null | undefined;
   let usage: ModelResponse['usage'];
@@ -29,13 +31,15 @@ export async function* parseOpenAIStream(
     }
     const chunk = OpenAIChunk.safeParse(json.value);
     if (!chunk.success) throw parseError(provider, 'a stream chunk of unexpected shape', event.data);
-    const reported = chunk.data.usage;
-    if (reported?.prompt_tokens != null && reported.completion_tokens != null) {
-      usage = { promptTokens: reported.prompt_tokens, completionTokens: reported.completion_tokens };
-    }
+    usage = readOpenAIUsage(chunk.data.usage) ?? usage;
     // n > 1 is not supported: only the first choice is read.
     const choice = chunk.data.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) continue;
+    const thinking = choice.delta?.reasoning_content || choice.delta?.reasoning;
+    if (thinking) {
+      reasoning += thinking;
+      yield { type: 'reasoning_delta', text: thinking };
+    }
     const delta = contentText(choice.delta?.content);
     if (delta) {
       text += delta;
@@ -65,6 +69,7 @@ export async function* parseOpenAIStream(
     .map((call) => ({ id: call.id || newId(), name: call.name ?? '', arguments: call.arguments || '{}' }));
   const response: ModelResponse = { text, finishReason: mapOpenAIFinishReason(finishReason, toolCalls.length > 0) };
   if (toolCalls.length > 0) response.toolCalls = toolCalls;
+  if (reasoning) response.reasoning = [{ type: 'reasoning', text: reasoning, provider }];
   if (usage) response.usage = usage;
   yield { type: 'response', response };
 }

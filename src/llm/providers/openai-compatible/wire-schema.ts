@@ -10,9 +10,21 @@ const WireArguments = z.union([z.string(), z.record(z.string(), z.unknown())]).n
 const WireContent = z.union([z.string(), z.array(z.object({ text: z.string().nullish() }).loose())]).nullish();
 
 export const OpenAIUsage = z
-  .object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() })
+  .object({
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
+    total_tokens: z.number().nullish(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).loose().nullish(),
+    completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).loose().nullish(),
+    /** DeepSeek's own name for cached prompt tokens. */
+    prompt_cache_hit_tokens: z.number().nullish(),
+  })
   .loose()
   .nullish();
+export type OpenAIUsage = z.infer<typeof OpenAIUsage>;
+
+/** Reasoning text: `reasoning_content` (DeepSeek, Qwen, vLLM) or `reasoning` (OpenRouter, Ollama, newer vLLM). */
+const WireReasoning = z.string().nullish();
 
 export const OpenAIToolCall = z
   .object({
@@ -31,6 +43,8 @@ export const OpenAIResponse = z
             message: z
               .object({
                 content: WireContent,
+                reasoning_content: WireReasoning,
+                reasoning: WireReasoning,
                 tool_calls: z.array(OpenAIToolCall).nullish(),
                 function_call: z.object({ name: z.string(), arguments: WireArguments }).loose().nullish(),
               })
@@ -62,7 +76,12 @@ export const OpenAIChunk = z
           .object({
             index: z.number().nullish(),
             delta: z
-              .object({ content: WireContent, tool_calls: z.array(OpenAIToolCallDelta).nullish() })
+              .object({
+                content: WireContent,
+                reasoning_content: WireReasoning,
+                reasoning: WireReasoning,
+                tool_calls: z.array(OpenAIToolCallDelta).nullish(),
+              })
               .loose()
               .nullish(),
             finish_reason: z.string().nullish(),

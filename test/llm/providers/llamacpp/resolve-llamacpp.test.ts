@@ -13,7 +13,7 @@ describe('resolveModel llamacpp:PATH.gguf', () => {
       writeFileSync(file, 'not loaded until the first call');
       const model = resolveModel(`llamacpp:${file}`, {});
       expect(model.id).toBe(`llamacpp:${file}`);
-      expect(model.capabilities).toEqual({ nativeTools: false, streaming: true });
+      expect(model.capabilities).toEqual({ nativeTools: false, streaming: true, images: false });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,94 @@
+import type { ModelRequest } from '../../../core/index.js';
+import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
+import type { Model } from '../../model.js';
+import { sseChatModel } from '../sse-chat-model.js';
+import { toGeminiContents, toGeminiTools } from './convert-messages.js';
+import { parseGeminiResponse, parseGeminiStream } from './parse-stream.js';
+import { toGeminiSchema } from './to-gemini-schema.js';
+
+/** Options for {@link gemini}. */
+export interface GeminiOptions {
+  /** Sent as `x-goog-api-key`. */
+  apiKey: string;
+  /** e.g. `gemini-2.5-flash`. */
+  model: string;
+  /** Default `https://generativelanguage.googleapis.com/v1beta`. */
+  baseURL?: string;
+  headers?: Record<string, string>;
+  /** Per-request timeout: until the answer starts, then between streamed chunks. Default 120 000 ms. */
+  timeoutMs?: number;
+  /** Retries on 429, 5xx, timeouts and network errors. Default 2. */
+  maxRetries?: number;
+  retry?: RetryOptions;
+  contextWindow?: number;
+  /** The Model's `id`. Default `gemini:<model>`. */
+  id?: string;
+  /**
+   * Thinking: a token budget (`0` turns it off on models that allow it, `-1` lets the model decide)
+   * and whether to return thought summaries, which are kept as reasoning. Thought signatures are
+   * always kept and sent back.
+   */
+  thinking?: { budgetTokens?: number; includeThoughts?: boolean };
+}
+
+/**
+ * A Gemini model over Google's native `generateContent` / `streamGenerateContent` API: function
+ * declarations (JSON Schema converted to Gemini's subset), function calls and responses, the system
+ * instruction, images and files as inline data, thinking with thought signatures sent back, usage
+ * with thinking and cached tokens, and `responseSchema` for structured output.
+ *
+ * @example
+ * const model = gemini({ apiKey: process.env.GEMINI_API_KEY!, model: 'gemini-2.5-flash' });
+ */
+export function gemini(options: GeminiOptions): Model {
+  const provider = 'gemini';
+  const id = options.id ?? `gemini:${options.model}`;
+  const base = endpoint(
+    options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta',
+    `/models/${encodeURIComponent(options.model)}`,
+    provider,
+  );
+  const headers: Record<string, string> = { ...options.headers, 'x-goog-api-key': options.apiKey };
+  const secrets = [options.apiKey];
+
+  function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
+    const { systemInstruction, contents } = toGeminiContents(request.messages);
+    const body: Record<string, unknown> = { contents };
+    if (systemInstruction) body.systemInstruction = systemInstruction;
+    if (request.tools?.length) body.tools = toGeminiTools(request.tools);
+    const config: Record<string, unknown> = {};
+    if (request.temperature !== undefined) config.temperature = request.temperature;
+    if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens;
+    if (request.stop?.length) config.stopSequences = request.stop.slice(0, 5);
+    if (request.responseFormat && !request.tools?.length) {
+      config.responseMimeType = 'application/json';
+      config.responseSchema = toGeminiSchema(request.responseFormat.schema);
+    }
+    if (options.thinking) {
+      const thinking: Record<string, unknown> = { includeThoughts: options.thinking.includeThoughts ?? true };
+      if (options.thinking.budgetTokens !== undefined) thinking.thinkingBudget = options.thinking.budgetTokens;
+      config.thinkingConfig = thinking;
+    }
+    if (Object.keys(config).length > 0) body.generationConfig = config;
+    return {
+      provider,
+      url: stream ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`,
+      headers: { ...headers, accept: stream ? 'text/event-stream' : 'application/json' },
+      body,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      maxRetries: options.maxRetries ?? 2,
+      retry: options.retry,
+      signal: request.signal,
+      secrets,
+    };
+  }
+
+  return sseChatModel({
+    id,
+    provider,
+    contextWindow: options.contextWindow,
+    request: httpRequest,
+    parse: (body) => parseGeminiResponse(body, { provider, secrets }),
+    parseStream: (events) => parseGeminiStream(events, { provider, secrets }),
+  });
+}

@@ -1,0 +1,98 @@
+import { type ContentPart, contentText, type Message, mediaParts, type ToolSpec } from '../../../core/index.js';
+import { imageUrl } from '../media-url.js';
+
+/** One Responses API input item, as sent. */
+export type ResponsesInputItem =
+  | { role: 'system' | 'user' | 'assistant'; content: string | ResponsesInputPart[] }
+  | { type: 'reasoning'; id?: string; summary: { type: 'summary_text'; text: string }[]; encrypted_content?: string }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string }
+  | { type: 'function_call_output'; call_id: string; output: string };
+
+export type ResponsesInputPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string }
+  | { type: 'input_file'; file_data: string; filename: string };
+
+/**
+ * Converts thinkflow messages to Responses API input items: messages by role, an assistant's
+ * reasoning items (with their encrypted content) before its function calls, and tool results as
+ * `function_call_output`. Images a tool returned follow that turn's outputs in a user message.
+ */
+export function toResponsesInput(messages: readonly Message[]): ResponsesInputItem[] {
+  const items: ResponsesInputItem[] = [];
+  let toolMedia: ContentPart[] = [];
+  const flush = () => {
+    if (toolMedia.length === 0) return;
+    items.push({
+      role: 'user',
+      content: toResponsesParts([{ type: 'text', text: 'Attachments from the tool results above:' }, ...toolMedia]),
+    });
+    toolMedia = [];
+  };
+  for (const message of messages) {
+    if (message.role !== 'tool') flush();
+    switch (message.role) {
+      case 'system':
+        items.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        items.push({
+          role: 'user',
+          content: typeof message.content === 'string' ? message.content : toResponsesParts(message.content),
+        });
+        break;
+      case 'assistant':
+        for (const part of message.reasoning ?? []) {
+          if (part.provider !== 'openai-responses') continue;
+          const item: ResponsesInputItem = {
+            type: 'reasoning',
+            summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
+          };
+          if (part.id) item.id = part.id;
+          if (part.encrypted) item.encrypted_content = part.encrypted;
+          items.push(item);
+        }
+        if (message.content) items.push({ role: 'assistant', content: message.content });
+        for (const call of message.toolCalls ?? []) {
+          items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
+        }
+        break;
+      default: {
+        const media = mediaParts(message.content);
+        const note = media.length > 0 ? `\n(${media.length} attachment(s) follow in the next user message.)` : '';
+        items.push({
+          type: 'function_call_output',
+          call_id: message.toolCallId,
+          output: contentText(message.content, { media: 'omit' }) + note,
+        });
+        toolMedia.push(...media);
+      }
+    }
+  }
+  flush();
+  return items;
+}
+
+function toResponsesParts(parts: readonly ContentPart[]): ResponsesInputPart[] {
+  return parts.map((part, index): ResponsesInputPart => {
+    if (part.type === 'text') return { type: 'input_text', text: part.text };
+    if (part.type === 'image') return { type: 'input_image', image_url: imageUrl(part) };
+    const extension = part.mediaType.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin';
+    return {
+      type: 'input_file',
+      file_data: `data:${part.mediaType};base64,${part.data}`,
+      filename: `attachment-${index + 1}.${extension}`,
+    };
+  });
+}
+
+/** Tool specs as Responses API function tools (flat: no nested `function` object). */
+export function toResponsesTools(tools: readonly ToolSpec[]) {
+  return tools.map((tool) => ({
+    type: 'function' as const,
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: false,
+  }));
+}

@@ -1,0 +1,93 @@
+import type { ModelRequest } from '../../../core/index.js';
+import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
+import type { Model } from '../../model.js';
+import { sseChatModel } from '../sse-chat-model.js';
+import { toResponsesInput, toResponsesTools } from './convert-input.js';
+import { parseResponsesResponse } from './parse-response.js';
+import { parseResponsesStream } from './parse-stream.js';
+
+/** Options for {@link openaiResponses}. */
+export interface OpenAIResponsesOptions {
+  /** Sent as `Authorization: Bearer …`. */
+  apiKey?: string;
+  /** e.g. `gpt-5-mini`, `o4-mini`. */
+  model: string;
+  /** Default `https://api.openai.com/v1` (requests go to `/responses`). */
+  baseURL?: string;
+  headers?: Record<string, string>;
+  /** Per-request timeout: until the answer starts, then between streamed chunks. Default 120 000 ms. */
+  timeoutMs?: number;
+  /** Retries on 429, 5xx, timeouts and network errors. Default 2. */
+  maxRetries?: number;
+  retry?: RetryOptions;
+  contextWindow?: number;
+  /** The Model's `id`. Default `openai-responses:<model>`. */
+  id?: string;
+  /** `reasoning.effort` for reasoning models. */
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+  /** `reasoning.summary`: ask for a readable summary of the reasoning, kept as reasoning text. */
+  reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /**
+   * Whether OpenAI stores the response. Default false: each request carries the whole conversation,
+   * and reasoning items travel back as `encrypted_content` (asked for with `include`).
+   */
+  store?: boolean;
+}
+
+/**
+ * A model over OpenAI's Responses API: function tools, streaming events, reasoning items carried
+ * across turns (encrypted when `store` is false), images and files, cached and reasoning token
+ * counts, and `text.format` for structured output. Chat Completions (`openaiCompatible`) stays the
+ * default for compatible servers.
+ *
+ * @example
+ * const model = openaiResponses({ apiKey: process.env.OPENAI_API_KEY!, model: 'gpt-5-mini', reasoningEffort: 'low' });
+ */
+export function openaiResponses(options: OpenAIResponsesOptions): Model {
+  const provider = 'openai-responses';
+  const id = options.id ?? `openai-responses:${options.model}`;
+  const url = endpoint(options.baseURL ?? 'https://api.openai.com/v1', '/responses', provider);
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const store = options.store ?? false;
+  const secrets = [options.apiKey];
+
+  function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
+    const body: Record<string, unknown> = { model: options.model, input: toResponsesInput(request.messages), store };
+    if (!store) body.include = ['reasoning.encrypted_content'];
+    if (request.tools?.length) body.tools = toResponsesTools(request.tools);
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
+    if (options.reasoningEffort || options.reasoningSummary) {
+      const reasoning: Record<string, string> = {};
+      if (options.reasoningEffort) reasoning.effort = options.reasoningEffort;
+      if (options.reasoningSummary) reasoning.summary = options.reasoningSummary;
+      body.reasoning = reasoning;
+    }
+    if (request.responseFormat && !request.tools?.length) {
+      const { name, schema, strict } = request.responseFormat;
+      body.text = { format: { type: 'json_schema', name, schema, strict: strict ?? false } };
+    }
+    if (stream) body.stream = true;
+    return {
+      provider,
+      url,
+      headers: stream ? { ...headers, accept: 'text/event-stream' } : headers,
+      body,
+      timeoutMs: options.timeoutMs ?? 120_000,
+      maxRetries: options.maxRetries ?? 2,
+      retry: options.retry,
+      signal: request.signal,
+      secrets,
+    };
+  }
+
+  return sseChatModel({
+    id,
+    provider,
+    contextWindow: options.contextWindow,
+    request: httpRequest,
+    parse: (body) => parseResponsesResponse(body, { provider }),
+    parseStream: (events) => parseResponsesStream(events, { provider, secrets }),
+  });
+}
