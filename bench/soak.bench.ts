@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '20' },
     backlog: { type: 'string', default: '0' },
     'retention-seconds': { type: 'string', default: '30' },
+    // For a PostgreSQL server with autovacuum off (as the test server here is): VACUUM the tables every N s, as autovacuum would.
+    'vacuum-every': { type: 'string', default: '0' },
   },
 });
 const PG = process.env.THINKFLOW_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -123,6 +125,18 @@ if (backlog > 0) {
     );
   }
   console.log(`stored ${backlog} expired runs`);
+}
+
+const vacuumEvery = Number(args['vacuum-every']);
+if (args.pg && vacuumEvery > 0) {
+  const pg = await import('pg');
+  const pool = new pg.default.Pool({ connectionString: PG, max: 1 });
+  const vacuum = setInterval(() => {
+    pool
+      .query(`VACUUM ${['runs', 'run_events', 'run_steps', 'run_checkpoints'].map((t) => `${schema}.${t}`).join(', ')}`)
+      .catch((error: unknown) => console.error(`vacuum: ${String(error)}`));
+  }, vacuumEvery * 1000);
+  vacuum.unref();
 }
 
 let completed = 0;
