@@ -43,6 +43,8 @@ export {
   type ModelRequest,
   ModelResponse,
   type ParsedStep,
+  REPLY_HABITS,
+  type ReplyHabit,
   type RunResult,
   type RunStats,
   type RunStatus,

@@ -20,7 +20,7 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
-export type { ActionInput, ParsedStep } from './parsed-step.js';
+export { type ActionInput, type ParsedStep, REPLY_HABITS, type ReplyHabit } from './parsed-step.js';
 export {
   emptyStats,
   type RunError,

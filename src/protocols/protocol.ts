@@ -1,4 +1,4 @@
-import type { Message, ModelResponse, Step, ToolSpec } from '../core/index.js';
+import type { Message, ModelResponse, ReplyHabit, Step, ToolSpec } from '../core/index.js';
 
 /** The three protocols: provider tool calls, a JSON object per reply, or ReAct text. */
 export type ProtocolName = 'native' | 'json' | 'react';
@@ -24,10 +24,13 @@ export interface ReadToolCall {
   input: unknown;
 }
 
-/** A reply read into the loop's next move. Never thrown: an unreadable reply is `invalid`. */
+/**
+ * A reply read into the loop's next move. Never thrown: an unreadable reply is `invalid`. `habits`
+ * names the formatting habits the parser read through (see `REPLY_HABITS`).
+ */
 export type ReadReply =
-  | { type: 'tool_calls'; thought?: string; calls: ReadToolCall[]; repaired?: boolean }
-  | { type: 'final'; thought?: string; answer: string; repaired?: boolean }
+  | { type: 'tool_calls'; thought?: string; calls: ReadToolCall[]; repaired?: boolean; habits?: ReplyHabit[] }
+  | { type: 'final'; thought?: string; answer: string; repaired?: boolean; habits?: ReplyHabit[] }
   | { type: 'invalid'; reason: string; raw: string };
 
 /**

@@ -1,15 +1,20 @@
-import type { ParsedStep } from '../../core/index.js';
+import type { ParsedStep, ReplyHabit } from '../../core/index.js';
 import { coerceInput } from '../shared/coerce-input.js';
 import { extractJson } from '../shared/extract-json.js';
 import { isFinalName, isNoneName } from '../shared/final-names.js';
-import { invalid, withExtras } from '../shared/invalid.js';
+import { invalid, withExtras, withHabits } from '../shared/invalid.js';
 import { parseActionCall } from '../shared/parse-action-call.js';
 import { readActionObject } from '../shared/read-action-object.js';
-import { parseJsonLenient } from '../shared/repair-json.js';
+import { isRecord, parseJsonLenient } from '../shared/repair-json.js';
 
 /** The format reminder appended to ReAct reasons. */
 export const FORMAT_HINT =
   'Write "Action: <tool name>" then "Action Input: <JSON arguments>", or "Final Answer: <answer>".';
+
+/** Another framework's name for the input line (`Input:`, `Tool Input:`, `输入：`) at the start of the input. */
+const INPUT_ALIAS = /^[*_]*(?:tool[ _]?)?(?:input|args|arguments|输入|参数)[*_]*[ \t]*[:：][*_]*[ \t]*/i;
+/** Keys a final answer in action form wraps its text in: `Action: finish` + `{"answer": "…"}`. */
+const ANSWER_KEYS = ['answer', 'final_answer', 'response', 'result', 'output', 'text', 'content'];
 
 /**
  * Reads the chosen Action section and its Action Input: a tool name plus input, a call written on
@@ -22,33 +27,54 @@ export function readReActAction(actionText: string, inputText: string | undefine
   // LangChain's structured-chat format: the Action holds a JSON blob (often fenced).
   if (action.startsWith('{') || action.startsWith('```')) return readJsonAction(action, raw);
   const [firstLine, ...moreLines] = action.split('\n');
-  const call = parseActionCall(unwrap(firstLine));
-  if (call) {
-    if (isFinalName(call.tool)) return finalFrom(call.input, raw, call.repaired);
+  const habits: ReplyHabit[] = [];
+  const call = parseActionCall(unwrap(callLine(firstLine, action)));
+  // `Action: search()` then `Action Input: {…}`: the empty parentheses are decoration, not the input.
+  if (call && !(call.empty && inputText !== undefined)) {
+    if (isFinalName(call.tool)) {
+      const multiLine = callLine(firstLine, action) !== firstLine;
+      return withHabits(finalFrom(call.input, raw, call.repaired), multiLine ? ['foreign_keywords'] : []);
+    }
     return { type: 'action', tool: call.tool, input: call.input, ...(call.repaired ? { repaired: true } : {}) };
   }
-  const tool = cleanToolName(firstLine);
-  const rest = moreLines.join('\n').trim();
+  if (call) habits.push('decorated_tool_name');
+  const name = call ? call.tool : cleanToolName(firstLine);
+  if (!call && name !== firstLine.trim()) habits.push('decorated_tool_name');
+  if (!/[\p{L}\p{N}]/u.test(name)) return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`);
+  let rest = moreLines.join('\n').trim();
+  const alias = INPUT_ALIAS.exec(rest);
+  if (alias && inputText === undefined) {
+    rest = rest.slice(alias[0].length);
+    habits.push('foreign_keywords');
+  }
   const input = dropStopLeftover(inputText ?? (rest === '' ? undefined : rest));
-  if (isFinalName(tool)) {
+  if (isFinalName(name)) {
     return input === undefined
-      ? invalid(raw, `"Action: ${tool}" needs the answer: write "Final Answer: <answer>".`)
-      : finalFrom(input, raw, false);
+      ? invalid(raw, `"Action: ${name}" needs the answer: write "Final Answer: <answer>".`)
+      : withHabits(finalFrom(input, raw, false), habits);
   }
-  if (isNoneName(tool)) {
-    return invalid(raw, `"${tool}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
+  if (isNoneName(name)) {
+    return invalid(raw, `"${name}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
   }
-  const problem = toolNameProblem(tool);
+  const problem = toolNameProblem(name);
   if (problem) return invalid(raw, problem);
   if (input === undefined) {
     return invalid(
       raw,
-      `The Action "${tool}" has no Action Input. Write "Action Input:" on the next line with the arguments as JSON ({} if none).`,
+      `The Action "${name}" has no Action Input. Write "Action Input:" on the next line with the arguments as JSON ({} if none).`,
     );
   }
-  const coerced = coerceInput(input);
+  const coerced = coerceInput(input, { commentary: true });
   if (!coerced.ok) return invalid(raw, coerced.reason);
-  return { type: 'action', tool, input: coerced.input, ...(coerced.repaired ? { repaired: true } : {}) };
+  const step: ParsedStep = { type: 'action', tool: name, input: coerced.input };
+  if (coerced.repaired) step.repaired = true;
+  return withHabits(step, [...habits, ...(coerced.habits ?? [])]);
+}
+
+/** The Action line, or the whole Action when a bracket opened on it closes on a later line (`Finish[a\nb]`). */
+function callLine(firstLine: string, action: string): string {
+  if (!/^[^[\]]*\[[^\]]*$/.test(firstLine) || !action.trimEnd().endsWith(']')) return firstLine;
+  return action;
 }
 
 function readJsonAction(action: string, raw: string): ParsedStep {
@@ -70,15 +96,28 @@ function readJsonAction(action: string, raw: string): ParsedStep {
 
 function finalFrom(input: unknown, raw: string, repaired: boolean): ParsedStep {
   const text = typeof input === 'string' ? coerceInput(input) : { ok: true as const, input, repaired: false };
-  const value = text.ok ? text.input : input;
+  let value = text.ok ? text.input : input;
+  const habits: ReplyHabit[] = [];
+  // `Action: finish` + `{"answer": "…"}`: the answer is the text inside, not the JSON around it.
+  if (isRecord(value)) {
+    const key = ANSWER_KEYS.find((k) => typeof (value as Record<string, unknown>)[k] === 'string');
+    if (key && Object.keys(value).length === 1) {
+      value = (value as Record<string, unknown>)[key];
+      habits.push('foreign_keywords');
+    }
+  }
   const answer = (typeof value === 'string' ? value : JSON.stringify(value)).trim();
   if (!answer) return invalid(raw, 'The final answer is empty. Write the answer after "Final Answer:".');
-  return { type: 'final', answer, ...(repaired ? { repaired: true } : {}) };
+  const step: ParsedStep = { type: 'final', answer };
+  if (repaired) step.repaired = true;
+  return withHabits(step, habits);
 }
 
-/** Strips the decoration models put around a tool name: backticks, quotes, emphasis, a trailing period. */
+/** Strips the decoration models put around a tool name: backticks, quotes, emphasis, brackets, a trailing period. */
 function cleanToolName(line: string): string {
-  const name = unwrap(line);
+  let name = unwrap(line);
+  const bracketed = /^\[([\p{L}\p{N}_.\-/ ]+)\]$/u.exec(name);
+  if (bracketed) name = bracketed[1].trim();
   // "Use the Calculator tool" → "Calculator"; a name that merely ends in "Tool" is kept whole.
   const verbal = /^(?:use|call|使用|调用)\s+(?:the\s+)?(.+?)(?:\s+(?:tool|工具))?$/i.exec(name);
   return (verbal ? verbal[1] : name).trim();

@@ -134,6 +134,7 @@ describe('parseReAct structure', () => {
         type: 'action',
         tool: 'a',
         input: { x: 1 },
+        habits: ['special_tokens'],
       });
     });
 
