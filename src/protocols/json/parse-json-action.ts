@@ -1,6 +1,7 @@
 import type { ParsedStep } from '../../core/index.js';
 import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS } from '../shared/call-markers.js';
+import { hasRawControlInString } from '../shared/coerce-input.js';
 import { extractJson } from '../shared/extract-json.js';
 import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
 import { readTokenCall } from '../shared/native-token-calls.js';
@@ -74,7 +75,8 @@ function readText(stripped: string, raw: string): ParsedStep {
   }
   // Prose before the JSON is the model's reasoning; a `thought` key inside the JSON comes after it.
   const prose = text.slice(0, span.start).replace(CALL_MARKERS, '').trim();
-  return withExtras(step, joinThoughts(think, prose), parsed.repaired || span.truncated);
+  const read = withExtras(step, joinThoughts(think, prose), parsed.repaired || span.truncated);
+  return parsed.repaired && hasRawControlInString(span.json) ? withHabits(read, ['structured_input']) : read;
 }
 
 /** True when a ReAct `Action:` or `Final Answer:` line starts after `from`. */

@@ -1,4 +1,4 @@
-import type { ParsedStep, ReplyHabit } from '../../core/index.js';
+import type { ParsedStep } from '../../core/index.js';
 import { isNoneName } from '../shared/final-names.js';
 import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
 import { readTokenCall } from '../shared/native-token-calls.js';
@@ -15,6 +15,9 @@ import { FORMAT_HINT, readReActAction } from './read-react-action.js';
  * `答案：`/`回答：`. Read as the final answer only when the reply has no Action and no Final Answer.
  */
 const ANSWER_ALIAS = /^[ \t>]*[*_]*(?:answer|答案|回答)[*_]*[ \t]*[:：][*_]*[ \t]*/im;
+
+/** A cheap test before the exact one: an Action that may be "None", "N/A", "无"... */
+const NONE_START = /^[\s*_`"'[]*(?:n|无|没)/i;
 
 /**
  * Reads a ReAct reply (`Thought: / Action: / Action Input: / Final Answer:`, or the Chinese
@@ -38,8 +41,9 @@ function read(raw: string): ParsedStep {
   const tokens = stripSpecialTokens(raw);
   const { text: unthought, thought: think } = stripThink(tokens.text);
   const fences = unwrapFences(unthought);
-  const habits: ReplyHabit[] = [...tokens.habits, ...fences.habits];
-  return withHabits(readSections(fences.text, raw, think), habits);
+  const step = readSections(fences.text, raw, think);
+  if (tokens.habits.length === 0 && fences.habits.length === 0) return step;
+  return withHabits(step, [...tokens.habits, ...fences.habits]);
 }
 
 function readSections(text: string, raw: string, think: string | undefined): ParsedStep {
@@ -60,7 +64,7 @@ function readSections(text: string, raw: string, think: string | undefined): Par
     ...kept.slice(0, decision).map((s) => (s.keyword === 'thought' ? s.content : undefined)),
   );
   const chosen = kept[decision];
-  if (chosen.keyword === 'action' && isNoneName(actionName(chosen.content))) {
+  if (chosen.keyword === 'action' && NONE_START.test(chosen.content) && isNoneName(actionName(chosen.content))) {
     // `Action: None` then the answer: the model is answering, in a format that had no slot for it.
     const later = kept.findIndex((s, i) => i > decision && s.keyword === 'final_answer');
     const answer = later < 0 ? undefined : finalStep(kept[later], raw, thought);

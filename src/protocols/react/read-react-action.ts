@@ -31,6 +31,7 @@ export function readReActAction(actionText: string, inputText: string | undefine
   const call = parseActionCall(unwrap(callLine(firstLine, action)));
   // `Action: search()` then `Action Input: {…}`: the empty parentheses are decoration, not the input.
   if (call && !(call.empty && inputText !== undefined)) {
+    if (call.tool.length <= 4 && isNoneName(firstLine.trim())) return noTool(firstLine.trim(), raw);
     if (isFinalName(call.tool)) {
       const multiLine = callLine(firstLine, action) !== firstLine;
       return withHabits(finalFrom(call.input, raw, call.repaired), multiLine ? ['foreign_keywords'] : []);
@@ -40,7 +41,9 @@ export function readReActAction(actionText: string, inputText: string | undefine
   if (call) habits.push('decorated_tool_name');
   const name = call ? call.tool : cleanToolName(firstLine);
   if (!call && name !== firstLine.trim()) habits.push('decorated_tool_name');
-  if (!/[\p{L}\p{N}]/u.test(name)) return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`);
+  if (!/[A-Za-z0-9]/.test(name) && !/[\p{L}\p{N}]/u.test(name)) {
+    return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`);
+  }
   let rest = moreLines.join('\n').trim();
   const alias = INPUT_ALIAS.exec(rest);
   if (alias && inputText === undefined) {
@@ -53,9 +56,7 @@ export function readReActAction(actionText: string, inputText: string | undefine
       ? invalid(raw, `"Action: ${name}" needs the answer: write "Final Answer: <answer>".`)
       : withHabits(finalFrom(input, raw, false), habits);
   }
-  if (isNoneName(name)) {
-    return invalid(raw, `"${name}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
-  }
+  if (isNoneName(name)) return noTool(name, raw);
   const problem = toolNameProblem(name);
   if (problem) return invalid(raw, problem);
   if (input === undefined) {
@@ -68,11 +69,17 @@ export function readReActAction(actionText: string, inputText: string | undefine
   if (!coerced.ok) return invalid(raw, coerced.reason);
   const step: ParsedStep = { type: 'action', tool: name, input: coerced.input };
   if (coerced.repaired) step.repaired = true;
-  return withHabits(step, [...habits, ...(coerced.habits ?? [])]);
+  if (coerced.habits) habits.push(...coerced.habits);
+  return withHabits(step, habits);
+}
+
+function noTool(name: string, raw: string): ParsedStep {
+  return invalid(raw, `"${name}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
 }
 
 /** The Action line, or the whole Action when a bracket opened on it closes on a later line (`Finish[a\nb]`). */
 function callLine(firstLine: string, action: string): string {
+  if (firstLine.length === action.length) return firstLine;
   if (!/^[^[\]]*\[[^\]]*$/.test(firstLine) || !action.trimEnd().endsWith(']')) return firstLine;
   return action;
 }

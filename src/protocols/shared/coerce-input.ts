@@ -57,7 +57,10 @@ export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedIn
   }
   const inner = unquote(text);
   if (inner !== undefined) return { ok: true, input: inner, repaired: false, habits: [...habits, 'quoted_input'] };
-  return { ok: true, input: text, repaired: false, ...(habits.length ? { habits } : {}) };
+  // No spread: this is the hot path, and a literal keeps one object shape.
+  return habits.length
+    ? { ok: true, input: text, repaired: false, habits }
+    : { ok: true, input: text, repaired: false };
 }
 
 /** Turns a JSON value already parsed (e.g. `action_input`) into an action input. */
@@ -97,17 +100,16 @@ function readObject(text: string): CoercedInput {
   return { ok: true, input: text, repaired: false };
 }
 
-/** A whole-text JSON array (`["a", "b"]`, `[{"k": 1}]`) stays an array; `[1, 2] * 3` is text. */
+/** A whole-text JSON array (`["a", "b"]`, `['a']`, `[{"k": 1}]`) stays an array; `[1, 2] * 3` is text. */
 function readArray(text: string): CoercedInput | undefined {
-  const span = extractJson(text);
-  if (span?.start !== 0 || span.truncated || text.slice(span.end).trim() !== '') return undefined;
-  const parsed = parseJsonLenient(span.json);
+  if (!text.endsWith(']')) return undefined;
+  const parsed = parseJsonLenient(text);
   if (!parsed.ok || !Array.isArray(parsed.value)) return undefined;
   return { ok: true, input: parsed.value, repaired: parsed.repaired, habits: ['structured_input'] };
 }
 
 /** True when a raw newline or tab sits inside a JSON string, which strict JSON forbids. */
-function hasRawControlInString(json: string): boolean {
+export function hasRawControlInString(json: string): boolean {
   let quoted = false;
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);

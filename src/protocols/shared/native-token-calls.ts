@@ -27,9 +27,12 @@ const HARMONY_CALL =
 const HARMONY_FINAL = /<\|channel\|>final<\|message\|>([\s\S]*?)(?:<\|return\|>|<\|end\|>|$)/;
 const HARMONY_ANALYSIS = /<\|channel\|>analysis<\|message\|>([\s\S]*?)(?:<\|end\|>|$)/;
 
+/** Cheap first test: every native token format this file reads has one of these. */
+const TOKEN_HINT = /<[|｜](?:tool|channel)/;
+
 /** True when a reply holds a tool call in a native token format (a cheap check for callers). */
 export function hasTokenCall(text: string): boolean {
-  return text.includes('<') && (KIMI_OR_DEEPSEEK.test(text) || HARMONY_CALL.test(text));
+  return TOKEN_HINT.test(text) && (KIMI_OR_DEEPSEEK.test(text) || HARMONY_CALL.test(text));
 }
 
 /**
@@ -40,7 +43,7 @@ export function hasTokenCall(text: string): boolean {
  * harmony's final channel as the answer. The first call is taken. Undefined when there is none.
  */
 export function readTokenCall(text: string, raw: string): ParsedStep | undefined {
-  if (!text.includes('<')) return undefined;
+  if (!text.includes('<') || !TOKEN_HINT.test(text)) return undefined;
   const call = findCall(text);
   if (!call) return readHarmonyFinal(text);
   const span = extractJson(call.args);

@@ -16,13 +16,18 @@ const END_OF_TURN =
 const TURN_START =
   /<\|im_start\|>(?:assistant|user|system)?|<\|start_header_id\|>\w*<\|end_header_id\|>|<start_of_turn>(?:model|user)?|<s>|<\|(?:assistant|user|system|im_sep)\|>|<[|｜]Assistant[|｜]>|\[\/INST\]/g;
 
+const NONE: ReplyHabit[] = [];
+
+/** One cheap test before the two passes above: most replies hold no token at all. */
+const ANY_TOKEN = /<(?:\||｜|\/?s>|eos>|end_of_turn>|start_of_turn>)|\[\/INST\]/;
+
 /**
  * Removes chat-template tokens a server failed to strip (`<|im_end|>`, `<|eot_id|>`, `<|end|>`, `</s>`…).
  * The reply ends at the first end-of-turn token that follows some text: after it the model was
  * writing the next turn (often a made-up Observation). Pure and cheap when no `<` or `[` is present.
  */
 export function stripSpecialTokens(reply: string): TokensStripped {
-  if (!reply.includes('<') && !reply.includes('[/')) return { text: reply, habits: [] };
+  if ((!reply.includes('<') && !reply.includes('[/')) || !ANY_TOKEN.test(reply)) return { text: reply, habits: NONE };
   let text = reply.replace(TURN_START, '\n');
   let changed = text !== reply;
   for (let end = END_OF_TURN.exec(text); end; end = END_OF_TURN.exec(text)) {
@@ -34,5 +39,5 @@ export function stripSpecialTokens(reply: string): TokensStripped {
     }
     text = text.slice(end.index + end[0].length);
   }
-  return changed ? { text: text.trim(), habits: ['special_tokens'] } : { text: reply, habits: [] };
+  return changed ? { text: text.trim(), habits: ['special_tokens'] } : { text: reply, habits: NONE };
 }

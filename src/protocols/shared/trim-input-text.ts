@@ -16,6 +16,11 @@ const CODE_CHARS = /[=;{}<>|&$]|^\s*(?:import|from|def|const|let|var|SELECT|UPDA
  * Returns the text unchanged otherwise.
  */
 export function dropCommentary(text: string): string {
+  const last = text.charCodeAt(text.length - 1);
+  // Cheap exit for the common case: one line that does not end in a parenthesis.
+  if (last !== 41 /* ) */ && last !== 0xff09 /* ） */ && last !== 46 && last !== 0x3002 && !text.includes('\n\n')) {
+    return text;
+  }
   const paragraph = /^([^\n]+)\n[ \t]*\n([\s\S]+)$/.exec(text);
   if (paragraph) {
     const [, first, rest] = paragraph;
@@ -41,11 +46,14 @@ function isProse(line: string): boolean {
   return (text.match(PROSE_WORDS) ?? []).length >= 3;
 }
 
+const QUOTE_START = "`“‘'「";
+
 /**
  * The text inside matching backticks (one to three), typographic quotes or single quotes around the
  * whole input; undefined when it is not quoted. Double quotes are JSON strings, decoded elsewhere.
  */
 export function unquote(text: string): string | undefined {
+  if (!QUOTE_START.includes(text[0])) return undefined;
   const match = /^(?:(`{1,3})([^`]+)\1|“([^”]*)”|‘([^’]*)’|'([^']*)'|「([^」]*)」)$/u.exec(text);
   if (!match) return undefined;
   const inner = (match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? '').trim();
