@@ -22,6 +22,7 @@ export {
 } from './model-types.js';
 export { type ActionInput, type ParsedStep, REPLY_HABITS, type ReplyHabit } from './parsed-step.js';
 export {
+  addStats,
   emptyStats,
   type RunError,
   type RunResult,

@@ -42,7 +42,15 @@ export type ParsedStep =
       habits?: ReplyHabit[];
     }
   | { type: 'final'; thought?: string; answer: string; repaired?: boolean; habits?: ReplyHabit[] }
-  | { type: 'invalid'; reason: string; raw: string };
+  | {
+      type: 'invalid';
+      reason: string;
+      raw: string;
+      /** The model's own words that could not be read (one line or a short span), to quote back. */
+      quote?: string;
+      /** The corrected line the model should write instead, in the reply's keywords. */
+      fix?: string;
+    };
 
 /** An object or an array when the action input was JSON-like, else the trimmed string. */
 export type ActionInput = Record<string, unknown> | unknown[] | string;

@@ -8,7 +8,7 @@ import { stripSpecialTokens } from '../shared/special-tokens.js';
 import { type Section, splitSections } from '../shared/split-sections.js';
 import { stripThink } from '../shared/strip-think.js';
 import { unwrapFences } from '../shared/unwrap-fences.js';
-import { FORMAT_HINT, readReActAction } from './read-react-action.js';
+import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
 
 /**
  * LlamaIndex's ReAct format ends with `Answer:` rather than `Final Answer:`; Chinese prompts say
@@ -56,7 +56,12 @@ function readSections(text: string, raw: string, think: string | undefined): Par
     const answer = answerAlias(text, preamble, kept, think);
     if (answer) return answer;
     if (kept.length === 0) return plainReply(text, raw, think);
-    return invalid(raw, `The reply has a Thought but no Action and no Final Answer. ${FORMAT_HINT}`);
+    const last = text.trim().split('\n').at(-1) ?? '';
+    return invalid(
+      raw,
+      `The reply has a Thought but no Action and no Final Answer. ${FORMAT_HINT}`,
+      detail(raw, last, 'final'),
+    );
   }
   const thought = joinThoughts(
     think,

@@ -1,5 +1,6 @@
 import type { ParsedStep, ReplyHabit } from '../../core/index.js';
 import { coerceInput } from '../shared/coerce-input.js';
+import { FIX_KEYWORDS, replyLanguage } from '../shared/correction-detail.js';
 import { extractJson } from '../shared/extract-json.js';
 import { isFinalName, isNoneName } from '../shared/final-names.js';
 import { invalid, withExtras, withHabits } from '../shared/invalid.js';
@@ -23,7 +24,7 @@ const ANSWER_KEYS = ['answer', 'final_answer', 'response', 'result', 'output', '
  */
 export function readReActAction(actionText: string, inputText: string | undefined, raw: string): ParsedStep {
   const action = actionText.trim();
-  if (action === '') return invalid(raw, `The Action is empty. ${FORMAT_HINT}`);
+  if (action === '') return invalid(raw, `The Action is empty. ${FORMAT_HINT}`, detail(raw, '', 'tool'));
   // LangChain's structured-chat format: the Action holds a JSON blob (often fenced).
   if (action.startsWith('{') || action.startsWith('```')) return readJsonAction(action, raw);
   const [firstLine, ...moreLines] = action.split('\n');
@@ -42,7 +43,7 @@ export function readReActAction(actionText: string, inputText: string | undefine
   const name = call ? call.tool : cleanToolName(firstLine);
   if (!call && name !== firstLine.trim()) habits.push('decorated_tool_name');
   if (!/[A-Za-z0-9]/.test(name) && !/[\p{L}\p{N}]/u.test(name)) {
-    return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`);
+    return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`, detail(raw, firstLine, 'tool'));
   }
   let rest = moreLines.join('\n').trim();
   const alias = INPUT_ALIAS.exec(rest);
@@ -53,16 +54,22 @@ export function readReActAction(actionText: string, inputText: string | undefine
   const input = dropStopLeftover(inputText ?? (rest === '' ? undefined : rest));
   if (isFinalName(name)) {
     return input === undefined
-      ? invalid(raw, `"Action: ${name}" needs the answer: write "Final Answer: <answer>".`)
+      ? invalid(
+          raw,
+          `"Action: ${name}" needs the answer: write "Final Answer: <answer>".`,
+          detail(raw, firstLine, 'final'),
+        )
       : withHabits(finalFrom(input, raw, false), habits);
   }
   if (isNoneName(name)) return noTool(name, raw);
   const problem = toolNameProblem(name);
-  if (problem) return invalid(raw, problem);
+  if (problem) return invalid(raw, problem, detail(raw, firstLine, 'tool'));
   if (input === undefined) {
+    const k = FIX_KEYWORDS[replyLanguage(raw, 'en')];
     return invalid(
       raw,
       `The Action "${name}" has no Action Input. Write "Action Input:" on the next line with the arguments as JSON ({} if none).`,
+      { quote: lineOf(raw, firstLine), fix: `${k.action}${name}\n${k.input}{}` },
     );
   }
   const coerced = coerceInput(input, { commentary: true });
@@ -74,7 +81,36 @@ export function readReActAction(actionText: string, inputText: string | undefine
 }
 
 function noTool(name: string, raw: string): ParsedStep {
-  return invalid(raw, `"${name}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
+  return invalid(
+    raw,
+    `"${name}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`,
+    detail(raw, name, 'final'),
+  );
+}
+
+/**
+ * What a correction shows: the reply's line holding `fragment` (the model's own words) and the line
+ * to write instead, in the reply's language: the final-answer line, or an action with its input.
+ */
+export function detail(raw: string, fragment: string, want: 'tool' | 'final'): { quote: string; fix: string } {
+  const k = FIX_KEYWORDS[replyLanguage(raw, 'en')];
+  const zh = k.final !== FIX_KEYWORDS.en.final;
+  const fix =
+    want === 'final'
+      ? `${k.final}${zh ? '<你的答案>' : '<your answer>'}`
+      : `${k.action}${zh ? '<工具名>' : '<tool name>'}\n${k.input}{"<argument>": "<value>"}`;
+  return { quote: lineOf(raw, fragment), fix };
+}
+
+/** The whole line of `raw` that holds `fragment` (else the first Action line, else the first line). */
+function lineOf(raw: string, fragment: string): string {
+  const lines = raw.split('\n');
+  const text = fragment.trim();
+  return (
+    (text ? lines.find((l) => l.includes(text)) : undefined) ??
+    lines.find((l) => /action|行动/i.test(l)) ??
+    lines[0]
+  ).trim();
 }
 
 /** The Action line, or the whole Action when a bracket opened on it closes on a later line (`Finish[a\nb]`). */

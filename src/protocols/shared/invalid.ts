@@ -1,8 +1,19 @@
 import type { ParsedStep, ReplyHabit } from '../../core/index.js';
 
-/** An unreadable reply, with the reason that tells the model what to fix. */
-export function invalid(raw: string, reason: string): Extract<ParsedStep, { type: 'invalid' }> {
-  return { type: 'invalid', reason, raw };
+/**
+ * An unreadable reply, with the reason that tells the model what to fix and, when known, its own
+ * words (`quote`) and the corrected line (`fix`) for the correction to show.
+ */
+export function invalid(
+  raw: string,
+  reason: string,
+  detail?: { quote?: string; fix?: string },
+): Extract<ParsedStep, { type: 'invalid' }> {
+  if (!detail) return { type: 'invalid', reason, raw };
+  const step: Extract<ParsedStep, { type: 'invalid' }> = { type: 'invalid', reason, raw };
+  if (detail.quote) step.quote = detail.quote;
+  if (detail.fix) step.fix = detail.fix;
+  return step;
 }
 
 /**

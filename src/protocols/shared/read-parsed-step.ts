@@ -22,7 +22,13 @@ export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadR
     case 'final':
       return { type: 'final', ...thought, answer: step.answer, ...repaired, ...habits };
     case 'invalid':
-      return { type: 'invalid', reason: withLengthHint(step.reason, response), raw: step.raw };
+      return {
+        type: 'invalid',
+        reason: withLengthHint(step.reason, response),
+        raw: step.raw,
+        ...(step.quote ? { quote: step.quote } : {}),
+        ...(step.fix ? { fix: step.fix } : {}),
+      };
   }
 }
 

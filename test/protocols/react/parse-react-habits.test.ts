@@ -227,7 +227,7 @@ describe('parseReAct reads through the habits of real models', () => {
   describe('an action always has a tool name', () => {
     it('is invalid for the fuzz counterexample **Action:**"行动输入：', () => {
       const raw = '**Action:**"行动输入：';
-      expect(parseReAct(raw)).toEqual({ type: 'invalid', raw, reason: expect.stringContaining('no tool name') });
+      expect(parseReAct(raw)).toMatchObject({ type: 'invalid', raw, reason: expect.stringContaining('no tool name') });
     });
 
     it('is invalid for decoration with no name inside', () => {
@@ -238,6 +238,27 @@ describe('parseReAct reads through the habits of real models', () => {
       ]) {
         expect(parseReAct(raw), raw).toMatchObject({ type: 'invalid' });
       }
+    });
+  });
+});
+
+describe('invalid replies carry the model’s own words and the corrected line', () => {
+  it('quotes the Action: None line and shows the final-answer line, in the reply’s language', () => {
+    expect(parseReAct('Thought: no tool needed.\nAction: None (direct response required)')).toMatchObject({
+      type: 'invalid',
+      quote: 'Action: None (direct response required)',
+      fix: 'Final Answer: <your answer>',
+    });
+    expect(parseReAct('思考：不需要工具。\n行动：无')).toMatchObject({
+      quote: '行动：无',
+      fix: '最终答案：<你的答案>',
+    });
+  });
+
+  it('shows the exact Action and Action Input lines when the input is missing', () => {
+    expect(parseReAct('Thought: check the time.\nAction: get_time')).toMatchObject({
+      quote: 'Action: get_time',
+      fix: 'Action: get_time\nAction Input: {}',
     });
   });
 });
