@@ -55,8 +55,13 @@ export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedIn
       return { ok: true, input: inner, repaired: decoded.repaired, habits: [...habits, 'quoted_input'] };
     }
   }
-  const inner = unquote(text);
-  if (inner !== undefined) return { ok: true, input: inner, repaired: false, habits: [...habits, 'quoted_input'] };
+  // `"{"k": 1}"`, `'{…}'`, `` `{…}` ``: a JSON object in quotes that do not make a JSON string.
+  const inner = unquote(text) ?? (/^"\s*\{[\s\S]*\}\s*"$/.test(text) ? text.slice(1, -1).trim() : undefined);
+  if (inner !== undefined) {
+    const object = inner.startsWith('{') ? readObject(inner) : undefined;
+    if (object?.ok && typeof object.input !== 'string') return withHabits(object, [...habits, 'quoted_input']);
+    return { ok: true, input: inner, repaired: false, habits: [...habits, 'quoted_input'] };
+  }
   // No spread: this is the hot path, and a literal keeps one object shape.
   return habits.length
     ? { ok: true, input: text, repaired: false, habits }

@@ -1,7 +1,7 @@
 import type { ParsedStep } from '../../core/index.js';
 import type { Protocol, ProtocolName } from '../protocol.js';
 import { renderCorrection } from './correction-detail.js';
-import { fill, type PromptTemplates } from './prompt-template.js';
+import type { PromptTemplates } from './prompt-template.js';
 import { readNativeCalls, readParsedStep } from './read-parsed-step.js';
 import { renderSystemPrompt } from './render-system-prompt.js';
 import { textStepMessages } from './text-step-messages.js';

@@ -69,6 +69,15 @@ describe('parseReAct reads through the habits of real models', () => {
     }
   });
 
+  it('quoted_input: a JSON object in quotes, backticks or single quotes is the object', () => {
+    for (const quoted of ['"{"q": "cats"}"', '\'{"q": "cats"}\'', '`{"q": "cats"}`']) {
+      expect(parseReAct(`Action: search\nAction Input: ${quoted}`), quoted).toMatchObject({
+        input: { q: 'cats' },
+        habits: ['quoted_input'],
+      });
+    }
+  });
+
   describe('decorated_tool_name', () => {
     it('does not let empty parentheses swallow the Action Input line', () => {
       expect(parseReAct('Action: search()\nAction Input: {"q": "cats"}')).toMatchObject({
