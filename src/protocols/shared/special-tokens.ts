@@ -8,13 +8,14 @@ export interface TokensStripped {
 
 /**
  * Tokens that end a turn (ChatML, Llama 3, Phi, Gemma, Mistral, Command R, DeepSeek). What follows one
- * is the model writing the next turn itself, never part of this reply.
+ * is the model writing the next turn itself, never part of this reply. `</s>` and `<s>` are also HTML
+ * (strikethrough), so they count only where a tokenizer puts them: at the end of a line or the reply, or next to another token.
  */
 const END_OF_TURN =
-  /<\|(?:im_end|eot_id|eom_id|end|endoftext|end_of_text|return|END_OF_TURN_TOKEN)\|>|<\/s>|<eos>|<end_of_turn>|<[|｜]end[▁_]of[▁_]sentence[|｜]>/;
+  /<\|(?:im_end|eot_id|eom_id|end|endoftext|end_of_text|return|END_OF_TURN_TOKEN)\|>|<\/s>(?=\s*$|\s*<\/?s>|\s*\[INST\]|[ \t]*\n)|<eos>|<end_of_turn>|<[|｜]end[▁_]of[▁_]sentence[|｜]>/;
 /** Tokens that open a turn or a role header, with the role name they carry. */
 const TURN_START =
-  /<\|im_start\|>(?:assistant|user|system)?|<\|start_header_id\|>\w*<\|end_header_id\|>|<start_of_turn>(?:model|user)?|<s>|<\|(?:assistant|user|system|im_sep)\|>|<[|｜]Assistant[|｜]>|\[\/INST\]/g;
+  /<\|im_start\|>(?:assistant|user|system)?|<\|start_header_id\|>\w*<\|end_header_id\|>|<start_of_turn>(?:model|user)?|^\s*<s>|<s>(?=\s*\[INST\])|<\|(?:assistant|user|system|im_sep)\|>|<[|｜]Assistant[|｜]>|\[\/INST\]/g;
 
 const NONE: ReplyHabit[] = [];
 

@@ -187,6 +187,13 @@ describe('parseReAct reads through the habits of real models', () => {
       }
     });
 
+    it('leaves HTML strikethrough (<s>…</s>) in an answer alone', () => {
+      expect(parseReAct('Final Answer: The price is <s>$20</s> $15 today.')).toEqual({
+        type: 'final',
+        answer: 'The price is <s>$20</s> $15 today.',
+      });
+    });
+
     it('reads Kimi, DeepSeek and gpt-oss token-format calls', () => {
       const kimi =
         '<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q": "cats"}<|tool_call_end|><|tool_calls_section_end|>';
