@@ -14,6 +14,7 @@ export const FORMAT_HINT =
 
 /** Another framework's name for the input line (`Input:`, `Tool Input:`, `输入：`) at the start of the input. */
 const INPUT_ALIAS = /^[*_]*(?:tool[ _]?)?(?:input|args|arguments|输入|参数)[*_]*[ \t]*[:：][*_]*[ \t]*/i;
+const TEXT_INPUT = { commentary: true };
 /** Keys a final answer in action form wraps its text in: `Action: finish` + `{"answer": "…"}`. */
 const ANSWER_KEYS = ['answer', 'final_answer', 'response', 'result', 'output', 'text', 'content'];
 
@@ -46,8 +47,8 @@ export function readReActAction(actionText: string, inputText: string | undefine
     return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`, detail(raw, firstLine, 'tool'));
   }
   let rest = moreLines.join('\n').trim();
-  const alias = INPUT_ALIAS.exec(rest);
-  if (alias && inputText === undefined) {
+  const alias = rest !== '' && inputText === undefined ? INPUT_ALIAS.exec(rest) : null;
+  if (alias) {
     rest = rest.slice(alias[0].length);
     habits.push('foreign_keywords');
   }
@@ -72,7 +73,7 @@ export function readReActAction(actionText: string, inputText: string | undefine
       { quote: lineOf(raw, firstLine), fix: `${k.action}${name}\n${k.input}{}` },
     );
   }
-  const coerced = coerceInput(input, { commentary: true });
+  const coerced = coerceInput(input, TEXT_INPUT);
   if (!coerced.ok) return invalid(raw, coerced.reason);
   const step: ParsedStep = { type: 'action', tool: name, input: coerced.input };
   if (coerced.repaired) step.repaired = true;
@@ -159,7 +160,7 @@ function finalFrom(input: unknown, raw: string, repaired: boolean): ParsedStep {
 /** Strips the decoration models put around a tool name: backticks, quotes, emphasis, brackets, a trailing period. */
 function cleanToolName(line: string): string {
   let name = unwrap(line);
-  const bracketed = /^\[([\p{L}\p{N}_.\-/ ]+)\]$/u.exec(name);
+  const bracketed = name.charCodeAt(0) === 91 /* [ */ ? /^\[([\p{L}\p{N}_.\-/ ]+)\]$/u.exec(name) : null;
   if (bracketed) name = bracketed[1].trim();
   // "Use the Calculator tool" → "Calculator"; a name that merely ends in "Tool" is kept whole.
   const verbal = /^(?:use|call|使用|调用)\s+(?:the\s+)?(.+?)(?:\s+(?:tool|工具))?$/i.exec(name);

@@ -17,6 +17,9 @@ export interface CoerceOptions {
   commentary?: boolean;
 }
 
+const QUOTED: ReplyHabit[] = ['quoted_input'];
+const COMMENTARY: ReplyHabit[] = ['trailing_commentary'];
+
 const WHOLE_FENCE = /^```[\w-]*[^\n]*\n([\s\S]*?)(?:\n?```)?$/;
 
 /**
@@ -28,7 +31,6 @@ const WHOLE_FENCE = /^```[\w-]*[^\n]*\n([\s\S]*?)(?:\n?```)?$/;
  */
 export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedInput {
   let text = raw.trim();
-  const habits: ReplyHabit[] = [];
   const fence = WHOLE_FENCE.exec(text);
   if (fence && text.startsWith('```')) text = fence[1].trim();
   if (text.startsWith('{')) return readObject(text);
@@ -39,9 +41,9 @@ export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedIn
   if (options.commentary) {
     const kept = dropCommentary(text);
     if (kept !== text) {
-      habits.push('trailing_commentary');
       text = kept;
-      if (text.startsWith('{')) return withHabits(readObject(text), habits);
+      if (text.startsWith('{')) return withHabits(readObject(text), COMMENTARY);
+      return commentaryInput(text);
     }
   }
   if (/^"[\s\S]*"$/.test(text)) {
@@ -50,22 +52,27 @@ export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedIn
       const inner = decoded.value.trim();
       if (inner.startsWith('{')) {
         const object = readObject(inner);
-        if (object.ok) return withHabits(object, habits);
+        if (object.ok) return object;
       }
-      return { ok: true, input: inner, repaired: decoded.repaired, habits: [...habits, 'quoted_input'] };
+      return { ok: true, input: inner, repaired: decoded.repaired, habits: ['quoted_input'] };
     }
   }
   // `"{"k": 1}"`, `'{…}'`, `` `{…}` ``: a JSON object in quotes that do not make a JSON string.
   const inner = unquote(text) ?? (/^"\s*\{[\s\S]*\}\s*"$/.test(text) ? text.slice(1, -1).trim() : undefined);
   if (inner !== undefined) {
     const object = inner.startsWith('{') ? readObject(inner) : undefined;
-    if (object?.ok && typeof object.input !== 'string') return withHabits(object, [...habits, 'quoted_input']);
-    return { ok: true, input: inner, repaired: false, habits: [...habits, 'quoted_input'] };
+    if (object?.ok && typeof object.input !== 'string') return withHabits(object, QUOTED);
+    return { ok: true, input: inner, repaired: false, habits: ['quoted_input'] };
   }
   // No spread: this is the hot path, and a literal keeps one object shape.
-  return habits.length
-    ? { ok: true, input: text, repaired: false, habits }
-    : { ok: true, input: text, repaired: false };
+  return { ok: true, input: text, repaired: false };
+}
+
+/** The text left after dropping commentary, read again for quotes (`"Paris" (the city)`). */
+function commentaryInput(text: string): CoercedInput {
+  const read = coerceInput(text);
+  if (!read.ok) return read;
+  return { ...read, habits: ['trailing_commentary', ...(read.habits ?? [])] };
 }
 
 /** Turns a JSON value already parsed (e.g. `action_input`) into an action input. */
