@@ -1,8 +1,9 @@
 /**
- * Parse throughput per parser on the corpus of real model outputs
- * (test/fixtures/protocols/corpus.json), measured in one run: replies per second for each parser on
- * its own entries, on every entry (robustness path: the "wrong" format), and against a naive
- * JSON.parse baseline, printed as ratios.
+ * Parse accuracy and throughput on the corpus of real model outputs
+ * (test/fixtures/protocols/corpus.json), measured in one run: the share of replies read as the corpus
+ * expects (overall and per habit class), then replies per second for each parser on its own entries,
+ * on every entry (robustness path: the "wrong" format), and against a naive JSON.parse baseline,
+ * printed as ratios.
  *
  * Run: node --import tsx bench/parsers.bench.ts
  */
@@ -11,8 +12,11 @@ import { join } from 'node:path';
 import { parseJsonAction, parseReAct } from '../src/protocols/index.js';
 
 interface Entry {
+  id: string;
   parser: 'react' | 'json';
+  habit?: string;
   input: string;
+  expected: { type: string; tool?: string; input?: unknown; answer?: string };
 }
 
 const corpus: Entry[] = JSON.parse(
@@ -21,7 +25,24 @@ const corpus: Entry[] = JSON.parse(
 const react = corpus.filter((e) => e.parser === 'react').map((e) => e.input);
 const json = corpus.filter((e) => e.parser === 'json').map((e) => e.input);
 const all = corpus.map((e) => e.input);
+const parsers = { react: parseReAct, json: parseJsonAction };
 const ROUNDS = 7;
+
+/** Read as expected: the same kind of step, and the same tool and input, or the same answer. */
+function readsAsExpected(entry: Entry): boolean {
+  const step = parsers[entry.parser](entry.input) as Record<string, unknown>;
+  const want = entry.expected;
+  if (step.type !== want.type) return false;
+  if (want.type === 'action') {
+    return step.tool === want.tool && JSON.stringify(step.input) === JSON.stringify(want.input);
+  }
+  return want.type === 'final' ? step.answer === want.answer : true;
+}
+
+function accuracy(entries: Entry[]): string {
+  const read = entries.filter(readsAsExpected).length;
+  return `${((100 * read) / entries.length).toFixed(1)}% (${read}/${entries.length})`;
+}
 const ROUND_MS = 250;
 
 /**
@@ -67,6 +88,12 @@ for (let round = 0; round < ROUNDS; round++) {
 const rows = cases.map(([name, , inputs], i) => [name, best[i], avgChars(inputs)] as const);
 
 console.log(`corpus: ${corpus.length} replies (${react.length} ReAct, ${json.length} JSON)\n`);
+console.log(`read as expected: ${accuracy(corpus)}`);
+const habits = [...new Set(corpus.map((e) => e.habit).filter((h): h is string => h !== undefined))];
+for (const habit of habits) {
+  console.log(`  ${habit.padEnd(22)} ${accuracy(corpus.filter((e) => e.habit === habit))}`);
+}
+console.log('');
 for (const [name, perSecond, chars] of rows) {
   console.log(
     `${name.padEnd(36)} ${Math.round(perSecond).toLocaleString('en').padStart(10)} replies/s  (avg ${chars} chars)`,

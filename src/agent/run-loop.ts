@@ -1,10 +1,12 @@
 import { type Message, type RunResult, type Step, withFields } from '../core/index.js';
 import type { Model } from '../llm/index.js';
+import { replyLanguage } from '../protocols/index.js';
 import type { AnyTool } from '../tools/index.js';
 import { askModel } from './ask-model.js';
 import { bestEffortAnswer } from './best-effort-answer.js';
 import { createStepProjector, type PromptHead, projectMessages } from './build-messages.js';
 import { createCheckpointer } from './checkpointer.js';
+import { countRepair } from './count-repair.js';
 import { endRun, failure } from './end-run.js';
 import { finishPendingStep } from './finish-pending-step.js';
 import { fitContext } from './fit-context.js';
@@ -139,7 +141,6 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       // 3. Read the reply into the next move.
       const next = decideNextStep(protocol.readReply(response), response.text, options.outputSchema);
       if (next.thought) emit(event(state, 'thought', { step: index, text: next.thought }));
-      if (next.type !== 'retry_parse' && next.repaired) state.stats.repairedReplies += 1;
       const step: Step = {
         index,
         kind: 'final',
@@ -150,6 +151,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         toolCalls: [],
         usage: response.usage,
       };
+      countRepair(next, step, state, emit);
 
       // 4. Finish, correct, or run the tools.
       if (next.type === 'final') {
@@ -167,7 +169,7 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
         Object.assign(step, {
           kind: 'invalid',
           invalidReason: next.reason,
-          observation: protocol.correction(next.reason, language),
+          observation: protocol.correction(next.reason, replyLanguage(next.raw, language), next),
         });
         emit(event(state, 'invalid_output', { step: index, reason: next.reason, raw: next.raw }));
         emit(event(state, 'observation', { step: index, text: step.observation ?? '' }));

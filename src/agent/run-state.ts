@@ -1,6 +1,7 @@
 import {
   type AgentEvent,
   type AgentEventType,
+  addStats,
   type EventOf,
   emptyStats,
   type RunStats,
@@ -38,7 +39,7 @@ export function createRunState(
     input,
     steps: resume ? [...resume.steps] : [],
     usage: resume ? { ...resume.usage } : { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
-    stats: resume ? { ...resume.stats } : emptyStats(),
+    stats: resume ? addStats(emptyStats(), resume.stats) : emptyStats(),
     startedAt: Date.now(),
     invalidStreak: 0,
   };

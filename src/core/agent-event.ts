@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from './message.js';
 import type { ToolSpec, Usage } from './model-types.js';
+import type { ReplyHabit } from './parsed-step.js';
 import type { RunError, RunStatus, RunUsage } from './run-result.js';
 
 /** Fields every event carries. `parentRunId` nests a child agent's events under its caller's. */
@@ -47,7 +48,7 @@ export type AgentEvent =
     >
   | E<'observation', { step: number; text: string }>
   | E<'invalid_output', { step: number; reason: string; raw: string }>
-  | E<'warning', { step?: number; code: string; message: string }>
+  | E<'warning', { step?: number; code: string; message: string; habits?: ReplyHabit[] }>
   | E<'final', { step: number; output: string; object?: unknown }>
   | E<'run_end', { status: RunStatus; output: string; usage: RunUsage; durationMs: number; error?: RunError }>
   // Events from the memory, planning, routing, guardrail, cache and approval layers.

@@ -37,10 +37,11 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
-export type { ActionInput, ParsedStep } from './parsed-step.js';
+export { type ActionInput, type ParsedStep, REPLY_HABITS, type ReplyHabit } from './parsed-step.js';
 export { createPushChannel, type PushChannel } from './push-channel.js';
 export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {
+  addStats,
   emptyStats,
   type RunError,
   type RunResult,

@@ -1,3 +1,4 @@
+import type { ReplyHabit } from './parsed-step.js';
 import type { Step } from './step.js';
 
 export type RunStatus = 'done' | 'max_steps' | 'loop_detected' | 'aborted' | 'failed' | 'budget_exceeded';
@@ -25,7 +26,10 @@ export interface RunStats {
   toolCalls: number;
   toolErrors: number;
   invalidReplies: number;
+  /** Replies read despite a formatting slip (repaired JSON or a habit read through), run without a correction. */
   repairedReplies: number;
+  /** How many replies showed each formatting habit (see `REPLY_HABITS`); a reply may show several. */
+  habits: Partial<Record<ReplyHabit, number>>;
   repetitionWarnings: number;
   retries: number;
   cacheHits: number;
@@ -59,8 +63,25 @@ export function emptyStats(): RunStats {
     toolErrors: 0,
     invalidReplies: 0,
     repairedReplies: 0,
+    habits: {},
     repetitionWarnings: 0,
     retries: 0,
     cacheHits: 0,
   };
+}
+
+/**
+ * Adds `source`'s counts to `target` (a sub-run's stats to its parent's, a checkpoint's to a resumed
+ * run's) and returns `target`. Stats saved before a count existed add nothing for it.
+ */
+export function addStats(target: RunStats, source: Partial<RunStats>): RunStats {
+  for (const key of Object.keys(target) as (keyof RunStats)[]) {
+    if (key === 'habits') continue;
+    const value = source[key];
+    if (typeof value === 'number') target[key] += value;
+  }
+  for (const [habit, count] of Object.entries(source.habits ?? {}) as [ReplyHabit, number][]) {
+    target.habits[habit] = (target.habits[habit] ?? 0) + count;
+  }
+  return target;
 }

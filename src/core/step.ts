@@ -1,5 +1,6 @@
 import type { ContentPart, Message, ReasoningPart, ToolCall } from './message.js';
 import type { Usage } from './model-types.js';
+import type { ReplyHabit } from './parsed-step.js';
 
 /** One tool call as it ran: its input, output and how long it took. */
 export interface ToolCallRecord {
@@ -39,6 +40,8 @@ export interface Step {
   observation?: string;
   /** Set when `kind` is `invalid`. */
   invalidReason?: string;
+  /** The formatting habits the reply was read through (it ran without a correction). */
+  habits?: ReplyHabit[];
   /** Set when `kind` is `final`. */
   answer?: string;
   usage?: Usage;

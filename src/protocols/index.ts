@@ -5,10 +5,19 @@ export { parseJsonAction } from './json/parse-json-action.js';
 export { jsonPrompt } from './json/prompt.js';
 export { nativeProtocol } from './native/native-protocol.js';
 export { nativePrompt } from './native/prompt.js';
-export type { Language, PromptContext, Protocol, ProtocolName, ReadReply, ReadToolCall } from './protocol.js';
+export type {
+  CorrectionDetail,
+  Language,
+  PromptContext,
+  Protocol,
+  ProtocolName,
+  ReadReply,
+  ReadToolCall,
+} from './protocol.js';
 export { parseReAct } from './react/parse-react.js';
 export { reactPrompt } from './react/prompt.js';
 export { reactProtocol } from './react/react-protocol.js';
 export { renderPrompt } from './render-prompt.js';
+export { replyLanguage } from './shared/correction-detail.js';
 export { PLAIN_ANSWER_MAX_CHARS } from './shared/plain-reply.js';
 export type { PromptTemplate, PromptTemplates } from './shared/prompt-template.js';

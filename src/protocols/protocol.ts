@@ -1,4 +1,4 @@
-import type { Message, ModelResponse, Step, ToolSpec } from '../core/index.js';
+import type { Message, ModelResponse, ReplyHabit, Step, ToolSpec } from '../core/index.js';
 
 /** The three protocols: provider tool calls, a JSON object per reply, or ReAct text. */
 export type ProtocolName = 'native' | 'json' | 'react';
@@ -24,11 +24,28 @@ export interface ReadToolCall {
   input: unknown;
 }
 
-/** A reply read into the loop's next move. Never thrown: an unreadable reply is `invalid`. */
+/**
+ * A reply read into the loop's next move. Never thrown: an unreadable reply is `invalid`. `habits`
+ * names the formatting habits the parser read through (see `REPLY_HABITS`).
+ */
 export type ReadReply =
-  | { type: 'tool_calls'; thought?: string; calls: ReadToolCall[]; repaired?: boolean }
-  | { type: 'final'; thought?: string; answer: string; repaired?: boolean }
-  | { type: 'invalid'; reason: string; raw: string };
+  | { type: 'tool_calls'; thought?: string; calls: ReadToolCall[]; repaired?: boolean; habits?: ReplyHabit[] }
+  | { type: 'final'; thought?: string; answer: string; repaired?: boolean; habits?: ReplyHabit[] }
+  | {
+      type: 'invalid';
+      reason: string;
+      raw: string;
+      /** The model's own words that could not be read, quoted back in the correction. */
+      quote?: string;
+      /** The corrected line to write instead, shown in the correction. */
+      fix?: string;
+    };
+
+/** What a correction may show beyond the reason: the model's own words and the corrected line. */
+export interface CorrectionDetail {
+  quote?: string;
+  fix?: string;
+}
 
 /**
  * A protocol: how tools and the reply format go into the prompt, and how a reply is read back.
@@ -47,8 +64,11 @@ export interface Protocol {
    * observations (tool results, warnings, or the corrective message after an invalid reply).
    */
   stepMessages(step: Step, language: Language): Message[];
-  /** The corrective observation sent after an invalid reply. */
-  correction(reason: string, language: Language): string;
+  /**
+   * The corrective observation sent after an invalid reply, in `language` (the reply's language):
+   * the reason, and when `detail` has them, the model's own words and the exact line to write instead.
+   */
+  correction(reason: string, language: Language, detail?: CorrectionDetail): string;
   /** The user message asking for a final answer with no more tools (used when maxSteps is reached). */
   finalAnswerRequest(language: Language): string;
   /**

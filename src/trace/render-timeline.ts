@@ -43,6 +43,8 @@ export function renderTimeline(events: readonly AgentEvent[], options: RenderTim
     lines.push(
       `${colour(c.bold(end.status))} in ${formatMs(end.durationMs)} · ${summary.steps.length} steps · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${usageDetail(u)}${u.estimated ? ' (estimated)' : ''}${cost}`,
     );
+    const repairs = repairLine(events);
+    if (repairs) lines.push(c.yellow(repairs));
     if (end.error) lines.push(c.red(`error ${end.error.code}: ${cut(end.error.message)}`));
     if (end.output) lines.push(`${c.bold('output')} ${cut(end.output)}`);
   } else {
@@ -89,6 +91,9 @@ function noteLines(event: AgentEvent, c: Colors, cut: (s: string) => string): st
     case 'invalid_output':
       return [`  ${c.red('invalid')} ${cut(event.reason)}`, `    ${c.dim(cut(event.raw))}`];
     case 'warning':
+      if (event.code === 'reply_repaired') {
+        return [`  ${c.yellow('repaired')} ${event.habits?.length ? event.habits.join(', ') : cut(event.message)}`];
+      }
       return [`  ${c.yellow(`warning ${event.code}`)} ${cut(event.message)}`];
     case 'cache_hit':
       return [`  ${c.green('cache hit')} ${c.dim(event.key.slice(0, 12))}`];
@@ -103,6 +108,24 @@ function noteLines(event: AgentEvent, c: Colors, cut: (s: string) => string): st
     default:
       return [`  ${c.dim(event.type)}`];
   }
+}
+
+/**
+ * The replies read through a formatting slip, counted per habit (`2 replies repaired: fenced_reply ×2`),
+ * from the run's own `reply_repaired` warnings; undefined when there were none.
+ */
+function repairLine(events: readonly AgentEvent[]): string | undefined {
+  const rootId = events.find((e) => e.type === 'run_start' && !e.parentRunId)?.runId ?? events[0]?.runId;
+  const repairs = events.filter((e) => e.runId === rootId && e.type === 'warning' && e.code === 'reply_repaired');
+  if (repairs.length === 0) return undefined;
+  const counts = new Map<string, number>();
+  for (const e of repairs) {
+    for (const habit of (e.type === 'warning' && e.habits) || ['repaired JSON']) {
+      counts.set(habit, (counts.get(habit) ?? 0) + 1);
+    }
+  }
+  const detail = [...counts].map(([habit, n]) => `${habit} ×${n}`).join(', ');
+  return `${repairs.length} ${repairs.length === 1 ? 'reply' : 'replies'} repaired: ${detail}`;
 }
 
 function oneLine(text: string, max: number): string {

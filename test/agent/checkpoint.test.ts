@@ -47,6 +47,7 @@ describe('Agent checkpoints and resume', () => {
         toolErrors: 0,
         invalidReplies: 0,
         repairedReplies: 0,
+        habits: {},
         repetitionWarnings: 0,
         retries: 0,
         cacheHits: 0,

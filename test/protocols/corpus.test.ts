@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ParsedStep } from '../../src/core/index.js';
+import { type ParsedStep, REPLY_HABITS } from '../../src/core/index.js';
 import { parseJsonAction, parseReAct } from '../../src/protocols/index.js';
 
 /** One real-world reply and how it must be read. */
@@ -10,11 +10,13 @@ interface CorpusEntry {
   /** Where the reply (or its shape) came from: issue thread, model card, paper. */
   source: string;
   style: string;
+  /** The habit class the reply shows (see REPLY_HABITS), for entries collected for one. */
+  habit?: string;
   parser: 'react' | 'json';
   input: string;
   expected:
-    | { type: 'action'; tool: string; input: unknown; thought?: string; repaired?: boolean }
-    | { type: 'final'; answer: string; thought?: string; repaired?: boolean }
+    | { type: 'action'; tool: string; input: unknown; thought?: string; repaired?: boolean; habits?: string[] }
+    | { type: 'final'; answer: string; thought?: string; repaired?: boolean; habits?: string[] }
     | { type: 'invalid'; reasonIncludes: string };
 }
 
@@ -32,6 +34,7 @@ function comparable(step: ParsedStep, expected: CorpusEntry['expected']): Record
       : { type: step.type, answer: step.answer };
   base.repaired = step.repaired ?? false;
   if ('thought' in expected && expected.thought !== undefined) base.thought = step.thought;
+  if ('habits' in expected && expected.habits !== undefined) base.habits = step.habits;
   return base;
 }
 
@@ -40,6 +43,14 @@ describe('parser corpus of real model outputs', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(100);
     for (const entry of corpus) expect(entry.source.length, entry.id).toBeGreaterThan(5);
     expect(new Set(corpus.map((e) => e.id)).size).toBe(corpus.length);
+  });
+
+  it('covers every habit class with sourced entries', () => {
+    for (const habit of REPLY_HABITS) {
+      const entries = corpus.filter((e) => e.habit === habit);
+      expect(entries.length, habit).toBeGreaterThanOrEqual(5);
+      for (const entry of entries) expect(entry.source, entry.id).toMatch(/^https:\/\//);
+    }
   });
 
   it.each(corpus.map((e) => [e.id, e] as const))('%s', (_id, entry) => {

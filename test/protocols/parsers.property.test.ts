@@ -2,12 +2,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ParsedStep } from '../../src/core/index.js';
+import { type ParsedStep, REPLY_HABITS } from '../../src/core/index.js';
 import { parseJsonAction, parseReAct } from '../../src/protocols/index.js';
 
 const corpus: { input: string }[] = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', 'fixtures', 'protocols', 'corpus.json'), 'utf8'),
 );
+/**
+ * CI runs a fixed seed, so a change never fails on an unrelated random find; `npm run fuzz` explores
+ * with a random seed (or FUZZ_SEED to replay one) and FUZZ_SCALE times as many runs. A find made there
+ * becomes a regular test.
+ */
+const fuzzScale = Number(process.env.FUZZ_SCALE ?? 0);
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : fuzzScale ? Date.now() % 2 ** 31 : 20261201;
+const scale = fuzzScale > 0 ? fuzzScale : 1;
+const timeout = fuzzScale > 0 ? 600_000 : undefined;
+fc.configureGlobal({ seed });
+if (fuzzScale > 0) console.log(`fuzzing with seed ${seed} (replay: FUZZ_SEED=${seed} npm run fuzz)`);
+
 const parsers = [
   ['parseReAct', parseReAct],
   ['parseJsonAction', parseJsonAction],
@@ -19,14 +31,14 @@ function assertWellFormed(step: ParsedStep, input: string): void {
     case 'action':
       expect(typeof step.tool).toBe('string');
       expect(step.tool.length).toBeGreaterThan(0);
-      expect(
-        typeof step.input === 'string' ||
-          (typeof step.input === 'object' && step.input !== null && !Array.isArray(step.input)),
-      ).toBe(true);
+      expect(step.tool.trim()).not.toBe('');
+      expect(typeof step.input === 'string' || (typeof step.input === 'object' && step.input !== null)).toBe(true);
+      for (const habit of step.habits ?? []) expect(REPLY_HABITS).toContain(habit);
       break;
     case 'final':
       expect(typeof step.answer).toBe('string');
       expect(step.answer.length).toBeGreaterThan(0);
+      for (const habit of step.habits ?? []) expect(REPLY_HABITS).toContain(habit);
       break;
     case 'invalid':
       expect(step.raw).toBe(input);
@@ -100,26 +112,38 @@ const mutated = fc
   });
 
 describe.each(parsers)('%s never throws', (_name, parse) => {
-  it('on arbitrary unicode strings', () => {
-    fc.assert(
-      fc.property(anyUnicode, (text) => assertWellFormed(parse(text), text)),
-      { numRuns: 400 },
-    );
-  });
+  it(
+    'on arbitrary unicode strings',
+    () => {
+      fc.assert(
+        fc.property(anyUnicode, (text) => assertWellFormed(parse(text), text)),
+        { numRuns: 400 * scale },
+      );
+    },
+    timeout,
+  );
 
-  it('on strings made of keywords, tags, brackets and quotes', () => {
-    fc.assert(
-      fc.property(structured, (text) => assertWellFormed(parse(text), text)),
-      { numRuns: 600 },
-    );
-  });
+  it(
+    'on strings made of keywords, tags, brackets and quotes',
+    () => {
+      fc.assert(
+        fc.property(structured, (text) => assertWellFormed(parse(text), text)),
+        { numRuns: 600 * scale },
+      );
+    },
+    timeout,
+  );
 
-  it('on mutated corpus entries', () => {
-    fc.assert(
-      fc.property(mutated, (text) => assertWellFormed(parse(text), text)),
-      { numRuns: 600 },
-    );
-  });
+  it(
+    'on mutated corpus entries',
+    () => {
+      fc.assert(
+        fc.property(mutated, (text) => assertWellFormed(parse(text), text)),
+        { numRuns: 600 * scale },
+      );
+    },
+    timeout,
+  );
 
   it('on non-string input from untyped callers', () => {
     for (const value of [undefined, null, 42, {}, []]) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/core/index.js';
+import type { AgentEvent, ReplyHabit } from '../../src/core/index.js';
 import { renderTimeline } from '../../src/trace/render-timeline.js';
 import { sampleTrace } from './sample-trace.js';
 
@@ -85,5 +85,31 @@ describe('renderTimeline', () => {
       text: 'child thinking',
     };
     expect(renderTimeline([...sampleTrace(), child])).not.toContain('child thinking');
+  });
+});
+
+describe('renderTimeline repaired replies', () => {
+  it('names the habit on the step and counts repairs per habit under the status line', () => {
+    const trace = sampleTrace();
+    const end = trace.length - 1;
+    const repaired = (step: number, habits: string[]): AgentEvent => ({
+      runId: 'run-1',
+      ts: 1250 + step,
+      type: 'warning',
+      step,
+      code: 'reply_repaired',
+      message: `Read the reply through: ${habits.join(', ')}.`,
+      habits: habits as ReplyHabit[],
+    });
+    const events = [
+      ...trace.slice(0, end),
+      repaired(1, ['fenced_reply']),
+      repaired(2, ['fenced_reply', 'quoted_input']),
+      trace[end],
+    ];
+    const text = renderTimeline(events);
+    expect(text).toContain('  repaired fenced_reply, quoted_input');
+    expect(text).toContain('2 replies repaired: fenced_reply ×2, quoted_input ×1');
+    expect(renderTimeline(trace)).not.toContain('repaired');
   });
 });

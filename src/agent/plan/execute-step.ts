@@ -1,4 +1,4 @@
-import type { RunResult } from '../../core/index.js';
+import { addStats, type RunResult } from '../../core/index.js';
 import type { Language } from '../../protocols/index.js';
 import type { Agent } from '../agent.js';
 import { tighter } from '../agent-as-tool.js';
@@ -29,7 +29,7 @@ export async function executeStep(
   });
   addChildUsage(state, run.usage);
   if (run.usage.costUsd !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + run.usage.costUsd;
-  for (const key of Object.keys(state.stats) as (keyof typeof state.stats)[]) state.stats[key] += run.stats[key];
+  addStats(state.stats, run.stats);
   for (const step of run.steps) state.steps.push({ ...step, index: state.steps.length });
   const result: StepResult = {
     step: view.plan[index],

@@ -1,13 +1,17 @@
 import type { ParsedStep } from '../../core/index.js';
 import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS } from '../shared/call-markers.js';
+import { hasRawControlInString } from '../shared/coerce-input.js';
 import { extractJson } from '../shared/extract-json.js';
-import { invalid, joinThoughts, readSafely, withExtras } from '../shared/invalid.js';
+import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
+import { readTokenCall } from '../shared/native-token-calls.js';
+import { LINE_KEYWORD, lineKeywordOf } from '../shared/normalize-keywords.js';
 import { plainReply } from '../shared/plain-reply.js';
 import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
 import { readUnstructured } from '../shared/read-unstructured.js';
 import { parseJsonLenient } from '../shared/repair-json.js';
+import { stripSpecialTokens } from '../shared/special-tokens.js';
 import { splitSections } from '../shared/split-sections.js';
 import { stripThink } from '../shared/strip-think.js';
 
@@ -30,7 +34,14 @@ export function parseJsonAction(text: string): ParsedStep {
 }
 
 function read(raw: string): ParsedStep {
-  const { text, thought: think } = stripThink(raw);
+  const native = readTokenCall(raw, raw);
+  if (native) return native;
+  const tokens = stripSpecialTokens(raw);
+  return withHabits(readText(tokens.text, raw), tokens.habits);
+}
+
+function readText(stripped: string, raw: string): ParsedStep {
+  const { text, thought: think } = stripThink(stripped);
   if (/<tool_call>|<function=/i.test(text)) {
     const tagged = readUnstructured(text, raw);
     if (tagged) return withExtras(tagged, think, false);
@@ -42,6 +53,8 @@ function read(raw: string): ParsedStep {
     if (splitSections(text).sections.length > 0) return parseReAct(raw);
     return plainReply(text, raw, think);
   }
+  // A JSON object quoted in the Thought as an example is not the action when a real `Action:` follows.
+  if (decisionAfter(text, span.end)) return parseReAct(raw);
   const parsed = parseJsonLenient(span.json);
   if (!parsed.ok)
     return invalid(raw, `The JSON could not be read (${parsed.error}). Reply with one JSON object: ${SHAPE}.`);
@@ -62,5 +75,16 @@ function read(raw: string): ParsedStep {
   }
   // Prose before the JSON is the model's reasoning; a `thought` key inside the JSON comes after it.
   const prose = text.slice(0, span.start).replace(CALL_MARKERS, '').trim();
-  return withExtras(step, joinThoughts(think, prose), parsed.repaired || span.truncated);
+  const read = withExtras(step, joinThoughts(think, prose), parsed.repaired || span.truncated);
+  return parsed.repaired && hasRawControlInString(span.json) ? withHabits(read, ['structured_input']) : read;
+}
+
+/** True when a ReAct `Action:` or `Final Answer:` line starts after `from`. */
+function decisionAfter(text: string, from: number): boolean {
+  if (from >= text.length) return false;
+  for (const match of text.slice(from).matchAll(LINE_KEYWORD)) {
+    const keyword = lineKeywordOf(match);
+    if (keyword === 'action' || keyword === 'final_answer') return true;
+  }
+  return false;
 }

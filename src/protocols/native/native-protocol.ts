@@ -1,4 +1,5 @@
 import type { Protocol } from '../protocol.js';
+import { renderCorrection } from '../shared/correction-detail.js';
 import { fill } from '../shared/prompt-template.js';
 import { renderSystemPrompt } from '../shared/render-system-prompt.js';
 import { nativeStepMessages } from './native-step-messages.js';
@@ -17,6 +18,7 @@ export const nativeProtocol: Protocol = {
   readReply: readNativeReply,
   stepMessages: (step, language) =>
     nativeStepMessages(step, (reason) => fill(nativePrompt[language].correction, { reason })),
-  correction: (reason, language) => fill(nativePrompt[language].correction, { reason }),
+  correction: (reason, language, detail) =>
+    renderCorrection(nativePrompt[language].correction, reason, language, detail),
   finalAnswerRequest: (language) => nativePrompt[language].finalAnswerRequest,
 };

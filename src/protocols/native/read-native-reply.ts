@@ -3,10 +3,12 @@ import type { ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS } from '../shared/call-markers.js';
 import { extractJson } from '../shared/extract-json.js';
+import { hasTokenCall } from '../shared/native-token-calls.js';
 import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
 import { readNativeCalls, readParsedStep } from '../shared/read-parsed-step.js';
 import { parseJsonLenient } from '../shared/repair-json.js';
+import { stripSpecialTokens } from '../shared/special-tokens.js';
 import { splitSections } from '../shared/split-sections.js';
 import { stripThink } from '../shared/strip-think.js';
 
@@ -24,7 +26,8 @@ const ACTION_CHARS = /[<([{:：]/;
 export function readNativeReply(response: ModelResponse): ReadReply {
   if (response.toolCalls && response.toolCalls.length > 0) return readNativeCalls(response);
   const raw = response.text ?? '';
-  const { text, thought } = stripThink(raw);
+  if (hasTokenCall(raw)) return readParsedStep(parseReAct(raw), response);
+  const { text, thought } = stripThink(stripSpecialTokens(raw).text);
   if (looksLikeTextAction(text)) {
     const step = parseReAct(raw);
     if (step.type !== 'invalid' || /<tool_call>|<function=/i.test(text)) return readParsedStep(step, response);

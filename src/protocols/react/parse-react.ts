@@ -1,16 +1,31 @@
 import type { ParsedStep } from '../../core/index.js';
-import { invalid, joinThoughts, readSafely, withExtras } from '../shared/invalid.js';
+import { isNoneName } from '../shared/final-names.js';
+import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
+import { readTokenCall } from '../shared/native-token-calls.js';
 import { plainReply } from '../shared/plain-reply.js';
 import { readUnstructured } from '../shared/read-unstructured.js';
+import { stripSpecialTokens } from '../shared/special-tokens.js';
 import { type Section, splitSections } from '../shared/split-sections.js';
 import { stripThink } from '../shared/strip-think.js';
-import { FORMAT_HINT, readReActAction } from './read-react-action.js';
+import { unwrapFences } from '../shared/unwrap-fences.js';
+import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
+
+/**
+ * LlamaIndex's ReAct format ends with `Answer:` rather than `Final Answer:`; Chinese prompts say
+ * `答案：`/`回答：`. Read as the final answer only when the reply has no Action and no Final Answer.
+ */
+const ANSWER_ALIAS = /^[ \t>]*[*_]*(?:answer|答案|回答)[*_]*[ \t]*[:：][*_]*[ \t]*/im;
+
+/** A cheap test before the exact one: an Action that may be "None", "N/A", "无"... */
+const NONE_START = /^[\s*_`"'[]*(?:n|无|没)/i;
 
 /**
  * Reads a ReAct reply (`Thought: / Action: / Action Input: / Final Answer:`, or the Chinese
  * 思考 / 行动 / 行动输入 / 最终答案) into a step. Tolerates what models really write: any letter case,
- * markdown emphasis, full-width colons, `<think>` blocks, `search[query]` calls, fenced inputs,
- * hallucinated observations, `<tool_call>` tags and bare JSON actions. Never throws.
+ * markdown emphasis, full-width colons, `<think>` blocks, `search[query]` calls, fenced inputs and
+ * fenced whole replies, commentary after the input, quoted inputs, other frameworks' keywords,
+ * hallucinated observations, chat-template tokens, `<tool_call>` tags, native token-format calls and
+ * bare JSON actions. The habits read through are named in `habits`. Never throws.
  *
  * @example
  * parseReAct('Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}');
@@ -21,15 +36,32 @@ export function parseReAct(text: string): ParsedStep {
 }
 
 function read(raw: string): ParsedStep {
-  const { text, thought: think } = stripThink(raw);
+  const native = readTokenCall(raw, raw);
+  if (native) return native;
+  const tokens = stripSpecialTokens(raw);
+  const { text: unthought, thought: think } = stripThink(tokens.text);
+  const fences = unwrapFences(unthought);
+  const step = readSections(fences.text, raw, think);
+  if (tokens.habits.length === 0 && fences.habits.length === 0) return step;
+  return withHabits(step, [...tokens.habits, ...fences.habits]);
+}
+
+function readSections(text: string, raw: string, think: string | undefined): ParsedStep {
   const { preamble, sections } = splitSections(text);
   const kept = dropObservations(sections);
   const decision = kept.findIndex((s) => s.keyword === 'action' || s.keyword === 'final_answer');
   if (decision < 0) {
     const unstructured = readUnstructured(text, raw);
     if (unstructured) return withExtras(unstructured, think, false);
+    const answer = answerAlias(text, preamble, kept, think);
+    if (answer) return answer;
     if (kept.length === 0) return plainReply(text, raw, think);
-    return invalid(raw, `The reply has a Thought but no Action and no Final Answer. ${FORMAT_HINT}`);
+    const last = text.trim().split('\n').at(-1) ?? '';
+    return invalid(
+      raw,
+      `The reply has a Thought but no Action and no Final Answer. ${FORMAT_HINT}`,
+      detail(raw, last, 'final'),
+    );
   }
   const thought = joinThoughts(
     think,
@@ -37,14 +69,53 @@ function read(raw: string): ParsedStep {
     ...kept.slice(0, decision).map((s) => (s.keyword === 'thought' ? s.content : undefined)),
   );
   const chosen = kept[decision];
-  if (chosen.keyword === 'final_answer') {
-    const answer = chosen.content.trim();
-    if (!answer) return invalid(raw, 'The Final Answer is empty. Write the answer after "Final Answer:".');
-    return withExtras({ type: 'final', answer }, thought, false);
+  if (chosen.keyword === 'action' && NONE_START.test(chosen.content) && isNoneName(actionName(chosen.content))) {
+    // `Action: None` then the answer: the model is answering, in a format that had no slot for it.
+    const later = kept.findIndex((s, i) => i > decision && s.keyword === 'final_answer');
+    const answer = later < 0 ? undefined : finalStep(kept[later], raw, thought);
+    const alias = later < 0 ? answerAlias(chosen.content, '', [], thought) : undefined;
+    if ((answer && answer.type !== 'invalid') || alias)
+      return withHabits((answer ?? alias) as ParsedStep, ['no_action']);
   }
+  if (chosen.keyword === 'final_answer') return finalStep(chosen, raw, thought);
   const next = kept[decision + 1];
   const inputText = next?.keyword === 'action_input' ? next.content : undefined;
   return withExtras(readReActAction(chosen.content, inputText, raw), thought, false);
+}
+
+function finalStep(section: Section, raw: string, thought: string | undefined): ParsedStep {
+  const answer = section.content.trim();
+  if (!answer) return invalid(raw, 'The Final Answer is empty. Write the answer after "Final Answer:".');
+  return withExtras({ type: 'final', answer }, thought, false);
+}
+
+/** An `Answer:` line (LlamaIndex) read as the final answer, with the text before it as the thought. */
+function answerAlias(
+  text: string,
+  preamble: string,
+  kept: Section[],
+  think: string | undefined,
+): ParsedStep | undefined {
+  const match = ANSWER_ALIAS.exec(text);
+  if (!match) return undefined;
+  const answer = text.slice(match.index + match[0].length).trim();
+  if (!answer) return undefined;
+  const before = splitSections(text.slice(0, match.index));
+  const thought = joinThoughts(
+    think,
+    before.preamble || (kept.length === 0 ? preamble : undefined),
+    ...before.sections.filter((s) => s.keyword === 'thought').map((s) => s.content),
+  );
+  return withHabits(withExtras({ type: 'final', answer }, thought, false), ['foreign_keywords']);
+}
+
+/** The first line of an Action section without decoration, to compare with "None". */
+function actionName(content: string): string {
+  return content
+    .split('\n', 1)[0]
+    .trim()
+    .replace(/^[*_`"'[]+|[*_`"'.。\]]+$/g, '')
+    .trim();
 }
 
 /** A hallucinated Observation ends the reply; one at the very start is the model echoing its input. */

@@ -1,15 +1,22 @@
-import type { ParsedStep } from '../../core/index.js';
+import type { ParsedStep, ReplyHabit } from '../../core/index.js';
 import { coerceInput } from '../shared/coerce-input.js';
+import { FIX_KEYWORDS, replyLanguage } from '../shared/correction-detail.js';
 import { extractJson } from '../shared/extract-json.js';
 import { isFinalName, isNoneName } from '../shared/final-names.js';
-import { invalid, withExtras } from '../shared/invalid.js';
+import { invalid, withExtras, withHabits } from '../shared/invalid.js';
 import { parseActionCall } from '../shared/parse-action-call.js';
 import { readActionObject } from '../shared/read-action-object.js';
-import { parseJsonLenient } from '../shared/repair-json.js';
+import { isRecord, parseJsonLenient } from '../shared/repair-json.js';
 
 /** The format reminder appended to ReAct reasons. */
 export const FORMAT_HINT =
   'Write "Action: <tool name>" then "Action Input: <JSON arguments>", or "Final Answer: <answer>".';
+
+/** Another framework's name for the input line (`Input:`, `Tool Input:`, `输入：`) at the start of the input. */
+const INPUT_ALIAS = /^[*_]*(?:tool[ _]?)?(?:input|args|arguments|输入|参数)[*_]*[ \t]*[:：][*_]*[ \t]*/i;
+const TEXT_INPUT = { commentary: true };
+/** Keys a final answer in action form wraps its text in: `Action: finish` + `{"answer": "…"}`. */
+const ANSWER_KEYS = ['answer', 'final_answer', 'response', 'result', 'output', 'text', 'content'];
 
 /**
  * Reads the chosen Action section and its Action Input: a tool name plus input, a call written on
@@ -18,37 +25,100 @@ export const FORMAT_HINT =
  */
 export function readReActAction(actionText: string, inputText: string | undefined, raw: string): ParsedStep {
   const action = actionText.trim();
-  if (action === '') return invalid(raw, `The Action is empty. ${FORMAT_HINT}`);
+  if (action === '') return invalid(raw, `The Action is empty. ${FORMAT_HINT}`, detail(raw, '', 'tool'));
   // LangChain's structured-chat format: the Action holds a JSON blob (often fenced).
   if (action.startsWith('{') || action.startsWith('```')) return readJsonAction(action, raw);
   const [firstLine, ...moreLines] = action.split('\n');
-  const call = parseActionCall(unwrap(firstLine));
-  if (call) {
-    if (isFinalName(call.tool)) return finalFrom(call.input, raw, call.repaired);
+  const habits: ReplyHabit[] = [];
+  const call = parseActionCall(unwrap(callLine(firstLine, action)));
+  // `Action: search()` then `Action Input: {…}`: the empty parentheses are decoration, not the input.
+  if (call && !(call.empty && inputText !== undefined)) {
+    if (call.tool.length <= 4 && isNoneName(firstLine.trim())) return noTool(firstLine.trim(), raw);
+    if (isFinalName(call.tool)) {
+      const multiLine = callLine(firstLine, action) !== firstLine;
+      return withHabits(finalFrom(call.input, raw, call.repaired), multiLine ? ['foreign_keywords'] : []);
+    }
     return { type: 'action', tool: call.tool, input: call.input, ...(call.repaired ? { repaired: true } : {}) };
   }
-  const tool = cleanToolName(firstLine);
-  const rest = moreLines.join('\n').trim();
+  if (call) habits.push('decorated_tool_name');
+  const name = call ? call.tool : cleanToolName(firstLine);
+  if (!call && name !== firstLine.trim()) habits.push('decorated_tool_name');
+  if (!/[A-Za-z0-9]/.test(name) && !/[\p{L}\p{N}]/u.test(name)) {
+    return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`, detail(raw, firstLine, 'tool'));
+  }
+  let rest = moreLines.join('\n').trim();
+  const alias = rest !== '' && inputText === undefined ? INPUT_ALIAS.exec(rest) : null;
+  if (alias) {
+    rest = rest.slice(alias[0].length);
+    habits.push('foreign_keywords');
+  }
   const input = dropStopLeftover(inputText ?? (rest === '' ? undefined : rest));
-  if (isFinalName(tool)) {
+  if (isFinalName(name)) {
     return input === undefined
-      ? invalid(raw, `"Action: ${tool}" needs the answer: write "Final Answer: <answer>".`)
-      : finalFrom(input, raw, false);
+      ? invalid(
+          raw,
+          `"Action: ${name}" needs the answer: write "Final Answer: <answer>".`,
+          detail(raw, firstLine, 'final'),
+        )
+      : withHabits(finalFrom(input, raw, false), habits);
   }
-  if (isNoneName(tool)) {
-    return invalid(raw, `"${tool}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`);
-  }
-  const problem = toolNameProblem(tool);
-  if (problem) return invalid(raw, problem);
+  if (isNoneName(name)) return noTool(name, raw);
+  const problem = toolNameProblem(name);
+  if (problem) return invalid(raw, problem, detail(raw, firstLine, 'tool'));
   if (input === undefined) {
+    const k = FIX_KEYWORDS[replyLanguage(raw, 'en')];
     return invalid(
       raw,
-      `The Action "${tool}" has no Action Input. Write "Action Input:" on the next line with the arguments as JSON ({} if none).`,
+      `The Action "${name}" has no Action Input. Write "Action Input:" on the next line with the arguments as JSON ({} if none).`,
+      { quote: lineOf(raw, firstLine), fix: `${k.action}${name}\n${k.input}{}` },
     );
   }
-  const coerced = coerceInput(input);
+  const coerced = coerceInput(input, TEXT_INPUT);
   if (!coerced.ok) return invalid(raw, coerced.reason);
-  return { type: 'action', tool, input: coerced.input, ...(coerced.repaired ? { repaired: true } : {}) };
+  const step: ParsedStep = { type: 'action', tool: name, input: coerced.input };
+  if (coerced.repaired) step.repaired = true;
+  if (coerced.habits) habits.push(...coerced.habits);
+  return withHabits(step, habits);
+}
+
+function noTool(name: string, raw: string): ParsedStep {
+  return invalid(
+    raw,
+    `"${name}" is not a tool. To answer, write "Final Answer: <answer>"; to act, name a tool.`,
+    detail(raw, name, 'final'),
+  );
+}
+
+/**
+ * What a correction shows: the reply's line holding `fragment` (the model's own words) and the line
+ * to write instead, in the reply's language: the final-answer line, or an action with its input.
+ */
+export function detail(raw: string, fragment: string, want: 'tool' | 'final'): { quote: string; fix: string } {
+  const k = FIX_KEYWORDS[replyLanguage(raw, 'en')];
+  const zh = k.final !== FIX_KEYWORDS.en.final;
+  const fix =
+    want === 'final'
+      ? `${k.final}${zh ? '<你的答案>' : '<your answer>'}`
+      : `${k.action}${zh ? '<工具名>' : '<tool name>'}\n${k.input}{"<argument>": "<value>"}`;
+  return { quote: lineOf(raw, fragment), fix };
+}
+
+/** The whole line of `raw` that holds `fragment` (else the first Action line, else the first line). */
+function lineOf(raw: string, fragment: string): string {
+  const lines = raw.split('\n');
+  const text = fragment.trim();
+  return (
+    (text ? lines.find((l) => l.includes(text)) : undefined) ??
+    lines.find((l) => /action|行动/i.test(l)) ??
+    lines[0]
+  ).trim();
+}
+
+/** The Action line, or the whole Action when a bracket opened on it closes on a later line (`Finish[a\nb]`). */
+function callLine(firstLine: string, action: string): string {
+  if (firstLine.length === action.length) return firstLine;
+  if (!/^[^[\]]*\[[^\]]*$/.test(firstLine) || !action.trimEnd().endsWith(']')) return firstLine;
+  return action;
 }
 
 function readJsonAction(action: string, raw: string): ParsedStep {
@@ -70,15 +140,28 @@ function readJsonAction(action: string, raw: string): ParsedStep {
 
 function finalFrom(input: unknown, raw: string, repaired: boolean): ParsedStep {
   const text = typeof input === 'string' ? coerceInput(input) : { ok: true as const, input, repaired: false };
-  const value = text.ok ? text.input : input;
+  let value = text.ok ? text.input : input;
+  const habits: ReplyHabit[] = [];
+  // `Action: finish` + `{"answer": "…"}`: the answer is the text inside, not the JSON around it.
+  if (isRecord(value)) {
+    const key = ANSWER_KEYS.find((k) => typeof (value as Record<string, unknown>)[k] === 'string');
+    if (key && Object.keys(value).length === 1) {
+      value = (value as Record<string, unknown>)[key];
+      habits.push('foreign_keywords');
+    }
+  }
   const answer = (typeof value === 'string' ? value : JSON.stringify(value)).trim();
   if (!answer) return invalid(raw, 'The final answer is empty. Write the answer after "Final Answer:".');
-  return { type: 'final', answer, ...(repaired ? { repaired: true } : {}) };
+  const step: ParsedStep = { type: 'final', answer };
+  if (repaired) step.repaired = true;
+  return withHabits(step, habits);
 }
 
-/** Strips the decoration models put around a tool name: backticks, quotes, emphasis, a trailing period. */
+/** Strips the decoration models put around a tool name: backticks, quotes, emphasis, brackets, a trailing period. */
 function cleanToolName(line: string): string {
-  const name = unwrap(line);
+  let name = unwrap(line);
+  const bracketed = name.charCodeAt(0) === 91 /* [ */ ? /^\[([\p{L}\p{N}_.\-/ ]+)\]$/u.exec(name) : null;
+  if (bracketed) name = bracketed[1].trim();
   // "Use the Calculator tool" → "Calculator"; a name that merely ends in "Tool" is kept whole.
   const verbal = /^(?:use|call|使用|调用)\s+(?:the\s+)?(.+?)(?:\s+(?:tool|工具))?$/i.exec(name);
   return (verbal ? verbal[1] : name).trim();

@@ -11,7 +11,7 @@ export function isFinalName(name: string): boolean {
   return FINAL.has(squash(name));
 }
 
-/** True when an action name means "no action" (`None`, `N/A`). */
+/** True when an action name means "no action" (`None`, `N/A`, `None (direct response required)`). */
 export function isNoneName(name: string): boolean {
-  return NONE.has(squash(name));
+  return NONE.has(squash(name.replace(/\s*[(（][^()（）]*[)）]\s*$/u, '')));
 }

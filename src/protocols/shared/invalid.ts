@@ -1,8 +1,19 @@
-import type { ParsedStep } from '../../core/index.js';
+import type { ParsedStep, ReplyHabit } from '../../core/index.js';
 
-/** An unreadable reply, with the reason that tells the model what to fix. */
-export function invalid(raw: string, reason: string): Extract<ParsedStep, { type: 'invalid' }> {
-  return { type: 'invalid', reason, raw };
+/**
+ * An unreadable reply, with the reason that tells the model what to fix and, when known, its own
+ * words (`quote`) and the corrected line (`fix`) for the correction to show.
+ */
+export function invalid(
+  raw: string,
+  reason: string,
+  detail?: { quote?: string; fix?: string },
+): Extract<ParsedStep, { type: 'invalid' }> {
+  if (!detail) return { type: 'invalid', reason, raw };
+  const step: Extract<ParsedStep, { type: 'invalid' }> = { type: 'invalid', reason, raw };
+  if (detail.quote) step.quote = detail.quote;
+  if (detail.fix) step.fix = detail.fix;
+  return step;
 }
 
 /**
@@ -12,11 +23,31 @@ export function invalid(raw: string, reason: string): Extract<ParsedStep, { type
 export function readSafely(text: unknown, read: (text: string) => ParsedStep): ParsedStep {
   if (typeof text !== 'string') return invalid(String(text), 'The reply was not text.');
   try {
-    return read(text);
+    return wellFormed(read(text), text);
   } catch (error) {
     // Defensive only: every path of a reader returns data.
     return invalid(text, `The reply could not be read (${error instanceof Error ? error.message : 'unknown error'}).`);
   }
+}
+
+/**
+ * The last check on every parse: an action without a tool name is not an action (`**Action:**` with
+ * nothing usable after it), whichever path produced it.
+ */
+function wellFormed(step: ParsedStep, raw: string): ParsedStep {
+  if (step.type === 'action' && step.tool.trim() === '') {
+    return invalid(raw, 'The Action has no tool name. Write "Action: <tool name>", or "Final Answer: <answer>".');
+  }
+  return step;
+}
+
+/** Adds habits read through to a step (invalid steps carry none), keeping each name once. */
+export function withHabits(step: ParsedStep, habits: readonly ReplyHabit[]): ParsedStep {
+  if (step.type === 'invalid' || habits.length === 0) return step;
+  const merged = step.habits ? [...step.habits] : [];
+  for (const habit of habits) if (!merged.includes(habit)) merged.push(habit);
+  step.habits = merged;
+  return step;
 }
 
 /** Adds a thought and the repaired flag to a step, leaving out empty values. */
@@ -30,6 +61,7 @@ export function withExtras(step: ParsedStep, thought: string | undefined, repair
       : { type: 'final', answer: step.answer };
   if (merged) out.thought = merged;
   if (repaired || step.repaired) out.repaired = true;
+  if (step.habits) out.habits = step.habits;
   return out;
 }
 

@@ -7,6 +7,8 @@ export interface ActionCall {
   tool: string;
   input: ActionInput;
   repaired: boolean;
+  /** Nothing between the brackets (`search()`): the input may follow on an `Action Input:` line. */
+  empty: boolean;
 }
 
 const BRACKET = /^([\p{L}\p{N}_.\-/]+)\s*\[([\s\S]*?)\]?\s*$/u;
@@ -23,11 +25,21 @@ export function parseActionCall(line: string): ActionCall | undefined {
   const bracket = BRACKET.exec(text);
   if (bracket && text.includes('[')) {
     const input = coerceInput(bracket[2]);
-    return { tool: bracket[1], input: input.ok ? input.input : bracket[2].trim(), repaired: !text.endsWith(']') };
+    return {
+      tool: bracket[1],
+      input: input.ok ? input.input : bracket[2].trim(),
+      repaired: !text.endsWith(']'),
+      empty: bracket[2].trim() === '',
+    };
   }
   const paren = PAREN.exec(text);
   if (paren && text.includes('(')) {
-    return { tool: paren[1], input: readArguments(paren[2]), repaired: !text.endsWith(')') };
+    return {
+      tool: paren[1],
+      input: readArguments(paren[2]),
+      repaired: !text.endsWith(')'),
+      empty: paren[2].trim() === '',
+    };
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import type { ParsedStep } from '../../core/index.js';
 import { coerceValue } from './coerce-input.js';
 import { isFinalName, squash } from './final-names.js';
-import { invalid, withExtras } from './invalid.js';
+import { invalid, withExtras, withHabits } from './invalid.js';
 import { isRecord } from './repair-json.js';
 
 /** How the JSON was obtained, which changes what a missing field means. */
@@ -34,10 +34,14 @@ export function readActionObject(value: unknown, options: ReadObjectOptions): Pa
   const fields = new Map(Object.entries(value).map(([k, v]) => [squash(k), v]));
   const thought = readThought(fields);
   const nested =
-    fields.get('function') ?? fields.get('functioncall') ?? fields.get('toolcalls') ?? fields.get('command');
+    fields.get('function') ??
+    fields.get('functioncall') ??
+    fields.get('toolcall') ??
+    fields.get('toolcalls') ??
+    fields.get('command');
   if (nested !== undefined && (isRecord(nested) || Array.isArray(nested))) {
     const step = readActionObject(nested, options);
-    if (step) return withExtras(step, thought, false);
+    if (step) return withHabits(withExtras(step, thought, false), ['json_envelope']);
   }
   if (fields.has('finalanswer')) return final(fields.get('finalanswer'), thought, options);
   const action = fields.get('action') ?? fields.get('tool') ?? fields.get('toolname') ?? fields.get('name');
@@ -48,7 +52,11 @@ export function readActionObject(value: unknown, options: ReadObjectOptions): Pa
   if (typeof action === 'string' && isActionShaped(fields)) {
     const input = INPUT_KEYS.map((k) => fields.get(k)).find((v) => v !== undefined);
     if (isFinalName(action)) return final(input ?? fields.get('answer') ?? '', thought, options);
-    return tool(action.trim(), input, thought, options);
+    const step = tool(action.trim(), input, thought, options);
+    // The prompted shape is {"action", "action_input"}; a function-call shape is another habit.
+    return fields.has('action') && (input === undefined || fields.has('actioninput'))
+      ? step
+      : withHabits(step, ['json_envelope']);
   }
   if (fields.has('answer') && !fields.has('name')) return final(fields.get('answer'), thought, options);
   return undefined;
@@ -70,7 +78,8 @@ function tool(name: string, input: unknown, thought: string | undefined, options
   }
   const coerced = coerceValue(input);
   if (!coerced.ok) return invalid(options.raw, coerced.reason);
-  return withExtras({ type: 'action', tool: name, input: coerced.input }, thought, coerced.repaired);
+  const step = withExtras({ type: 'action', tool: name, input: coerced.input }, thought, coerced.repaired);
+  return withHabits(step, coerced.habits ?? []);
 }
 
 function final(value: unknown, thought: string | undefined, options: ReadObjectOptions): ParsedStep {

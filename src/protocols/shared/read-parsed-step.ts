@@ -8,6 +8,7 @@ import { stripThink } from './strip-think.js';
 /** Turns a parsed text step into the loop's reply shape, giving a text action a stable call id. */
 export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadReply {
   const repaired = step.type !== 'invalid' && step.repaired ? { repaired: true } : {};
+  const habits = step.type !== 'invalid' && step.habits?.length ? { habits: step.habits } : {};
   const thought = step.type !== 'invalid' && step.thought ? { thought: step.thought } : {};
   switch (step.type) {
     case 'action':
@@ -16,11 +17,18 @@ export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadR
         ...thought,
         calls: [{ id: textCallId(response.text, 0), name: step.tool, input: step.input }],
         ...repaired,
+        ...habits,
       };
     case 'final':
-      return { type: 'final', ...thought, answer: step.answer, ...repaired };
+      return { type: 'final', ...thought, answer: step.answer, ...repaired, ...habits };
     case 'invalid':
-      return { type: 'invalid', reason: withLengthHint(step.reason, response), raw: step.raw };
+      return {
+        type: 'invalid',
+        reason: withLengthHint(step.reason, response),
+        raw: step.raw,
+        ...(step.quote ? { quote: step.quote } : {}),
+        ...(step.fix ? { fix: step.fix } : {}),
+      };
   }
 }
 

@@ -34,7 +34,10 @@ export function readUnstructured(text: string, raw: string): ParsedStep | undefi
         'The <tool_call> tag must hold {"name": "<tool>", "arguments": {...}}, and it did not name a tool.',
       );
     }
-    return withExtras(step, before, parsed.repaired || truncated);
+    const read = withExtras(step, before, parsed.repaired || truncated);
+    // A call in a model's own tag format: that is the habit, whatever JSON shape the tag holds.
+    if (read.type !== 'invalid') read.habits = ['special_tokens'];
+    return read;
   }
   const pythonic = readPythonicCalls(text);
   if (pythonic) return pythonic;

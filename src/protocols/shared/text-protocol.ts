@@ -1,6 +1,7 @@
 import type { ParsedStep } from '../../core/index.js';
 import type { Protocol, ProtocolName } from '../protocol.js';
-import { fill, type PromptTemplates } from './prompt-template.js';
+import { renderCorrection } from './correction-detail.js';
+import type { PromptTemplates } from './prompt-template.js';
 import { readNativeCalls, readParsedStep } from './read-parsed-step.js';
 import { renderSystemPrompt } from './render-system-prompt.js';
 import { textStepMessages } from './text-step-messages.js';
@@ -18,7 +19,8 @@ export interface TextProtocolParts {
  */
 export function textProtocol(parts: TextProtocolParts): Protocol {
   const { name, templates, parse } = parts;
-  const correction: Protocol['correction'] = (reason, language) => fill(templates[language].correction, { reason });
+  const correction: Protocol['correction'] = (reason, language, detail) =>
+    renderCorrection(templates[language].correction, reason, language, detail);
   return {
     name,
     systemPrompt: (ctx) => renderSystemPrompt(templates[ctx.language], ctx),

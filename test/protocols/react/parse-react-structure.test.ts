@@ -53,6 +53,8 @@ describe('parseReAct structure', () => {
       type: 'invalid',
       reason: expect.stringContaining('no Action and no Final Answer'),
       raw: 'Thought: I should think more',
+      quote: 'Thought: I should think more',
+      fix: 'Final Answer: <your answer>',
     });
   });
 
@@ -134,6 +136,7 @@ describe('parseReAct structure', () => {
         type: 'action',
         tool: 'a',
         input: { x: 1 },
+        habits: ['special_tokens'],
       });
     });
 
