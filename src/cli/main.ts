@@ -1,9 +1,10 @@
 #!/usr/bin/env node
+import { useColor } from './colors.js';
 import { buildProgram } from './program.js';
+import { reportError, wantsJson } from './report-error.js';
 
 buildProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
-    process.stderr.write(`thinkflow: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = reportError(error, { json: wantsJson(), color: useColor(process.stderr) });
   });

@@ -27,6 +27,8 @@ export interface AnthropicOptions {
   contextWindow?: number;
   /** The Model's `id`. Default `anthropic:<model>`. */
   id?: string;
+  /** Extra fields merged into every request body (e.g. `{ top_k: 40 }` or `{ metadata: {...} }`). */
+  extraBody?: Record<string, unknown>;
 }
 
 /**
@@ -49,6 +51,7 @@ export function anthropic(options: AnthropicOptions): Model {
   function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
     const { system, messages } = toAnthropicMessages(request.messages);
     const body: Record<string, unknown> = {
+      ...options.extraBody,
       model: options.model,
       max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
       messages,
