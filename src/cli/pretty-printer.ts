@@ -40,9 +40,10 @@ export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event:
     write(pending.replace('\0', last ? '└─' : '├─'));
     pending = undefined;
   };
-  const item = (pad: string, label: string, text: string) => {
+  // Pad before colouring: escape codes would count as width.
+  const item = (pad: string, label: string, paint: (s: string) => string, text: string) => {
     flush(false);
-    pending = `${pad}${c.dim('\0')} ${label.padEnd(12)} ${text}`;
+    pending = `${pad}${c.dim('\0')} ${paint(label.padEnd(13))}${text}`;
   };
   const nested = (event: AgentEvent) => (event.parentRunId ? c.dim('│   ') : '');
 
@@ -69,32 +70,36 @@ export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event:
         break;
       }
       case 'thought':
-        item(pad, c.cyan('thought'), event.text.replace(/\s+/g, ' ').trim());
+        item(pad, 'thought', c.cyan, event.text.replace(/\s+/g, ' ').trim());
         break;
       case 'tool_start':
-        item(pad, c.yellow('action'), `${c.bold(event.tool)} ${c.dim(clip(JSON.stringify(event.input) ?? '', limit))}`);
+        item(pad, 'action', c.yellow, `${c.bold(event.tool)} ${c.dim(clip(JSON.stringify(event.input) ?? '', limit))}`);
         flush(false);
         spinner.start(c.dim(`running ${event.tool}…`));
         break;
       case 'tool_end': {
-        const label = event.ok ? c.green('observation') : c.red('error');
-        item(pad, label, `${clip(event.output, limit)} ${c.dim(`· ${Math.round(event.ms)} ms`)}`);
+        item(
+          pad,
+          event.ok ? 'observation' : 'error',
+          event.ok ? c.green : c.red,
+          `${clip(event.output, limit)} ${c.dim(`· ${Math.round(event.ms)} ms`)}`,
+        );
         break;
       }
       case 'final':
-        item(pad, c.green('answer'), c.dim(clip(event.output, 80)));
+        item(pad, 'answer', c.green, c.dim(clip(event.output, 80)));
         break;
       case 'invalid_output':
-        item(pad, c.red('invalid'), event.reason);
+        item(pad, 'invalid', c.red, event.reason);
         break;
       case 'warning':
-        item(pad, c.yellow('warning'), event.message);
+        item(pad, 'warning', c.yellow, event.message);
         break;
       case 'context_summary':
-        item(pad, c.dim('context'), c.dim(`${event.droppedSteps} older steps summarised`));
+        item(pad, 'context', c.dim, c.dim(`${event.droppedSteps} older steps summarised`));
         break;
       case 'memory_recall':
-        if (event.memories.length) item(pad, c.dim('memory'), c.dim(`recalled ${event.memories.length} item(s)`));
+        if (event.memories.length) item(pad, 'memory', c.dim, c.dim(`recalled ${event.memories.length} item(s)`));
         break;
       case 'run_end': {
         flush(true);

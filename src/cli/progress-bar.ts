@@ -32,14 +32,17 @@ export function createProgressBar(options: {
   label: string;
   total?: number;
   width?: number;
+  /** How counts read, e.g. bytes as MB. Default: the number. */
+  unit?: (n: number) => string;
 }): ProgressBar {
   const { sink, label, total } = options;
+  const unit = options.unit ?? String;
   const width = options.width ?? 24;
   if (!sink.tty) return { update() {}, finish() {} };
   let drawn = false;
   return {
     update(done, detail) {
-      const count = total ? `${done}/${total}` : `${done}`;
+      const count = total ? `${unit(done)}/${unit(total)}` : unit(done);
       const filled = total ? Math.min(width, Math.round((done / total) * width)) : 0;
       const bar = total ? ` [${'#'.repeat(filled)}${'-'.repeat(width - filled)}]` : '';
       sink.write(`\r\x1b[K${label}${bar} ${count}${detail ? ` · ${detail}` : ''}`);

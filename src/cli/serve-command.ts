@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig, serve } from '../server/index.js';
 import { dataDir } from './data-dir.js';
+import { addExamples } from './global-options.js';
 
 interface ServeFlags {
   port: string;
@@ -28,7 +29,7 @@ export function onShutdownSignal(close: () => Promise<void>): void {
 
 /** Registers `thinkflow serve`. */
 export function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('Serve the agents of thinkflow.config.ts over HTTP (runs, SSE events, OpenAI-compatible chat).')
     .option('--port <n>', 'port to listen on (0 = any free port)', '8787')
@@ -56,4 +57,12 @@ export function registerServeCommand(program: Command): void {
       process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
       onShutdownSignal(server.close);
     });
+  addExamples(command, [
+    ['the agents of ./thinkflow.config.ts on port 8787', 'thinkflow serve'],
+    ['any free port, data in a folder of your choice', 'thinkflow serve --port 0 --data-dir ./data'],
+    [
+      'scale out: queue runs for `thinkflow worker`',
+      'thinkflow serve --queue redis://127.0.0.1:6379 --pg postgres://127.0.0.1/thinkflow',
+    ],
+  ]);
 }

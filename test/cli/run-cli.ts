@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** The CLI's entry point, run from source through tsx. */
 export const CLI_ENTRY = join(ROOT, 'src/cli/main.ts');
+/** tsx's loader by path, so the CLI also runs from a working directory outside the repository. */
+export const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 export interface CliResult {
   code: number | null;
@@ -34,7 +37,7 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
         : options.input !== undefined
           ? 'pipe'
           : 'ignore';
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, '--', CLI_ENTRY, ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, THINKFLOW_MODEL: undefined, ...options.env },
       stdio: [stdin, 'pipe', 'pipe'],
