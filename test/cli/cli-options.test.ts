@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES_HELP } from '../../src/cli/exit-codes.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { startOpenAIServer } from '../llm/providers/openai-server.js';
 import type { WireServer } from '../llm/providers/wire-server.js';
@@ -162,6 +163,11 @@ describe('help that teaches', () => {
       /Exit codes:\n {2}0 {4}done\n {2}1 .*\n {2}2 .*usage or configuration.*\n {2}130 {2}interrupted/,
     );
     expect(result.stdout.trimEnd()).toMatch(/\$ cat notes\.txt \| thinkflow run .*$/);
-    expect(helpOf(buildProgram())).toContain('Exit codes:');
+    expect(helpOf(buildProgram())).toContain(EXIT_CODES_HELP);
+  });
+
+  it('the README shows the same exit codes', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    expect(readme).toContain(`<!-- exit-codes -->\n\`\`\`\n${EXIT_CODES_HELP}\n\`\`\``);
   });
 });
