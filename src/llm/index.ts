@@ -15,7 +15,13 @@ export {
 } from './providers/llamacpp/index.js';
 export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
-export { MODEL_SPEC_FORMS, type ModelEnv, type ResolveModelOptions, resolveModel, ScriptFile } from './resolve-model.js';
+export {
+  MODEL_SPEC_FORMS,
+  type ModelEnv,
+  type ResolveModelOptions,
+  resolveModel,
+  ScriptFile,
+} from './resolve-model.js';
 export {
   type ScriptedModel,
   type ScriptedModelOptions,

@@ -60,7 +60,8 @@ export interface ResolveModelOptions {
  * const fromEnv = resolveModel(undefined, { THINKFLOW_MODEL: 'openai:gpt-4o-mini', OPENAI_API_KEY: 'sk-...' });
  */
 export function resolveModel(spec?: string, env: ModelEnv = process.env, options: ResolveModelOptions = {}): Model {
-  const extra = options.providerOptions && Object.keys(options.providerOptions).length ? options.providerOptions : undefined;
+  const extra =
+    options.providerOptions && Object.keys(options.providerOptions).length ? options.providerOptions : undefined;
   const value = (spec ?? env.THINKFLOW_MODEL ?? '').trim();
   if (!value) {
     throw new ConfigError({

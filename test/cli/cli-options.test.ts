@@ -145,7 +145,7 @@ function helpOf(command: Command): string {
 describe('help that teaches', () => {
   const all = commands(buildProgram()).filter(([name]) => name !== 'help');
 
-  it.each(all)('`thinkflow %s --help` ends with two or three real examples', (name, command) => {
+  it.each(all)('`thinkflow %s --help` ends with two or three real examples', (_name, command) => {
     const help = helpOf(command).trimEnd();
     const examples = help.slice(help.lastIndexOf('\nExamples:\n'));
     expect(help).toContain('\nExamples:\n');
