@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../core/index.js';
 import { loadConfig, serve } from '../server/index.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';
@@ -42,7 +43,9 @@ export function registerServeCommand(program: Command): void {
     .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
     .action(async (flags: ServeFlags) => {
       if (flags.queue && !flags.pg)
-        throw new Error('--queue needs --pg postgres://…: API servers and workers share run state there.');
+        throw new ConfigError({
+          message: '--queue needs --pg postgres://…: API servers and workers share run state there.',
+        });
       const config = await loadConfig(flags.config);
       const server = await serve({
         config,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../core/index.js';
 import { createRunWorker, loadConfig, openStore } from '../server/index.js';
 import { addExamples } from './global-options.js';
 import { onShutdownSignal } from './serve-command.js';
@@ -17,7 +18,8 @@ interface WorkerFlags {
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} must be a positive whole number, got "${value}".`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError({ message: `${flag} must be a positive whole number, got "${value}".` });
   return n;
 }
 

@@ -164,7 +164,16 @@ describe('help that teaches', () => {
     );
     expect(result.stdout.trimEnd()).toMatch(/\$ cat notes\.txt \| thinkflow run .*$/);
     expect(helpOf(buildProgram())).toContain(EXIT_CODES_HELP);
-  });
+  }, 120_000);
+
+  it('`serve` and `worker` usage mistakes exit 2 too', async () => {
+    const serve = await runCli(['serve', '--queue', 'redis://127.0.0.1:6379']);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toMatch(/--queue needs --pg/);
+    const worker = await runCli(['worker', '--queue', 'redis://x', '--pg', 'postgres://x', '--concurrency', '0']);
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toMatch(/--concurrency must be a positive whole number/);
+  }, 120_000);
 
   it('the README shows the same exit codes', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
