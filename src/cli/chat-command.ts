@@ -4,13 +4,17 @@ import pc from 'picocolors';
 import { Agent } from '../agent/index.js';
 import { contentText, isThinkflowError, type Message, redactText } from '../core/index.js';
 import { SqliteMemoryStore, SqliteSessionStore } from '../memory/index.js';
+import { useColor } from './colors.js';
 import { dataDir } from './data-dir.js';
+import { addExamples } from './global-options.js';
+import { addModelOptions, type ModelFlags, withRequestDefaults } from './model-options.js';
 import { createPrettyPrinter } from './pretty-printer.js';
 import { collectFlag, readAttachments } from './read-attachments.js';
-import { selectModel } from './select-model.js';
+import { reportError } from './report-error.js';
+import { chosenModelSpec, selectModel } from './select-model.js';
 import { selectTools } from './select-tools.js';
 
-interface ChatFlags {
+interface ChatFlags extends ModelFlags {
   session: string;
   model?: string;
   tools?: string;
@@ -40,7 +44,7 @@ function printHistory(messages: Message[]): void {
 
 /** `thinkflow chat`: a REPL over one session; each line is a run whose turn is stored in SQLite. */
 export function registerChatCommand(program: Command): void {
-  program
+  const command = program
     .command('chat')
     .description('Chat with an agent; the conversation is kept as a session in the data dir.')
     .option('-s, --session <name>', 'session to load and append to', 'default')
@@ -54,6 +58,12 @@ export function registerChatCommand(program: Command): void {
     .action(async (flags: ChatFlags) => {
       process.exitCode = await chat(flags);
     });
+  addModelOptions(command);
+  addExamples(command, [
+    ['chat with the demo model', 'thinkflow chat --model demo'],
+    ['a named session with long-term memory', 'thinkflow chat --session trip --memory'],
+    ['answers only, no steps', 'thinkflow chat -q'],
+  ]);
 }
 
 async function chat(flags: ChatFlags): Promise<number> {
@@ -64,9 +74,9 @@ async function chat(flags: ChatFlags): Promise<number> {
   let attachments: ReturnType<typeof readAttachments> | undefined;
   try {
     attachments = readAttachments(flags.attach);
-    const demo = (flags.model ?? process.env.THINKFLOW_MODEL) === 'demo';
+    const demo = chosenModelSpec(flags.model) === 'demo';
     agent = new Agent({
-      model: await selectModel(flags.model),
+      model: withRequestDefaults(await selectModel(flags.model, process.env, { providerOptions: flags.option }), flags),
       tools: selectTools(flags.tools, {}, demo),
       protocol: demo ? 'react' : 'auto',
       maxSteps: Number(flags.maxSteps) || 10,
@@ -78,10 +88,9 @@ async function chat(flags: ChatFlags): Promise<number> {
       pc.dim(`Session "${flags.session}" (${earlier.length} earlier messages) in ${dir}. ${HELP}\n`),
     );
   } catch (error) {
-    process.stderr.write(`${pc.red('thinkflow chat:')} ${errorText(error)}\n`);
     await sessions.close();
     await memory?.close();
-    return 1;
+    return reportError(error, { command: 'thinkflow chat', color: useColor(process.stderr) });
   }
 
   const rl: Interface = createInterface({ input: process.stdin, output: process.stdout, prompt: pc.cyan('you> ') });

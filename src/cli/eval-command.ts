@@ -2,20 +2,23 @@ import { writeFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Agent } from '../agent/index.js';
-import { ConfigError, errorMessage } from '../core/index.js';
+import { ConfigError } from '../core/index.js';
 import {
   type EvalCase,
   type EvalReport,
   type EvalSuite,
   formatEvalTable,
-  formatProgress,
   loadSuite,
   renderEvalHtml,
   runSuite,
   withCache,
 } from '../trace/index.js';
 import { dataDir } from './data-dir.js';
-import { NO_MODEL_MESSAGE, selectModel } from './select-model.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { addExamples } from './global-options.js';
+import { createProgressBar } from './progress-bar.js';
+import { reportError } from './report-error.js';
+import { chosenModelSpec, NO_MODEL_MESSAGE, selectModel } from './select-model.js';
 import { selectTools } from './select-tools.js';
 import { type CommandIo, processIo } from './trace-command.js';
 
@@ -24,13 +27,16 @@ export interface EvalFlags {
   repeat?: string;
   concurrency?: string;
   minPass?: string;
-  json?: string;
+  /** Print the report as JSON on stdout instead of the table. */
+  json?: boolean;
+  /** Write the report as JSON to this file. */
+  output?: string;
   html?: string;
   cache?: boolean;
   dataDir?: string;
 }
 
-/** Where `thinkflow eval` writes: the command's io plus whether stderr is a terminal (redrawn bar vs lines). */
+/** Where `thinkflow eval` writes: the command's io plus whether stderr is a terminal (a progress bar, or nothing). */
 export interface EvalIo extends CommandIo {
   stderrIsTTY?: boolean;
 }
@@ -38,8 +44,8 @@ export interface EvalIo extends CommandIo {
 /**
  * Runs an eval suite with real agents: each case gets a fresh model (`--model`, else the case's or the
  * suite's spec; `scripted:` paths resolve against the suite's folder) and its tool kits. Prints the
- * table, writes the JSON and HTML reports, and returns the exit code: 1 when the pass rate is under
- * `--min-pass`.
+ * table (or the report as JSON with `--json`), writes the JSON and HTML reports, and returns the exit
+ * code: 1 when any run failed, or with `--min-pass` when the pass rate is under it.
  */
 export async function evalSuite(
   file: string,
@@ -73,25 +79,34 @@ export async function evalSuite(
     });
     return agent.run(testCase.input);
   };
+  const bar = createProgressBar({
+    sink: { write: io.stderr, tty: io.stderrIsTTY === true },
+    label: `eval ${suite.name ?? ''}`.trim(),
+    total: suite.cases.length * repeat,
+  });
   const report = await runSuite(suite, {
     runCase,
     repeat,
     concurrency,
     baseDir,
     model: flags.model,
-    onProgress: (p) => io.stderr(io.stderrIsTTY ? `\r${formatProgress(p)}` : `${formatProgress(p)}\n`),
+    onProgress: (p) =>
+      bar.update(p.done, `${p.passed} passed · ${p.done - p.passed} failed · last ${p.caseId} ${p.pass ? '✓' : '✗'}`),
   });
-  if (io.stderrIsTTY) io.stderr('\n');
-  io.stdout(formatEvalTable(report, { color: io.color, minPass }));
-  if (flags.json) writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+  bar.finish();
+  io.stdout(
+    flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatEvalTable(report, { color: io.color, minPass }),
+  );
+  if (flags.output) writeFileSync(flags.output, `${JSON.stringify(report, null, 2)}\n`);
   if (flags.html) writeFileSync(flags.html, renderEvalHtml(report));
-  return { code: minPass !== undefined && report.passRate < minPass ? 1 : 0, report };
+  const failed = minPass === undefined ? report.passed < report.runs : report.passRate < minPass;
+  return { code: failed ? EXIT_CODES.noAnswer : EXIT_CODES.done, report };
 }
 
 function modelSpec(testCase: EvalCase, suite: EvalSuite, flags: EvalFlags, baseDir: string): string | undefined {
   if (flags.model) return flags.model;
   const spec = testCase.model ?? suite.model;
-  if (!spec) return process.env.THINKFLOW_MODEL;
+  if (!spec) return chosenModelSpec(undefined);
   if (!spec.startsWith('scripted:')) return spec;
   const path = spec.slice('scripted:'.length);
   return `scripted:${isAbsolute(path) ? path : resolve(baseDir, path)}`;
@@ -118,15 +133,16 @@ export function registerEvalCommand(
   program: Command,
   io: EvalIo = { ...processIo(), stderrIsTTY: process.stderr.isTTY === true },
 ): void {
-  program
+  const command = program
     .command('eval')
     .description('Run an evaluation suite (YAML): cases with checks, a pass-rate table, JSON and HTML reports.')
     .argument('<suite>', 'the suite file, e.g. examples/eval/suite.yaml')
     .option('-m, --model <spec>', 'run every case against this model (default: each case’s own)')
     .option('--repeat <n>', 'runs per case', '1')
     .option('--concurrency <n>', 'runs at once', '4')
-    .option('--min-pass <rate>', 'exit 1 when the pass rate is below this (0.9 or 90%)')
-    .option('--json <file>', 'write the report as JSON')
+    .option('--min-pass <rate>', 'pass when at least this rate passes (0.9 or 90%); without it every run must pass')
+    .option('--json', 'print the report as JSON on stdout instead of the table (errors as JSON on stderr)')
+    .option('-o, --output <file>', 'write the report as JSON to FILE')
     .option('--html <file>', 'write the report as a self-contained HTML page')
     .option('--cache', 'answer repeated model requests from a local cache')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
@@ -134,8 +150,15 @@ export function registerEvalCommand(
       try {
         process.exitCode = (await evalSuite(file, flags, io)).code;
       } catch (error) {
-        io.stderr(`thinkflow eval: ${errorMessage(error)}\n`);
-        process.exitCode = 1;
+        process.exitCode = reportError(error, { command: 'thinkflow eval', json: flags.json, color: io.color });
       }
     });
+  addExamples(command, [
+    ['the example suite (scripted models, no API key)', 'thinkflow eval examples/eval/suite.yaml'],
+    [
+      'in CI: fail under 90%, keep the reports',
+      'thinkflow eval suite.yaml --min-pass 90% -o report.json --html report.html',
+    ],
+    ['the pass rate alone, from the JSON report', 'thinkflow eval suite.yaml --json | jq .passRate'],
+  ]);
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
 import { serveMcp } from '../server/index.js';
 import { type AnyTool, type BuiltinOptions, builtinTools } from '../tools/index.js';
+import { addExamples } from './global-options.js';
 import { selectTools } from './select-tools.js';
 
 /** Options of `thinkflow mcp-serve`. */
@@ -41,7 +42,7 @@ export async function mcpServe(options: McpServeCommandOptions): Promise<void> {
 
 /** Registers `thinkflow mcp-serve`. */
 export function registerMcpServeCommand(program: Command): void {
-  program
+  const command = program
     .command('mcp-serve')
     .description('Serve thinkflow tools to any MCP client, over stdio (default) or streamable HTTP.')
     .requiredOption('--tools <kits>', `comma-separated tool kits (${Object.keys(builtinTools).join(', ')})`)
@@ -49,4 +50,11 @@ export function registerMcpServeCommand(program: Command): void {
     .option('--host <host>', 'interface to bind with --http', '127.0.0.1')
     .option('--root <dir>', 'folder the file tools are confined to (default: working directory)')
     .action((options: McpServeCommandOptions) => mcpServe(options));
+  addExamples(command, [
+    ['the calculator for Claude Desktop or any stdio MCP client', 'thinkflow mcp-serve --tools calculator'],
+    [
+      'file tools over streamable HTTP, confined to a folder',
+      'thinkflow mcp-serve --tools files --http 3001 --root ./docs',
+    ],
+  ]);
 }

@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import pc from 'picocolors';
 import { ConfigError } from '../core/index.js';
 import { type Memory, MemoryKind, SqliteMemoryStore } from '../memory/index.js';
+import { colorsFor } from './colors.js';
 import { dataDir } from './data-dir.js';
+import { addExamples } from './global-options.js';
+import { createProgressBar, stderrSink } from './progress-bar.js';
+import { readStdin } from './read-stdin.js';
 
 interface StoreFlags {
   dataDir?: string;
@@ -37,6 +41,7 @@ function whole(value: string | undefined, name: string, fallback: number): numbe
 }
 
 function line(memory: Memory, score?: number): string {
+  const pc = colorsFor(process.stdout);
   const tags = memory.tags.length ? pc.dim(` [${memory.tags.join(', ')}]`) : '';
   const when = new Date(memory.createdAt).toISOString().slice(0, 16).replace('T', ' ');
   const head = `${pc.cyan(memory.id)} ${pc.bold(memory.kind.padEnd(10))} ${score === undefined ? pc.dim(when) : pc.dim(score.toFixed(3))}`;
@@ -59,23 +64,47 @@ export function registerMemoryCommand(program: Command): void {
   const memory = program.command('memory').description('Add, search, list and remove long-term memories.');
   const dataDirOption = ['--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)'] as const;
 
-  memory
+  addExamples(memory, [
+    ['remember a fact', 'thinkflow memory add "The user prefers metric units" --tags user'],
+    ['find it again', 'thinkflow memory search metric units'],
+  ]);
+
+  const add = memory
     .command('add')
-    .description('Store a memory.')
-    .argument('<text...>', 'what to remember')
+    .description('Store a memory, or one per line of a file (--file).')
+    .argument('[text...]', 'what to remember')
+    .option('-f, --file <file>', 'store each non-empty line of FILE as a memory (`-` reads stdin)')
     .option('-k, --kind <kind>', 'fact | episode | reflection | skill', 'fact')
     .option('--tags <tags>', 'comma-separated tags')
-    .option('--json', 'print the stored memory as JSON')
+    .option('--json', 'print the stored memories as JSON')
     .option(...dataDirOption)
-    .action(async (words: string[], flags: FilterFlags) => {
+    .action(async (words: string[], flags: FilterFlags & { file?: string }) => {
       const [kind] = kinds(flags.kind) ?? ['fact'];
-      const stored = await withStore(flags, (store) =>
-        store.add({ kind, text: words.join(' '), tags: csv(flags.tags) }),
-      );
-      out(flags.json ? JSON.stringify(stored) : stored.id);
+      const texts = flags.file ? await linesOf(flags.file) : [words.join(' ')];
+      if (texts.length === 0 || !texts[0].trim())
+        throw new ConfigError({
+          message: 'Nothing to remember: give the text, or --file FILE with one memory per line.',
+        });
+      const bar = createProgressBar({ sink: stderrSink(), label: 'adding memories', total: texts.length });
+      const stored = await withStore(flags, async (store) => {
+        const added: Memory[] = [];
+        for (const text of texts) {
+          added.push(await store.add({ kind, text, tags: csv(flags.tags) }));
+          bar.update(added.length);
+        }
+        return added;
+      });
+      bar.finish();
+      if (flags.json) out(JSON.stringify(flags.file ? stored : stored[0]));
+      else for (const m of stored) out(m.id);
     });
+  addExamples(add, [
+    ['a fact with tags', 'thinkflow memory add "The user prefers metric units" --tags user,units'],
+    ['a skill', 'thinkflow memory add --kind skill "Use the calculator for arithmetic"'],
+    ['one memory per line of a file, with a progress bar', 'thinkflow memory add --file notes.txt --tags notes'],
+  ]);
 
-  memory
+  const search = memory
     .command('search')
     .description('Find the memories that best match a query (BM25).')
     .argument('<query...>', 'what to look for')
@@ -93,8 +122,12 @@ export function registerMemoryCommand(program: Command): void {
       else if (hits.length === 0) process.stderr.write('No matching memories.\n');
       else for (const hit of hits) out(line(hit.memory, hit.score));
     });
+  addExamples(search, [
+    ['the five best matches', 'thinkflow memory search metric units'],
+    ['only skills, as JSON', 'thinkflow memory search --kind skill --json calculator'],
+  ]);
 
-  memory
+  const list = memory
     .command('list')
     .description('List memories, newest first.')
     .option('-n, --limit <n>', 'how many', '20')
@@ -115,8 +148,12 @@ export function registerMemoryCommand(program: Command): void {
       else if (list.length === 0) process.stderr.write('No memories yet. Add one with `thinkflow memory add TEXT`.\n');
       else for (const m of list) out(line(m));
     });
+  addExamples(list, [
+    ['the newest twenty', 'thinkflow memory list'],
+    ['all facts tagged user, as JSON rows', 'thinkflow memory list --kind fact --tags user --json'],
+  ]);
 
-  memory
+  const rm = memory
     .command('rm')
     .description('Delete memories by id.')
     .argument('<ids...>', 'memory ids (from list or search)')
@@ -135,4 +172,25 @@ export function registerMemoryCommand(program: Command): void {
         process.exitCode = 1;
       }
     });
+  addExamples(rm, [
+    ['one memory', 'thinkflow memory rm mem_0123456789abcdef'],
+    [
+      'every memory tagged draft',
+      'thinkflow memory list --tags draft --json | jq -r ".[].id" | xargs thinkflow memory rm',
+    ],
+  ]);
+}
+
+/** The non-empty lines of a file, or of stdin for `-`. */
+async function linesOf(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new ConfigError({ message: `Cannot read ${file}: check the path.`, cause });
+  }
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 }

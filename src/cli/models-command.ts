@@ -5,6 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { ConfigError, errorMessage } from '../core/index.js';
 import { findLocalModel, modelsDir } from '../llm/index.js';
+import { addExamples } from './global-options.js';
+import { createProgressBar } from './progress-bar.js';
 
 /** Small instruct models `thinkflow models pull NAME` knows, with the GGUF file to fetch. */
 export const KNOWN_MODELS: Record<string, { file: string; url: string }> = {
@@ -22,7 +24,7 @@ export const DEFAULT_MODEL = 'qwen2.5-0.5b-instruct';
 /** Where `pullModel` writes progress and results. */
 export interface PullIo {
   stderr: (text: string) => void;
-  /** Redraw the progress bar in place (a TTY) instead of printing a line per 10%. */
+  /** Stderr is a terminal: draw a progress bar (elsewhere none is drawn). */
   tty?: boolean;
 }
 
@@ -63,18 +65,28 @@ export async function pullModel(name: string = DEFAULT_MODEL, options: PullOptio
     throw unreachable(url, `it answered HTTP ${response.status}`, target, dir);
   }
   const total = Number(response.headers.get('content-length')) || undefined;
-  const bar = progressBar(io, total);
+  const bar = createProgressBar({
+    sink: { write: io.stderr, tty: io.tty === true },
+    label: `downloading ${file}`,
+    total,
+    unit: mb,
+  });
+  let received = 0;
   try {
     const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
-    body.on('data', (chunk: Buffer) => bar.add(chunk.length));
+    body.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      bar.update(received, total ? `${Math.floor((received / total) * 100)}%` : undefined);
+    });
     await pipeline(body, createWriteStream(partial));
   } catch (error) {
+    bar.finish();
     rmSync(partial, { force: true });
     throw unreachable(url, `the download broke off: ${errorMessage(causeOf(error))}`, target, dir);
   }
-  bar.done();
+  bar.finish();
   renameSync(partial, target);
-  io.stderr(`saved ${target}\nrun it with: thinkflow run --model llamacpp:${target} "your task"\n`);
+  io.stderr(`saved ${target} (${mb(received)})\nrun it with: thinkflow run --model llamacpp:${target} "your task"\n`);
   return target;
 }
 
@@ -92,27 +104,8 @@ function causeOf(error: unknown): unknown {
   return error instanceof Error && error.cause ? error.cause : error;
 }
 
-function progressBar(io: PullIo, total: number | undefined) {
-  let received = 0;
-  let shown = -1;
-  const mb = (n: number) => (n / 1_048_576).toFixed(1);
-  const draw = (final: boolean) => {
-    if (!total) return io.stderr(`${io.tty ? '\r' : ''}${mb(received)} MB${final || !io.tty ? '\n' : ''}`);
-    const percent = Math.floor((received / total) * 100);
-    const step = io.tty ? percent : Math.floor(percent / 10) * 10;
-    if (step === shown && !final) return;
-    shown = step;
-    const filled = Math.round((received / total) * 30);
-    const line = `[${'#'.repeat(filled)}${'-'.repeat(30 - filled)}] ${String(step).padStart(3)}% ${mb(received)}/${mb(total)} MB`;
-    io.stderr(io.tty ? `\r${line}${final ? '\n' : ''}` : `${line}\n`);
-  };
-  return {
-    add(bytes: number) {
-      received += bytes;
-      if (total) draw(false);
-    },
-    done: () => draw(true),
-  };
+function mb(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
 /** Registers `thinkflow models pull [NAME]` and `thinkflow models list`. */
@@ -121,7 +114,11 @@ export function registerModelsCommand(
   io: { stdout: (t: string) => void } & PullIo = defaultIo(),
 ): void {
   const models = program.command('models').description('Local GGUF models for --model llamacpp:PATH.gguf.');
-  models
+  addExamples(models, [
+    ['download the default small model', 'thinkflow models pull'],
+    ['see what a run without --model would use', 'thinkflow models list'],
+  ]);
+  const pull = models
     .command('pull [name]')
     .description(`Download a small instruct model (default ${DEFAULT_MODEL}) into ~/.thinkflow/models.`)
     .option('--url <url>', 'download this GGUF URL instead (also $THINKFLOW_MODEL_URL)')
@@ -129,7 +126,15 @@ export function registerModelsCommand(
     .action(async (name: string | undefined, options: { url?: string; dir?: string }) => {
       await pullModel(name ?? DEFAULT_MODEL, options, io);
     });
-  models
+  addExamples(pull, [
+    ['the default, into ~/.thinkflow/models', 'thinkflow models pull'],
+    ['a bigger known model', 'thinkflow models pull qwen2.5-1.5b-instruct'],
+    [
+      'any GGUF URL, into a folder of your choice',
+      'thinkflow models pull mine --url https://example.com/m.gguf --dir ./models',
+    ],
+  ]);
+  const list = models
     .command('list')
     .description('Show the known models and the GGUF file a run without --model would use.')
     .option('--dir <dir>', 'models folder (default ~/.thinkflow/models)')
@@ -137,6 +142,10 @@ export function registerModelsCommand(
       const local = findLocalModel(options.dir ?? modelsDir());
       io.stdout(`known: ${Object.keys(KNOWN_MODELS).join(', ')}\nlocal: ${local ?? '(none)'}\n`);
     });
+  addExamples(list, [
+    ['the default folder', 'thinkflow models list'],
+    ['another folder', 'thinkflow models list --dir ./models'],
+  ]);
 }
 
 function defaultIo() {

@@ -1,75 +1,113 @@
 import pc from 'picocolors';
 import type { AgentEvent } from '../core/index.js';
+import { useColor } from './colors.js';
 import { createSpinner } from './spinner.js';
 
 export interface PrettyPrinterOptions {
   stream?: NodeJS.WriteStream;
   /** Print model text as it streams, and observations in full. */
   verbose?: boolean;
+  /** Colour the tree. Default: `useColor(stream)`. */
+  color?: boolean;
 }
 
 /**
- * Prints a run as it happens: each Thought, Action and Observation in colour, a spinner while the
- * model works, and a one-line summary at the end. Returns an `onEvent` subscriber.
+ * Prints a run as it happens, as a tree: one branch per step (with the model's time and tokens), and
+ * under it the thought, each action with its arguments, each observation with the tool's time; a
+ * spinner while the model or a tool works (on a terminal only), and a one-line summary at the end.
+ * Returns an `onEvent` subscriber.
+ *
+ * ```
+ * step 1 · 3 ms · 120 tokens
+ * ├─ thought      This needs arithmetic, so I will use the calculator.
+ * ├─ action       calculator {"expression":"(15 + 7) * 3"}
+ * └─ observation  66 · 2 ms
+ * ```
  */
 export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event: AgentEvent) => void {
   const out = options.stream ?? process.stderr;
+  const c = pc.createColors(options.color ?? useColor(out));
   const spinner = createSpinner(out);
   const limit = options.verbose ? Number.POSITIVE_INFINITY : 600;
-  const line = (text: string) => {
+  // The last item of a step is drawn with └─, so each item waits until the next one shows it is not last.
+  let pending: string | undefined;
+  const write = (text: string) => {
     spinner.stop();
     out.write(`${text}\n`);
   };
-  const nested = (event: AgentEvent) => (event.parentRunId ? pc.dim('  │ ') : '');
+  const flush = (last: boolean) => {
+    if (pending === undefined) return;
+    write(pending.replace('\0', last ? '└─' : '├─'));
+    pending = undefined;
+  };
+  // Pad before colouring: escape codes would count as width.
+  const item = (pad: string, label: string, paint: (s: string) => string, text: string) => {
+    flush(false);
+    pending = `${pad}${c.dim('\0')} ${paint(label.padEnd(13))}${text}`;
+  };
+  const nested = (event: AgentEvent) => (event.parentRunId ? c.dim('│   ') : '');
 
   return (event) => {
     const pad = nested(event);
     switch (event.type) {
       case 'model_request':
-        spinner.start(pc.dim(`thinking (step ${event.step + 1}, ${event.model})…`));
+        flush(true);
+        spinner.start(c.dim(`thinking (step ${event.step + 1}, ${event.model})…`));
         break;
       case 'model_delta':
         if (options.verbose) {
           spinner.stop();
-          out.write(pc.dim(event.text));
+          out.write(c.dim(event.text));
         }
         break;
-      case 'model_response':
+      case 'model_response': {
         spinner.stop();
         if (options.verbose) out.write('\n');
-        break;
-      case 'thought':
-        line(`${pad}${pc.cyan('Thought:')} ${event.text}`);
-        break;
-      case 'tool_start':
-        line(`${pad}${pc.yellow('Action:')} ${event.tool} ${pc.dim(clip(JSON.stringify(event.input) ?? '', limit))}`);
-        spinner.start(pc.dim(`running ${event.tool}…`));
-        break;
-      case 'tool_end': {
-        const label = event.ok ? pc.green('Observation:') : pc.red('Observation (error):');
-        line(`${pad}${label} ${clip(event.output, limit)} ${pc.dim(`(${event.ms} ms)`)}`);
+        const tokens = event.usage ? ` · ${event.usage.promptTokens + event.usage.completionTokens} tokens` : '';
+        write(
+          `${pad}${c.bold(`step ${event.step + 1}`)}${c.dim(` · ${Math.round(event.ms)} ms${tokens}${event.cached ? ' · cached' : ''}`)}`,
+        );
         break;
       }
+      case 'thought':
+        item(pad, 'thought', c.cyan, event.text.replace(/\s+/g, ' ').trim());
+        break;
+      case 'tool_start':
+        item(pad, 'action', c.yellow, `${c.bold(event.tool)} ${c.dim(clip(JSON.stringify(event.input) ?? '', limit))}`);
+        flush(false);
+        spinner.start(c.dim(`running ${event.tool}…`));
+        break;
+      case 'tool_end': {
+        item(
+          pad,
+          event.ok ? 'observation' : 'error',
+          event.ok ? c.green : c.red,
+          `${clip(event.output, limit)} ${c.dim(`· ${Math.round(event.ms)} ms`)}`,
+        );
+        break;
+      }
+      case 'final':
+        item(pad, 'answer', c.green, c.dim(clip(event.output, 80)));
+        break;
       case 'invalid_output':
-        line(`${pad}${pc.red('Invalid reply:')} ${event.reason}`);
+        item(pad, 'invalid', c.red, event.reason);
         break;
       case 'warning':
-        line(`${pad}${pc.yellow('Warning:')} ${event.message}`);
+        item(pad, 'warning', c.yellow, event.message);
         break;
       case 'context_summary':
-        line(`${pad}${pc.dim(`Context: ${event.droppedSteps} older steps summarised`)}`);
+        item(pad, 'context', c.dim, c.dim(`${event.droppedSteps} older steps summarised`));
         break;
       case 'memory_recall':
-        if (event.memories.length) line(`${pad}${pc.dim(`Memory: recalled ${event.memories.length} item(s)`)}`);
+        if (event.memories.length) item(pad, 'memory', c.dim, c.dim(`recalled ${event.memories.length} item(s)`));
         break;
       case 'run_end': {
+        flush(true);
         const { usage } = event;
-        const status = event.status === 'done' ? pc.green(event.status) : pc.red(event.status);
+        const status = event.status === 'done' ? c.green(event.status) : c.red(event.status);
         const tokens = `${usage.promptTokens + usage.completionTokens}${usage.estimated ? '~' : ''} tokens`;
-        line(
-          `${pad}${pc.dim('—')} ${status} ${pc.dim(`· ${usage.llmCalls} LLM calls · ${tokens} · ${event.durationMs} ms`)}`,
-        );
-        if (event.error && event.status !== 'done') line(`${pad}${pc.dim(event.error.message)}`);
+        write(`${pad}${status} ${c.dim(`· ${usage.llmCalls} LLM calls · ${tokens} · ${event.durationMs} ms`)}`);
+        if (event.error && event.status !== 'done') write(`${pad}${c.dim(event.error.message)}`);
         break;
       }
       default:

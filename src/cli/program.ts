@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { registerChatCommand } from './chat-command.js';
+import { registerConfigCommand } from './config-command.js';
 import { registerEvalCommand } from './eval-command.js';
+import { addGlobalOptions } from './global-options.js';
 import { registerMcpServeCommand } from './mcp-serve-command.js';
 import { registerMemoryCommand } from './memory-command.js';
 import { registerModelsCommand } from './models-command.js';
@@ -19,6 +21,7 @@ export function buildProgram(): Command {
     .description('Build and run LLM agents you can see into.')
     .version('0.1.0')
     .showHelpAfterError();
+  addGlobalOptions(program);
   // Commands register below, one line each.
   registerRunCommand(program);
   registerTraceCommand(program);
@@ -31,5 +34,6 @@ export function buildProgram(): Command {
   registerMemoryCommand(program);
   registerChatCommand(program);
   registerRunsCommand(program);
+  registerConfigCommand(program);
   return program;
 }

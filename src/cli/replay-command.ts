@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { Agent } from '../agent/index.js';
-import { type AgentEvent, ConfigError, type EventOf, errorMessage, type RunResult } from '../core/index.js';
+import { type AgentEvent, ConfigError, type EventOf, type RunResult } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ProtocolName } from '../protocols/index.js';
 import { type AnyTool, builtinTools } from '../tools/index.js';
@@ -14,6 +14,9 @@ import {
   replayModel,
   replayTools,
 } from '../trace/index.js';
+import { addExamples } from './global-options.js';
+import { createProgressBar, type ProgressSink } from './progress-bar.js';
+import { reportError } from './report-error.js';
 import { selectModel } from './select-model.js';
 import { DEMO_TOOLS } from './select-tools.js';
 import { type CommandIo, processIo } from './trace-command.js';
@@ -41,7 +44,11 @@ export interface ReplayReport {
  * or with `--model`, and reports the first step where the new run differs. Exit code 0 when it does
  * not diverge, 1 when it does.
  */
-export async function replayTrace(file: string, flags: ReplayFlags, io: CommandIo): Promise<number> {
+export async function replayTrace(
+  file: string,
+  flags: ReplayFlags,
+  io: CommandIo & { progress?: ProgressSink },
+): Promise<number> {
   const recorded = readTrace(file);
   const start = recorded.find((e): e is EventOf<'run_start'> => e.type === 'run_start' && !e.parentRunId);
   if (!start)
@@ -66,12 +73,19 @@ export async function replayTrace(file: string, flags: ReplayFlags, io: CommandI
   });
   const events: AgentEvent[] = [];
   const writer = flags.trace ? createTraceWriter(flags.trace) : undefined;
+  const bar = createProgressBar({
+    sink: io.progress ?? { write: io.stderr, tty: false },
+    label: 'replaying steps',
+    total: recordedSteps,
+  });
   const result = await agent.run(start.input, {
     onEvent: (event) => {
       events.push(event);
       writer?.write(event);
+      if (event.type === 'step_start' && !event.parentRunId) bar.update(event.step + 1);
     },
   });
+  bar.finish();
   writer?.close();
   const divergence = firstDivergence(recorded, events) ?? replay?.divergence;
   const report: ReplayReport = {
@@ -119,8 +133,14 @@ function protocolOf(name: string): ProtocolName {
 }
 
 /** Registers `thinkflow replay FILE`. */
-export function registerReplayCommand(program: Command, io: CommandIo = processIo()): void {
-  program
+export function registerReplayCommand(
+  program: Command,
+  io: CommandIo & { progress?: ProgressSink } = {
+    ...processIo(),
+    progress: { write: (t) => process.stderr.write(t), tty: process.stderr.isTTY === true },
+  },
+): void {
+  const command = program
     .command('replay')
     .description('Re-run a trace (recorded model replies, or --model) and report the first step where it diverges.')
     .argument('<file>', 'a JSONL trace written with --trace')
@@ -135,8 +155,15 @@ export function registerReplayCommand(program: Command, io: CommandIo = processI
       try {
         process.exitCode = await replayTrace(file, flags, io);
       } catch (error) {
-        io.stderr(`thinkflow replay: ${errorMessage(error)}\n`);
-        process.exitCode = 1;
+        process.exitCode = reportError(error, { command: 'thinkflow replay', json: flags.json, color: io.color });
       }
     });
+  addExamples(command, [
+    [
+      'record a run, then replay it with the recorded replies',
+      'thinkflow run -m demo --trace run.jsonl "What is 2+2?" && thinkflow replay run.jsonl',
+    ],
+    ['does a new model still take the same steps?', 'thinkflow replay run.jsonl --model ollama:qwen2.5:7b --show'],
+    ['the report as JSON, for CI', 'thinkflow replay run.jsonl --recorded-tools --json'],
+  ]);
 }

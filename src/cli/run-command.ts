@@ -1,24 +1,29 @@
-import type { Command } from 'commander';
-import pc from 'picocolors';
+import { type Command, Option } from 'commander';
 import { Agent } from '../agent/index.js';
-import { ConfigError, isThinkflowError, type RunStatus, redactText } from '../core/index.js';
 import { withCache } from '../trace/index.js';
+import { colorsFor, useColor } from './colors.js';
 import { dataDir } from './data-dir.js';
+import { EXIT_CODES, EXIT_CODES_HELP, exitCodeForStatus } from './exit-codes.js';
+import { addExamples } from './global-options.js';
+import { addModelOptions, type ModelFlags, numberIn, withRequestDefaults } from './model-options.js';
 import { createPrettyPrinter } from './pretty-printer.js';
 import { collectFlag, readAttachments } from './read-attachments.js';
-import { selectModel } from './select-model.js';
+import { readQuestion } from './read-stdin.js';
+import { reportError } from './report-error.js';
+import { chosenModelSpec, selectModel } from './select-model.js';
 import { selectTools } from './select-tools.js';
 import { terminalApprover, terminalAsk } from './terminal-prompts.js';
 
-interface RunFlags {
+interface RunFlags extends ModelFlags {
   model?: string;
   tools?: string;
-  protocol?: string;
-  maxSteps?: string;
+  protocol: 'auto' | 'native' | 'json' | 'react';
+  maxSteps: number;
   trace?: string;
   json?: boolean;
+  quiet?: boolean;
   verbose?: boolean;
-  language?: string;
+  language: 'en' | 'zh';
   instructions?: string;
   root?: string;
   allowWrite?: boolean;
@@ -29,35 +34,33 @@ interface RunFlags {
   attach?: string[];
 }
 
-const PROTOCOLS = ['auto', 'native', 'json', 'react'] as const;
-
-/** Exit codes by status, so scripts can tell outcomes apart. */
-const EXIT: Record<RunStatus, number> = {
-  done: 0,
-  max_steps: 2,
-  loop_detected: 3,
-  budget_exceeded: 4,
-  aborted: 130,
-  failed: 1,
-};
-
-/** `thinkflow run "question"`: one run, the answer on stdout, the loop on stderr. */
+/** `thinkflow run "question"`: one run, the answer on stdout, the steps as a tree on stderr. */
 export function registerRunCommand(program: Command): void {
-  program
+  const run = program
     .command('run')
-    .description('Run an agent on one question; the answer goes to stdout, each step to stderr.')
-    .argument('<question>', 'what to ask')
+    .description('Run an agent on one question; the answer goes to stdout, the steps to stderr.')
+    .argument(
+      '[question]',
+      'what to ask; `-` or none reads it from stdin; piped text beside a question is added as context',
+    )
     .option(
       '-m, --model <spec>',
-      'model spec: demo, openai:MODEL, anthropic:MODEL, ollama:MODEL, compat:URL#MODEL, scripted:FILE.json',
+      'model spec: demo, openai:MODEL, anthropic:MODEL, ollama:MODEL, compat:URL#MODEL, llamacpp:PATH.gguf, scripted:FILE.json (default: THINKFLOW_MODEL, then `thinkflow config set model`)',
     )
     .option('-t, --tools <names>', 'comma-separated tool kits, e.g. calculator,files,data')
-    .option('-p, --protocol <protocol>', 'auto | native | json | react', 'auto')
-    .option('--max-steps <n>', 'most loop steps', '10')
+    .addOption(
+      new Option('-p, --protocol <protocol>', 'how the model calls tools')
+        .choices(['auto', 'native', 'json', 'react'])
+        .default('auto'),
+    )
+    .addOption(
+      new Option('--max-steps <n>', 'most loop steps').argParser(numberIn('--max-steps', 1, 1000, true)).default(10),
+    )
     .option('--trace <file>', 'write every event as a JSON line to FILE')
-    .option('--json', 'print the whole RunResult as JSON on stdout')
+    .option('--json', 'print the whole RunResult as JSON on stdout (errors as JSON on stderr)')
+    .option('-q, --quiet', 'print nothing but the answer')
     .option('-v, --verbose', 'stream model text and show full observations')
-    .option('--language <lang>', 'prompt language: en | zh', 'en')
+    .addOption(new Option('--language <lang>', 'prompt language').choices(['en', 'zh']).default('en'))
     .option('--instructions <text>', 'extra system instructions')
     .option('--root <dir>', 'folder the file and data tools are confined to (default: cwd)')
     .option('--allow-write', 'let the files tools write, move and delete (each call asks first)')
@@ -65,26 +68,35 @@ export function registerRunCommand(program: Command): void {
     .option('-y, --yes', 'approve every tool call that asks for approval')
     .option('--cache', 'answer repeated model requests from a local cache')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
-    .option('--attach <file>', 'send an image or file with the question (repeatable)', collectFlag)
-    .action(async (question: string, flags: RunFlags) => {
-      process.exitCode = await runOnce(question, flags);
-    });
+    .option('--attach <file>', 'send an image or file with the question (repeatable)', collectFlag);
+  addModelOptions(run);
+  run.addHelpText('after', `\n${EXIT_CODES_HELP}`);
+  addExamples(run, [
+    ['no API key needed: the demo model and its mock tools', 'thinkflow run --model demo "What is (15 + 7) * 3?"'],
+    ['a question from a pipe, the answer alone', 'echo "北京天气怎么样？" | thinkflow run --model demo --quiet'],
+    [
+      'a file as context, the RunResult as JSON',
+      'cat notes.txt | thinkflow run -m openai:gpt-4o-mini --temperature 0 --json "Summarise this" > result.json',
+    ],
+  ]);
+  run.action(async (question: string | undefined, flags: RunFlags) => {
+    process.exitCode = await runOnce(question, flags);
+  });
 }
 
-async function runOnce(question: string, flags: RunFlags): Promise<number> {
+async function runOnce(argument: string | undefined, flags: RunFlags): Promise<number> {
+  const quiet = flags.quiet === true || flags.json === true;
   try {
-    const protocol = flags.protocol as (typeof PROTOCOLS)[number];
-    if (!PROTOCOLS.includes(protocol))
-      throw new ConfigError({ message: `--protocol must be one of ${PROTOCOLS.join(', ')}.` });
-    const maxSteps = Number(flags.maxSteps);
-    if (!Number.isInteger(maxSteps) || maxSteps < 1)
-      throw new ConfigError({ message: '--max-steps must be a whole number of at least 1.' });
+    const question = await readQuestion({ argument });
     const attachments = readAttachments(flags.attach);
-    const demo = (flags.model ?? process.env.THINKFLOW_MODEL) === 'demo';
-    let model = await selectModel(flags.model);
+    const demo = chosenModelSpec(flags.model) === 'demo';
+    let model = await selectModel(flags.model, process.env, { providerOptions: flags.option });
+    model = withRequestDefaults(model, flags);
     if (flags.cache) model = withCache(model, dataDir(flags.dataDir));
-    if (demo)
-      process.stderr.write(pc.magenta('Using the demo model: a rule-based simulation with mock tools, no LLM.\n'));
+    if (demo && !quiet)
+      process.stderr.write(
+        colorsFor(process.stderr).magenta('Using the demo model: a rule-based simulation with mock tools, no LLM.\n'),
+      );
     const tools = selectTools(
       flags.tools,
       { root: flags.root, allowWrite: flags.allowWrite, allowPrivateNetwork: flags.allowPrivateNetwork },
@@ -93,31 +105,36 @@ async function runOnce(question: string, flags: RunFlags): Promise<number> {
     const agent = new Agent({
       model,
       tools,
-      protocol: demo && protocol === 'auto' ? 'react' : protocol,
-      maxSteps,
-      language: flags.language === 'zh' ? 'zh' : 'en',
+      protocol: demo && flags.protocol === 'auto' ? 'react' : flags.protocol,
+      maxSteps: flags.maxSteps,
+      language: flags.language,
       instructions: flags.instructions,
       traceFile: flags.trace,
       approve: terminalApprover(flags.yes === true),
     });
     const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
+    // The first Ctrl-C stops the run cleanly (status aborted, exit 130); a second one does not wait.
+    const onSigint = () => {
+      if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
+      controller.abort();
+    };
+    process.on('SIGINT', onSigint);
     try {
       const result = await agent.run(question, {
         signal: controller.signal,
         attachments,
-        onEvent: createPrettyPrinter({ verbose: flags.verbose }),
+        onEvent: quiet ? undefined : createPrettyPrinter({ verbose: flags.verbose }),
         ask: terminalAsk,
       });
-      process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${result.output}\n`);
-      return EXIT[result.status];
+      if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else if (result.output) process.stdout.write(`${result.output}\n`);
+      if (flags.quiet && !flags.json && result.status !== 'done')
+        process.stderr.write(`thinkflow run: ${result.status}${result.error ? `: ${result.error.message}` : ''}\n`);
+      return exitCodeForStatus(result.status);
     } finally {
       process.off('SIGINT', onSigint);
     }
   } catch (error) {
-    const message = isThinkflowError(error) || error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${pc.red('thinkflow run:')} ${redactText(message)}\n`);
-    return 1;
+    return reportError(error, { command: 'thinkflow run', json: flags.json, color: useColor(process.stderr) });
   }
 }

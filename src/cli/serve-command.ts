@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../core/index.js';
 import { loadConfig, serve } from '../server/index.js';
 import { dataDir } from './data-dir.js';
+import { addExamples } from './global-options.js';
 
 interface ServeFlags {
   port: string;
@@ -37,7 +39,7 @@ function retentionDays(text: string): number {
 
 /** Registers `thinkflow serve`. */
 export function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('Serve the agents of thinkflow.config.ts over HTTP (runs, SSE events, OpenAI-compatible chat).')
     .option('--port <n>', 'port to listen on (0 = any free port)', '8787')
@@ -51,7 +53,9 @@ export function registerServeCommand(program: Command): void {
     .option('--retention-days <n>', 'days finished runs are kept (default 30, or the config; 0 = forever)')
     .action(async (flags: ServeFlags) => {
       if (flags.queue && !flags.pg)
-        throw new Error('--queue needs --pg postgres://…: API servers and workers share run state there.');
+        throw new ConfigError({
+          message: '--queue needs --pg postgres://…: API servers and workers share run state there.',
+        });
       const config = await loadConfig(flags.config);
       const server = await serve({
         config,
@@ -67,4 +71,12 @@ export function registerServeCommand(program: Command): void {
       process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
       onShutdownSignal(server.close);
     });
+  addExamples(command, [
+    ['the agents of ./thinkflow.config.ts on port 8787', 'thinkflow serve'],
+    ['any free port, data in a folder of your choice', 'thinkflow serve --port 0 --data-dir ./data'],
+    [
+      'scale out: queue runs for `thinkflow worker`',
+      'thinkflow serve --queue redis://127.0.0.1:6379 --pg postgres://127.0.0.1/thinkflow',
+    ],
+  ]);
 }

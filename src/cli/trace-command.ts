@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { readTrace, renderHtml, renderTimeline } from '../trace/index.js';
+import { addExamples } from './global-options.js';
 
 /** Where a command writes; the CLI passes process streams, tests pass collectors. */
 export interface CommandIo {
@@ -31,15 +32,27 @@ export function traceHtml(file: string, options: { output: string; title?: strin
 /** Registers `thinkflow trace show|html`. */
 export function registerTraceCommand(program: Command, io: CommandIo = processIo()): void {
   const trace = program.command('trace').description('Look at a JSONL trace written with --trace.');
-  trace
+  addExamples(trace, [
+    ['record a run', 'thinkflow run -m demo --trace run.jsonl "What is 2+2?"'],
+    ['read it as a timeline', 'thinkflow trace show run.jsonl'],
+  ]);
+  const show = trace
     .command('show <file>')
     .description('Print the run as a timeline: steps, thoughts, tool calls, tokens, errors, status.')
     .option('--max-text <n>', 'characters of text per line before cutting', (v) => Number.parseInt(v, 10))
     .action((file: string, options: { maxText?: number }) => traceShow(file, options, io));
-  trace
+  addExamples(show, [
+    ['the whole run', 'thinkflow trace show run.jsonl'],
+    ['shorter lines', 'thinkflow trace show run.jsonl --max-text 80'],
+  ]);
+  const html = trace
     .command('html <file>')
     .description('Write one self-contained HTML report (works offline).')
     .requiredOption('-o, --output <file>', 'the HTML file to write')
     .option('--title <title>', 'page title')
     .action((file: string, options: { output: string; title?: string }) => traceHtml(file, options, io));
+  addExamples(html, [
+    ['one page that works offline', 'thinkflow trace html run.jsonl -o run.html'],
+    ['with a title', 'thinkflow trace html run.jsonl -o run.html --title "Bug 42"'],
+  ]);
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { redactText } from '../core/index.js';
+import { ConfigError, redactText } from '../core/index.js';
 import { createRunWorker, loadConfig, openStore } from '../server/index.js';
+import { addExamples } from './global-options.js';
 import { onShutdownSignal } from './serve-command.js';
 
 interface WorkerFlags {
@@ -17,13 +18,14 @@ interface WorkerFlags {
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} must be a positive whole number, got "${value}".`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError({ message: `${flag} must be a positive whole number, got "${value}".` });
   return n;
 }
 
 /** Registers `thinkflow worker`. */
 export function registerWorkerCommand(program: Command): void {
-  program
+  const command = program
     .command('worker')
     .description('Execute runs queued by `thinkflow serve --queue` (BullMQ on Redis, run state in PostgreSQL).')
     .requiredOption('--queue <redis-url>', 'the Redis the API servers queue runs on')
@@ -56,4 +58,14 @@ export function registerWorkerCommand(program: Command): void {
         await store.close();
       });
     });
+  addExamples(command, [
+    [
+      'one worker beside `thinkflow serve --queue`',
+      'thinkflow worker --queue redis://127.0.0.1:6379 --pg postgres://127.0.0.1/thinkflow',
+    ],
+    [
+      'more runs at once, its own config',
+      'thinkflow worker --queue redis://q:6379 --pg postgres://db/tf --concurrency 32 --config agents.config.ts',
+    ],
+  ]);
 }

@@ -17,7 +17,13 @@ export {
 export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
 export { type OpenAIResponsesOptions, openaiResponses } from './providers/openai-responses/index.js';
-export { MODEL_SPEC_FORMS, type ModelEnv, resolveModel, ScriptFile } from './resolve-model.js';
+export {
+  MODEL_SPEC_FORMS,
+  type ModelEnv,
+  type ResolveModelOptions,
+  resolveModel,
+  ScriptFile,
+} from './resolve-model.js';
 export {
   type ScriptedModel,
   type ScriptedModelOptions,

@@ -48,6 +48,16 @@ export const MODEL_SPEC_FORMS = [
 
 const OPENAI_URL = 'https://api.openai.com/v1';
 
+/** How resolveModel builds the model, beyond the spec. */
+export interface ResolveModelOptions {
+  /**
+   * Extra provider parameters (the CLI's `-O key=value`): merged into the request body for openai,
+   * anthropic and compat, into Ollama's `options`. Demo and scripted models take none and ignore them;
+   * llamacpp refuses them.
+   */
+  providerOptions?: Record<string, unknown>;
+}
+
 /**
  * Builds a Model from a spec string, as the CLI and config files give it. With no spec, uses
  * THINKFLOW_MODEL. A missing key or a bad spec is a ConfigError that says what to set.
@@ -56,7 +66,9 @@ const OPENAI_URL = 'https://api.openai.com/v1';
  * const model = resolveModel('ollama:qwen2.5:7b');
  * const fromEnv = resolveModel(undefined, { THINKFLOW_MODEL: 'openai:gpt-4o-mini', OPENAI_API_KEY: 'sk-...' });
  */
-export function resolveModel(spec?: string, env: ModelEnv = process.env): Model {
+export function resolveModel(spec?: string, env: ModelEnv = process.env, options: ResolveModelOptions = {}): Model {
+  const extra =
+    options.providerOptions && Object.keys(options.providerOptions).length ? options.providerOptions : undefined;
   const value = (spec ?? env.THINKFLOW_MODEL ?? '').trim();
   if (!value) {
     throw new ConfigError({
@@ -84,6 +96,7 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
         id: `openai:${model}`,
         provider: 'openai',
         maxTokensField: baseURL === OPENAI_URL ? 'max_completion_tokens' : 'max_tokens',
+        extraBody: extra,
       });
     }
     case 'openai-responses': {
@@ -99,7 +112,7 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
       const model = need(rest, value, 'anthropic:MODEL');
       const apiKey = env.ANTHROPIC_API_KEY?.trim();
       if (!apiKey) throw new ConfigError({ message: `ANTHROPIC_API_KEY is not set. Set it to use "${value}".` });
-      return anthropic({ apiKey, model, baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined });
+      return anthropic({ apiKey, model, baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined, extraBody: extra });
     }
     case 'gemini': {
       const model = need(rest, value, 'gemini:MODEL');
@@ -110,7 +123,7 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
       return gemini({ apiKey, model, baseURL: env.GEMINI_BASE_URL?.trim() || undefined });
     }
     case 'ollama':
-      return ollama({ model: need(rest, value, 'ollama:MODEL'), host: env.OLLAMA_HOST });
+      return ollama({ model: need(rest, value, 'ollama:MODEL'), host: env.OLLAMA_HOST, options: extra });
     case 'compat': {
       const hash = rest.lastIndexOf('#');
       const baseURL = hash < 0 ? '' : rest.slice(0, hash).trim();
@@ -121,9 +134,10 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env): Model 
         });
       }
       const apiKey = env.THINKFLOW_COMPAT_API_KEY?.trim() || undefined;
-      return openaiCompatible({ baseURL, apiKey, model, id: `compat:${baseURL}#${model}` });
+      return openaiCompatible({ baseURL, apiKey, model, id: `compat:${baseURL}#${model}`, extraBody: extra });
     }
     case 'llamacpp': {
+      if (extra) throw new ConfigError({ message: 'Provider options (-O) go to HTTP providers; llamacpp takes none.' });
       const path = need(rest, value, 'llamacpp:PATH.gguf').replace(/^~(?=$|[\\/])/, homedir());
       if (!existsSync(path)) {
         throw new ConfigError({ message: `No GGUF file at ${path}: check the path, or run "thinkflow models pull".` });

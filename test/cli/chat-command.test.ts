@@ -108,7 +108,7 @@ describe('thinkflow chat (spawned CLI)', { timeout: 180_000 }, () => {
 
   it('explains how to choose a model when none is configured', async () => {
     const chat = startChat([]);
-    expect(await chat.exit()).toBe(1);
+    expect(await chat.exit()).toBe(2);
     expect(chat.errors()).toContain('No model is configured');
   });
 });

@@ -39,9 +39,32 @@ describe('thinkflow memory (spawned CLI)', { timeout: 600_000 }, () => {
     expect((JSON.parse(after.stdout) as MemoryHit[]).map((h) => h.memory.id)).not.toContain(id);
   });
 
+  it('adds one memory per line of a file, and lists them as JSON rows', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'thinkflow-cli-memory-file-'));
+    try {
+      const notes = join(own, 'notes.txt');
+      writeFileSync(notes, 'Paris is in France\n\nTokyo is in Japan\n');
+      const added = await runCli(['memory', 'add', '--file', notes, '--tags', 'geo', '--json', '--data-dir', own]);
+      expect(added.code).toBe(0);
+      // Not a terminal: no progress bar on stderr.
+      expect(added.stderr).toBe('');
+      expect((JSON.parse(added.stdout) as Memory[]).map((m) => m.text)).toEqual([
+        'Paris is in France',
+        'Tokyo is in Japan',
+      ]);
+      const listed = await runCli(['memory', 'list', '--json', '--data-dir', own]);
+      expect((JSON.parse(listed.stdout) as Memory[]).map((m) => m.tags)).toEqual([['geo'], ['geo']]);
+      const nothing = await runCli(['memory', 'add', '--json', '--data-dir', own]);
+      expect(nothing.code).toBe(2);
+      expect(JSON.parse(nothing.stderr).error.message).toMatch(/Nothing to remember/);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it('rejects an unknown kind with the list of kinds', async () => {
     const result = await memory('add', '--kind', 'opinion', 'x');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('--kind must be one of fact, episode, reflection, skill');
   });
 

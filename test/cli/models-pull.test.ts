@@ -46,14 +46,30 @@ describe('thinkflow models pull', () => {
     const base = await fileServer();
     const dir = tempDir();
     let err = '';
-    const path = await pullModel('custom', { url: `${base}/tiny-model.gguf`, dir }, { stderr: (t) => (err += t) });
+    const path = await pullModel(
+      'custom',
+      { url: `${base}/tiny-model.gguf`, dir },
+      { stderr: (t) => (err += t), tty: true },
+    );
     expect(path).toBe(join(dir, 'tiny-model.gguf'));
     expect(readFileSync(path).equals(payload)).toBe(true);
-    expect(err).toMatch(/\[#{30}\] 100% 0\.3\/0\.3 MB/);
-    expect(err).toMatch(/\[[#-]{30}\]\s+\d0% /);
+    expect(err).toContain('\r\x1b[Kdownloading tiny-model.gguf [########################] 0.3 MB/0.3 MB · 100%');
+    expect(err).toMatch(/\r\x1b\[Kdownloading tiny-model\.gguf \[#*-+\] 0\.\d MB\/0\.3 MB · \d\d?%/);
+    expect(err).toContain('\r\x1b[Ksaved');
     expect(err).toContain(`run it with: thinkflow run --model llamacpp:${path}`);
     expect(readdirSync(dir)).toEqual(['tiny-model.gguf']);
     expect(findLocalModel(dir)).toBe(path);
+  });
+
+  it('draws no progress when stderr is not a terminal', async () => {
+    const base = await fileServer();
+    let err = '';
+    const path = await pullModel(
+      'custom',
+      { url: `${base}/tiny-model.gguf`, dir: tempDir() },
+      { stderr: (t) => (err += t) },
+    );
+    expect(err).toBe(`saved ${path} (0.3 MB)\nrun it with: thinkflow run --model llamacpp:${path} "your task"\n`);
   });
 
   it('says plainly that the hub is unreachable and how to place a GGUF file by hand', async () => {
@@ -98,7 +114,7 @@ describe('thinkflow models pull', () => {
       from: 'user',
     });
     expect(existsSync(join(dir, 'tiny-model.gguf'))).toBe(true);
-    expect(err).toContain('100%');
+    expect(err).toContain('saved');
     writeFileSync(join(dir, 'notes.txt'), 'not a model');
     await program.parseAsync(['models', 'list', '--dir', dir], { from: 'user' });
     expect(out).toContain(`local: ${join(dir, 'tiny-model.gguf')}`);

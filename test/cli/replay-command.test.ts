@@ -51,6 +51,20 @@ describe('thinkflow replay', () => {
     expect(out.out.join('')).toContain('no divergence');
   });
 
+  it('shows the steps replayed as a progress bar on a terminal, and nothing elsewhere', async () => {
+    const bar: string[] = [];
+    const out = { ...io(), progress: { write: (t: string) => bar.push(t), tty: true } };
+    await replayTrace(traceFile, {}, out);
+    expect(bar.join('')).toContain('\r\x1b[Kreplaying steps [############------------] 1/2');
+    expect(bar.join('')).toContain('\r\x1b[Kreplaying steps [########################] 2/2');
+    expect(bar.at(-1)).toBe('\r\x1b[K');
+    const piped = { ...io(), progress: { write: (t: string) => bar.push(t), tty: false } };
+    bar.length = 0;
+    await replayTrace(traceFile, {}, piped);
+    expect(bar).toEqual([]);
+    expect(piped.err).toEqual([]);
+  });
+
   it('reports the first step where a tool now answers differently, exit 1', async () => {
     const out = io();
     expect(await replayTrace(tampered('changed.jsonl'), {}, out)).toBe(1);

@@ -45,8 +45,8 @@ describe('thinkflow run (spawned CLI)', { timeout: 180_000 }, () => {
         env: { OPENAI_API_KEY: 'sk-test-SECRET-123456789' },
       },
     );
-    expect(result.stderr).toMatch(/Action:\s*calculator/);
-    expect(result.stderr).toMatch(/Observation:\s*42/);
+    expect(result.stderr).toMatch(/├─ action\s+calculator \{"expression":"6\*7"\}/);
+    expect(result.stderr).toMatch(/└─ observation\s+42 · \d+ ms/);
     expect(result.stdout.trim()).toBe('The answer is 42.');
     expect(result.code).toBe(0);
     const lines = readFileSync(trace, 'utf8')
@@ -72,8 +72,8 @@ describe('thinkflow run (spawned CLI)', { timeout: 180_000 }, () => {
     const result = await runCli(['run', '--model', 'demo', 'What is the weather in Paris and what is 23 * 7 + 4?']);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/simulation/i);
-    expect(result.stderr).toMatch(/Action:\s*weather/);
-    expect(result.stderr).toMatch(/Action:\s*calculator/);
+    expect(result.stderr).toMatch(/action\s+weather/);
+    expect(result.stderr).toMatch(/action\s+calculator/);
     expect(result.stdout).toMatch(/165/);
     expect(result.stdout).toMatch(/Paris/);
     expect(result.stdout).toMatch(/simulation/i);
@@ -105,7 +105,7 @@ describe('thinkflow run (spawned CLI)', { timeout: 180_000 }, () => {
         OLLAMA_HOST: 'http://127.0.0.1:9',
       },
     });
-    expect(result.code).not.toBe(0);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/No model is configured/);
     expect(result.stderr).toMatch(/--model demo/);
     expect(result.stderr).toMatch(/openai:/);
@@ -114,7 +114,7 @@ describe('thinkflow run (spawned CLI)', { timeout: 180_000 }, () => {
 
   it('an unknown tool kit is a clear error', async () => {
     const result = await runCli(['run', '--model', 'demo', '--tools', 'nope', 'x']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Unknown tool kit "nope". Available: demo, calculator/);
   });
 });

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, resolveModel } from '../../src/index.js';
+import { startAnthropicServer } from './providers/anthropic-server.js';
+import { startOllamaServer } from './providers/ollama-server.js';
 import { startOpenAIServer } from './providers/openai-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-resolve-'));
@@ -19,6 +21,32 @@ function configError(run: () => unknown): ConfigError {
 }
 
 describe('resolveModel', () => {
+  it("passes providerOptions into the request: the body for anthropic, Ollama's options; llamacpp refuses them", async () => {
+    const claude = await startAnthropicServer();
+    const local = await startOllamaServer();
+    try {
+      claude.push('hi');
+      const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: `${claude.url}/v1`, OLLAMA_HOST: local.url };
+      const providerOptions = { top_k: 40, metadata: { user_id: 'u1' } };
+      await resolveModel('anthropic:claude-test', env, { providerOptions }).generate({
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(claude.requests[0].body).toMatchObject({ model: 'claude-test', top_k: 40, metadata: { user_id: 'u1' } });
+      local.push('hi');
+      await resolveModel('ollama:qwen', env, { providerOptions: { num_ctx: 8192 } }).generate({
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0.1,
+      });
+      expect(local.requests[0].body.options).toEqual({ num_ctx: 8192, temperature: 0.1 });
+    } finally {
+      await claude.close();
+      await local.close();
+    }
+    expect(configError(() => resolveModel('llamacpp:/x.gguf', {}, { providerOptions: { a: 1 } })).message).toMatch(
+      /llamacpp takes none/,
+    );
+  });
+
   it('builds each provider from its spec', () => {
     expect(resolveModel('openai:gpt-4o-mini', { OPENAI_API_KEY: 'sk-x' }).id).toBe('openai:gpt-4o-mini');
     expect(resolveModel('anthropic:claude-test', { ANTHROPIC_API_KEY: 'k' }).id).toBe('anthropic:claude-test');

@@ -39,6 +39,8 @@ export interface AnthropicOptions {
    * Default true; `false` sends no `cache_control`.
    */
   cacheControl?: boolean;
+  /** Extra fields merged into every request body (e.g. `{ top_k: 40 }` or `{ metadata: {...} }`). */
+  extraBody?: Record<string, unknown>;
 }
 
 /**
@@ -66,6 +68,7 @@ export function anthropic(options: AnthropicOptions): Model {
     const { system, messages } = toAnthropicMessages(request.messages, { cache });
     const answerTokens = request.maxTokens ?? options.maxTokens ?? 4096;
     const body: Record<string, unknown> = {
+      ...options.extraBody,
       model: options.model,
       max_tokens: thinking ? answerTokens + thinking.budgetTokens : answerTokens,
       messages,
