@@ -44,8 +44,11 @@ async function callTool(tool: AnyTool, input: unknown, signal: AbortSignal, call
   if (!parsed.ok) return failure(formatInputIssues(tool, parsed.issues, input));
   const gated = typeof tool.needsApproval === 'function' ? await tool.needsApproval(parsed.value) : tool.needsApproval;
   if (gated) return failure(`Tool "${tool.name}" needs a person's approval, which an MCP call cannot ask for.`);
-  const signals = tool.timeoutMs ? [signal, AbortSignal.timeout(tool.timeoutMs)] : [signal];
-  const ctx = mcpToolContext(AbortSignal.any(signals), callId);
+  // A timer we hold rather than `AbortSignal.timeout`: combined by `AbortSignal.any`, that signal is only
+  // weakly held and can be collected before it fires, so a hung tool would never time out.
+  const deadline = new AbortController();
+  const timer = tool.timeoutMs ? setTimeout(() => deadline.abort(), tool.timeoutMs) : undefined;
+  const ctx = mcpToolContext(AbortSignal.any([signal, deadline.signal]), callId);
   try {
     const output = await raceAbort(Promise.resolve(tool.run(parsed.value, ctx)), ctx.signal);
     return { content: [{ type: 'text', text: serializeOutput(output) }] };
@@ -53,6 +56,8 @@ async function callTool(tool: AnyTool, input: unknown, signal: AbortSignal, call
     if (ctx.signal.aborted && !signal.aborted)
       return failure(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms.`);
     return failure(`Tool "${tool.name}" failed: ${errorMessage(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
