@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openStore, type RunStore, type RunSummary, ServerRunStatus } from '../server/index.js';
 import { dataDir } from './data-dir.js';
+import { addExamples } from './global-options.js';
 import { type CommandIo, processIo } from './trace-command.js';
 
 /** Where the runs are: the server's SQLite store in the data dir, or PostgreSQL. */
@@ -131,7 +132,12 @@ function storeOptions(command: Command): Command {
 /** Registers `thinkflow runs list|show|prune|export|stats`. */
 export function registerRunsCommand(program: Command, io: CommandIo = processIo()): void {
   const runs = program.command('runs').description('Look at, export and prune the runs a server stored.');
-  storeOptions(runs.command('list'))
+  addExamples(runs, [
+    ['the newest failed runs of one agent', 'thinkflow runs list --agent support --status failed'],
+    ['a run as a trace, then read it', 'thinkflow runs export run_123 > run.jsonl && thinkflow trace show run.jsonl'],
+    ['what pruning a week would free, without deleting', 'thinkflow runs prune --older-than 7d --dry-run'],
+  ]);
+  const list = storeOptions(runs.command('list'))
     .description('The newest runs: status, agent, created, duration, steps, tokens, cost.')
     .option('--agent <name>', 'only runs of this agent')
     .option('--status <list>', 'only runs in these statuses (comma-separated)')
@@ -139,24 +145,45 @@ export function registerRunsCommand(program: Command, io: CommandIo = processIo(
     .option('--cursor <cursor>', 'the page after this cursor')
     .option('--json', 'print the page as JSON')
     .action((flags) => runsList(flags, io));
-  storeOptions(runs.command('show <id>'))
+  addExamples(list, [
+    ['the newest runs in the default data dir', 'thinkflow runs list'],
+    ['failed and stopped runs as JSON', 'thinkflow runs list --status failed,max_steps --json'],
+    ['runs in PostgreSQL', 'thinkflow runs list --pg postgres://localhost/thinkflow --limit 20'],
+  ]);
+  const show = storeOptions(runs.command('show <id>'))
     .description('The stored run as JSON.')
     .action(async (id: string, flags: RunsStoreFlags) => {
       process.exitCode = await runsShow(id, flags, io);
     });
-  storeOptions(runs.command('export <id>'))
+  addExamples(show, [
+    ['one run with its result', 'thinkflow runs show run_123'],
+    ['its answer alone', 'thinkflow runs show run_123 | jq -r .result.output'],
+  ]);
+  const exported = storeOptions(runs.command('export <id>'))
     .description('The run as JSONL (like --trace): thinkflow runs export ID > run.jsonl; trace show run.jsonl')
     .action(async (id: string, flags: RunsStoreFlags) => {
       process.exitCode = await runsExport(id, flags, io);
     });
-  storeOptions(runs.command('prune'))
+  addExamples(exported, [
+    ['a run as a trace file', 'thinkflow runs export run_123 > run.jsonl'],
+    ['replay it against the current model', 'thinkflow runs export run_123 > run.jsonl && thinkflow replay run.jsonl'],
+  ]);
+  const prune = storeOptions(runs.command('prune'))
     .description('Delete finished runs and their events; unfinished, waiting and queued runs are kept.')
     .option('--older-than <age>', 'age of the runs to delete: 7d, 12h, 30m (default 30d)')
     .option('--keep <n>', 'also delete finished runs beyond the newest n')
     .option('--dry-run', 'count what would be deleted, delete nothing')
     .action((flags) => runsPrune(flags, io));
-  storeOptions(runs.command('stats'))
+  addExamples(prune, [
+    ['count what a week would remove', 'thinkflow runs prune --older-than 7d --dry-run'],
+    ['keep only the newest 10000 finished runs', 'thinkflow runs prune --keep 10000'],
+  ]);
+  const stats = storeOptions(runs.command('stats'))
     .description('Runs by status, the oldest run, and the store size.')
     .option('--json', 'print as JSON')
     .action((flags) => runsStats(flags, io));
+  addExamples(stats, [
+    ['runs, bytes and the oldest run', 'thinkflow runs stats'],
+    ['the same for PostgreSQL, as JSON', 'thinkflow runs stats --pg postgres://localhost/thinkflow --json'],
+  ]);
 }
