@@ -113,6 +113,7 @@ async function runOnce(question: string, flags: RunFlags): Promise<number> {
   } catch (error) {
     const message = isThinkflowError(error) || error instanceof Error ? error.message : String(error);
     process.stderr.write(`${pc.red('thinkflow run:')} ${message}\n`);
-    return 1;
+    // A ConfigError (bad flags, a missing optional package) is a usage error: exit 2, like main.ts.
+    return isThinkflowError(error) && error.code === 'config' ? 2 : 1;
   }
 }

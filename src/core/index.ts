@@ -10,6 +10,16 @@ export {
   StoreError,
   ThinkflowError,
 } from './errors.js';
+export {
+  assertPeers,
+  importOptional,
+  missingPeerError,
+  OPTIONAL_FEATURES,
+  type OptionalFeature,
+  type OptionalFeatureId,
+  packageName,
+  requireOptional,
+} from './load-optional.js';
 export { Message, ToolCall } from './message.js';
 export {
   FinishReason,

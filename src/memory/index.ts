@@ -22,7 +22,7 @@ export {
 } from './memory-store.js';
 export { type CountTokens, createMessageTokens, type MessageTokens } from './message-tokens.js';
 export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddings.js';
-export { databasePath, openSqlite, type SqliteLocation } from './open-sqlite.js';
+export { databasePath, loadSqlite, openSqlite, type SqliteLocation } from './open-sqlite.js';
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store.js';
 export { cosineSimilarity, reciprocalRankFusion } from './rank-memories.js';

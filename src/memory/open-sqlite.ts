@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { errorMessage, StoreError } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 
@@ -12,6 +13,14 @@ export interface SqliteLocation {
   file?: string;
   /** How long a write waits for another process's lock before failing. Default 5000 ms. */
   busyTimeoutMs?: number;
+}
+
+/**
+ * better-sqlite3's Database class, loaded with the first database rather than at import: an app that
+ * never opens one never loads it, and bundlers leave the native package to node_modules.
+ */
+export function loadSqlite(): typeof Database {
+  return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
 }
 
 /** The database file a location points to. */
@@ -28,7 +37,7 @@ export function openSqlite(location: SqliteLocation = {}): { db: Database.Databa
   const busyTimeoutMs = location.busyTimeoutMs ?? 5_000;
   return sqliteCall(file, 'open', () => {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file, { timeout: busyTimeoutMs });
+    const db = new (loadSqlite())(file, { timeout: busyTimeoutMs });
     try {
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
       db.pragma('journal_mode = WAL');

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { errorMessage, ModelResponse, StoreError } from '../core/index.js';
+import { loadSqlite } from '../memory/index.js';
 import type { CacheStore } from './cache-store.js';
 
 /**
@@ -21,7 +22,7 @@ export class SqliteCacheStore implements CacheStore {
     this.path = path;
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path);
+      this.db = new (loadSqlite())(path);
       this.db.pragma('journal_mode = WAL');
       this.db.exec(
         'CREATE TABLE IF NOT EXISTS model_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, response TEXT NOT NULL, created_at INTEGER NOT NULL)',

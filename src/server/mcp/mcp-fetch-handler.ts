@@ -1,4 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { requireOptional } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
 
@@ -18,6 +18,9 @@ export function mcpFetchHandler(
   options: McpFetchHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const path = options.path ?? '/mcp';
+  const { WebStandardStreamableHTTPServerTransport } = requireOptional<
+    typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
+  >('mcp', '@modelcontextprotocol/sdk', 'server/webStandardStreamableHttp.js');
   return async (request) => {
     if (new URL(request.url).pathname !== path) return new Response('Not found', { status: 404 });
     const server = createMcpServer(tools, options);

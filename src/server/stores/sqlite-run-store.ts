@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
+import { loadSqlite } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
 import type { RunStore } from './run-store.js';
@@ -37,7 +38,7 @@ export class SqliteRunStore implements RunStore {
 
   constructor(options: { path: string }) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.#db = new Database(options.path);
+    this.#db = new (loadSqlite())(options.path);
     // New files only (a file keeps its page size): fewer, larger WAL frames per commit cost fewer writes.
     this.#db.pragma('page_size = 8192');
     this.#db.pragma('journal_mode = WAL');

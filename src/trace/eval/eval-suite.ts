@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, errorMessage } from '../../core/index.js';
 
@@ -58,7 +58,8 @@ export type EvalSuite = z.infer<typeof EvalSuite>;
 export function parseSuite(text: string, source = 'suite'): EvalSuite {
   let raw: unknown;
   try {
-    raw = parseYaml(text);
+    // yaml loads with the first suite, not at import: it takes ~100 ms to load.
+    raw = (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
   } catch (error) {
     throw new ConfigError({ message: `${source} is not valid YAML: ${errorMessage(error)}` });
   }

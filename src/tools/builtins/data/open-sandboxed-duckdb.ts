@@ -1,4 +1,5 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
+import { importOptional } from '../../../core/index.js';
 
 /**
  * An in-memory DuckDB that can read files only below `realRoot` and cannot be reconfigured:
@@ -9,7 +10,7 @@ import type { DuckDBInstance } from '@duckdb/node-api';
  */
 export async function openSandboxedDuckDB(realRoot: string): Promise<DuckDBInstance> {
   // DuckDB loads on the first data call, not at import: its native library takes a while to load.
-  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { DuckDBInstance } = await importOptional<typeof import('@duckdb/node-api')>('data', '@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
