@@ -18,6 +18,7 @@ export {
   type OptionalFeature,
   type OptionalFeatureId,
   packageName,
+  requireDependency,
   requireOptional,
 } from './load-optional.js';
 export { Message, ToolCall } from './message.js';

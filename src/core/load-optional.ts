@@ -65,8 +65,17 @@ function isNotFound(error: unknown, name: string): boolean {
 // made on first use, so a CommonJS bundle (where import.meta is empty) still loads this module.
 let requirePeer: NodeJS.Require | undefined;
 function peerRequire(): NodeJS.Require {
-  requirePeer ??= createRequire(import.meta.url);
+  // In a CommonJS bundle import.meta is empty: resolve from the bundle's own file instead.
+  requirePeer ??= createRequire(import.meta.url ?? __filename);
   return requirePeer;
+}
+
+/**
+ * Loads one of thinkflow's own (regular) dependencies on first use rather than at import, for packages
+ * that take long to load and that most runs never need (mathjs, better-sqlite3, yaml, html-to-text).
+ */
+export function requireDependency<T>(name: string): T {
+  return peerRequire()(name) as T;
 }
 
 // A subpath to resolve where the package has no root entry that `require.resolve` can find.

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { errorMessage, StoreError } from '../core/index.js';
+import { errorMessage, requireDependency, StoreError } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 
 /** Where a SQLite store lives: a file, or `thinkflow.db` under a data dir (default `$THINKFLOW_HOME` or `~/.thinkflow`). */
@@ -20,7 +19,7 @@ export interface SqliteLocation {
  * never opens one never loads it, and bundlers leave the native package to node_modules.
  */
 export function loadSqlite(): typeof Database {
-  return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  return requireDependency<typeof Database>('better-sqlite3');
 }
 
 /** The database file a location points to. */

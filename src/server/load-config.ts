@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, errorMessage } from '../core/index.js';
+import { ConfigError, errorMessage, requireDependency } from '../core/index.js';
 import { configFromData } from './config-from-data.js';
 import type { ThinkflowConfig } from './define-config.js';
 
@@ -61,5 +60,5 @@ async function importModule(file: string, ext: string): Promise<Partial<Thinkflo
 function readData(file: string, ext: string): unknown {
   const text = readFileSync(file, 'utf8');
   if (ext === '.json') return JSON.parse(text);
-  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+  return requireDependency<typeof import('yaml')>('yaml').parse(text);
 }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, errorMessage } from '../../core/index.js';
+import { ConfigError, errorMessage, requireDependency } from '../../core/index.js';
 
 const CHECK_NAMES = 'exact, contains, regex, numeric (+ tolerance), predicate, maxSteps, calledTool, status';
 
@@ -59,7 +58,7 @@ export function parseSuite(text: string, source = 'suite'): EvalSuite {
   let raw: unknown;
   try {
     // yaml loads with the first suite, not at import: it takes ~100 ms to load.
-    raw = (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+    raw = requireDependency<typeof import('yaml')>('yaml').parse(text);
   } catch (error) {
     throw new ConfigError({ message: `${source} is not valid YAML: ${errorMessage(error)}` });
   }

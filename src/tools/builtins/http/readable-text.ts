@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module';
+import { requireDependency } from '../../../core/index.js';
 
 /** Turns an HTML page into readable plain text: scripts, styles, images and link targets dropped. */
 export function htmlToReadableText(html: string): string {
   // html-to-text loads with the first HTML page, not at import: it and its parser take ~100 ms to load.
-  const { convert } = createRequire(import.meta.url)('html-to-text') as typeof import('html-to-text');
+  const { convert } = requireDependency<typeof import('html-to-text')>('html-to-text');
   return convert(html, {
     wordwrap: false,
     selectors: [
