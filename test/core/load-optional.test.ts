@@ -91,7 +91,7 @@ describe('optional peers', { timeout: 120_000 }, () => {
     }
   });
 
-  it('package.json lists exactly these peers, optional, in the ranges the errors install, and as devDependencies', () => {
+  it('package.json lists exactly these peers, optional, in the ranges the errors install, as devDependencies, never as optionalDependencies', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const { zod, ...peers } = pkg.peerDependencies as Record<string, string>;
     expect(zod).toMatch(/^\^4/);
@@ -101,7 +101,9 @@ describe('optional peers', { timeout: 120_000 }, () => {
       expect(pkg.peerDependenciesMeta[name], name).toEqual({ optional: true });
       expect(peers[name].replace('^', ''), name).toBe(spec.slice(name.length + 1).replace('^', ''));
       expect(pkg.dependencies[name], name).toBeUndefined();
-      expect(pkg.devDependencies[name] ?? pkg.optionalDependencies?.[name], name).toBeDefined();
+      expect(pkg.devDependencies[name], name).toBeDefined();
     }
+    // npm installs optionalDependencies by default: a peer listed there would be installed for everyone.
+    expect(pkg.optionalDependencies).toBeUndefined();
   });
 });
