@@ -29,7 +29,7 @@ export async function loadConfig(path = 'thinkflow.config.ts'): Promise<Thinkflo
   }
   let config: Partial<ThinkflowConfig>;
   try {
-    config = DATA.has(ext) ? configFromData(readData(file, ext), file) : await importModule(file, ext);
+    config = DATA.has(ext) ? configFromData(readData(file, ext), file) : await importModule(file);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError({ message: `Could not load ${file}: ${errorMessage(error)}`, cause: error });
@@ -42,19 +42,29 @@ export async function loadConfig(path = 'thinkflow.config.ts'): Promise<Thinkflo
   return config as ThinkflowConfig;
 }
 
-async function importModule(file: string, ext: string): Promise<Partial<ThinkflowConfig>> {
-  let module: { default?: unknown };
-  if (TYPESCRIPT.has(ext)) {
-    // jiti transpiles the config file itself; packages it imports (thinkflow included) load natively,
-    // so the config's Agent is the same class the server uses.
-    const { createJiti } = await import('jiti');
-    const jiti = createJiti(import.meta.url, { fsCache: false, moduleCache: false, nativeModules: ['thinkflow'] });
-    module = await jiti.import<{ default?: unknown }>(file);
-  } else {
-    module = await import(pathToFileURL(file).href);
-  }
+async function importModule(file: string): Promise<Partial<ThinkflowConfig>> {
+  // A process that can already import TypeScript (under tsx, or Node's type stripping) imports it
+  // natively; otherwise jiti transpiles the config file itself. Packages the config imports (thinkflow
+  // included) load natively either way, so its Agent is the same class the server uses.
+  const module =
+    (await importNatively(file)) ??
+    (await (async () => {
+      const { createJiti } = await import('jiti');
+      const jiti = createJiti(import.meta.url, { fsCache: false, moduleCache: false, nativeModules: ['thinkflow'] });
+      return jiti.import<{ default?: unknown }>(file);
+    })());
   // A CommonJS config (`module.exports = defineConfig(...)`) arrives as `default`, an ESM one too.
   return (module.default ?? module) as Partial<ThinkflowConfig>;
+}
+
+/** Imports the file natively, or returns undefined when Node cannot import a TypeScript file as it runs. */
+async function importNatively(file: string): Promise<{ default?: unknown } | undefined> {
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION') return undefined;
+    throw error;
+  }
 }
 
 function readData(file: string, ext: string): unknown {
