@@ -11,11 +11,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chartTools } from '../../src/entries/chart-tools.js';
+import { dataTools } from '../../src/entries/data-tools.js';
 import {
   Agent,
-  chartTools,
   contentText,
-  dataTools,
   type ModelRequest,
   type ModelResponse,
   type RunResult,

@@ -4,7 +4,16 @@ import { MODEL_SPEC_FORMS } from '../llm/index.js';
 import { addExamples } from './global-options.js';
 import { readUserConfig, USER_CONFIG_KEYS, userConfigKey, userConfigPath, writeUserConfig } from './user-config.js';
 
-const MODEL_PREFIXES = ['openai:', 'anthropic:', 'ollama:', 'compat:', 'llamacpp:', 'scripted:'];
+const MODEL_PREFIXES = [
+  'openai:',
+  'openai-responses:',
+  'anthropic:',
+  'gemini:',
+  'ollama:',
+  'compat:',
+  'llamacpp:',
+  'scripted:',
+];
 
 /** A model spec's form is checked when it is saved; keys and files are checked when it is used. */
 function checkModelSpec(spec: string): void {

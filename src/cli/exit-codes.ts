@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { isThinkflowError, type RunStatus } from '../core/index.js';
+import type { RunStatus } from '../core/index.js';
 
 /**
  * The CLI's exit codes, the same for every command:
@@ -30,6 +30,7 @@ export function exitCodeForStatus(status: RunStatus): number {
  */
 export function exitCodeForError(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_CODES.usage;
-  if (isThinkflowError(error) && error.code === 'config') return EXIT_CODES.usage;
+  // By shape (as isThinkflowError checks), so `--help` loads nothing of core.
+  if ((error as { code?: unknown } | null)?.code === 'config') return EXIT_CODES.usage;
   return EXIT_CODES.noAnswer;
 }

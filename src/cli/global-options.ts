@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { loadEnvFile } from './env-file.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
-import { wantsJson } from './report-error.js';
 
 interface GlobalFlags {
   envFile?: string | boolean;
@@ -33,13 +31,15 @@ export function addGlobalOptions(program: Command): Command {
           if (!wantsJson()) process.stderr.write(text);
         },
       })
-      .hook('preAction', () => {
+      // env-file loads here, not at import: `thinkflow --help` loads nothing but commander.
+      .hook('preAction', async () => {
         const flags = program.opts<GlobalFlags>();
         if (flags.color === false) process.env.NO_COLOR = '1';
         else if (flags.color === true) {
           delete process.env.NO_COLOR;
           process.env.FORCE_COLOR = '1';
         }
+        const { loadEnvFile } = await import('./env-file.js');
         loadEnvFile(flags.envFile);
       })
   );
@@ -61,4 +61,10 @@ export function addProgramExamples(program: Command): Command {
 export function addExamples(command: Command, examples: [what: string, line: string][]): Command {
   const text = examples.map(([what, line]) => `  # ${what}\n  $ ${line}`).join('\n');
   return command.addHelpText('after', `\nExamples:\n${text}`);
+}
+
+/** True when the command line asks for JSON, for errors raised before a command's own flags are read. */
+export function wantsJson(argv: readonly string[] = process.argv.slice(2)): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env -S node --
 // `--`: Node 20 reads `--env-file` even after the script name and exits 9 on a missing file, before
 // thinkflow's own `--env-file` can say what is wrong.
-import { useColor } from './colors.js';
+import { wantsJson } from './global-options.js';
 import { buildProgram } from './program.js';
-import { reportError, wantsJson } from './report-error.js';
 
 buildProgram()
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
+  .then((program) => program.parseAsync(process.argv))
+  .catch(async (error: unknown) => {
+    // Loaded only when something failed, so `thinkflow --help` loads nothing but commander.
+    const [{ reportError }, { useColor }] = await Promise.all([import('./report-error.js'), import('./colors.js')]);
     process.exitCode = reportError(error, { json: wantsJson(), color: useColor(process.stderr) });
   });

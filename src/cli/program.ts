@@ -1,39 +1,86 @@
 import { Command } from 'commander';
-import { registerChatCommand } from './chat-command.js';
-import { registerConfigCommand } from './config-command.js';
-import { registerEvalCommand } from './eval-command.js';
 import { addGlobalOptions } from './global-options.js';
-import { registerMcpServeCommand } from './mcp-serve-command.js';
-import { registerMemoryCommand } from './memory-command.js';
-import { registerModelsCommand } from './models-command.js';
-import { registerReplayCommand } from './replay-command.js';
-import { registerRunCommand } from './run-command.js';
-import { registerRunsCommand } from './runs-command.js';
-import { registerServeCommand } from './serve-command.js';
-import { registerTraceCommand } from './trace-command.js';
-import { registerWorkerCommand } from './worker-command.js';
+
+type Register = (program: Command) => void;
 
 /**
- * The `thinkflow` command line. Each command lives in its own file and registers itself here.
+ * Every command: its one-line description (for `thinkflow --help`) and how to load it. A command's
+ * module, and everything it imports (the server, stores, providers...), loads only when that command
+ * runs or shows its own help, so `thinkflow --help` and each command start fast.
+ * A test checks these descriptions against the ones the command modules register.
  */
-export function buildProgram(): Command {
+export const COMMANDS: Record<string, { description: string; load: () => Promise<Register> }> = {
+  run: {
+    description: 'Run an agent on one question; the answer goes to stdout, the steps to stderr.',
+    load: async () => (await import('./run-command.js')).registerRunCommand,
+  },
+  trace: {
+    description: 'Look at a JSONL trace written with --trace.',
+    load: async () => (await import('./trace-command.js')).registerTraceCommand,
+  },
+  replay: {
+    description: 'Re-run a trace (recorded model replies, or --model) and report the first step where it diverges.',
+    load: async () => (await import('./replay-command.js')).registerReplayCommand,
+  },
+  eval: {
+    description: 'Run an evaluation suite (YAML): cases with checks, a pass-rate table, JSON and HTML reports.',
+    load: async () => (await import('./eval-command.js')).registerEvalCommand,
+  },
+  'mcp-serve': {
+    description: 'Serve thinkflow tools to any MCP client, over stdio (default) or streamable HTTP.',
+    load: async () => (await import('./mcp-serve-command.js')).registerMcpServeCommand,
+  },
+  models: {
+    description: 'Local GGUF models for --model llamacpp:PATH.gguf.',
+    load: async () => (await import('./models-command.js')).registerModelsCommand,
+  },
+  serve: {
+    description: 'Serve the agents of thinkflow.config.ts over HTTP (runs, SSE events, OpenAI-compatible chat).',
+    load: async () => (await import('./serve-command.js')).registerServeCommand,
+  },
+  worker: {
+    description: 'Execute runs queued by `thinkflow serve --queue` (BullMQ on Redis, run state in PostgreSQL).',
+    load: async () => (await import('./worker-command.js')).registerWorkerCommand,
+  },
+  memory: {
+    description: 'Add, search, list and remove long-term memories.',
+    load: async () => (await import('./memory-command.js')).registerMemoryCommand,
+  },
+  chat: {
+    description: 'Chat with an agent; the conversation is kept as a session in the data dir.',
+    load: async () => (await import('./chat-command.js')).registerChatCommand,
+  },
+  runs: {
+    description: 'Look at, export and prune the runs a server stored.',
+    load: async () => (await import('./runs-command.js')).registerRunsCommand,
+  },
+  config: {
+    description: 'Saved defaults (model), kept in config.json under THINKFLOW_HOME.',
+    load: async () => (await import('./config-command.js')).registerConfigCommand,
+  },
+};
+
+/** The command `argv` asks for (`thinkflow run …`, `thinkflow help run`), if any. */
+function requested(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+/**
+ * The `thinkflow` command line. The command `argv` names is loaded and registered in full; the others
+ * are listed by name and description only. Pass `'all'` to load every command (for tests).
+ */
+export async function buildProgram(argv: readonly string[] | 'all' = process.argv): Promise<Command> {
   const program = new Command('thinkflow')
     .description('Build and run LLM agents you can see into.')
     .version('0.1.0')
     .showHelpAfterError();
+  // Before the commands: commander copies the exit override and output settings into each as it is made.
   addGlobalOptions(program);
-  // Commands register below, one line each.
-  registerRunCommand(program);
-  registerTraceCommand(program);
-  registerReplayCommand(program);
-  registerEvalCommand(program);
-  registerMcpServeCommand(program);
-  registerModelsCommand(program);
-  registerServeCommand(program);
-  registerWorkerCommand(program);
-  registerMemoryCommand(program);
-  registerChatCommand(program);
-  registerRunsCommand(program);
-  registerConfigCommand(program);
+  const wanted = argv === 'all' ? undefined : requested(argv);
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    if (argv === 'all' || name === wanted) (await command.load())(program);
+    else program.command(name).description(command.description);
+  }
   return program;
 }

@@ -41,9 +41,3 @@ export function reportError(error: unknown, options: ReportErrorOptions = {}): n
   }
   return code;
 }
-
-/** True when the command line asks for JSON, for errors raised before a command's own flags are read. */
-export function wantsJson(argv: readonly string[] = process.argv.slice(2)): boolean {
-  const end = argv.indexOf('--');
-  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
-}

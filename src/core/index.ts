@@ -18,6 +18,17 @@ export {
   ThinkflowError,
 } from './errors.js';
 export {
+  assertPeers,
+  importOptional,
+  missingPeerError,
+  OPTIONAL_FEATURES,
+  type OptionalFeature,
+  type OptionalFeatureId,
+  packageName,
+  requireDependency,
+  requireOptional,
+} from './load-optional.js';
+export {
   ContentPart,
   FilePart,
   ImagePart,

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import {
   contentText,
   estimateMediaTokens,
@@ -9,20 +8,7 @@ import {
   type ToolCall,
   type Usage,
 } from '../core/index.js';
-
-type Tokenizer = typeof import('gpt-tokenizer');
-const require = createRequire(import.meta.url);
-let tokenizer: Tokenizer | undefined;
-
-/** The tokenizer loads on the first estimate: its tables take seconds to load, and most runs never need it. */
-function countTokens(text: string): number {
-  if (!tokenizer) {
-    tokenizer = require('gpt-tokenizer') as Tokenizer;
-    // gpt-tokenizer keeps a global merge cache of up to 100k entries by default; keep it small.
-    tokenizer.setMergeCacheSize(2_048);
-  }
-  return tokenizer.countTokens(text);
-}
+import { countTokens } from './count-tokens.js';
 
 /** Chat formats add a few tokens per message for role and separators (OpenAI documents ~3-4). */
 const PER_MESSAGE = 4;
@@ -57,7 +43,7 @@ export function estimateCompletionTokens(response: Pick<ModelResponse, 'text' | 
 }
 
 /**
- * Fills in whatever usage the provider left out, estimated with the o200k tokenizer, and marks
+ * Fills in whatever usage the provider left out, estimated with `countTokens`, and marks
  * the result `estimated: true` when any part was estimated.
  */
 export function withUsage(

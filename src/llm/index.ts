@@ -1,3 +1,4 @@
+export { countTokens, type TokenCounterKind, tokenCounterKind } from './count-tokens.js';
 export { demoModel } from './demo-model.js';
 export { estimateCompletionTokens, estimatePromptTokens, withUsage } from './estimate-usage.js';
 export { type FallbackModelsOptions, fallbackModels } from './fallback-models.js';

@@ -13,7 +13,7 @@ export interface ContextWindowOptions {
   observationLimit?: number;
   /** Replaces dropped steps by a summary; without it they are just dropped. */
   summarize?: Summarize;
-  /** Counts one text's tokens. Default: the o200k tokenizer (gpt-tokenizer). */
+  /** Counts one text's tokens. Default: `countTokens` (exact o200k with gpt-tokenizer installed, else the tokenx estimate). */
   countTokens?: CountTokens;
   /** Once over budget, trim down to this fraction of it, so trimming (and summarizing) is not needed every step. Default 0.75. */
   trimTo?: number;

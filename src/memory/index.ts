@@ -23,6 +23,7 @@ export { type CountTokens, createMessageTokens, type MessageTokens } from './mes
 export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddings.js';
 export {
   databasePath,
+  loadSqlite,
   type NewFileSettings,
   openSqlite,
   retryBusy,

@@ -1,21 +1,5 @@
-import { createRequire } from 'node:module';
-
-type Tokenizer = typeof import('gpt-tokenizer');
-const require = createRequire(import.meta.url);
-let tokenizer: Tokenizer | undefined;
-
-/** Loads the tokenizer on first use: its tables take seconds to load, and runs without a budget never need it. */
-function countO200k(text: string): number {
-  if (!tokenizer) {
-    tokenizer = require('gpt-tokenizer') as Tokenizer;
-    tokenizer.setMergeCacheSize(2_048);
-  }
-  return tokenizer.countTokens(text);
-}
-
 import { contentText, estimateMediaTokens, type Message, mediaParts } from '../core/index.js';
-
-// gpt-tokenizer's global merge cache defaults to 100k entries; a small one is enough here.
+import { countTokens } from '../llm/index.js';
 
 /** Chat formats spend a few tokens per message on role and separators (OpenAI documents 3-4). */
 const PER_MESSAGE = 4;
@@ -28,9 +12,9 @@ export type MessageTokens = (message: Message) => number;
 
 /**
  * A per-message token counter with a WeakMap cache, so a step only pays for the messages that
- * are new since the last call. Defaults to the o200k tokenizer (gpt-tokenizer).
+ * are new since the last call. Defaults to `countTokens` (exact o200k if gpt-tokenizer is installed, else an estimate).
  */
-export function createMessageTokens(count: CountTokens = countO200k): MessageTokens {
+export function createMessageTokens(count: CountTokens = countTokens): MessageTokens {
   const cache = new WeakMap<Message, number>();
   return (message) => {
     const cached = cache.get(message);

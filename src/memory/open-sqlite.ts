@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
-import { errorMessage, StoreError } from '../core/index.js';
+import type Database from 'better-sqlite3';
+import { errorMessage, requireDependency, StoreError } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 
 /** Where a SQLite store lives: a file, or `thinkflow.db` under a data dir (default `$THINKFLOW_HOME` or `~/.thinkflow`). */
@@ -22,6 +22,14 @@ export interface NewFileSettings {
   autoVacuum?: 'incremental';
 }
 
+/**
+ * better-sqlite3's Database class, loaded with the first database rather than at import: an app that
+ * never opens one never loads it, and bundlers leave the native package to node_modules.
+ */
+export function loadSqlite(): typeof Database {
+  return requireDependency<typeof Database>('better-sqlite3');
+}
+
 /** The database file a location points to. */
 export function databasePath(location: SqliteLocation = {}): string {
   return location.file ?? join(location.dataDir ?? thinkflowHome(), 'thinkflow.db');
@@ -40,7 +48,7 @@ export function openSqlite(location: SqliteLocation & NewFileSettings = {}): {
   const busyTimeoutMs = Math.max(0, Math.floor(location.busyTimeoutMs ?? 5_000));
   return sqliteCall(file, 'open', () => {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file, { timeout: busyTimeoutMs });
+    const db = new (loadSqlite())(file, { timeout: busyTimeoutMs });
     try {
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       if (location.pageSize) db.pragma(`page_size = ${Math.floor(location.pageSize)}`);

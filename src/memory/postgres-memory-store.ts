@@ -1,5 +1,5 @@
-import pg from 'pg';
-import { errorMessage, StoreError } from '../core/index.js';
+import type pg from 'pg';
+import { errorMessage, requireOptional, StoreError } from '../core/index.js';
 import type { EmbeddingProvider } from './embedding-provider.js';
 import { memoryId } from './memory-id.js';
 import {
@@ -66,7 +66,10 @@ export class PostgresMemoryStore implements MemoryStore {
     this.#options = options;
     this.#table = `"${schema}"."${table}"`;
     this.#ownPool = !options.pool;
-    this.#pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 4 });
+    // pg loads here, on first use: it is an optional peer dependency.
+    this.#pool =
+      options.pool ??
+      new (requireOptional<typeof pg>('postgres', 'pg').Pool)({ connectionString: options.connectionString, max: 4 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     if (this.#ownPool) this.#pool.on('error', () => {});
   }

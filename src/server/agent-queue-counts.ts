@@ -1,5 +1,4 @@
-import { Redis } from 'ioredis';
-import { type QueueLocation, queueSettings } from './queue-names.js';
+import { loadRedis, type QueueLocation, queueSettings } from './queue-names.js';
 
 // Checks and adds in one step, so API servers starting runs at once cannot overshoot the limit.
 const ADD_IF_ROOM = `
@@ -24,7 +23,7 @@ export interface AgentQueueCounts {
 export function agentQueueCounts(location: QueueLocation): AgentQueueCounts {
   const { name, options } = queueSettings(location);
   // Adds and removes made in one tick (many runs start and end at once) go out in one write.
-  const redis = new Redis(location.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+  const redis = new (loadRedis())(location.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
   // A Lua script run as one command (ioredis sends it by its SHA after the first call).
   redis.defineCommand('addIfRoom', { numberOfKeys: 1, lua: ADD_IF_ROOM });
   const addIfRoom = (redis as unknown as { addIfRoom(key: string, runId: string, max: number): Promise<number> })

@@ -1,8 +1,9 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
+import { assertPeers } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { newRunId } from './new-run-id.js';
-import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { subscribeRunEnds } from './run-ends.js';
 import { isFinished } from './run-record.js';
 import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
@@ -26,9 +27,10 @@ export interface QueueRunsOptions extends QueueLocation {
  * cancels and answers are written there for the worker to pick up.
  */
 export function createQueueRuns(options: QueueRunsOptions): RunService {
+  assertPeers('queue');
   const { store } = options;
   const settings = queueSettings(options);
-  const queue = new Queue<RunJob>(settings.name, settings.options);
+  const queue = new (loadBullmq().Queue as typeof Queue<RunJob>)(settings.name, settings.options);
   const waiting = agentQueueCounts(options);
   const pollMs = options.pollMs ?? 100;
   const ended = createChangeSignal();

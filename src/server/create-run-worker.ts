@@ -1,9 +1,9 @@
-import { Worker } from 'bullmq';
-import { errorMessage } from '../core/index.js';
+import type { Worker } from 'bullmq';
+import { assertPeers, errorMessage } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { executeRun } from './execute-run.js';
 import type { QuestionBox } from './question-box.js';
-import { type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { runEndPublisher } from './run-ends.js';
 import { isFinished } from './run-record.js';
 import { type AgentEntry, resolveAgent } from './servable-agent.js';
@@ -40,6 +40,7 @@ export interface RunWorker {
  * resuming from the last checkpoint when a previous worker died mid-run.
  */
 export function createRunWorker(options: RunWorkerOptions): RunWorker {
+  assertPeers('queue');
   const { store } = options;
   const settings = queueSettings(options);
   const waiting = agentQueueCounts(options);
@@ -109,7 +110,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   }
 
   const lockDuration = options.lockDurationMs ?? 30_000;
-  const worker = new Worker<RunJob>(settings.name, process, {
+  const worker = new (loadBullmq().Worker as typeof Worker<RunJob>)(settings.name, process, {
     ...settings.options,
     concurrency: options.concurrency ?? 16,
     lockDuration,

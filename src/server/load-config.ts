@@ -1,11 +1,19 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
-import { ConfigError, errorMessage } from '../core/index.js';
+import { ConfigError, errorMessage, requireDependency } from '../core/index.js';
+import { configFromData } from './config-from-data.js';
 import type { ThinkflowConfig } from './define-config.js';
 
-/** Loads `thinkflow.config.ts` (or .js/.mjs) and checks it names at least one agent. */
+const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
+const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
+const DATA = new Set(['.json', '.yaml', '.yml']);
+
+/**
+ * Loads a config and checks it names at least one agent. `.ts`/`.mts`/`.cts` load through jiti (no tsx
+ * or build step), `.js`/`.mjs`/`.cjs` through Node itself, and `.json`/`.yaml` as data whose agents are
+ * specs (`{ model, tools, instructions }`). Each works the same in an ESM and a CommonJS project.
+ */
 export async function loadConfig(path = 'thinkflow.config.ts'): Promise<ThinkflowConfig> {
   const file = resolve(path);
   if (!existsSync(file)) {
@@ -13,17 +21,54 @@ export async function loadConfig(path = 'thinkflow.config.ts'): Promise<Thinkflo
       message: `No config file at ${file}. Create thinkflow.config.ts exporting defineConfig({ agents: { ... } }), or pass --config PATH.`,
     });
   }
-  let module: { default?: unknown };
+  const ext = extname(file);
+  if (!TYPESCRIPT.has(ext) && !JAVASCRIPT.has(ext) && !DATA.has(ext)) {
+    throw new ConfigError({
+      message: `${file}: a config is a .ts, .mts, .cts, .js, .mjs, .cjs, .json, .yaml or .yml file.`,
+    });
+  }
+  let config: Partial<ThinkflowConfig>;
   try {
-    module = await tsImport(pathToFileURL(file).href, import.meta.url);
+    config = DATA.has(ext) ? configFromData(readData(file, ext), file) : await importModule(file);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError({ message: `Could not load ${file}: ${errorMessage(error)}`, cause: error });
   }
-  const config = (module.default ?? module) as Partial<ThinkflowConfig>;
   if (!config.agents || typeof config.agents !== 'object' || Object.keys(config.agents).length === 0) {
     throw new ConfigError({
       message: `${file} must export default defineConfig({ agents: { name: agentOrFactory } }) with at least one agent.`,
     });
   }
   return config as ThinkflowConfig;
+}
+
+async function importModule(file: string): Promise<Partial<ThinkflowConfig>> {
+  // A process that can already import TypeScript (under tsx, or Node's type stripping) imports it
+  // natively; otherwise jiti transpiles the config file itself. Packages the config imports (thinkflow
+  // included) load natively either way, so its Agent is the same class the server uses.
+  const module =
+    (await importNatively(file)) ??
+    (await (async () => {
+      const { createJiti } = await import('jiti');
+      const jiti = createJiti(import.meta.url, { fsCache: false, moduleCache: false, nativeModules: ['thinkflow'] });
+      return jiti.import<{ default?: unknown }>(file);
+    })());
+  // A CommonJS config (`module.exports = defineConfig(...)`) arrives as `default`, an ESM one too.
+  return (module.default ?? module) as Partial<ThinkflowConfig>;
+}
+
+/** Imports the file natively, or returns undefined when Node cannot import a TypeScript file as it runs. */
+async function importNatively(file: string): Promise<{ default?: unknown } | undefined> {
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION') return undefined;
+    throw error;
+  }
+}
+
+function readData(file: string, ext: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  if (ext === '.json') return JSON.parse(text);
+  return requireDependency<typeof import('yaml')>('yaml').parse(text);
 }

@@ -1,3 +1,5 @@
+import { requireOptional } from '../core/index.js';
+
 /** Where runs wait in Redis: BullMQ queue name and key prefix, shared by API servers and workers. */
 export interface QueueLocation {
   /** `redis://127.0.0.1:6379`. */
@@ -23,4 +25,16 @@ export function queueSettings(location: QueueLocation) {
       prefix: location.prefix ?? 'thinkflow',
     },
   };
+}
+
+// bullmq and ioredis load on first use, through these two: they are optional peers (queue mode only).
+
+/** The ioredis client class. */
+export function loadRedis(): typeof import('ioredis').Redis {
+  return requireOptional<typeof import('ioredis')>('queue', 'ioredis').Redis;
+}
+
+/** The bullmq package. */
+export function loadBullmq(): typeof import('bullmq') {
+  return requireOptional<typeof import('bullmq')>('queue', 'bullmq');
 }

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
-import { type QueueLocation, queueSettings } from './queue-names.js';
+import type { Redis } from 'ioredis';
+import { loadRedis, type QueueLocation, queueSettings } from './queue-names.js';
 
 /**
  * Word from workers that a run's job stopped (the run ended, failed, or was handed back), so API
@@ -24,7 +24,7 @@ export function runEndPublisher(location: QueueLocation): RunEnds {
   let redis: Redis | undefined;
   return {
     async publish(runId) {
-      redis ??= new Redis(location.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+      redis ??= new (loadRedis())(location.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
       await redis.publish(channel(location), runId);
     },
     async close() {
@@ -38,7 +38,7 @@ export async function subscribeRunEnds(
   location: QueueLocation,
   onEnd: (runId: string) => void,
 ): Promise<{ close(): Promise<void> }> {
-  const redis = new Redis(location.redisUrl, { maxRetriesPerRequest: null });
+  const redis = new (loadRedis())(location.redisUrl, { maxRetriesPerRequest: null });
   const name = channel(location);
   redis.on('message', (from: string, runId: string) => {
     if (from === name) onEnd(runId);

@@ -1,5 +1,10 @@
-import { context, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import type { AgentEvent } from '../core/index.js';
+import type { Span, Tracer } from '@opentelemetry/api';
+import { type AgentEvent, requireOptional } from '../core/index.js';
+
+/** The OpenTelemetry API, an optional peer: it loads with the first exporter (the app that passes a tracer has it). */
+function otel(): typeof import('@opentelemetry/api') {
+  return requireOptional<typeof import('@opentelemetry/api')>('otel', '@opentelemetry/api');
+}
 
 export interface OtelExporterOptions {
   /** Put input, output, thoughts and tool results on spans. Off by default: they may hold personal data. */
@@ -30,6 +35,7 @@ interface RunSpans {
  * await agent.run(input, { onEvent: exporter });
  */
 export function otelExporter(tracer: Tracer, options: OtelExporterOptions = {}): OtelExporter {
+  otel(); // fail at setup, not at the first event, when the API is missing
   const runs = new Map<string, RunSpans>();
   const content = (value: string) => (options.captureContent ? { value } : undefined);
   const start = (
@@ -41,7 +47,7 @@ export function otelExporter(tracer: Tracer, options: OtelExporterOptions = {}):
     tracer.startSpan(
       name,
       { startTime: at(ts), attributes },
-      parent ? trace.setSpan(context.active(), parent) : context.active(),
+      parent ? otel().trace.setSpan(otel().context.active(), parent) : otel().context.active(),
     );
 
   const exporter = (event: AgentEvent): void => {
@@ -116,7 +122,7 @@ export function otelExporter(tracer: Tracer, options: OtelExporterOptions = {}):
         span.setAttribute('thinkflow.tool.ok', event.ok);
         const output = content(event.output);
         if (output) span.setAttribute('thinkflow.tool.output', output.value);
-        if (!event.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: event.error ?? 'tool failed' });
+        if (!event.ok) span.setStatus({ code: otel().SpanStatusCode.ERROR, message: event.error ?? 'tool failed' });
         span.end(at(event.ts));
         return;
       }
@@ -133,8 +139,8 @@ export function otelExporter(tracer: Tracer, options: OtelExporterOptions = {}):
         });
         const output = content(event.output);
         if (output) run.setAttribute('thinkflow.output', output.value);
-        if (event.status === 'done') run.setStatus({ code: SpanStatusCode.OK });
-        else run.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? event.status });
+        if (event.status === 'done') run.setStatus({ code: otel().SpanStatusCode.OK });
+        else run.setStatus({ code: otel().SpanStatusCode.ERROR, message: event.error?.message ?? event.status });
         run.end(at(event.ts));
         runs.delete(event.runId);
         return;

@@ -64,7 +64,7 @@ describe('thinkflow memory (spawned CLI)', { timeout: 600_000 }, () => {
 
   it('rejects an unknown kind with the list of kinds', async () => {
     const result = await memory('add', '--kind', 'opinion', 'x');
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(2); // a usage error
     expect(result.stderr).toContain('--kind must be one of fact, episode, reflection, skill');
   });
 

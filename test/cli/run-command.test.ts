@@ -114,7 +114,7 @@ describe('thinkflow run (spawned CLI)', { timeout: 180_000 }, () => {
 
   it('an unknown tool kit is a clear error', async () => {
     const result = await runCli(['run', '--model', 'demo', '--tools', 'nope', 'x']);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(2); // a usage error: the person fixes the command
     expect(result.stderr).toMatch(/Unknown tool kit "nope". Available: demo, calculator/);
   });
 });

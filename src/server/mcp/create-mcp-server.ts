@@ -1,6 +1,6 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, redactText } from '../../core/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, redactText, requireOptional } from '../../core/index.js';
 import { type AnyTool, formatInputIssues, serializeOutput, type ToolContext } from '../../tools/index.js';
 
 /** Options for `createMcpServer`. */
@@ -17,6 +17,16 @@ export interface McpServerInfo {
  * fix its call. Connect it to any transport with `server.connect(transport)`.
  */
 export function createMcpServer(tools: readonly AnyTool[], info: McpServerInfo = {}): Server {
+  // The MCP SDK is an optional peer: it loads here, when a server is first made.
+  const sdk = '@modelcontextprotocol/sdk';
+  const { Server } = requireOptional<typeof import('@modelcontextprotocol/sdk/server/index.js')>(
+    'mcp',
+    sdk,
+    'server/index.js',
+  );
+  const { CallToolRequestSchema, ListToolsRequestSchema } = requireOptional<
+    typeof import('@modelcontextprotocol/sdk/types.js')
+  >('mcp', sdk, 'types.js');
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const server = new Server(
     { name: info.name ?? 'thinkflow', version: info.version ?? '0.1.0' },

@@ -1,5 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { redactText } from '../../core/index.js';
+import { redactText, requireOptional } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
 import { closeIfBodyUnread } from '../close-unread-body.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
@@ -30,6 +29,9 @@ export function mcpFetchHandler(
   options: McpFetchHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const path = options.path ?? '/mcp';
+  const { WebStandardStreamableHTTPServerTransport } = requireOptional<
+    typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
+  >('mcp', '@modelcontextprotocol/sdk', 'server/webStandardStreamableHttp.js');
   const answer = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname !== path) return rpcError(404, -32000, `Not found: the MCP endpoint is ${path}, not ${pathname}.`);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { requireOptional } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
 import { mcpFetchHandler } from './mcp-fetch-handler.js';
@@ -38,6 +38,11 @@ export interface McpServing {
 export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptions): Promise<McpServing> {
   if (options.transport === 'stdio') {
     const server = createMcpServer(tools, options);
+    const { StdioServerTransport } = requireOptional<typeof import('@modelcontextprotocol/sdk/server/stdio.js')>(
+      'mcp',
+      '@modelcontextprotocol/sdk',
+      'server/stdio.js',
+    );
     await server.connect(new StdioServerTransport());
     return { close: () => server.close() };
   }

@@ -1,6 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor, expandRequests } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
@@ -45,7 +45,9 @@ export class PostgresRunStore implements RunStore {
       throw new TypeError(`Schema name "${schema}" must be lower-case letters, digits or "_".`);
     this.#schema = schema;
     this.#commitText = commitStatement(schema);
-    this.#pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+    // pg loads here, on first use: it is an optional peer dependency.
+    const { Pool } = requireOptional<typeof pg>('postgres', 'pg');
+    this.#pool = new Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => {});
     this.#batcher = createWriteBatcher((batch) => this.#commit(batch));

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { MathNode } from 'mathjs';
 import { z } from 'zod';
+import { requireDependency } from '../../core/index.js';
 import { runWithTimeLimit, TimeLimitError } from '../run-with-time-limit.js';
 import { defineTool } from '../tool.js';
 
@@ -55,7 +55,7 @@ function getSandbox(): Sandbox {
   if (sandbox) return sandbox;
   // A private mathjs instance: nothing the calculator does touches the shared default instance.
   // mathjs loads here, not at import: it takes seconds, and most runs never calculate.
-  const { all, create } = createRequire(import.meta.url)('mathjs') as typeof import('mathjs');
+  const { all, create } = requireDependency<typeof import('mathjs')>('mathjs');
   const math = create(all);
   // Materialise every lazy factory first, so disabling functions below cannot break one created later.
   for (const key of Object.keys(math)) void (math as unknown as Record<string, unknown>)[key];

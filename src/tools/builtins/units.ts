@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { MathJsInstance, Unit } from 'mathjs';
 import { z } from 'zod';
+import { requireDependency } from '../../core/index.js';
 import type { AnyTool } from '../tool.js';
 import { defineTool, type Tool } from '../tool.js';
 
@@ -9,7 +9,7 @@ let instance: MathJsInstance | undefined;
 /** A dedicated mathjs instance with units only (no parser, no evaluate), loaded on first use: mathjs takes seconds to load. */
 function units(): MathJsInstance {
   if (!instance) {
-    const { create, unitDependencies } = createRequire(import.meta.url)('mathjs') as typeof import('mathjs');
+    const { create, unitDependencies } = requireDependency<typeof import('mathjs')>('mathjs');
     instance = create({ unitDependencies });
   }
   return instance;

@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, errorMessage, ThinkflowError } from '../../core/index.js';
+import { loadMcpClientSdk, type McpClientSdk } from './mcp-client-sdk.js';
 import { type McpServerOptions, mcpServerName } from './mcp-server-options.js';
 
 /** One live (or restartable) link to an MCP server. */
@@ -28,6 +27,7 @@ export async function mcpConnection(options: McpServerOptions): Promise<McpConne
   const name = mcpServerName(options);
   const maxRestarts = options.maxRestarts ?? 3;
   const timeout = options.timeoutMs ?? 60_000;
+  const sdk = await loadMcpClientSdk();
   let current: Client | undefined;
   let pending: Promise<Client> | undefined;
   let restarts = 0;
@@ -36,8 +36,8 @@ export async function mcpConnection(options: McpServerOptions): Promise<McpConne
 
   async function open(): Promise<Client> {
     stderrTail = '';
-    const client = new Client({ name: 'thinkflow', version: '0.1.0' });
-    const transport = makeTransport(options, (text) => {
+    const client = new sdk.Client({ name: 'thinkflow', version: '0.1.0' });
+    const transport = makeTransport(sdk, options, (text) => {
       stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
     });
     client.onclose = () => {
@@ -111,10 +111,10 @@ export async function mcpConnection(options: McpServerOptions): Promise<McpConne
         })) as CallToolResult;
       } catch (error) {
         if (signal?.aborted) throw error;
-        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
           throw toolError(`MCP tool "${tool}" timed out after ${timeout} ms.`, error);
         }
-        if (isConnectionFailure(error)) {
+        if (isConnectionFailure(sdk, error)) {
           await drop(client);
           const again = restarts < maxRestarts ? 'It will be restarted on the next call.' : 'It will not be restarted.';
           throw toolError(
@@ -134,26 +134,26 @@ export async function mcpConnection(options: McpServerOptions): Promise<McpConne
   };
 }
 
-function makeTransport(options: McpServerOptions, onStderr: (text: string) => void): Transport {
+function makeTransport(sdk: McpClientSdk, options: McpServerOptions, onStderr: (text: string) => void): Transport {
   if (options.command !== undefined) {
-    const transport = new StdioClientTransport({
+    const transport = new sdk.StdioClientTransport({
       command: options.command,
       args: options.args,
-      env: { ...getDefaultEnvironment(), ...options.env },
+      env: { ...sdk.getDefaultEnvironment(), ...options.env },
       cwd: options.cwd,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString('utf8')));
     return transport;
   }
-  return new StreamableHTTPClientTransport(new URL(options.url), {
+  return new sdk.StreamableHTTPClientTransport(new URL(options.url), {
     requestInit: options.headers ? { headers: options.headers } : undefined,
   });
 }
 
 /** Protocol errors (bad params, unknown tool) keep the link; anything else means the server is unreachable. */
-function isConnectionFailure(error: unknown): boolean {
-  return !(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed;
+function isConnectionFailure(sdk: McpClientSdk, error: unknown): boolean {
+  return !(error instanceof sdk.McpError) || error.code === sdk.ErrorCode.ConnectionClosed;
 }
 
 function reason(error: unknown, stderrTail: string): string {

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ConfigError, errorMessage } from '../../core/index.js';
+import { ConfigError, errorMessage, requireDependency } from '../../core/index.js';
 
 const CHECK_NAMES = 'exact, contains, regex, numeric (+ tolerance), predicate, maxSteps, calledTool, status';
 
@@ -58,7 +57,8 @@ export type EvalSuite = z.infer<typeof EvalSuite>;
 export function parseSuite(text: string, source = 'suite'): EvalSuite {
   let raw: unknown;
   try {
-    raw = parseYaml(text);
+    // yaml loads with the first suite, not at import: it takes ~100 ms to load.
+    raw = requireDependency<typeof import('yaml')>('yaml').parse(text);
   } catch (error) {
     throw new ConfigError({ message: `${source} is not valid YAML: ${errorMessage(error)}` });
   }

@@ -1,4 +1,4 @@
-import { ConfigError, errorMessage } from '../../../core/index.js';
+import { ConfigError, errorMessage, importOptional } from '../../../core/index.js';
 import type { ChatHistoryItem } from './convert-messages.js';
 
 /** A compiled grammar handle (node-llama-cpp `LlamaGrammar`); `grammar` is its GBNF text. */
@@ -119,15 +119,6 @@ export async function loadLlamaRuntime(options: LoadOptions): Promise<LlamaRunti
   };
 }
 
-async function importNodeLlamaCpp(): Promise<NodeLlamaCpp> {
-  // A variable specifier keeps the optional package out of the type check and the static import graph.
-  const specifier = 'node-llama-cpp';
-  try {
-    return (await import(specifier)) as NodeLlamaCpp;
-  } catch (error) {
-    throw new ConfigError({
-      message: `Local GGUF models need the optional package node-llama-cpp: run "npm install node-llama-cpp@3.21.1" (${errorMessage(error)}).`,
-      cause: error,
-    });
-  }
+function importNodeLlamaCpp(): Promise<NodeLlamaCpp> {
+  return importOptional<NodeLlamaCpp>('llamaCpp', 'node-llama-cpp');
 }

@@ -1,4 +1,10 @@
-import { type ModelChunk, ModelError, type ModelRequest, type ModelResponse } from '../../../core/index.js';
+import {
+  assertPeers,
+  type ModelChunk,
+  ModelError,
+  type ModelRequest,
+  type ModelResponse,
+} from '../../../core/index.js';
 import type { Model } from '../../model.js';
 import { convertMessages } from './convert-messages.js';
 import { type Grammar, type LlamaRuntime, type LoadOptions, loadLlamaRuntime } from './llama-runtime.js';
@@ -37,6 +43,7 @@ const PROVIDER = 'llamacpp';
  * const agent = new Agent({ model, protocol: 'json', tools: [calculator] });
  */
 export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
+  assertPeers('llamaCpp');
   let runtime: Promise<LlamaRuntime> | undefined;
   const grammars = new Map<string, Promise<Grammar>>();
   let turn: Promise<unknown> = Promise.resolve();

@@ -1,3 +1,4 @@
+import { assertPeers } from '../../../core/index.js';
 import type { AnyTool } from '../../tool.js';
 import type { BuiltinOptions } from '../builtin-options.js';
 import { createDataSession, dataQueryLimits } from '../data/data-session.js';
@@ -12,6 +13,7 @@ import { drawChartTool } from './draw-chart-tool.js';
  * const agent = new Agent({ model, tools: [...dataTools({ root }), ...chartTools({ root })] });
  */
 export function chartTools(options: BuiltinOptions = {}): AnyTool[] {
+  assertPeers('chart');
   const { root, outDir, maxReadBytes } = resolveBuiltinOptions(options);
   const session = createDataSession(root, dataQueryLimits(options));
   return [drawChartTool({ session, root, outDir, maxReadBytes })];

@@ -1,5 +1,6 @@
 import type * as vega from 'vega';
 import type * as vegaLite from 'vega-lite';
+import { importOptional } from '../../../core/index.js';
 import type { VegaLoader } from './safe-vega-loader.js';
 
 /** A rendered chart: the SVG text and the PNG bytes. */
@@ -15,10 +16,10 @@ export interface RenderedChart {
 export async function renderVegaLite(spec: Record<string, unknown>, loader: VegaLoader): Promise<RenderedChart> {
   // The renderers load on the first chart, not at import: together they take seconds to load.
   const [vega, vegaLite, { expressionInterpreter }, { Resvg }] = await Promise.all([
-    import('vega'),
-    import('vega-lite'),
-    import('vega-interpreter'),
-    import('@resvg/resvg-js'),
+    importOptional<typeof import('vega')>('chart', 'vega'),
+    importOptional<typeof import('vega-lite')>('chart', 'vega-lite'),
+    importOptional<typeof import('vega-interpreter')>('chart', 'vega-interpreter'),
+    importOptional<typeof import('@resvg/resvg-js')>('chart', '@resvg/resvg-js'),
   ]);
   let compiled: vega.Spec;
   try {

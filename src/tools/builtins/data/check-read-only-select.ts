@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { importOptional } from '../../../core/index.js';
 
 /** Why a query was refused, or nothing when it is a single read-only SELECT. */
 export type SelectCheck = { ok: true } | { ok: false; reason: string };
@@ -41,7 +42,7 @@ export async function checkReadOnlySelect(connection: DuckDBConnection, sql: str
     const prepared = await extracted.prepare(0);
     const type = prepared.statementType;
     prepared.destroySync();
-    const { StatementType } = await import('@duckdb/node-api');
+    const { StatementType } = await importOptional<typeof import('@duckdb/node-api')>('data', '@duckdb/node-api');
     if (type !== StatementType.SELECT) {
       return { ok: false, reason: NOT_SELECT };
     }

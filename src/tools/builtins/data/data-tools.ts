@@ -1,3 +1,4 @@
+import { assertPeers } from '../../../core/index.js';
 import type { AnyTool } from '../../tool.js';
 import type { BuiltinOptions } from '../builtin-options.js';
 import { resolveBuiltinOptions } from '../shared/defaults.js';
@@ -15,6 +16,7 @@ import { queryDataTool } from './query-data-tool.js';
  * const agent = new Agent({ model, tools: dataTools({ root: './data' }) });
  */
 export function dataTools(options: BuiltinOptions = {}): AnyTool[] {
+  assertPeers('data');
   const { root, maxOutputChars } = resolveBuiltinOptions(options);
   const session = createDataSession(root, dataQueryLimits(options));
   return [

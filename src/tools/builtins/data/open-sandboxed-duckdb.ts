@@ -1,4 +1,5 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
+import { importOptional } from '../../../core/index.js';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './query-limits.js';
 import { STRING_GROWTH_FENCES } from './string-growth-fences.js';
 
@@ -16,7 +17,7 @@ export async function openSandboxedDuckDB(
   limits: Pick<QueryLimits, 'duckdbMemoryBytes'> = DEFAULT_QUERY_LIMITS,
 ): Promise<DuckDBInstance> {
   // DuckDB loads on the first data call, not at import: its native library takes a while to load.
-  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { DuckDBInstance } = await importOptional<typeof import('@duckdb/node-api')>('data', '@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',

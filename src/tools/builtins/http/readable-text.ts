@@ -1,7 +1,9 @@
-import { convert } from 'html-to-text';
+import { requireDependency } from '../../../core/index.js';
 
 /** Turns an HTML page into readable plain text: scripts, styles, images and link targets dropped. */
 export function htmlToReadableText(html: string): string {
+  // html-to-text loads with the first HTML page, not at import: it and its parser take ~100 ms to load.
+  const { convert } = requireDependency<typeof import('html-to-text')>('html-to-text');
   return convert(html, {
     wordwrap: false,
     selectors: [

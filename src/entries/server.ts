@@ -1,0 +1,40 @@
+/**
+ * `thinkflow/server`: the HTTP API (hono), its run services and stores (SQLite), `thinkflow.config.ts`
+ * (`defineConfig`, `loadConfig`) and schedules. PostgreSQL stores are in `thinkflow/postgres`, queue mode
+ * in `thinkflow/queue`, MCP serving in `thinkflow/mcp`.
+ */
+export {
+  type AgentEntry,
+  type AuthConfig,
+  type CreateAppOptions,
+  createApp,
+  createLocalRuns,
+  DEFAULT_RETENTION_DAYS,
+  defineConfig,
+  type HookConfig,
+  type LocalRuns,
+  type LocalRunsOptions,
+  loadConfig,
+  PendingQuestion,
+  type PruneRequest,
+  type PruneResult,
+  type RetentionConfig,
+  type RunningServer,
+  type RunPage,
+  type RunQuery,
+  RunRecord,
+  type RunService,
+  type RunStore,
+  type RunStoreStats,
+  RunSummary,
+  type ScheduleConfig,
+  type ServableAgent,
+  type ServeOptions,
+  type ServerLimits,
+  ServerRunStatus,
+  SqliteRunStore,
+  type StoreConfig,
+  serve,
+  type ThinkflowApp,
+  type ThinkflowConfig,
+} from '../server/index.js';
