@@ -8,6 +8,7 @@ import { registerReplayCommand } from './replay-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerRunsCommand } from './runs-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { registerStudioCommand } from './studio-command.js';
 import { registerTraceCommand } from './trace-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 
@@ -31,5 +32,6 @@ export function buildProgram(): Command {
   registerMemoryCommand(program);
   registerChatCommand(program);
   registerRunsCommand(program);
+  registerStudioCommand(program);
   return program;
 }
