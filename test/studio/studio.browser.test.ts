@@ -169,4 +169,31 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('with no config offers the demo agent, and asks once for the token the API needs', async () => {
+    const demo = await spawnCli(['studio', '--port', '0', '--data-dir', join(dir, 'demo')], {
+      THINKFLOW_API_TOKENS: 'studio-s3cret',
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${demo.url}/studio`);
+      await page.waitForSelector('#token-form');
+      await page.fill('#token-form input[name=token]', 'studio-s3cret');
+      await page.click('#token-form button[type=submit]');
+      await page.waitForSelector('#chat-form');
+      expect(await page.locator('#chat-form select[name=agent] option').allTextContents()).toEqual(['demo']);
+      await ask(page, 'demo', 'What is 12 * 7?');
+      // The event stream is read with the bearer token too: the answer only arrives through it.
+      await page.waitForSelector('#answer[data-status=done]', { timeout: 30_000 });
+      expect(await page.textContent('#answer')).toContain('84');
+      expect(await page.textContent('#tree .node.tool[data-tool=calculator] .args')).toContain('12 * 7');
+      expect(await page.textContent('body')).not.toContain('studio-s3cret');
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await demo.kill();
+    }
+  }, 180_000);
 });
