@@ -56,6 +56,16 @@ export default defineConfig({
         }),
         tools: [askUserTool],
       }),
+    /** Answers with every user turn it was sent, to show the chat's history reaches the agent. */
+    echo: () =>
+      new Agent({
+        model: scriptedModel((request) =>
+          request.messages
+            .filter((m) => m.role === 'user')
+            .map((m) => m.content)
+            .join(' | '),
+        ),
+      }),
     slow: () => new Agent({ model: stepper(6, 400), tools: [lookup], maxSteps: 20 }),
     endless: () => new Agent({ model: stepper(200, 300), tools: [lookup], maxSteps: 300 }),
   },

@@ -58,6 +58,31 @@ describe('studio routes', () => {
   });
 });
 
+describe('POST /v1/agents/:name/runs with history', () => {
+  it('starts the run with the earlier turns, and refuses a malformed turn with 400 JSON', async () => {
+    const request = app();
+    const history = [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi' },
+    ];
+    const ran = (await (
+      await request('/v1/agents/steps/runs?wait=true', postJson({ input: 'go', history }))
+    ).json()) as { id: string; history?: unknown };
+    expect(ran.history).toEqual(history);
+    const trace = parseTrace(await (await request(`/v1/runs/${ran.id}/trace`)).text());
+    const first = trace.find((e) => e.type === 'model_request');
+    expect(first?.type === 'model_request' && first.messages.map((m) => m.content)).toEqual(
+      expect.arrayContaining(['hello', 'hi', 'go']),
+    );
+    const bad = await request(
+      '/v1/agents/steps/runs',
+      postJson({ input: 'go', history: [{ role: 'tool', content: 'x' }] }),
+    );
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+  });
+});
+
 describe('GET /v1/runs/:id/trace', () => {
   it('answers the run as JSONL, the lines runs export writes', async () => {
     const request = app();

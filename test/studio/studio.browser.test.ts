@@ -79,6 +79,19 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('sends the earlier turns of the chat as the run history', async () => {
+    const { page, errors } = await open();
+    await page.click('button:has-text("New chat")');
+    await ask(page, 'echo', 'first');
+    await page.waitForSelector('#answer[data-status=done]');
+    await ask(page, 'echo', 'second');
+    await page.waitForFunction(() => document.querySelector('#answer')?.textContent === 'first | second');
+    expect(await page.locator('#messages .msg.user').allTextContents()).toEqual(['first', 'second']);
+    await page.click('button:has-text("New chat")');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('approves a pending call and the run resumes', async () => {
     const { page, errors } = await open();
     await ask(page, 'ops', 'Ship it');
@@ -141,7 +154,7 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
   it('lists runs and filters them by agent and status', async () => {
     const { page, errors } = await open('#runs');
     await page.waitForSelector('#runs tr.run');
-    expect(await page.locator('#runs tr.run').count()).toBe(5);
+    expect(await page.locator('#runs tr.run').count()).toBe(7);
     await page.selectOption('select[name=agent]', 'helper');
     await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 1);
     await page.selectOption('select[name=agent]', '');
@@ -149,7 +162,7 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 1);
     expect(await page.textContent('#runs tr.run')).toContain('endless');
     await page.selectOption('select[name=status]', '');
-    await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 5);
+    await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 7);
     await page.screenshot({ path: join(DOCS, 'studio-runs.png') });
     expect(errors).toEqual([]);
     await page.close();

@@ -144,9 +144,17 @@ async function chatView(): Promise<void> {
               e.preventDefault();
               if (!input.value.trim()) return;
               sessionStorage.setItem(`${CHAT_KEY}.agent`, select.value);
+              // The earlier turns go with the question, so the agent sees the conversation.
+              const turns = [...earlier, root && { input: root.input ?? '', result: { output: root.answer } }];
+              const history = turns
+                .filter((turn) => turn !== undefined)
+                .flatMap((turn) => [
+                  { role: 'user', content: turn.input },
+                  { role: 'assistant', content: turn.result?.output ?? '' },
+                ]);
               const run = await api<{ id: string }>(`/v1/agents/${encodeURIComponent(select.value)}/runs`, {
                 method: 'POST',
-                body: { input: input.value },
+                body: { input: input.value, history },
               });
               sessionStorage.setItem(CHAT_KEY, JSON.stringify([...chatRuns(), run.id]));
               await chatView();
