@@ -15,6 +15,8 @@ export function missingBundlePage(): string {
   return '<!doctype html><meta charset="utf-8"><title>thinkflow studio</title><p>The studio bundle is missing: run <code>npm run build</code> in the thinkflow package.</p>';
 }
 
+// `content-visibility: auto` lets the browser skip laying out and painting the steps off screen,
+// so a run of hundreds of steps opens and scrolls without a virtual list.
 const STYLES = `
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2330;background:#f5f6f8}
@@ -41,7 +43,7 @@ button.btn.danger{background:#c93a3a;border-color:#c93a3a}
 .node.thought{border-color:#8a6df0}.node.tool{border-color:#e59a1a}.node.observation{border-color:#2d9d6a}
 .node.final{border-color:#3563e9;background:#eef3ff}.node.warning{border-color:#d4a000;background:#fff8e1}
 .node.error{border-color:#c93a3a;background:#fdeeee}.node.approval{border-color:#c93a3a}
-.step{margin:6px 0;padding:4px 6px;border:1px solid #e3e6ec;border-radius:6px;background:#fff}
+.step{content-visibility:auto;contain-intrinsic-size:auto 140px;margin:6px 0;padding:4px 6px;border:1px solid #e3e6ec;border-radius:6px;background:#fff}
 .step>.head{display:flex;gap:10px;color:#4a5468;font-size:12px}
 .branch{margin-left:18px;border-left:2px dashed #9aa5b8;padding-left:8px}
 pre{margin:4px 0;white-space:pre-wrap;word-break:break-word;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}

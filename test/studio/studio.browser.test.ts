@@ -183,6 +183,59 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('opens a 500-step trace file and scrolls to its last step', async () => {
+    const lines = [
+      {
+        type: 'run_start',
+        runId: 'big',
+        ts: 0,
+        input: 'long',
+        model: 'scripted',
+        protocol: 'native',
+        tools: ['lookup'],
+      },
+    ];
+    for (let step = 0; step < 500; step++) {
+      lines.push(
+        { type: 'step_start', runId: 'big', ts: step, step } as never,
+        {
+          type: 'tool_start',
+          runId: 'big',
+          ts: step,
+          step,
+          callId: `c${step}`,
+          tool: 'lookup',
+          input: { topic: `t${step}` },
+        } as never,
+        {
+          type: 'tool_end',
+          runId: 'big',
+          ts: step,
+          step,
+          callId: `c${step}`,
+          tool: 'lookup',
+          ms: 1,
+          ok: true,
+          output: `out ${step}`,
+        } as never,
+      );
+    }
+    lines.push({ type: 'final', runId: 'big', ts: 500, step: 499, output: 'done at last' } as never);
+    const file = join(dir, 'big.jsonl');
+    writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n'));
+    const { page, errors } = await open('#trace');
+    const started = Date.now();
+    await page.setInputFiles('#trace-file', file);
+    await page.waitForSelector('#tree .node.final');
+    const openedMs = Date.now() - started;
+    expect(await page.locator('#tree .step').count()).toBe(500);
+    await page.locator('#tree .step[data-step="499"]').scrollIntoViewIfNeeded();
+    expect(await page.locator('#tree .step[data-step="499"] .node.tool .output').textContent()).toBe('out 499');
+    console.log(`studio: a 500-step trace opened in ${openedMs} ms`);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('with no config offers the demo agent, and asks once for the token the API needs', async () => {
     const demo = await spawnCli(['studio', '--port', '0', '--data-dir', join(dir, 'demo')], {
       THINKFLOW_API_TOKENS: 'studio-s3cret',
