@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { RunService } from '../server/run-service.js';
+import type { RunService } from '../server/index.js';
 import { loadStudioAssets } from './studio-assets.js';
 import { missingBundlePage, studioPage } from './studio-page.js';
 

@@ -158,9 +158,12 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     await page.selectOption('select[name=agent]', 'helper');
     await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 1);
     await page.selectOption('select[name=agent]', '');
+    await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 7);
     await page.selectOption('select[name=status]', 'aborted');
-    await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 1);
-    expect(await page.textContent('#runs tr.run')).toContain('endless');
+    await page.waitForFunction(() => {
+      const rows = document.querySelectorAll('#runs tr.run');
+      return rows.length === 1 && rows[0].textContent?.includes('endless');
+    });
     await page.selectOption('select[name=status]', '');
     await page.waitForFunction(() => document.querySelectorAll('#runs tr.run').length === 7);
     await page.screenshot({ path: join(DOCS, 'studio-runs.png') });

@@ -191,6 +191,8 @@ async function chatView(): Promise<void> {
 }
 
 const pages: (string | undefined)[] = [undefined];
+/** Counts listings asked for, so a slow answer to an older filter never overwrites a newer one. */
+let listing = 0;
 async function runsView(filters: { agent?: string; status?: string; page?: number } = {}): Promise<void> {
   if (agents.length === 0) agents = (await api<{ agents: string[] }>('/v1/agents')).agents;
   const page = filters.page ?? 0;
@@ -199,7 +201,10 @@ async function runsView(filters: { agent?: string; status?: string; page?: numbe
   if (filters.status) params.set('status', filters.status);
   const cursor = pages[page];
   if (cursor) params.set('cursor', cursor);
+  const asked = ++listing;
   const result = await api<{ runs: RunSummary[]; next?: string }>(`/v1/runs?${params}`);
+  // Filters changed while this page was loading: a newer listing draws instead.
+  if (asked !== listing) return;
   pages[page + 1] = result.next;
   const agentSelect = h(
     'select',

@@ -13,6 +13,7 @@ export function renderRun(run: RunNode, options: { raw?: boolean } = {}): HTMLEl
       { class: 'meta' },
       `${run.agent ?? 'agent'} · ${run.model ?? ''} · ${run.status ?? ''}`,
       run.durationMs !== undefined && ` · ${run.durationMs} ms`,
+      run.costUsd !== undefined && ` · $${run.costUsd.toFixed(6)}`,
     ),
     run.error && h('div', { class: 'node error' }, run.error),
     run.steps.map((step) => renderStep(step, options)),
@@ -29,7 +30,6 @@ function renderStep(step: StepNode, options: { raw?: boolean }): HTMLElement {
       h('span', {}, `step ${step.step}`),
       step.ms !== undefined && h('span', {}, `${step.ms} ms`),
       step.tokens !== undefined && h('span', {}, `${step.tokens} tokens`),
-      step.costUsd !== undefined && h('span', {}, `$${step.costUsd.toFixed(6)}`),
     ),
     step.items.map((item) => renderItem(item, options)),
     options.raw &&

@@ -1,5 +1,3 @@
-import { costOf } from '../../trace/prices.js';
-
 /** An event as the page sees it: the loop's JSON, read loosely (traces may come from other versions). */
 export type LooseEvent = { type: string; runId: string; parentRunId?: string; ts?: number; step?: number } & Record<
   string,
@@ -24,7 +22,6 @@ export interface StepNode {
   items: StepItem[];
   ms?: number;
   tokens?: number;
-  costUsd?: number;
   request?: unknown;
   response?: unknown;
 }
@@ -40,6 +37,8 @@ export interface RunNode {
   answer: string;
   status?: string;
   durationMs?: number;
+  /** US dollars for the whole run, from `run_end` (the price table stays on the server, out of the page). */
+  costUsd?: number;
   error?: string;
 }
 
@@ -103,7 +102,6 @@ export function treeBuilder(): TreeBuilder {
           step.response = { text: e.text, toolCalls: e.toolCalls, usage, modelId: e.modelId };
           if (usage) {
             step.tokens = usage.promptTokens + usage.completionTokens;
-            step.costUsd = costOf(String(e.modelId ?? node.model ?? ''), usage);
           }
           break;
         }
@@ -155,6 +153,7 @@ export function treeBuilder(): TreeBuilder {
         case 'run_end': {
           node.status = e.status as string;
           node.durationMs = e.durationMs as number;
+          node.costUsd = (e.usage as { costUsd?: number } | undefined)?.costUsd;
           const error = e.error as { message?: string } | undefined;
           if (error?.message) node.error = error.message;
           if (e.output) node.answer = e.output as string;
