@@ -9,7 +9,8 @@ import { type ServerProcess, spawnCli } from '../server/spawn-server.js';
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const ROOT = join(import.meta.dirname, '..', '..');
-const DOCS = join(ROOT, 'docs');
+/** Screenshots go to a temp dir; THINKFLOW_UPDATE_SCREENSHOTS=1 refreshes the ones the README shows in docs/. */
+let DOCS = join(ROOT, 'docs');
 if (!hasChromium)
   console.warn(`Skipping the studio browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
 
@@ -40,6 +41,7 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
         '--disable-sync',
       ],
     });
+    if (process.env.THINKFLOW_UPDATE_SCREENSHOTS !== '1') DOCS = join(dir, 'screenshots');
     mkdirSync(DOCS, { recursive: true });
   }, 180_000);
 
