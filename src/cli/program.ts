@@ -54,6 +54,10 @@ export const COMMANDS: Record<string, { description: string; load: () => Promise
     description: 'Look at, export and prune the runs a server stored.',
     load: async () => (await import('./runs-command.js')).registerRunsCommand,
   },
+  studio: {
+    description: 'Serve the studio web page: chat with agents and watch each step (the demo agent without --config).',
+    load: async () => (await import('./studio-command.js')).registerStudioCommand,
+  },
   config: {
     description: 'Saved defaults (model), kept in config.json under THINKFLOW_HOME.',
     load: async () => (await import('./config-command.js')).registerConfigCommand,

@@ -3,6 +3,7 @@ import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
+import { studioRoutes } from '../studio/studio-routes.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
@@ -11,6 +12,7 @@ import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
 import { runRoutes } from './routes/run-routes.js';
+import { traceRoute } from './routes/trace-route.js';
 import type { RunService } from './run-service.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
@@ -26,6 +28,8 @@ export type CreateAppOptions = {
   auth?: AuthConfig;
   limits?: ServerLimits;
   hooks?: Record<string, HookConfig>;
+  /** Serve the studio page at /studio (and GET /v1/agents). Default false. */
+  studio?: boolean;
   /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
   onError?: (error: unknown) => void;
 } & (
@@ -88,6 +92,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   );
   listRunsRoute(app, runs);
   runRoutes(app, runs);
+  traceRoute(app, runs);
+  if (options.studio) studioRoutes(app, runs);
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
   hookRoutes(app, runs, options.hooks ?? {});

@@ -23,6 +23,8 @@ export interface ThinkflowConfig {
   /** Cron triggers: start an agent on a schedule. */
   schedules?: ScheduleConfig[];
   store?: StoreConfig;
+  /** Serve the studio web page at `/studio` (`thinkflow studio` turns it on). Default false. */
+  studio?: boolean;
   /** How long finished runs are kept (default 30 days; `maxAgeDays: 0` keeps them forever). */
   retention?: RetentionConfig;
 }

@@ -104,6 +104,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     auth: { tokens },
     limits: config.limits,
     hooks: config.hooks,
+    studio: config.studio,
     onError: (e) =>
       log(`thinkflow serve: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   };

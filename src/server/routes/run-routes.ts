@@ -6,6 +6,11 @@ import type { RunService, StartResult } from '../run-service.js';
 /** Body of POST /v1/agents/:name/runs. */
 export const StartRunBody = z.object({
   input: z.string().min(1, 'input must be a non-empty string'),
+  /** Earlier turns of the conversation (the studio's chat sends them), oldest first. */
+  history: z
+    .array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }))
+    .max(200, 'history may hold at most 200 turns')
+    .optional(),
   /** Wait for the run to end before answering (same as `?wait=true`). */
   wait: z.boolean().optional(),
 });
@@ -47,7 +52,8 @@ export function runRoutes(app: Hono, runs: RunService): void {
     const body = await readBody(c, StartRunBody);
     if (!body.ok) return body.response;
     const agent = c.req.param('name');
-    const started = await runs.start({ agent, input: body.value.input, source: 'api' });
+    const { input, history } = body.value;
+    const started = await runs.start({ agent, input, history, source: 'api' });
     if (!started.ok) return startRefusal(c, started, agent);
     if (body.value.wait || query.value.wait === 'true') {
       const ended = await runs.wait(started.run.id, c.req.raw.signal);

@@ -1,0 +1,52 @@
+import { type Command, Option } from 'commander';
+import { Agent } from '../agent/index.js';
+import { demoModel } from '../llm/index.js';
+import { loadConfig, serve, type ThinkflowConfig } from '../server/index.js';
+import { dataDir } from './data-dir.js';
+import { addExamples } from './global-options.js';
+import { numberIn } from './model-options.js';
+import { DEMO_TOOLS } from './select-tools.js';
+import { onShutdownSignal } from './serve-command.js';
+
+interface StudioFlags {
+  port: number;
+  host: string;
+  config?: string;
+  dataDir?: string;
+}
+
+/** The config without a file: the rule-based demo agent with its calculator, search and weather tools. */
+export function demoConfig(): ThinkflowConfig {
+  return { agents: { demo: () => new Agent({ model: demoModel(), tools: DEMO_TOOLS }) } };
+}
+
+/** Registers `thinkflow studio`: a server with the studio page on, and its URL printed. */
+export function registerStudioCommand(program: Command): void {
+  const studio = program
+    .command('studio')
+    .description('Serve the studio web page: chat with agents and watch each step (the demo agent without --config).')
+    .addOption(
+      new Option('--port <n>', 'port to listen on (0 = any free port)')
+        .argParser(numberIn('--port', 0, 65_535, true))
+        .default(4317),
+    )
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--config <file>', 'config file (default: the demo agent)')
+    .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
+    .action(async (flags: StudioFlags) => {
+      const config = flags.config ? await loadConfig(flags.config) : demoConfig();
+      const server = await serve({
+        config: { ...config, studio: true },
+        port: flags.port,
+        hostname: flags.host,
+        dataDir: dataDir(flags.dataDir),
+      });
+      process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
+      process.stdout.write(`thinkflow studio: ${server.url}/studio\n`);
+      onShutdownSignal(server.close);
+    });
+  addExamples(studio, [
+    ['the demo agent, no API key needed', 'thinkflow studio'],
+    ['your own agents on another port', 'thinkflow studio --config thinkflow.config.ts --port 8080'],
+  ]);
+}

@@ -1,0 +1,105 @@
+/** Where the bearer token lives between visits (this browser only; never rendered). */
+const TOKEN_KEY = 'thinkflow.studio.token';
+
+/** Thrown when the API wants a token: the page then asks for one. */
+export class NeedsToken extends Error {}
+
+/** The token the page sends, if the person gave one. */
+export function token(): string | undefined {
+  return localStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+export function setToken(value: string): void {
+  localStorage.setItem(TOKEN_KEY, value);
+}
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const t = token();
+  return t ? { ...extra, Authorization: `Bearer ${t}` } : extra;
+}
+
+/** Calls the JSON API with the bearer token; a 401 throws `NeedsToken`, other errors their JSON message. */
+export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers: headers(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (response.status === 401) throw new NeedsToken('A token is needed.');
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+    throw new Error(body.error?.message ?? `${response.status} ${response.statusText}`);
+  }
+  return (await response.json()) as T;
+}
+
+/** Fetches a path as text with the token (the JSONL trace download). */
+export async function apiText(path: string): Promise<string> {
+  const response = await fetch(path, { headers: headers() });
+  if (response.status === 401) throw new NeedsToken('A token is needed.');
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  return response.text();
+}
+
+/** One server-sent event of the run stream. */
+export interface StreamedEvent {
+  seq: number;
+  event: { type: string; runId: string; parentRunId?: string; [key: string]: unknown };
+}
+
+/**
+ * Follows a run's SSE stream with fetch rather than EventSource, because EventSource cannot send the
+ * Authorization header. After a dropped connection it reconnects with `Last-Event-ID`, so no event is
+ * seen twice or lost. Ends after the run's own `run_end` or when `signal` aborts.
+ */
+export async function followRun(
+  id: string,
+  onEvent: (e: StreamedEvent) => void,
+  signal: AbortSignal,
+  after = 0,
+): Promise<void> {
+  let last = after;
+  while (!signal.aborted) {
+    try {
+      const response = await fetch(`/v1/runs/${encodeURIComponent(id)}/events`, {
+        headers: headers({ Accept: 'text/event-stream', 'Last-Event-ID': String(last) }),
+        signal,
+      });
+      if (response.status === 401) throw new NeedsToken('A token is needed.');
+      if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut = buffer.indexOf('\n\n');
+        while (cut >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          cut = buffer.indexOf('\n\n');
+          const parsed = parseBlock(block);
+          if (!parsed || parsed.seq <= last) continue;
+          last = parsed.seq;
+          onEvent(parsed);
+          if (parsed.event.type === 'run_end' && !parsed.event.parentRunId) return;
+        }
+      }
+    } catch (error) {
+      if (error instanceof NeedsToken || signal.aborted) throw error;
+    }
+    // The stream closed before run_end: wait a moment and pick up after the last event seen.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function parseBlock(block: string): StreamedEvent | undefined {
+  let id: string | undefined;
+  let data = '';
+  for (const line of block.split('\n')) {
+    if (line.startsWith('id:')) id = line.slice(3).trim();
+    else if (line.startsWith('data:')) data += line.slice(5).replace(/^ /, '');
+  }
+  if (id === undefined || !data) return undefined;
+  return { seq: Number(id), event: JSON.parse(data) };
+}

@@ -1,0 +1,72 @@
+// The config the studio browser test serves: scripted models, no LLM.
+import { z } from 'zod';
+import { Agent } from '../../src/agent/index.js';
+import { scriptedModel } from '../../src/llm/index.js';
+import { defineConfig } from '../../src/server/index.js';
+import { askUserTool } from '../../src/tools/builtins/ask-user.js';
+import { defineTool } from '../../src/tools/index.js';
+
+const call = (id: string, name: string, input: Record<string, unknown>) => ({
+  text: '',
+  toolCalls: [{ id, name, arguments: JSON.stringify(input) }],
+});
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a fact up.',
+  input: z.object({ topic: z.string() }),
+  run: ({ topic }) => `${topic}: forty-two`,
+});
+
+const deploy = defineTool({
+  name: 'deploy',
+  description: 'Deploys a service.',
+  input: z.object({ service: z.string() }),
+  needsApproval: true,
+  run: ({ service }) => `deployed ${service}`,
+});
+
+/** Calls `lookup` `steps` times (scripted by the tool results so far), then answers. */
+const stepper = (steps: number, delayMs: number) =>
+  scriptedModel(
+    (request) => {
+      const done = request.messages.filter((m) => m.role === 'tool').length;
+      return done < steps ? call(`c${done}`, 'lookup', { topic: `step ${done}` }) : `Finished after ${steps} lookups.`;
+    },
+    { delayMs },
+  );
+
+export default defineConfig({
+  agents: {
+    helper: () =>
+      new Agent({
+        model: scriptedModel([call('c1', 'lookup', { topic: 'meaning of life' }), 'The answer is 42.']),
+        tools: [lookup],
+      }),
+    ops: () =>
+      new Agent({
+        model: scriptedModel([call('d1', 'deploy', { service: 'api' }), 'Deployment handled.']),
+        tools: [deploy],
+      }),
+    asker: () =>
+      new Agent({
+        model: scriptedModel((request) => {
+          const answer = request.messages.find((m) => m.role === 'tool');
+          return answer ? `You picked ${answer.content}.` : call('q1', 'ask_user', { question: 'Which colour?' });
+        }),
+        tools: [askUserTool],
+      }),
+    /** Answers with every user turn it was sent, to show the chat's history reaches the agent. */
+    echo: () =>
+      new Agent({
+        model: scriptedModel((request) =>
+          request.messages
+            .filter((m) => m.role === 'user')
+            .map((m) => m.content)
+            .join(' | '),
+        ),
+      }),
+    slow: () => new Agent({ model: stepper(6, 400), tools: [lookup], maxSteps: 20 }),
+    endless: () => new Agent({ model: stepper(200, 300), tools: [lookup], maxSteps: 300 }),
+  },
+});
