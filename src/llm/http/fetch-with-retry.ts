@@ -18,6 +18,24 @@ export interface HttpRequest {
   secrets?: readonly (string | undefined)[];
 }
 
+/** The resilience options every HTTP provider takes, as a user sets them (all optional). */
+export type HttpResilienceOptions = { timeoutMs?: number; maxRetries?: number; retry?: RetryOptions };
+
+/**
+ * The resilience fields of an `HttpRequest` with the shared defaults filled in: 2 retries, and a
+ * per-attempt timeout of 120 s unless the provider passes its own (Ollama waits longer for model loads).
+ */
+export function resilience(
+  options: HttpResilienceOptions,
+  defaultTimeoutMs = 120_000,
+): Pick<HttpRequest, 'timeoutMs' | 'maxRetries' | 'retry'> {
+  return {
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    maxRetries: options.maxRetries ?? 2,
+    retry: options.retry,
+  };
+}
+
 /** A successful (2xx) response whose body is still to be read under the same timeout and signal. */
 export interface HttpResponse {
   response: Response;

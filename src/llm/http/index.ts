@@ -1,6 +1,12 @@
 export { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryOptions, retryDelay } from './backoff.js';
 export { endpoint } from './endpoint.js';
-export { fetchWithRetry, type HttpRequest, type HttpResponse } from './fetch-with-retry.js';
+export {
+  fetchWithRetry,
+  type HttpRequest,
+  type HttpResilienceOptions,
+  type HttpResponse,
+  resilience,
+} from './fetch-with-retry.js';
 export {
   abortedError,
   exhaustedError,

@@ -1,5 +1,5 @@
 import type { ModelRequest, ModelResponse } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
+import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
@@ -90,9 +90,7 @@ export function anthropic(options: AnthropicOptions): Model {
       url,
       headers: { ...headers, accept: stream ? 'text/event-stream' : 'application/json' },
       body,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      maxRetries: options.maxRetries ?? 2,
-      retry: options.retry,
+      ...resilience(options),
       signal: request.signal,
       secrets: [options.apiKey],
     };

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
+import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toGeminiContents, toGeminiTools } from './convert-messages.js';
@@ -75,9 +75,7 @@ export function gemini(options: GeminiOptions): Model {
       url: stream ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`,
       headers: { ...headers, accept: stream ? 'text/event-stream' : 'application/json' },
       body,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      maxRetries: options.maxRetries ?? 2,
-      retry: options.retry,
+      ...resilience(options),
       signal: request.signal,
       secrets,
     };

@@ -5,6 +5,7 @@ import {
   type HttpRequest,
   type RetryOptions,
   readJson,
+  resilience,
   responseLines,
 } from '../../http/index.js';
 import type { Model } from '../../model.js';
@@ -78,9 +79,8 @@ export function ollama(options: OllamaOptions): Model {
       url,
       headers: { ...options.headers },
       body,
-      timeoutMs: options.timeoutMs ?? 300_000,
-      maxRetries: options.maxRetries ?? 2,
-      retry: options.retry,
+      // Model loads are slow: a longer first wait than the hosted providers'.
+      ...resilience(options, 300_000),
       signal: request.signal,
       secrets,
     };

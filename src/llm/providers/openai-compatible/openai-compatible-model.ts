@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
+import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
@@ -85,9 +85,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
       url,
       headers: stream ? { ...headers, accept: 'text/event-stream' } : headers,
       body,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      maxRetries: options.maxRetries ?? 2,
-      retry: options.retry,
+      ...resilience(options),
       signal: request.signal,
       secrets,
     };

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions } from '../../http/index.js';
+import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toResponsesInput, toResponsesTools } from './convert-input.js';
@@ -74,9 +74,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
       url,
       headers: stream ? { ...headers, accept: 'text/event-stream' } : headers,
       body,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      maxRetries: options.maxRetries ?? 2,
-      retry: options.retry,
+      ...resilience(options),
       signal: request.signal,
       secrets,
     };
