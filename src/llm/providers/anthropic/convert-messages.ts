@@ -1,5 +1,6 @@
 import { ConfigError, type ContentPart, type Message, type ReasoningPart, type ToolSpec } from '../../../core/index.js';
 import { parseDataUrl } from '../media-url.js';
+import { argumentsObject } from '../tool-arguments.js';
 
 /** Marks the end of a prompt prefix the API should cache (`ephemeral`: five minutes, refreshed on use). */
 export interface CacheControl {
@@ -93,7 +94,7 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicBlock
       const blocks: AnthropicBlock[] = thinkingBlocks(message.reasoning);
       if (message.content) blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) {
-        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: inputOf(call.arguments) });
+        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) });
       }
       return blocks;
     }
@@ -136,17 +137,6 @@ export function toAnthropicPart(part: ContentPart): AnthropicBlock {
   throw new ConfigError({
     message: `anthropic cannot read a file of type ${part.mediaType}: send PDFs, text files or images.`,
   });
-}
-
-/** tool_use.input must be an object; arguments the model got wrong are kept rather than dropped. */
-function inputOf(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { value };
-  } catch {
-    return { _raw: text };
-  }
 }
 
 /** Converts tool specs to the Messages API `tools` array; with `cache`, the last one ends a breakpoint. */

@@ -1,5 +1,6 @@
 import { ConfigError, type ContentPart, type Message, type ToolSpec } from '../../../core/index.js';
 import { parseDataUrl } from '../media-url.js';
+import { argumentsObject } from '../tool-arguments.js';
 import { toGeminiSchema } from './to-gemini-schema.js';
 
 /** A Gemini content part, as sent. */
@@ -67,7 +68,10 @@ function modelParts(message: Extract<Message, { role: 'assistant' }>): GeminiPar
   if (message.content || textSignature) parts.push(signed({ text: message.content }, textSignature));
   for (const call of message.toolCalls ?? []) {
     parts.push(
-      signed({ functionCall: { name: call.name, args: argsOf(call.arguments) } }, signatures.get(`call:${call.id}`)),
+      signed(
+        { functionCall: { name: call.name, args: argumentsObject(call.arguments) } },
+        signatures.get(`call:${call.id}`),
+      ),
     );
   }
   return parts;
@@ -93,16 +97,6 @@ export function toGeminiPart(part: ContentPart): GeminiPart {
     return { fileData: { fileUri: part.url } };
   }
   return { inlineData: { mimeType: part.mediaType, data: part.data } };
-}
-
-function argsOf(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-    return { value };
-  } catch {
-    return text.trim() ? { _raw: text } : {};
-  }
 }
 
 /** Tool specs as Gemini `tools`: one entry holding every function declaration, schemas converted. */

@@ -1,5 +1,6 @@
 import { ConfigError, type ContentPart, contentText, type Message, type ToolSpec } from '../../../core/index.js';
 import { parseDataUrl } from '../media-url.js';
+import { argumentsObject } from '../tool-arguments.js';
 
 /** An /api/chat message as sent. Ollama wants tool-call arguments as an object, not a string. */
 export interface OllamaMessage {
@@ -54,16 +55,6 @@ function base64Image(part: Exclude<ContentPart, { type: 'text' }>): string {
   throw new ConfigError({
     message: `ollama does not fetch image URLs (${part.url}); pass the image as { type: 'image', data, mediaType }.`,
   });
-}
-
-function argumentsObject(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-    return { value };
-  } catch {
-    return text.trim() ? { _raw: text } : {};
-  }
 }
 
 /** Converts tool specs to Ollama's `tools` array (the OpenAI function shape). */
