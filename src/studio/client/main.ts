@@ -2,6 +2,7 @@ import { api, apiText, NeedsToken, setToken } from './api.js';
 import { h, mount } from './dom.js';
 import { followLive, type LiveRun, renderQuestions } from './live-run.js';
 import { renderRun } from './render-tree.js';
+import { STATUSES, UNFINISHED } from './run-statuses.js';
 import { type LooseEvent, treeBuilder } from './run-tree.js';
 
 /** The runs of the chat, in this browser tab (the server keeps each run). */
@@ -216,9 +217,7 @@ async function runsView(filters: { agent?: string; status?: string; page?: numbe
   const statusSelect = h(
     'select',
     { name: 'status', onchange: () => refilter() },
-    ['', 'queued', 'running', 'waiting', 'done', 'failed', 'aborted'].map((s) =>
-      h('option', { value: s }, s || 'any status'),
-    ),
+    ['', ...STATUSES].map((s) => h('option', { value: s }, s || 'any status')),
   ) as HTMLSelectElement;
   statusSelect.value = filters.status ?? '';
   const refilter = (next = 0) =>
@@ -272,7 +271,7 @@ async function runView(id: string): Promise<void> {
   }
   const record = await api<{ status: string; agent: string; input: string }>(`/v1/runs/${encodeURIComponent(id)}`);
   const root = live.tree.root();
-  const finished = ['done', 'failed', 'aborted'].includes(record.status);
+  const finished = !UNFINISHED.includes(record.status);
   shell(
     'Runs',
     h(
