@@ -55,7 +55,25 @@ export class PostgresRunStore implements RunStore {
 
   async init(): Promise<void> {
     const s = this.#schema;
-    await this.#pool.query(`
+    // Two processes starting at once on a new schema (serve and a worker) race in CREATE SCHEMA/TABLE
+    // IF NOT EXISTS, which can fail with a unique violation; a lock per schema makes them take turns.
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`thinkflow:schema:${s}`]);
+      await client.query(this.#schemaDdl());
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  #schemaDdl(): string {
+    const s = this.#schema;
+    return `
       CREATE SCHEMA IF NOT EXISTS ${s};
       CREATE TABLE IF NOT EXISTS ${s}.runs (
         id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
@@ -73,7 +91,7 @@ export class PostgresRunStore implements RunStore {
       -- A checkpoint's steps, written once each (checkpoints written before this table hold them inline).
       CREATE TABLE IF NOT EXISTS ${s}.run_steps (
         run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx)
-      );`);
+      );`;
   }
 
   createRun(run: RunRecord): Promise<void> {

@@ -54,3 +54,19 @@ describe('PostgresRunStore on a database written by an older version', () => {
     }
   });
 });
+
+describe('PostgresRunStore opened by several processes at once', () => {
+  it('creates a new schema once while eight stores (eight pools) init it together, repeated', async () => {
+    for (let round = 0; round < 5; round++) {
+      const schema = uniqueName('tf_race');
+      const stores = Array.from({ length: 8 }, () => new PostgresRunStore({ connectionString: TEST_PG, schema }));
+      try {
+        const results = await Promise.allSettled(stores.map((store) => store.init()));
+        expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      } finally {
+        await stores[0].drop();
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    }
+  }, 60_000);
+});
