@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { Agent, defineTool, type ModelRequest, REPLY_HABITS, type ReplyHabit, scriptedModel } from '../src/index.js';
-import { mulberry32 } from '../src/trace/mulberry32.js';
+import { mulberry32 } from '../src/llm/index.js';
 
 const TASKS = Number(process.argv[2] ?? 60);
 const MAX_STEPS = 10;

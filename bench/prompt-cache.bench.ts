@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { Agent, anthropic, defineTool, type RunResult } from '../src/index.js';
-import { cacheShare } from '../src/trace/index.js';
+import { cacheShare } from '../src/llm/index.js';
 import { startAnthropicServer } from '../test/llm/providers/anthropic-server.js';
 
 const STEPS = 10;

@@ -12,18 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { Agent } from '../src/agent/index.js';
+import { cachedModel, SqliteCacheStore } from '../src/cache/index.js';
 import type { AgentEvent, ModelResponse } from '../src/core/index.js';
 import { scriptedModel } from '../src/llm/index.js';
 import { defineTool } from '../src/tools/index.js';
-import {
-  cachedModel,
-  createTraceWriter,
-  readTrace,
-  redactedJson,
-  renderHtml,
-  renderTimeline,
-  SqliteCacheStore,
-} from '../src/trace/index.js';
+import { createTraceWriter, readTrace, redactedJson, renderHtml, renderTimeline } from '../src/trace/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-bench-trace-'));
 const echo = defineTool({

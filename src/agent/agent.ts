@@ -1,8 +1,9 @@
 import { type AgentEvent, ConfigError, type Message, type RunResult, withFields } from '../core/index.js';
+import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
-import { costOf, createTraceWriter } from '../trace/index.js';
+import { createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { streamRun } from './event-channel.js';

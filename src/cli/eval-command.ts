@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Agent } from '../agent/index.js';
+import { withCache } from '../cache/index.js';
 import { ConfigError } from '../core/index.js';
 import {
   type EvalCase,
@@ -11,8 +12,7 @@ import {
   loadSuite,
   renderEvalHtml,
   runSuite,
-  withCache,
-} from '../trace/index.js';
+} from '../eval/index.js';
 import { dataDir } from './data-dir.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { addExamples } from './global-options.js';

@@ -60,5 +60,6 @@ export {
   type RunStatus,
   type RunUsage,
 } from './run-result.js';
+export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
 export { withFields } from './with-fields.js';

@@ -19,4 +19,4 @@ export {
   renderEvalHtml,
   runChecks,
   runSuite,
-} from '../trace/index.js';
+} from '../eval/index.js';

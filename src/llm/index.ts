@@ -1,10 +1,22 @@
+export { type ChaosCorruption, CORRUPTIONS } from './chaos/chaos-corruptions.js';
+export {
+  CHAOS_KINDS,
+  type ChaosKind,
+  type ChaosModel,
+  type ChaosModelOptions,
+  type ChaosRecord,
+  chaosModel,
+  mulberry32,
+} from './chaos/chaos-model.js';
 export { countTokens, type TokenCounterKind, tokenCounterKind } from './count-tokens.js';
 export { demoModel } from './demo-model.js';
 export { estimateCompletionTokens, estimatePromptTokens, withUsage } from './estimate-usage.js';
 export { type FallbackModelsOptions, fallbackModels } from './fallback-models.js';
+export { cacheShare, formatMs, usageDetail } from './format-usage.js';
 export { generateToolCallId } from './generate-id.js';
 export type { RetryOptions } from './http/index.js';
 export type { Model, ModelCapabilities } from './model.js';
+export { costOf, PRICES_AS_OF, type Price, priceOf, registerPrice } from './prices.js';
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
 export { type GeminiOptions, gemini } from './providers/gemini/index.js';
 export {

@@ -4,7 +4,7 @@
  * Spec: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
  */
 import { writeFileSync } from 'node:fs';
-import { mulberry32 } from '../../src/trace/index.js';
+import { mulberry32 } from '../../src/llm/index.js';
 
 /** A metadata value with its GGUF type. */
 export type GgufValue =

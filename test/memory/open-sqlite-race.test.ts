@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteCacheStore } from '../../src/cache/index.js';
 import { SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/index.js';
 import { SqliteRunStore } from '../../src/server/index.js';
-import { SqliteCacheStore } from '../../src/trace/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'thinkflow-open-race-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,6 +1,5 @@
 import type { Message, ModelResponse } from '../../core/index.js';
-import type { Model } from '../../llm/index.js';
-import { costOf } from '../../trace/index.js';
+import { costOf, type Model } from '../../llm/index.js';
 import { callModel } from '../call-model.js';
 import type { Emit } from '../loop-config.js';
 import { addUsage, event, type RunState } from '../run-state.js';
