@@ -32,6 +32,7 @@ export {
 } from './open-sqlite.js';
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store.js';
+export { inTransaction, withSchemaLock } from './postgres-transaction.js';
 export { cosineSimilarity, reciprocalRankFusion } from './rank-memories.js';
 export {
   episodeFromRun,

@@ -1,16 +1,17 @@
 import type pg from 'pg';
-import { errorMessage, requireOptional, StoreError } from '../core/index.js';
+import { errorMessage, isThinkflowError, requireOptional, StoreError } from '../core/index.js';
 import type { EmbeddingProvider } from './embedding-provider.js';
-import { memoryId } from './memory-id.js';
 import {
   Memory,
   type MemoryFilter,
   type MemoryHit,
-  MemoryInput,
+  type MemoryInput,
   type MemorySearchOptions,
   type MemoryStore,
   type Rerank,
 } from './memory-store.js';
+import { newMemories } from './new-memories.js';
+import { inTransaction, withSchemaLock } from './postgres-transaction.js';
 import { queryTerms } from './query-terms.js';
 import { cosineSimilarity, rankMemories } from './rank-memories.js';
 
@@ -86,37 +87,46 @@ export class PostgresMemoryStore implements MemoryStore {
   async #init(): Promise<'pgvector' | 'array'> {
     const schema = this.#options.schema ?? 'public';
     const table = this.#options.table ?? 'thinkflow_memories';
-    let vector = false;
-    if (this.#options.pgvector !== false) {
-      try {
-        await this.#pool.query('CREATE EXTENSION IF NOT EXISTS vector');
-        vector = true;
-      } catch (error) {
-        if (this.#options.pgvector === true) throw this.#error('enable pgvector in', error);
-      }
+    return withSchemaLock({ pool: this.#pool, schema }, async (client) => {
+      const vector = await this.#createVectorExtension(client);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.#table} (
+          seq BIGSERIAL, id TEXT PRIMARY KEY, kind TEXT NOT NULL, text TEXT NOT NULL, tags TEXT[] NOT NULL DEFAULT '{}',
+          metadata JSONB, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, tsv TSVECTOR NOT NULL,
+          embedding ${vector ? 'vector' : 'REAL[]'}, embedding_model TEXT
+        )`,
+      );
+      await client.query(`CREATE INDEX IF NOT EXISTS "${table}_tsv" ON ${this.#table} USING GIN (tsv)`);
+      await client.query(`CREATE INDEX IF NOT EXISTS "${table}_tags" ON ${this.#table} USING GIN (tags)`);
+      await client.query(`CREATE INDEX IF NOT EXISTS "${table}_created" ON ${this.#table} (created_at DESC, seq DESC)`);
+      // An existing table decides: it may predate (or postdate) the extension.
+      const column = await client.query<{ udt_name: string }>(
+        `SELECT udt_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = 'embedding'`,
+        [schema, table],
+      );
+      return column.rows[0]?.udt_name === 'vector' ? 'pgvector' : 'array';
+    }).catch((error: unknown) => {
+      throw isThinkflowError(error) ? error : this.#error('create', error);
+    });
+  }
+
+  /** Whether pgvector is there to use, creating it when allowed; `pgvector: true` makes its absence an error. */
+  async #createVectorExtension(client: pg.PoolClient): Promise<boolean> {
+    if (this.#options.pgvector === false) return false;
+    // The extension is database-wide, so stores on other schemas race for it too: the loser would fall
+    // back to real[] for good. This lock makes them take turns.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['thinkflow:extension:vector']);
+    // A failed statement spoils the whole transaction; rolling back to the savepoint keeps the rest.
+    await client.query('SAVEPOINT vector');
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS vector');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK TO SAVEPOINT vector');
+      if (this.#options.pgvector === true) throw this.#error('enable pgvector in', error);
+      return false;
     }
-    await this.#query('create', `CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    await this.#query(
-      'create',
-      `CREATE TABLE IF NOT EXISTS ${this.#table} (
-        seq BIGSERIAL, id TEXT PRIMARY KEY, kind TEXT NOT NULL, text TEXT NOT NULL, tags TEXT[] NOT NULL DEFAULT '{}',
-        metadata JSONB, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, tsv TSVECTOR NOT NULL,
-        embedding ${vector ? 'vector' : 'REAL[]'}, embedding_model TEXT
-      )`,
-    );
-    await this.#query('create', `CREATE INDEX IF NOT EXISTS "${table}_tsv" ON ${this.#table} USING GIN (tsv)`);
-    await this.#query('create', `CREATE INDEX IF NOT EXISTS "${table}_tags" ON ${this.#table} USING GIN (tags)`);
-    await this.#query(
-      'create',
-      `CREATE INDEX IF NOT EXISTS "${table}_created" ON ${this.#table} (created_at DESC, seq DESC)`,
-    );
-    // An existing table decides: it may predate (or postdate) the extension.
-    const column = await this.#query<{ udt_name: string }>(
-      'read',
-      `SELECT udt_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = 'embedding'`,
-      [schema, table],
-    );
-    return column[0]?.udt_name === 'vector' ? 'pgvector' : 'array';
   }
 
   async #query<R extends pg.QueryResultRow>(action: string, sql: string, params: unknown[] = []): Promise<R[]> {
@@ -145,35 +155,10 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async addMany(inputs: MemoryInput[], options: { signal?: AbortSignal } = {}): Promise<Memory[]> {
-    const valid = inputs.map((input, i) => {
-      const parsed = MemoryInput.safeParse(input);
-      if (parsed.success) return parsed.data;
-      throw new StoreError({ message: `Memory ${i} is invalid: ${parsed.error.message}` });
-    });
-    const mode = await this.vectorMode();
     const embed = this.#options.embed;
-    const vectors =
-      embed && valid.length
-        ? await embed.embed(
-            valid.map((m) => m.text),
-            options,
-          )
-        : undefined;
-    const now = Date.now();
-    const memories: Memory[] = valid.map((m) => ({
-      id: memoryId(),
-      kind: m.kind,
-      text: m.text,
-      tags: [...new Set(m.tags ?? [])],
-      ...(m.metadata ? { metadata: m.metadata } : {}),
-      createdAt: now,
-      updatedAt: now,
-    }));
-    const client = await this.#pool.connect().catch((error: unknown) => {
-      throw this.#error('connect to', error);
-    });
-    try {
-      await client.query('BEGIN');
+    const { memories, vectors } = await newMemories(inputs, { embed, signal: options.signal });
+    const mode = await this.vectorMode();
+    await inTransaction(this.#pool, async (client) => {
       for (const [i, m] of memories.entries()) {
         const vector = vectors?.[i];
         await client.query(
@@ -193,13 +178,9 @@ export class PostgresMemoryStore implements MemoryStore {
           ],
         );
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+    }).catch((error: unknown) => {
       throw this.#error('write to', error);
-    } finally {
-      client.release();
-    }
+    });
     return memories;
   }
 

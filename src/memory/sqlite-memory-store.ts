@@ -1,16 +1,16 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from '../core/index.js';
 import type { EmbeddingProvider } from './embedding-provider.js';
-import { memoryId } from './memory-id.js';
 import {
   Memory,
   type MemoryFilter,
   type MemoryHit,
-  MemoryInput,
+  type MemoryInput,
   type MemorySearchOptions,
   type MemoryStore,
   type Rerank,
 } from './memory-store.js';
+import { newMemories } from './new-memories.js';
 import { openSqlite, retryBusy, type SqliteLocation, sqliteCall } from './open-sqlite.js';
 import { cosineSimilarity, rankMemories } from './rank-memories.js';
 import { filterSql, ftsSearch, type TermCounts } from './sqlite-fts-search.js';
@@ -111,30 +111,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async addMany(inputs: MemoryInput[], options: { signal?: AbortSignal } = {}): Promise<Memory[]> {
-    const valid = inputs.map((input, i) => {
-      const parsed = MemoryInput.safeParse(input);
-      if (parsed.success) return parsed.data;
-      throw new StoreError({ message: `Memory ${i} is invalid: ${parsed.error.message}` });
-    });
     const embed = this.#options.embed;
-    // Embed before taking the write lock: the slow part never holds up other writers.
-    const vectors =
-      embed && valid.length
-        ? await embed.embed(
-            valid.map((m) => m.text),
-            options,
-          )
-        : undefined;
-    const now = Date.now();
-    const memories: Memory[] = valid.map((m) => ({
-      id: memoryId(),
-      kind: m.kind,
-      text: m.text,
-      tags: [...new Set(m.tags ?? [])],
-      ...(m.metadata ? { metadata: m.metadata } : {}),
-      createdAt: now,
-      updatedAt: now,
-    }));
+    // Embedded before the write lock is taken: the slow part never holds up other writers.
+    const { memories, vectors } = await newMemories(inputs, { embed, signal: options.signal });
     this.#call('write to', (db) => {
       const insert = db.prepare(
         `INSERT INTO memories (id, kind, text, tags, metadata, created_at, updated_at, embedding, embedding_model)

@@ -7,6 +7,7 @@ import { runMemoryStoreContract } from './memory-store.contract.js';
 const USERS = ['postgres', 'root'];
 const schema = `thinkflow_test_${process.pid}_${Date.now().toString(36)}`;
 let pool: pg.Pool;
+let connectionString = '';
 let n = 0;
 
 beforeAll(async () => {
@@ -16,6 +17,7 @@ beforeAll(async () => {
     try {
       await candidate.query('SELECT 1');
       pool = candidate;
+      connectionString = `postgres://${user}@127.0.0.1:5432/test`;
       break;
     } catch (error) {
       await candidate.end();
@@ -54,6 +56,24 @@ describe('PostgresMemoryStore', () => {
     });
     await store.close();
   });
+
+  it('creates a new schema once while eight stores (eight pools) init it together, repeated', async () => {
+    for (let round = 0; round < 5; round++) {
+      const fresh = `${schema}_race_${round}`;
+      const stores = Array.from({ length: 8 }, () => new PostgresMemoryStore({ connectionString, schema: fresh }));
+      try {
+        const results = await Promise.allSettled(stores.map((store) => store.vectorMode()));
+        expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+        await stores[0].add({ kind: 'fact', text: 'one table for all of them' });
+        expect((await Promise.all(stores.map((store) => store.list()))).map((list) => list.length)).toEqual(
+          Array(8).fill(1),
+        );
+      } finally {
+        await pool.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`);
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    }
+  }, 60_000);
 
   it('rejects unsafe schema or table names', () => {
     expect(() => new PostgresMemoryStore({ pool, table: 'x; DROP TABLE y' })).toThrow(/lower-case/);

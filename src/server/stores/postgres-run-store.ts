@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, requireOptional } from '../../core/index.js';
+import { withSchemaLock } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor, expandRequests } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
@@ -54,21 +55,8 @@ export class PostgresRunStore implements RunStore {
   }
 
   async init(): Promise<void> {
-    const s = this.#schema;
-    // Two processes starting at once on a new schema (serve and a worker) race in CREATE SCHEMA/TABLE
-    // IF NOT EXISTS, which can fail with a unique violation; a lock per schema makes them take turns.
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`thinkflow:schema:${s}`]);
-      await client.query(this.#schemaDdl());
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    // Two processes starting at once on a new schema (serve and a worker) take turns under a lock.
+    await withSchemaLock({ pool: this.#pool, schema: this.#schema }, (client) => client.query(this.#schemaDdl()));
   }
 
   #schemaDdl(): string {
