@@ -92,6 +92,7 @@ export {
   fallbackModels,
   type GeminiOptions,
   gemini,
+  type HttpModelOptions,
   MODEL_SPEC_FORMS,
   type Model,
   type ModelCapabilities,

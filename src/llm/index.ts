@@ -19,6 +19,7 @@ export type { Model, ModelCapabilities } from './model.js';
 export { costOf, PRICES_AS_OF, type Price, priceOf, registerPrice } from './prices.js';
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
 export { type GeminiOptions, gemini } from './providers/gemini/index.js';
+export type { HttpModelOptions } from './providers/http-model-options.js';
 export {
   findLocalModel,
   type LlamaCppModel,

@@ -1,59 +1,82 @@
-import { type ModelChunk, type ModelRequest, type ModelResponse, withFields } from '../../core/index.js';
+import type { ModelChunk, ModelRequest, ModelResponse } from '../../core/index.js';
 import { withUsage } from '../estimate-usage.js';
 import {
   fetchWithRetry,
   type HttpRequest,
   type HttpResponse,
   readJson,
+  resilience,
   responseLines,
   type SseEvent,
   sseEvents,
 } from '../http/index.js';
 import type { Model, ModelCapabilities } from '../model.js';
 import { isJsonResponse, responseChunks } from '../response-chunks.js';
+import type { HttpModelOptions } from './http-model-options.js';
+
+/** What `parse` and `parseStream` know of the call they read. */
+export interface SseChatCall {
+  provider: string;
+  /** Strings that must never appear in an error (the API key). */
+  secrets: readonly (string | undefined)[];
+  request: ModelRequest;
+}
 
 /** What one chat API does its own way; the rest of the model is shared. */
 export interface SseChatApi {
   id: string;
   /** The provider name used in errors. */
   provider: string;
-  contextWindow?: number;
-  /** The HTTP request for a model request, asking for a stream when `stream` is true. */
-  request(request: ModelRequest, stream: boolean): HttpRequest;
-  /** A whole JSON answer to `request`. */
-  parse(body: unknown, request: ModelRequest): ModelResponse;
-  /** The chunks of a streamed answer to `request`, ending with its `response`. */
-  parseStream(events: AsyncIterable<SseEvent>, request: ModelRequest): AsyncIterable<ModelChunk>;
+  /** The user's options: timeout, retries and context window are applied here, the same for every API. */
+  options: HttpModelOptions;
+  /** Strings that must never appear in an error (the API key). */
+  secrets: readonly (string | undefined)[];
+  /** Where and what to send for a model request, asking for a stream when `stream` is true. */
+  request(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'>;
+  /** A whole JSON answer. */
+  parse(body: unknown, call: SseChatCall): ModelResponse;
+  /** The chunks of a streamed answer, ending with its `response`. */
+  parseStream(events: AsyncIterable<SseEvent>, call: SseChatCall): AsyncIterable<ModelChunk>;
   /** What the model can do beyond native tools and streaming (images, ...). */
   capabilities?: Partial<ModelCapabilities>;
 }
 
 /**
  * A model over a chat API that answers with JSON, or with server-sent events when streaming
- * (OpenAI-compatible servers, Anthropic). Every reply carries the model's id and a usage (estimated
- * when the server sent none); a server that ignores `stream: true` is served as chunks anyway.
+ * (OpenAI chat and Responses, Anthropic, Gemini). Every reply carries the model's id and a usage
+ * (estimated when the server sent none); a server that ignores `stream: true` is served as chunks anyway.
  */
 export function sseChatModel(api: SseChatApi): Model {
+  const { provider, secrets } = api;
+  const send = (request: ModelRequest, stream: boolean) =>
+    fetchWithRetry({
+      provider,
+      ...api.request(request, stream),
+      ...resilience(api.options),
+      signal: request.signal,
+      secrets,
+    });
   const finish = (response: ModelResponse, request: ModelRequest) =>
-    withUsage(withFields(response, { modelId: api.id }), request);
+    withUsage({ ...response, modelId: api.id }, request);
   const answer = async (http: HttpResponse, request: ModelRequest) =>
-    finish(api.parse(await readJson(http, api.provider), request), request);
+    finish(api.parse(await readJson(http, provider), { provider, secrets, request }), request);
 
   return {
     id: api.id,
-    contextWindow: api.contextWindow,
+    contextWindow: api.options.contextWindow,
     capabilities: { nativeTools: true, streaming: true, images: true, ...api.capabilities },
     async generate(request) {
-      return answer(await fetchWithRetry(api.request(request, false)), request);
+      return answer(await send(request, false), request);
     },
     async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
-      const http = await fetchWithRetry(api.request(request, true));
+      const http = await send(request, true);
       if (isJsonResponse(http.response)) {
         // The server ignored `stream: true`: serve its whole answer as chunks.
         yield* responseChunks(await answer(http, request));
         return;
       }
-      for await (const chunk of api.parseStream(sseEvents(responseLines(http)), request)) {
+      const events = sseEvents(responseLines(http));
+      for await (const chunk of api.parseStream(events, { provider, secrets, request })) {
         yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
       }
     },

@@ -1,13 +1,14 @@
 import type { ModelRequest, ModelResponse } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
+import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
+import type { HttpModelOptions } from '../http-model-options.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
 import { parseAnthropicResponse } from './parse-response.js';
 import { parseAnthropicStream } from './parse-stream.js';
 
 /** Options for {@link anthropic}. */
-export interface AnthropicOptions {
+export interface AnthropicOptions extends HttpModelOptions {
   /** Sent as `x-api-key`. */
   apiKey: string;
   /** e.g. `claude-sonnet-4-5`. */
@@ -18,15 +19,6 @@ export interface AnthropicOptions {
   version?: string;
   /** `max_tokens` when the request sets none (the API requires one). Default 4096. */
   maxTokens?: number;
-  headers?: Record<string, string>;
-  /** Per-request timeout: until the answer starts, then between streamed chunks. Default 120 000 ms. */
-  timeoutMs?: number;
-  /** Retries on 429, 5xx (529 overloaded too), timeouts and network errors. Default 2. */
-  maxRetries?: number;
-  retry?: RetryOptions;
-  contextWindow?: number;
-  /** The Model's `id`. Default `anthropic:<model>`. */
-  id?: string;
   /**
    * Extended thinking: the model reasons first, with up to `budgetTokens` (at least 1024). Its thinking
    * blocks are kept on the reply and sent back, signed, on the next turn. `max_tokens` becomes the
@@ -63,8 +55,9 @@ export function anthropic(options: AnthropicOptions): Model {
   };
   const cache = options.cacheControl ?? true;
   const { thinking } = options;
+  const secrets = [options.apiKey];
 
-  function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
+  function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const { system, messages } = toAnthropicMessages(request.messages, { cache });
     const answerTokens = request.maxTokens ?? options.maxTokens ?? 4096;
     const body: Record<string, unknown> = {
@@ -85,15 +78,7 @@ export function anthropic(options: AnthropicOptions): Model {
     else if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.stop?.length) body.stop_sequences = request.stop;
     if (stream) body.stream = true;
-    return {
-      provider,
-      url,
-      headers: { ...headers, accept: stream ? 'text/event-stream' : 'application/json' },
-      body,
-      ...resilience(options),
-      signal: request.signal,
-      secrets: [options.apiKey],
-    };
+    return { url, headers: { ...headers, accept: stream ? 'text/event-stream' : 'application/json' }, body };
   }
 
   /** The forced answer tool, when asked for structured output (not with thinking: it forbids forcing a tool). */
@@ -104,12 +89,13 @@ export function anthropic(options: AnthropicOptions): Model {
   return sseChatModel({
     id,
     provider,
-    contextWindow: options.contextWindow,
+    options,
+    secrets,
     request: httpRequest,
-    parse: (body, request) => asAnswer(parseAnthropicResponse(body, { provider }), forcedTool(request)?.name),
-    async *parseStream(events, request) {
-      const name = forcedTool(request)?.name;
-      for await (const chunk of parseAnthropicStream(events, { provider, secrets: [options.apiKey] })) {
+    parse: (body, call) => asAnswer(parseAnthropicResponse(body, call), forcedTool(call.request)?.name),
+    async *parseStream(events, call) {
+      const name = forcedTool(call.request)?.name;
+      for await (const chunk of parseAnthropicStream(events, call)) {
         if (chunk.type === 'response') yield { type: 'response', response: asAnswer(chunk.response, name) };
         else if (!(name && chunk.type === 'tool_call_delta')) yield chunk;
       }

@@ -1,28 +1,20 @@
 import type { ModelRequest } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
+import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
+import type { HttpModelOptions } from '../http-model-options.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toGeminiContents, toGeminiTools } from './convert-messages.js';
 import { parseGeminiResponse, parseGeminiStream } from './parse-stream.js';
 import { toGeminiSchema } from './to-gemini-schema.js';
 
 /** Options for {@link gemini}. */
-export interface GeminiOptions {
+export interface GeminiOptions extends HttpModelOptions {
   /** Sent as `x-goog-api-key`. */
   apiKey: string;
   /** e.g. `gemini-2.5-flash`. */
   model: string;
   /** Default `https://generativelanguage.googleapis.com/v1beta`. */
   baseURL?: string;
-  headers?: Record<string, string>;
-  /** Per-request timeout: until the answer starts, then between streamed chunks. Default 120 000 ms. */
-  timeoutMs?: number;
-  /** Retries on 429, 5xx, timeouts and network errors. Default 2. */
-  maxRetries?: number;
-  retry?: RetryOptions;
-  contextWindow?: number;
-  /** The Model's `id`. Default `gemini:<model>`. */
-  id?: string;
   /**
    * Thinking: a token budget (`0` turns it off on models that allow it, `-1` lets the model decide)
    * and whether to return thought summaries, which are kept as reasoning. Thought signatures are
@@ -51,7 +43,7 @@ export function gemini(options: GeminiOptions): Model {
   const headers: Record<string, string> = { ...options.headers, 'x-goog-api-key': options.apiKey };
   const secrets = [options.apiKey];
 
-  function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
+  function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const { systemInstruction, contents } = toGeminiContents(request.messages);
     const body: Record<string, unknown> = { contents };
     if (systemInstruction) body.systemInstruction = systemInstruction;
@@ -71,22 +63,19 @@ export function gemini(options: GeminiOptions): Model {
     }
     if (Object.keys(config).length > 0) body.generationConfig = config;
     return {
-      provider,
       url: stream ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`,
       headers: { ...headers, accept: stream ? 'text/event-stream' : 'application/json' },
       body,
-      ...resilience(options),
-      signal: request.signal,
-      secrets,
     };
   }
 
   return sseChatModel({
     id,
     provider,
-    contextWindow: options.contextWindow,
+    options,
+    secrets,
     request: httpRequest,
-    parse: (body) => parseGeminiResponse(body, { provider, secrets }),
-    parseStream: (events) => parseGeminiStream(events, { provider, secrets }),
+    parse: parseGeminiResponse,
+    parseStream: parseGeminiStream,
   });
 }

@@ -1,39 +1,24 @@
 import type { ModelChunk, ModelRequest } from '../../../core/index.js';
-import {
-  endpoint,
-  fetchWithRetry,
-  type HttpRequest,
-  type RetryOptions,
-  readJson,
-  resilience,
-  responseLines,
-} from '../../http/index.js';
+import { endpoint, fetchWithRetry, type HttpRequest, readJson, resilience, responseLines } from '../../http/index.js';
 import type { Model } from '../../model.js';
+import type { HttpModelOptions } from '../http-model-options.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
 import { parseOllamaResponse, parseOllamaStream } from './parse-stream.js';
 
 /** Options for {@link ollama}. */
-export interface OllamaOptions {
+export interface OllamaOptions extends HttpModelOptions {
   /** e.g. `llama3.1:8b`, `qwen2.5:7b`. */
   model: string;
   /** Default `http://127.0.0.1:11434` (a bare `host:port`, as OLLAMA_HOST allows, gets `http://`). */
   host?: string;
   /** Extra headers (e.g. for an authenticating proxy; their values never appear in errors). */
   headers?: Record<string, string>;
-  /** Per-request timeout: until the answer starts, then between streamed lines. Default 300 000 ms (model loads are slow). */
-  timeoutMs?: number;
-  /** Retries on 429, 5xx, timeouts and network errors. Default 2. */
-  maxRetries?: number;
-  retry?: RetryOptions;
-  contextWindow?: number;
   /** Extra Ollama `options` (e.g. `{ num_ctx: 8192 }`); request temperature, maxTokens and stop are merged in. */
   options?: Record<string, unknown>;
   /** How long Ollama keeps the model loaded after the call, e.g. `'5m'`. */
   keepAlive?: string;
   /** Ask a thinking model to think (`think: true`, or a level for models that take one); its thinking is kept as reasoning. */
   think?: boolean | 'low' | 'medium' | 'high';
-  /** The Model's `id`. Default `ollama:<model>`. */
-  id?: string;
 }
 
 /** Normalises OLLAMA_HOST-style values (`0.0.0.0:11434`, `localhost`, `http://host:port/`) to a base URL. */

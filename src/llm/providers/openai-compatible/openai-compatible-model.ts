@@ -1,31 +1,20 @@
 import type { ModelRequest } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
+import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
+import type { HttpModelOptions } from '../http-model-options.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { parseOpenAIResponse } from './parse-response.js';
 import { parseOpenAIStream } from './parse-stream.js';
 
 /** Options for {@link openaiCompatible}. */
-export interface OpenAICompatibleOptions {
+export interface OpenAICompatibleOptions extends HttpModelOptions {
   /** The API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1` (requests go to `/chat/completions`). */
   baseURL: string;
   /** Sent as `Authorization: Bearer …`; omit for local servers that need none. */
   apiKey?: string;
   /** The model name the server expects. */
   model: string;
-  /** Extra request headers. */
-  headers?: Record<string, string>;
-  /** Per-request timeout: until the answer starts, then between streamed chunks. Default 120 000 ms. */
-  timeoutMs?: number;
-  /** Retries on 429, 5xx, timeouts and network errors. Default 2. */
-  maxRetries?: number;
-  /** Backoff tuning (base and max delay, Retry-After cap). */
-  retry?: RetryOptions;
-  /** Context window in tokens, when known. */
-  contextWindow?: number;
-  /** The Model's `id`. Default `openai-compatible:<model>`. */
-  id?: string;
   /** The provider name used in errors. Default `openai-compatible`. */
   provider?: string;
   /**
@@ -61,7 +50,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const secrets = [options.apiKey];
 
-  function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
+  function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const body: Record<string, unknown> = {
       ...options.extraBody,
       model: options.model,
@@ -80,23 +69,16 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
       body.stream = true;
       body.stream_options = { include_usage: true };
     }
-    return {
-      provider,
-      url,
-      headers: stream ? { ...headers, accept: 'text/event-stream' } : headers,
-      body,
-      ...resilience(options),
-      signal: request.signal,
-      secrets,
-    };
+    return { url, headers: stream ? { ...headers, accept: 'text/event-stream' } : headers, body };
   }
 
   return sseChatModel({
     id,
     provider,
-    contextWindow: options.contextWindow,
+    options,
+    secrets,
     request: httpRequest,
-    parse: (body) => parseOpenAIResponse(body, { provider }),
-    parseStream: (events) => parseOpenAIStream(events, { provider, secrets }),
+    parse: parseOpenAIResponse,
+    parseStream: parseOpenAIStream,
   });
 }

@@ -1,28 +1,20 @@
 import type { ModelRequest } from '../../../core/index.js';
-import { endpoint, type HttpRequest, type RetryOptions, resilience } from '../../http/index.js';
+import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
+import type { HttpModelOptions } from '../http-model-options.js';
 import { sseChatModel } from '../sse-chat-model.js';
 import { toResponsesInput, toResponsesTools } from './convert-input.js';
 import { parseResponsesResponse } from './parse-response.js';
 import { parseResponsesStream } from './parse-stream.js';
 
 /** Options for {@link openaiResponses}. */
-export interface OpenAIResponsesOptions {
+export interface OpenAIResponsesOptions extends HttpModelOptions {
   /** Sent as `Authorization: Bearer …`. */
   apiKey?: string;
   /** e.g. `gpt-5-mini`, `o4-mini`. */
   model: string;
   /** Default `https://api.openai.com/v1` (requests go to `/responses`). */
   baseURL?: string;
-  headers?: Record<string, string>;
-  /** Per-request timeout: until the answer starts, then between streamed chunks. Default 120 000 ms. */
-  timeoutMs?: number;
-  /** Retries on 429, 5xx, timeouts and network errors. Default 2. */
-  maxRetries?: number;
-  retry?: RetryOptions;
-  contextWindow?: number;
-  /** The Model's `id`. Default `openai-responses:<model>`. */
-  id?: string;
   /** `reasoning.effort` for reasoning models. */
   reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
   /** `reasoning.summary`: ask for a readable summary of the reasoning, kept as reasoning text. */
@@ -52,7 +44,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
   const store = options.store ?? false;
   const secrets = [options.apiKey];
 
-  function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
+  function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const body: Record<string, unknown> = { model: options.model, input: toResponsesInput(request.messages), store };
     if (!store) body.include = ['reasoning.encrypted_content'];
     if (request.tools?.length) body.tools = toResponsesTools(request.tools);
@@ -69,23 +61,16 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
       body.text = { format: { type: 'json_schema', name, schema, strict: strict ?? false } };
     }
     if (stream) body.stream = true;
-    return {
-      provider,
-      url,
-      headers: stream ? { ...headers, accept: 'text/event-stream' } : headers,
-      body,
-      ...resilience(options),
-      signal: request.signal,
-      secrets,
-    };
+    return { url, headers: stream ? { ...headers, accept: 'text/event-stream' } : headers, body };
   }
 
   return sseChatModel({
     id,
     provider,
-    contextWindow: options.contextWindow,
+    options,
+    secrets,
     request: httpRequest,
-    parse: (body) => parseResponsesResponse(body, { provider }),
-    parseStream: (events) => parseResponsesStream(events, { provider, secrets }),
+    parse: parseResponsesResponse,
+    parseStream: parseResponsesStream,
   });
 }
