@@ -1,5 +1,6 @@
 import {
   assertPeers,
+  createPushChannel,
   type ModelChunk,
   ModelError,
   type ModelRequest,
@@ -114,26 +115,19 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
     contextWindow: options.contextSize,
     generate: (request) => exclusive(() => run(request, () => undefined)),
     async *stream(request): AsyncIterable<ModelChunk> {
-      const pending: string[] = [];
-      let wake: (() => void) | undefined;
-      let settled = false;
-      const done = exclusive(() =>
-        run(request, (text) => {
-          if (!text) return;
-          pending.push(text);
-          wake?.();
-        }),
-      ).finally(() => {
-        settled = true;
-        wake?.();
-      });
-      done.catch(() => undefined);
-      while (!settled || pending.length > 0) {
-        if (pending.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-        for (const text of pending.splice(0)) yield { type: 'text_delta', text };
-      }
-      yield { type: 'response', response: await done };
+      // llama.cpp hands text to a callback; the channel turns it into chunks to pull.
+      const chunks = createPushChannel<ModelChunk>();
+      const onText = (text: string) => {
+        if (text) chunks.push({ type: 'text_delta', text });
+      };
+      exclusive(() => run(request, onText)).then(
+        (response) => {
+          chunks.push({ type: 'response', response });
+          chunks.close();
+        },
+        (error: unknown) => chunks.fail(error),
+      );
+      yield* chunks;
     },
     async dispose() {
       const loaded = runtime;
