@@ -1,7 +1,6 @@
 export { caseReport, type EvalCaseReport, type EvalReport, type EvalRunReport } from './eval-report.js';
 export { EvalCase, EvalCheck, EvalSuite, loadSuite, parseSuite } from './eval-suite.js';
 export { type FormatEvalTableOptions, formatEvalTable } from './format-eval-table.js';
-export { formatProgress } from './format-progress.js';
 export { renderEvalHtml } from './render-eval-html.js';
 export {
   type CheckResult,
@@ -12,4 +11,4 @@ export {
   runChecks,
   toolsCalled,
 } from './run-checks.js';
-export { type EvalProgress, type RunSuiteOptions, runSuite } from './run-suite.js';
+export { type EvalProgress, formatProgress, type RunSuiteOptions, runSuite } from './run-suite.js';

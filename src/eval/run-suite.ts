@@ -12,6 +12,13 @@ export interface EvalProgress {
   pass: boolean;
 }
 
+/** One progress-bar line: `[#####·····] 5/10 · 4 passed · last: add ✓`. */
+export function formatProgress(progress: EvalProgress, width = 24): string {
+  const filled = progress.total ? Math.round((progress.done / progress.total) * width) : width;
+  const bar = `${'#'.repeat(filled)}${'·'.repeat(width - filled)}`;
+  return `[${bar}] ${progress.done}/${progress.total} · ${progress.passed} passed · last: ${progress.caseId} ${progress.pass ? '✓' : '✗'}`;
+}
+
 export interface RunSuiteOptions extends Partial<RunChecksOptions> {
   /** Runs the agent on one case (the CLI builds an Agent; tests pass a function). */
   runCase: (testCase: EvalCase, context: { repeat: number }) => Promise<RunResult>;

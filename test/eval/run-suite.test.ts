@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/index.js';
 import { parseSuite } from '../../src/eval/eval-suite.js';
 import { formatEvalTable } from '../../src/eval/format-eval-table.js';
-import { formatProgress } from '../../src/eval/format-progress.js';
 import { renderEvalHtml } from '../../src/eval/render-eval-html.js';
-import { type EvalProgress, runSuite } from '../../src/eval/run-suite.js';
+import { type EvalProgress, formatProgress, runSuite } from '../../src/eval/run-suite.js';
 import { makeResult } from './make-result.js';
 
 const suite = parseSuite(`
