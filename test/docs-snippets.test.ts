@@ -86,7 +86,15 @@ import { format } from 'node:util';
 
 const [out, limitMs, ...files] = process.argv.slice(2);
 const results = {};
+// A stray rejection must fail the snippet running, not end the process with every result unwritten.
+let current;
+const stray = (error) => {
+  if (current) results[current] = { error: 'an unhandled error (this snippet, or one before it left work running): ' + ((error && error.stack) || String(error)), output: '' };
+};
+process.on('unhandledRejection', stray);
+process.on('uncaughtException', stray);
 for (const file of files) {
+  current = file;
   const cwd = mkdtempSync(join(tmpdir(), 'thinkflow-snippet-'));
   process.chdir(cwd);
   let timer;
@@ -97,7 +105,8 @@ for (const file of files) {
   });
   try {
     await Promise.race([import(pathToFileURL(file).href), timeout]);
-    results[file] = { error: null, output: output.join('\\n') };
+    await new Promise((resolve) => setTimeout(resolve, 10)); // lets a rejection nobody awaited surface here
+    results[file] ??= { error: null, output: output.join('\\n') };
   } catch (error) {
     results[file] = { error: (error && error.stack) || String(error), output: output.join('\\n') };
   } finally {
