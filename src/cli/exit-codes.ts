@@ -9,7 +9,7 @@ import type { RunStatus } from '../core/index.js';
  */
 export const EXIT_CODES = { done: 0, noAnswer: 1, usage: 2, interrupted: 130 } as const;
 
-/** The exit-code table as `--help` and the README show it. */
+/** The exit-code table as `--help` and docs/cli.md show it. */
 export const EXIT_CODES_HELP = `Exit codes:
   0    done
   1    ended without an answer (failed, max_steps, loop_detected, budget_exceeded; a failing eval)

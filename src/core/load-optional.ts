@@ -15,7 +15,7 @@ const DUCKDB = '@duckdb/node-api@1.5.6-r.1';
 
 /**
  * Every feature built on optional peers. package.json's `peerDependencies` lists the same packages
- * (a test checks they agree), and the README's install table says the same.
+ * (a test checks they agree), and the install table in docs/install.md says the same.
  */
 export const OPTIONAL_FEATURES = {
   llamaCpp: { name: 'Local GGUF models (llamacpp:)', verb: 'need', packages: ['node-llama-cpp@^3.21.1'] },

@@ -32,7 +32,7 @@ export interface ServeOptions {
   pgSchema?: string;
   /** Days finished runs are kept (`--retention-days`); wins over `config.retention.maxAgeDays`. 0 keeps them forever. */
   retentionDays?: number;
-  /** Seconds running runs get to finish on shutdown before they are checkpointed. Default 10. */
+  /** Milliseconds running runs get to finish on shutdown before they are checkpointed. Default 10000. */
   shutdownTimeoutMs?: number;
   /** Where the server's log lines go (default stderr). Each line has secrets redacted first. */
   log?: (line: string) => void;

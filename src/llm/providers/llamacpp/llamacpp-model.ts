@@ -40,8 +40,8 @@ const PROVIDER = 'llamacpp';
  * arguments match the tool. A prompt longer than the context is a `ModelError` (status 400).
  *
  * @example
- * const model = llamaCpp({ modelPath: '~/.thinkflow/models/qwen2.5-0.5b-instruct-q4_k_m.gguf', contextSize: 4096 });
- * const agent = new Agent({ model, protocol: 'json', tools: [calculator] });
+ * const model = llamaCpp({ modelPath: join(homedir(), '.thinkflow/models/qwen2.5-0.5b-instruct-q4_k_m.gguf'), contextSize: 4096 });
+ * const agent = new Agent({ model, protocol: 'json', tools: [calculatorTool] });
  */
 export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
   assertPeers('llamaCpp');
