@@ -45,7 +45,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '-m, --model <spec>',
-      'model spec: demo, openai:MODEL, anthropic:MODEL, ollama:MODEL, compat:URL#MODEL, llamacpp:PATH.gguf, scripted:FILE.json (default: THINKFLOW_MODEL, then `thinkflow config set model`)',
+      'model spec: demo, openai:MODEL, openai-responses:MODEL, anthropic:MODEL, gemini:MODEL, ollama:MODEL, compat:URL#MODEL, llamacpp:PATH.gguf, scripted:FILE.json (default: THINKFLOW_MODEL, then `thinkflow config set model`)',
     )
     .option('-t, --tools <names>', 'comma-separated tool kits, e.g. calculator,files,data')
     .addOption(

@@ -6,6 +6,7 @@
 export {
   createMcpServer,
   type McpFetchHandlerOptions,
+  type McpHttpServing,
   type McpServerInfo,
   type McpServing,
   type McpTransportOptions,

@@ -52,8 +52,8 @@ const OPENAI_URL = 'https://api.openai.com/v1';
 export interface ResolveModelOptions {
   /**
    * Extra provider parameters (the CLI's `-O key=value`): merged into the request body for openai,
-   * anthropic and compat, into Ollama's `options`. Demo and scripted models take none and ignore them;
-   * llamacpp refuses them.
+   * openai-responses, anthropic and compat, into Gemini's `generationConfig` and Ollama's `options`.
+   * Demo and scripted models take none and ignore them; llamacpp refuses them.
    */
   providerOptions?: Record<string, unknown>;
 }
@@ -106,7 +106,7 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env, options
       if (!apiKey && baseURL === OPENAI_URL) {
         throw new ConfigError({ message: `OPENAI_API_KEY is not set. Set it to use "${value}".` });
       }
-      return openaiResponses({ apiKey, model, baseURL });
+      return openaiResponses({ apiKey, model, baseURL, extraBody: extra });
     }
     case 'anthropic': {
       const model = need(rest, value, 'anthropic:MODEL');
@@ -120,7 +120,7 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env, options
       if (!apiKey) {
         throw new ConfigError({ message: `GEMINI_API_KEY (or GOOGLE_API_KEY) is not set. Set it to use "${value}".` });
       }
-      return gemini({ apiKey, model, baseURL: env.GEMINI_BASE_URL?.trim() || undefined });
+      return gemini({ apiKey, model, baseURL: env.GEMINI_BASE_URL?.trim() || undefined, generationConfig: extra });
     }
     case 'ollama':
       return ollama({ model: need(rest, value, 'ollama:MODEL'), host: env.OLLAMA_HOST, options: extra });

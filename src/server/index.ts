@@ -7,6 +7,7 @@ export { loadConfig } from './load-config.js';
 export {
   createMcpServer,
   type McpFetchHandlerOptions,
+  type McpHttpServing,
   type McpServerInfo,
   type McpServing,
   type McpTransportOptions,

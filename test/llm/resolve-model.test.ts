@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, resolveModel } from '../../src/index.js';
 import { startAnthropicServer } from './providers/anthropic-server.js';
+import { startGeminiServer } from './providers/gemini-server.js';
 import { startOllamaServer } from './providers/ollama-server.js';
 import { startOpenAIServer } from './providers/openai-server.js';
+import { startResponsesServer } from './providers/responses-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-resolve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,6 +47,31 @@ describe('resolveModel', () => {
     expect(configError(() => resolveModel('llamacpp:/x.gguf', {}, { providerOptions: { a: 1 } })).message).toMatch(
       /llamacpp takes none/,
     );
+  });
+
+  it("passes providerOptions to the Responses API body and Gemini's generationConfig, where the request's own fields win", async () => {
+    const responses = await startResponsesServer();
+    const google = await startGeminiServer();
+    try {
+      const env = {
+        OPENAI_API_KEY: 'sk-x',
+        OPENAI_BASE_URL: `${responses.url}/v1`,
+        GEMINI_API_KEY: 'g',
+        GEMINI_BASE_URL: `${google.url}/v1beta`,
+      };
+      const ask = { messages: [{ role: 'user' as const, content: 'hi' }], temperature: 0.2 };
+      responses.push('hi');
+      await resolveModel('openai-responses:gpt-test', env, {
+        providerOptions: { top_p: 0.9, temperature: 1, model: 'other' },
+      }).generate(ask);
+      expect(responses.requests[0].body).toMatchObject({ model: 'gpt-test', top_p: 0.9, temperature: 0.2 });
+      google.push('hi');
+      await resolveModel('gemini:gemini-test', env, { providerOptions: { topK: 40, temperature: 1 } }).generate(ask);
+      expect(google.requests[0].body.generationConfig).toEqual({ topK: 40, temperature: 0.2 });
+    } finally {
+      await responses.close();
+      await google.close();
+    }
   });
 
   it('builds each provider from its spec', () => {

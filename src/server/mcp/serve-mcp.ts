@@ -27,6 +27,11 @@ export interface McpServing {
   close(): Promise<void>;
 }
 
+/** A running MCP server on streamable HTTP: its URL is always known. */
+export interface McpHttpServing extends McpServing {
+  readonly url: string;
+}
+
 /**
  * Serves thinkflow tools over MCP, on stdio (for clients that spawn `thinkflow mcp-serve`) or on
  * streamable HTTP. Validation errors and tool failures come back as `isError` results.
@@ -35,6 +40,11 @@ export interface McpServing {
  * const serving = await serveMcp([calculatorTool], { transport: 'http', port: 3001 });
  * console.log(serving.url); // http://127.0.0.1:3001/mcp
  */
+export async function serveMcp(
+  tools: readonly AnyTool[],
+  options: Extract<McpTransportOptions, { transport: 'http' }> & McpServerInfo,
+): Promise<McpHttpServing>;
+export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptions): Promise<McpServing>;
 export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptions): Promise<McpServing> {
   if (options.transport === 'stdio') {
     const server = createMcpServer(tools, options);

@@ -21,6 +21,11 @@ export interface GeminiOptions extends HttpModelOptions {
    * always kept and sent back.
    */
   thinking?: { budgetTokens?: number; includeThoughts?: boolean };
+  /**
+   * Extra `generationConfig` fields sent with every request (e.g. `{ topK: 40, seed: 7 }`, the CLI's
+   * `-O`); the request's own temperature, token limit, stops and schema win.
+   */
+  generationConfig?: Record<string, unknown>;
 }
 
 /**
@@ -48,7 +53,7 @@ export function gemini(options: GeminiOptions): Model {
     const body: Record<string, unknown> = { contents };
     if (systemInstruction) body.systemInstruction = systemInstruction;
     if (request.tools?.length) body.tools = toGeminiTools(request.tools);
-    const config: Record<string, unknown> = {};
+    const config: Record<string, unknown> = { ...options.generationConfig };
     if (request.temperature !== undefined) config.temperature = request.temperature;
     if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens;
     if (request.stop?.length) config.stopSequences = request.stop.slice(0, 5);

@@ -24,6 +24,8 @@ export interface OpenAIResponsesOptions extends HttpModelOptions {
    * and reasoning items travel back as `encrypted_content` (asked for with `include`).
    */
   store?: boolean;
+  /** Extra fields merged into every request body (e.g. `{ top_p: 0.9 }` or `{ metadata: {...} }`); the request's own fields win. */
+  extraBody?: Record<string, unknown>;
 }
 
 /**
@@ -45,7 +47,12 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
   const secrets = [options.apiKey];
 
   function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
-    const body: Record<string, unknown> = { model: options.model, input: toResponsesInput(request.messages), store };
+    const body: Record<string, unknown> = {
+      ...options.extraBody,
+      model: options.model,
+      input: toResponsesInput(request.messages),
+      store,
+    };
     if (!store) body.include = ['reasoning.encrypted_content'];
     if (request.tools?.length) body.tools = toResponsesTools(request.tools);
     if (request.temperature !== undefined) body.temperature = request.temperature;
