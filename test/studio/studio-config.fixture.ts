@@ -43,6 +43,13 @@ export default defineConfig({
         model: scriptedModel([call('c1', 'lookup', { topic: 'meaning of life' }), 'The answer is 42.']),
         tools: [lookup],
       }),
+    /** `helper` with new instructions: replaying a helper trace against it diverges at step 0. */
+    'helper-brief': () =>
+      new Agent({
+        model: scriptedModel([call('c1', 'lookup', { topic: 'meaning of life' }), 'The answer is 42.']),
+        tools: [lookup],
+        instructions: 'Answer in one short sentence.',
+      }),
     ops: () =>
       new Agent({
         model: scriptedModel([call('d1', 'deploy', { service: 'api' }), 'Deployment handled.']),
