@@ -31,6 +31,10 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     expect(await page.textContent('#tree .node.tool[data-tool=lookup] .args')).toContain('meaning of life');
     expect(await page.textContent('#tree .node.tool .output')).toBe('meaning of life: forty-two');
     expect(await page.textContent('#tree .node.final')).toContain('The answer is 42.');
+    // Tokens and cost per step in the live tree (the scripted model is priced at zero).
+    expect(await page.textContent('#tree .step[data-step="0"] .tokens')).toBe('430 tokens');
+    expect(await page.textContent('#tree .step[data-step="1"] .tokens')).toBe('469 tokens');
+    expect(await page.textContent('#tree .step[data-step="1"] .cost')).toBe('$0.000000');
     await page.screenshot({ path: join(DOCS, 'studio-chat.png') });
     expect(errors).toEqual([]);
     expect(requests.every((url) => url.startsWith(server.url))).toBe(true);

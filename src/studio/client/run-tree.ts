@@ -90,6 +90,9 @@ export function treeBuilder(): TreeBuilder {
   };
   const stepOf = (node: RunNode, n: number | undefined): StepNode => {
     if (n === undefined) return lastStep(node);
+    // Events come in step order: the step is nearly always the last one (a search would make a long run quadratic).
+    const last = node.steps.at(-1);
+    if (last?.step === n) return last;
     let step = node.steps.find((s) => s.step === n);
     if (!step) {
       step = { step: n, items: [] };
