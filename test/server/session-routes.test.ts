@@ -110,6 +110,17 @@ describe('/v1/sessions/:id', () => {
     expect((await request('/v1/sessions/s/runs', postJson({ agent: 'slow', input: 'b' }))).status).toBe(202);
   });
 
+  it('lets one of two turns sent at once start, and refuses the other with 409', async () => {
+    const { request } = app();
+    const statuses = await Promise.all(
+      ['a', 'b'].map(
+        async (input) => (await request('/v1/sessions/s/runs', postJson({ agent: 'echo', input }))).status,
+      ),
+    );
+    expect(statuses.sort()).toEqual([202, 409]);
+    expect((await settled(request, 's')).messages).toHaveLength(2);
+  });
+
   it('refuses bad ids, bad bodies and unknown agents with JSON errors, leaving the session as it was', async () => {
     const { request } = app();
     const badId = await request(`/v1/sessions/${'x'.repeat(129)}`);

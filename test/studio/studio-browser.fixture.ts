@@ -42,6 +42,7 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** Builds the bundle, spawns `thinkflow studio` on the fixture config in a temp dir, and launches Chromium. */
 export async function startStudio(): Promise<Studio> {
   // The page script is built, as `npm run build` (the prepare script) does for the package.
   execFileSync('npm', ['run', 'build:studio'], { cwd: ROOT, stdio: 'ignore' });

@@ -23,6 +23,7 @@ export interface ReplayReport {
  * input, its model answering with the recorded replies and its tools with the recorded outputs (no
  * model is called and no tool runs), and the first step where it diverges from the trace is returned.
  * Approvals and `ask_user` get the recorded answers. Nothing is stored: it is not a run of the server.
+ * Handoffs are not replayed: the agents handed off to run as they are (agents used as tools are replayed).
  * The body is bounded by `limits.maxBodyBytes`; a body that is not a trace answers 400.
  */
 export function replayRoute(app: Hono, agents: Record<string, AgentEntry>): void {

@@ -15,6 +15,7 @@ export type StartSessionRunBody = z.infer<typeof StartSessionRunBody>;
 /** Session ids a client may choose: short, and safe in a URL and a log line. */
 const SESSION_ID = /^[\w.:-]{1,128}$/;
 
+/** What the session routes work with. */
 export interface SessionRoutesContext {
   runs: RunService;
   sessions: SessionStore;
@@ -30,19 +31,19 @@ export interface SessionRoutesContext {
  * tracked in this process: two servers sharing one session store do not see each other's runs.
  */
 export function sessionRoutes(app: Hono, { runs, sessions, onError }: SessionRoutesContext): void {
-  /** Session id → the run answering it now. */
+  /** Session id → the run answering it now ('' while that run is being started). */
   const answering = new Map<string, string>();
 
   app.get('/v1/sessions/:id', async (c) => {
     const id = c.req.param('id');
     if (!SESSION_ID.test(id)) return badId(c);
-    return c.json({ id, messages: await sessions.load(id), running: answering.get(id) });
+    return c.json({ id, messages: await sessions.load(id), running: answering.get(id) || undefined });
   });
 
   app.delete('/v1/sessions/:id', async (c) => {
     const id = c.req.param('id');
     if (!SESSION_ID.test(id)) return badId(c);
-    if (answering.has(id)) return busy(c, id, answering.get(id) as string);
+    if (answering.has(id)) return busy(c, id, answering.get(id) ?? '');
     await sessions.reset(id);
     return c.json({ id, messages: [] });
   });
@@ -52,8 +53,7 @@ export function sessionRoutes(app: Hono, { runs, sessions, onError }: SessionRou
     if (!SESSION_ID.test(id)) return badId(c);
     const body = await readBody(c, StartSessionRunBody);
     if (!body.ok) return body.response;
-    const running = answering.get(id);
-    if (running) return busy(c, id, running);
+    if (answering.has(id)) return busy(c, id, answering.get(id) ?? '');
     const { agent, input } = body.value;
     answering.set(id, ''); // taken while the history loads, so a second request waits its turn
     let started: Awaited<ReturnType<RunService['start']>>;

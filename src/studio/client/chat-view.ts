@@ -57,7 +57,11 @@ function redrawChat(live: LiveRun): void {
 export async function chatView(): Promise<void> {
   const agents = await agentNames();
   const session = sessionId();
-  const stored = await api<SessionView>(`/v1/sessions/${encodeURIComponent(session)}`);
+  const stored = await api<SessionView>(`/v1/sessions/${encodeURIComponent(session)}`).catch((error: Error) => {
+    // createApp({ studio: true }) without a session store: say what is missing rather than a bare 404.
+    if (!/^No route/.test(error.message)) throw error;
+    throw new Error('This server keeps no chat sessions: pass `sessions` (a SessionStore) to createApp.');
+  });
   const runId = stored.running || localStorage.getItem(runKey(session)) || undefined;
   const live = runId ? follow(runId, () => redrawChat(live as LiveRun), askToken) : undefined;
   if (!live) unfollow();

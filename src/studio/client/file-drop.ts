@@ -1,5 +1,6 @@
 import { h } from './dom.js';
 
+/** Where the files go and how the zone is labelled. */
 export interface FileDropOptions {
   /** Ids of the drop zone and of its file input (tests and labels find them by these). */
   id: string;

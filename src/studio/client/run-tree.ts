@@ -1,4 +1,6 @@
-import { costOf } from '../../trace/prices.js';
+// Through the trace index like any module: the bundle keeps only `costOf` and its price table, as the
+// package has no side effects and the build leaves the index's Node-only imports out (a test checks).
+import { costOf } from '../../trace/index.js';
 
 /** An event as the page sees it: the loop's JSON, read loosely (traces may come from other versions). */
 export type LooseEvent = { type: string; runId: string; parentRunId?: string; ts?: number; step?: number } & Record<
