@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Agent } from '../agent/index.js';
 import { withCache } from '../cache/index.js';
@@ -32,6 +32,8 @@ export interface EvalFlags {
   /** Write the report as JSON to this file. */
   output?: string;
   html?: string;
+  /** Write each run's JSONL trace into this folder (the studio's Eval tab opens them with the report). */
+  traces?: string;
   cache?: boolean;
   dataDir?: string;
 }
@@ -62,7 +64,10 @@ export async function evalSuite(
       message: `No model for case ${missing.map((c) => c.id).join(', ')}.\n${NO_MODEL_MESSAGE}`,
     });
   }
-  const runCase = async (testCase: EvalCase) => {
+  if (flags.traces) mkdirSync(flags.traces, { recursive: true });
+  // Each run's id, so the report can name the run (and its trace) behind every result.
+  const runIds = new Map<string, string>();
+  const runCase = async (testCase: EvalCase, { repeat: index }: { repeat: number }) => {
     const spec = modelSpec(testCase, suite, flags, baseDir) as string;
     let model = await selectModel(spec);
     if (flags.cache) model = withCache(model, dataDir(flags.dataDir));
@@ -76,15 +81,18 @@ export async function evalSuite(
       maxSteps: testCase.maxSteps ?? suite.maxSteps,
       instructions: testCase.instructions ?? suite.instructions,
       streaming: false,
+      traceFile: flags.traces ? join(flags.traces, traceName(testCase.id, index)) : undefined,
     });
-    return agent.run(testCase.input);
+    const result = await agent.run(testCase.input);
+    runIds.set(`${testCase.id}\n${index}`, result.runId);
+    return result;
   };
   const bar = createProgressBar({
     sink: { write: io.stderr, tty: io.stderrIsTTY === true },
     label: `eval ${suite.name ?? ''}`.trim(),
     total: suite.cases.length * repeat,
   });
-  const report = await runSuite(suite, {
+  const suiteReport = await runSuite(suite, {
     runCase,
     repeat,
     concurrency,
@@ -94,6 +102,7 @@ export async function evalSuite(
       bar.update(p.done, `${p.passed} passed · ${p.done - p.passed} failed · last ${p.caseId} ${p.pass ? '✓' : '✗'}`),
   });
   bar.finish();
+  const report = withRunIds(suiteReport, runIds);
   io.stdout(
     flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatEvalTable(report, { color: io.color, minPass }),
   );
@@ -101,6 +110,25 @@ export async function evalSuite(
   if (flags.html) writeFileSync(flags.html, renderEvalHtml(report));
   const failed = minPass === undefined ? report.passed < report.runs : report.passRate < minPass;
   return { code: failed ? EXIT_CODES.noAnswer : EXIT_CODES.done, report };
+}
+
+/** The report with each run's `runId` (a run that could not start has none). */
+function withRunIds(report: EvalReport, runIds: Map<string, string>): EvalReport {
+  return {
+    ...report,
+    cases: report.cases.map((c) => ({
+      ...c,
+      runs: c.runs.map((run) => {
+        const runId = runIds.get(`${c.id}\n${run.repeat}`);
+        return runId ? { ...run, runId } : run;
+      }),
+    })),
+  };
+}
+
+/** A trace file name from a case id (any text) and a repeat: `multiply-1.jsonl`. */
+function traceName(caseId: string, repeat: number): string {
+  return `${caseId.replace(/[^\w.-]+/g, '_')}-${repeat + 1}.jsonl`;
 }
 
 function modelSpec(testCase: EvalCase, suite: EvalSuite, flags: EvalFlags, baseDir: string): string | undefined {
@@ -144,6 +172,7 @@ export function registerEvalCommand(
     .option('--json', 'print the report as JSON on stdout instead of the table (errors as JSON on stderr)')
     .option('-o, --output <file>', 'write the report as JSON to FILE')
     .option('--html <file>', 'write the report as a self-contained HTML page')
+    .option('--traces <dir>', "write each run's JSONL trace into DIR (open them with the report in thinkflow studio)")
     .option('--cache', 'answer repeated model requests from a local cache')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
     .action(async (file: string, flags: EvalFlags) => {

@@ -3,6 +3,7 @@ import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
+import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
@@ -11,7 +12,9 @@ import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
+import { replayRoute } from './routes/replay-route.js';
 import { runRoutes } from './routes/run-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
 import type { RunService } from './run-service.js';
 import type { AgentEntry } from './servable-agent.js';
@@ -28,6 +31,13 @@ export type CreateAppOptions = {
   auth?: AuthConfig;
   limits?: ServerLimits;
   hooks?: Record<string, HookConfig>;
+  /**
+   * The agents `POST /v1/agents/:name/replay` replays traces against, as they are configured now
+   * (default: `agents`). A server whose runs execute elsewhere (`runs`) passes its config's agents here.
+   */
+  replayAgents?: Record<string, AgentEntry>;
+  /** Where `/v1/sessions/:id` conversations are kept; without one those routes are absent. */
+  sessions?: SessionStore;
   /** Serve the studio page at /studio (and GET /v1/agents). Default false. */
   studio?: boolean;
   /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
@@ -56,6 +66,13 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   const runs =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
   const app = new Hono();
+  const reportError = (error: unknown) => {
+    if (options.onError) options.onError(error);
+    else {
+      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`thinkflow server: a request failed: ${redactText(text)}\n`);
+    }
+  };
   app.use(closeUnreadBody());
   app.get('/health', (c) => c.json({ ok: true }));
   const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
@@ -94,6 +111,9 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   runRoutes(app, runs);
   traceRoute(app, runs);
   if (options.studio) studioRoutes(app, runs);
+  const replayable = options.replayAgents ?? options.agents;
+  if (replayable) replayRoute(app, replayable);
+  if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
   hookRoutes(app, runs, options.hooks ?? {});
@@ -107,8 +127,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   });
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
-    if (options.onError) options.onError(error);
-    else process.stderr.write(`thinkflow server: a request failed: ${redactText(error.stack ?? error.message)}\n`);
+    reportError(error);
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
   return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };

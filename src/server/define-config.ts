@@ -1,3 +1,4 @@
+import type { SessionStore } from '../memory/index.js';
 import type { AuthConfig } from './create-app.js';
 import type { RetentionConfig } from './retention.js';
 import type { HookConfig } from './routes/hook-routes.js';
@@ -23,6 +24,8 @@ export interface ThinkflowConfig {
   /** Cron triggers: start an agent on a schedule. */
   schedules?: ScheduleConfig[];
   store?: StoreConfig;
+  /** Where `/v1/sessions/:id` conversations live. Default: SQLite `thinkflow.db` in the data dir (as `thinkflow chat`). */
+  sessions?: SessionStore;
   /** Serve the studio web page at `/studio` (`thinkflow studio` turns it on). Default false. */
   studio?: boolean;
   /** How long finished runs are kept (default 30 days; `maxAgeDays: 0` keeps them forever). */

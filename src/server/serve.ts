@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { serve as serveNode } from '@hono/node-server';
 import { redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
+import { SqliteSessionStore } from '../memory/index.js';
 import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
@@ -96,6 +97,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         limits: config.limits,
       })
     : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
+  const sessions = config.sessions ?? new SqliteSessionStore({ dataDir: options.dataDir });
   const tokens = apiTokens(config);
   if (tokens.length === 0)
     log('thinkflow serve: no API tokens configured (auth.tokens or THINKFLOW_API_TOKENS): the API is open.');
@@ -105,6 +107,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     limits: config.limits,
     hooks: config.hooks,
     studio: config.studio,
+    sessions,
+    replayAgents: agents,
     onError: (e) =>
       log(`thinkflow serve: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   };
@@ -148,6 +152,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await stopped;
         await retention.stop();
         await store.close();
+        await sessions.close?.();
       })();
       return closing;
     },

@@ -15,8 +15,9 @@ export function missingBundlePage(): string {
   return '<!doctype html><meta charset="utf-8"><title>thinkflow studio</title><p>The studio bundle is missing: run <code>npm run build</code> in the thinkflow package.</p>';
 }
 
-// `content-visibility: auto` lets the browser skip laying out and painting the steps off screen,
-// so a run of hundreds of steps opens and scrolls without a virtual list.
+// The step tree is a virtual list (step-list.ts): `.vrow` contains its step's margins so a row's
+// measured height is all the room it takes, and scroll anchoring is off because the list itself keeps
+// the rows in place when it swaps them.
 const STYLES = `
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2330;background:#f5f6f8}
@@ -43,7 +44,7 @@ button.btn.danger{background:#c93a3a;border-color:#c93a3a}
 .node.thought{border-color:#8a6df0}.node.tool{border-color:#e59a1a}.node.observation{border-color:#2d9d6a}
 .node.final{border-color:#3563e9;background:#eef3ff}.node.warning{border-color:#d4a000;background:#fff8e1}
 .node.error{border-color:#c93a3a;background:#fdeeee}.node.approval{border-color:#c93a3a}
-.step{content-visibility:auto;contain-intrinsic-size:auto 140px;margin:6px 0;padding:4px 6px;border:1px solid #e3e6ec;border-radius:6px;background:#fff}
+.step{margin:6px 0;padding:4px 6px;border:1px solid #e3e6ec;border-radius:6px;background:#fff}
 .step>.head{display:flex;gap:10px;color:#4a5468;font-size:12px}
 .branch{margin-left:18px;border-left:2px dashed #9aa5b8;padding-left:8px}
 pre{margin:4px 0;white-space:pre-wrap;word-break:break-word;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
@@ -58,5 +59,13 @@ tr.run{cursor:pointer}tr.run:hover{background:#f0f4ff}
 .drop.over{background:#eef3ff}
 .ask{background:#fff8e1;border:1px solid #e5c55a;border-radius:8px;padding:10px;margin:8px 0}
 .error-text{color:#c93a3a}
-.vlist{position:relative;overflow:auto;max-height:70vh}
+.vlist{position:relative;overflow:auto;max-height:70vh;overflow-anchor:none}
+.vrow{display:flow-root}
+.vrow.marked>.step{outline:2px solid #c93a3a}
+.step .cost{color:#2d6a4f}
+tr.case.fail td:first-child{border-left:3px solid #c93a3a}tr.case.pass td:first-child{border-left:3px solid #2d9d6a}
+.eval-run{font:inherit;font-size:12px;padding:2px 8px;border-radius:10px;border:1px solid #c5ccd8;background:#fff;cursor:pointer;text-decoration:none;color:inherit}
+.eval-run.pass{background:#d8f3e5}.eval-run.fail{background:#fbdada}
+ul.checks{margin:4px 0 0;padding-left:18px;color:#c93a3a;font-size:12px}
+.replay{margin:8px 0}
 `;

@@ -4,8 +4,9 @@ import { loadStudioAssets } from './studio-assets.js';
 import { missingBundlePage, studioPage } from './studio-page.js';
 
 /**
- * Serves the studio page under `/studio` and the one call it needs beyond the run API,
- * `GET /v1/agents` (the agent names, behind the same bearer auth as the rest of `/v1`).
+ * Serves the studio page under `/studio` and the one call it needs beyond the API every server has,
+ * `GET /v1/agents` (the agent names, behind the same bearer auth as the rest of `/v1`). The chat also
+ * needs the session routes (`createApp({ sessions })`) and the trace view the replay route.
  * The page itself carries no secret, so it is served without a token; it asks for one.
  */
 export function studioRoutes(app: Hono, runs: RunService): void {

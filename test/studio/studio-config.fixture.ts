@@ -11,6 +11,9 @@ const call = (id: string, name: string, input: Record<string, unknown>) => ({
   toolCalls: [{ id, name, arguments: JSON.stringify(input) }],
 });
 
+/** Token counts a provider would report, so the tree shows tokens and cost per step (scripted is free). */
+const usage = (promptTokens: number, completionTokens: number) => ({ promptTokens, completionTokens });
+
 const lookup = defineTool({
   name: 'lookup',
   description: 'Looks a fact up.',
@@ -40,8 +43,18 @@ export default defineConfig({
   agents: {
     helper: () =>
       new Agent({
+        model: scriptedModel([
+          { ...call('c1', 'lookup', { topic: 'meaning of life' }), usage: usage(412, 18) },
+          { text: 'The answer is 42.', usage: usage(460, 9) },
+        ]),
+        tools: [lookup],
+      }),
+    /** `helper` with new instructions: replaying a helper trace against it diverges at step 0. */
+    'helper-brief': () =>
+      new Agent({
         model: scriptedModel([call('c1', 'lookup', { topic: 'meaning of life' }), 'The answer is 42.']),
         tools: [lookup],
+        instructions: 'Answer in one short sentence.',
       }),
     ops: () =>
       new Agent({

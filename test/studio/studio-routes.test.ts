@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/index.js';
@@ -34,6 +35,15 @@ function app(options: { studio?: boolean; tokens?: string[] } = {}) {
 }
 
 describe('studio routes', () => {
+  it('bundles the page script alone: no import, nothing from Node, zod or SQLite, and small', () => {
+    const script = readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'studio-assets', 'app.js'), 'utf8');
+    // The client takes costOf from the trace index; everything else the index pulls in must fall away.
+    expect(script).not.toMatch(/\bimport\s*["'(]|\bfrom\s*["']|\brequire\(/);
+    expect(script).not.toMatch(/node:|better-sqlite3|ZodError/);
+    expect(script).toContain('gpt-4o-mini');
+    expect(script.length).toBeLessThan(60_000);
+  });
+
   it('serves the page and the agent names only when the studio is on', async () => {
     const off = app();
     expect((await off('/studio')).status).toBe(404);

@@ -1,71 +1,27 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, spawnCli } from '../server/spawn-server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const ROOT = join(import.meta.dirname, '..', '..');
-/** Screenshots go to a temp dir; THINKFLOW_UPDATE_SCREENSHOTS=1 refreshes the ones the README shows in docs/. */
-let DOCS = join(ROOT, 'docs');
-if (!hasChromium)
-  console.warn(`Skipping the studio browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
+import { spawnCli } from '../server/spawn-server.js';
+import { ask as askIn, hasChromium, type Studio, startStudio } from './studio-browser.fixture.js';
 
 describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
-  let browser: Browser;
-  let server: ServerProcess;
+  let studio: Studio;
+  let DOCS: string;
+  let server: Studio['server'];
+  let browser: Studio['browser'];
   let dir: string;
 
   beforeAll(async () => {
-    // The page script is built, as `npm run build` (the prepare script) does for the package.
-    execFileSync('npm', ['run', 'build:studio'], { cwd: ROOT, stdio: 'ignore' });
-    dir = mkdtempSync(join(tmpdir(), 'thinkflow-studio-'));
-    server = await spawnCli(
-      ['studio', '--config', join(import.meta.dirname, 'studio-config.fixture.ts'), '--port', '0', '--data-dir', dir],
-      {},
-    );
-    // launch() gives each browser a fresh temporary profile (it refuses an explicit --user-data-dir).
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    if (process.env.THINKFLOW_UPDATE_SCREENSHOTS !== '1') DOCS = join(dir, 'screenshots');
-    mkdirSync(DOCS, { recursive: true });
+    studio = await startStudio();
+    ({ docs: DOCS, server, browser, dir } = studio);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await studio?.close();
   });
 
-  async function open(hash = '#chat'): Promise<{ page: Page; errors: string[]; requests: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const errors: string[] = [];
-    const requests: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('request', (request) => requests.push(request.url()));
-    await page.goto(`${server.url}/studio${hash}`);
-    return { page, errors, requests };
-  }
-
-  async function ask(page: Page, agent: string, question: string): Promise<void> {
-    await page.selectOption('#chat-form select[name=agent]', agent);
-    await page.fill('#chat-form input[name=question]', question);
-    await page.click('#chat-form button[type=submit]');
-  }
+  const open = (hash?: string) => studio.open(hash);
+  const ask = (page: Page, agent: string, question: string) => askIn(page, agent, question);
 
   it('chats: the answer streams in and the tool step appears, with no outside request', async () => {
     const { page, errors, requests } = await open();
@@ -75,6 +31,10 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     expect(await page.textContent('#tree .node.tool[data-tool=lookup] .args')).toContain('meaning of life');
     expect(await page.textContent('#tree .node.tool .output')).toBe('meaning of life: forty-two');
     expect(await page.textContent('#tree .node.final')).toContain('The answer is 42.');
+    // Tokens and cost per step in the live tree (the scripted model is priced at zero).
+    expect(await page.textContent('#tree .step[data-step="0"] .tokens')).toBe('430 tokens');
+    expect(await page.textContent('#tree .step[data-step="1"] .tokens')).toBe('469 tokens');
+    expect(await page.textContent('#tree .step[data-step="1"] .cost')).toBe('$0.000000');
     await page.screenshot({ path: join(DOCS, 'studio-chat.png') });
     expect(errors).toEqual([]);
     expect(requests.every((url) => url.startsWith(server.url))).toBe(true);
@@ -173,70 +133,37 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('opens a JSONL trace file downloaded from the server', async () => {
-    const list = (await (await fetch(`${server.url}/v1/runs?agent=helper`)).json()) as { runs: { id: string }[] };
-    const response = await fetch(`${server.url}/v1/runs/${list.runs[0].id}/trace`);
-    expect(response.headers.get('content-type')).toContain('ndjson');
-    const file = join(dir, 'run.jsonl');
-    writeFileSync(file, await response.text());
-    const { page, errors } = await open('#trace');
-    await page.setInputFiles('#trace-file', file);
-    await page.waitForSelector('#tree .node.final');
-    expect(await page.textContent('#tree .node.tool .output')).toBe('meaning of life: forty-two');
-    await page.screenshot({ path: join(DOCS, 'studio-trace.png') });
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 60_000);
-
-  it('opens a 500-step trace file and scrolls to its last step', async () => {
-    const lines = [
-      {
-        type: 'run_start',
-        runId: 'big',
-        ts: 0,
-        input: 'long',
-        model: 'scripted',
-        protocol: 'native',
-        tools: ['lookup'],
-      },
-    ];
-    for (let step = 0; step < 500; step++) {
-      lines.push(
-        { type: 'step_start', runId: 'big', ts: step, step } as never,
-        {
-          type: 'tool_start',
-          runId: 'big',
-          ts: step,
-          step,
-          callId: `c${step}`,
-          tool: 'lookup',
-          input: { topic: `t${step}` },
-        } as never,
-        {
-          type: 'tool_end',
-          runId: 'big',
-          ts: step,
-          step,
-          callId: `c${step}`,
-          tool: 'lookup',
-          ms: 1,
-          ok: true,
-          output: `out ${step}`,
-        } as never,
-      );
-    }
-    lines.push({ type: 'final', runId: 'big', ts: 500, step: 499, output: 'done at last' } as never);
-    const file = join(dir, 'big.jsonl');
-    writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n'));
-    const { page, errors } = await open('#trace');
-    const started = Date.now();
-    await page.setInputFiles('#trace-file', file);
-    await page.waitForSelector('#tree .node.final');
-    const openedMs = Date.now() - started;
-    expect(await page.locator('#tree .step').count()).toBe(500);
-    await page.locator('#tree .step[data-step="499"]').scrollIntoViewIfNeeded();
-    expect(await page.locator('#tree .step[data-step="499"] .node.tool .output').textContent()).toBe('out 499');
-    console.log(`studio: a 500-step trace opened in ${openedMs} ms`);
+  it('keeps the chat in the server session: a reload shows it, and the next turn gets its history from there', async () => {
+    const { page, errors } = await open();
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') sent.push(request.postData() ?? '');
+    });
+    await ask(page, 'echo', 'one');
+    await page.waitForSelector('#answer[data-status=done]');
+    await page.reload();
+    await page.waitForSelector('#answer[data-status=done]');
+    expect(await page.locator('#messages .msg.user').allTextContents()).toEqual(['one']);
+    expect(await page.textContent('#answer')).toBe('one');
+    await ask(page, 'echo', 'two');
+    await page.waitForFunction(() => document.querySelector('#answer')?.textContent === 'one | two');
+    // The page sent only the new question: the earlier turn came from the session store.
+    expect(sent.map((body) => JSON.parse(body))).toEqual([
+      { agent: 'echo', input: 'one' },
+      { agent: 'echo', input: 'two' },
+    ]);
+    const session = await page.getAttribute('#messages', 'data-session');
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${server.url}/v1/sessions/${session}`)).json()) as { messages: unknown[] }).messages,
+      )
+      .toEqual([
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: 'one' },
+        { role: 'user', content: 'two' },
+        { role: 'assistant', content: 'one | two' },
+      ]);
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

@@ -18,12 +18,16 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
   return t ? { ...extra, Authorization: `Bearer ${t}` } : extra;
 }
 
-/** Calls the JSON API with the bearer token; a 401 throws `NeedsToken`, other errors their JSON message. */
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+/**
+ * Calls the JSON API with the bearer token; a 401 throws `NeedsToken`, other errors their JSON message.
+ * `body` goes as JSON, `jsonl` as it is (a trace).
+ */
+export async function api<T>(path: string, init: { method?: string; body?: unknown; jsonl?: string } = {}): Promise<T> {
+  const type = init.jsonl !== undefined ? 'application/x-ndjson' : init.body !== undefined ? 'application/json' : '';
   const response = await fetch(path, {
     method: init.method ?? 'GET',
-    headers: headers(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    headers: headers(type ? { 'Content-Type': type } : {}),
+    body: init.jsonl ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   if (response.status === 401) throw new NeedsToken('A token is needed.');
   if (!response.ok) {

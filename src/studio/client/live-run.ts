@@ -10,6 +10,8 @@ export interface LiveRun {
   seen: number;
   /** The questions the run waits on, from its record (`ask_user` emits no event, so the page polls). */
   questions: Question[];
+  /** Redraws the view showing the run; the view that opens the run sets it. */
+  onChange: () => void;
   stop(): void;
 }
 
@@ -26,9 +28,42 @@ export interface Question {
 /** How often the page looks for new questions while the run is unfinished. */
 const QUESTION_POLL_MS = 700;
 
-export function followLive(id: string, onChange: () => void, onNeedsToken: () => void): LiveRun {
+let current: LiveRun | undefined;
+
+/**
+ * Follows run `id`, the one run the page follows (a view that opens another stops the first), and
+ * redraws with `onChange`. Opening the run already followed keeps its tree and only moves the redraw.
+ */
+export function follow(id: string, onChange: () => void, onNeedsToken: () => void): LiveRun {
+  if (current?.id !== id) {
+    current?.stop();
+    current = followLive(id, onChange, onNeedsToken);
+  }
+  current.onChange = onChange;
+  return current;
+}
+
+/** The run followed now, if any. */
+export function followed(): LiveRun | undefined {
+  return current;
+}
+
+/** Stops following any run. */
+export function unfollow(): void {
+  current?.stop();
+  current = undefined;
+}
+
+function followLive(id: string, onChange: () => void, onNeedsToken: () => void): LiveRun {
   const controller = new AbortController();
-  const live: LiveRun = { id, tree: treeBuilder(), seen: 0, questions: [], stop: () => controller.abort() };
+  const live: LiveRun = {
+    id,
+    tree: treeBuilder(),
+    seen: 0,
+    questions: [],
+    onChange,
+    stop: () => controller.abort(),
+  };
   let ended = false;
   let queued = false;
   const redraw = () => {
@@ -36,7 +71,7 @@ export function followLive(id: string, onChange: () => void, onNeedsToken: () =>
     queued = true;
     requestAnimationFrame(() => {
       queued = false;
-      onChange();
+      live.onChange();
     });
   };
   followRun(

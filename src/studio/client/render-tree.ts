@@ -3,24 +3,51 @@ import type { RunNode, StepItem, StepNode } from './run-tree.js';
 
 const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
-/** Draws a run's step tree; nested agents become indented branches. `raw` adds the model requests/responses. */
-export function renderRun(run: RunNode, options: { raw?: boolean } = {}): HTMLElement {
+/** How a tree is drawn: `raw` adds the model requests/responses; `open` names the ones a person expanded. */
+export interface TreeOptions {
+  raw?: boolean;
+  /** Keys (`data-key`) of the `<details>` that are open, so a redraw keeps them open. */
+  open?: ReadonlySet<string>;
+}
+
+/** US dollars as the page shows them. */
+export const usd = (value: number) => `$${value.toFixed(6)}`;
+
+/** Draws a whole run: its head and every step; nested agents become indented branches. */
+export function renderRun(run: RunNode, options: TreeOptions = {}): HTMLElement {
   return h(
     'div',
     { class: 'run-tree', 'data-run': run.runId },
+    renderRunHead(run),
+    run.steps.map((step) => renderStep(run, step, options)),
+  );
+}
+
+/** The run's agent, model, status, duration, cost and error. */
+export function renderRunHead(run: RunNode): Child[] {
+  return [
     h(
       'div',
       { class: 'meta' },
       `${run.agent ?? 'agent'} · ${run.model ?? ''} · ${run.status ?? ''}`,
       run.durationMs !== undefined && ` · ${run.durationMs} ms`,
-      run.costUsd !== undefined && ` · $${run.costUsd.toFixed(6)}`,
+      run.costUsd !== undefined && ` · ${usd(run.costUsd)}`,
     ),
     run.error && h('div', { class: 'node error' }, run.error),
-    run.steps.map((step) => renderStep(step, options)),
-  );
+  ];
 }
 
-function renderStep(step: StepNode, options: { raw?: boolean }): HTMLElement {
+/** One step of `run`: its time, tokens and cost, its items, and (raw) the model request and response. */
+export function renderStep(run: RunNode, step: StepNode, options: TreeOptions): HTMLElement {
+  const raw = (what: string, value: unknown) => {
+    const key = `${run.runId}/${step.step}/${what}`;
+    return h(
+      'details',
+      { class: 'raw', 'data-key': key, open: options.open?.has(key) },
+      h('summary', {}, `model ${what}`),
+      h('pre', {}, json(value)),
+    );
+  };
   return h(
     'div',
     { class: 'step', 'data-step': step.step },
@@ -29,19 +56,16 @@ function renderStep(step: StepNode, options: { raw?: boolean }): HTMLElement {
       { class: 'head' },
       h('span', {}, `step ${step.step}`),
       step.ms !== undefined && h('span', {}, `${step.ms} ms`),
-      step.tokens !== undefined && h('span', {}, `${step.tokens} tokens`),
+      step.tokens !== undefined && h('span', { class: 'tokens' }, `${step.tokens} tokens`),
+      step.costUsd !== undefined && h('span', { class: 'cost' }, usd(step.costUsd)),
     ),
     step.items.map((item) => renderItem(item, options)),
-    options.raw &&
-      step.request !== undefined &&
-      h('details', { class: 'raw' }, h('summary', {}, 'model request'), h('pre', {}, json(step.request))),
-    options.raw &&
-      step.response !== undefined &&
-      h('details', { class: 'raw' }, h('summary', {}, 'model response'), h('pre', {}, json(step.response))),
+    options.raw && step.request !== undefined && raw('request', step.request),
+    options.raw && step.response !== undefined && raw('response', step.response),
   );
 }
 
-function renderItem(item: StepItem, options: { raw?: boolean }): Child {
+function renderItem(item: StepItem, options: TreeOptions): Child {
   switch (item.kind) {
     case 'thought':
       return node('thought', 'Thought', item.text);

@@ -1,3 +1,7 @@
+// Through the trace index like any module: the bundle keeps only `costOf` and its price table, as the
+// package has no side effects and the build leaves the index's Node-only imports out (a test checks).
+import { costOf } from '../../llm/index.js';
+
 /** An event as the page sees it: the loop's JSON, read loosely (traces may come from other versions). */
 export type LooseEvent = { type: string; runId: string; parentRunId?: string; ts?: number; step?: number } & Record<
   string,
@@ -16,12 +20,14 @@ export type StepItem =
   | { kind: 'final'; text: string }
   | { kind: 'child'; run: RunNode };
 
-/** One step of one run: its items, the model call's time, tokens and cost, and the raw request/response. */
+/** One step of one run: its items, the model calls' time, tokens and cost, and the raw request/response. */
 export interface StepNode {
   step: number;
   items: StepItem[];
   ms?: number;
   tokens?: number;
+  /** US dollars for this step's model calls; unset when the model has no known price. */
+  costUsd?: number;
   request?: unknown;
   response?: unknown;
 }
@@ -37,9 +43,30 @@ export interface RunNode {
   answer: string;
   status?: string;
   durationMs?: number;
-  /** US dollars for the whole run, from `run_end` (the price table stays on the server, out of the page). */
+  /** US dollars for the whole run, from `run_end` (the server's total, which also knows prices registered there). */
   costUsd?: number;
   error?: string;
+}
+
+/** The events of JSONL trace text, blank lines skipped; a line that is not JSON throws, naming its number. */
+export function traceEvents(text: string): LooseEvent[] {
+  const events: LooseEvent[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    try {
+      events.push(JSON.parse(line) as LooseEvent);
+    } catch (error) {
+      throw new Error(`line ${index + 1}: ${(error as Error).message}`);
+    }
+  }
+  return events;
+}
+
+/** The tree of a whole trace. */
+export function treeOf(events: readonly LooseEvent[]): RunNode | undefined {
+  const tree = treeBuilder();
+  for (const event of events) tree.add(event);
+  return tree.root();
 }
 
 /** Builds run trees from events, one event at a time, so the live view and a trace file share one code path. */
@@ -65,6 +92,9 @@ export function treeBuilder(): TreeBuilder {
   };
   const stepOf = (node: RunNode, n: number | undefined): StepNode => {
     if (n === undefined) return lastStep(node);
+    // Events come in step order: the step is nearly always the last one (a search would make a long run quadratic).
+    const last = node.steps.at(-1);
+    if (last?.step === n) return last;
     let step = node.steps.find((s) => s.step === n);
     if (!step) {
       step = { step: n, items: [] };
@@ -97,12 +127,10 @@ export function treeBuilder(): TreeBuilder {
           break;
         case 'model_response': {
           const step = s();
-          const usage = e.usage as { promptTokens: number; completionTokens: number } | undefined;
-          step.ms = e.ms as number;
+          const usage = e.usage as Parameters<typeof costOf>[1] | undefined;
+          step.ms = (step.ms ?? 0) + (e.ms as number);
           step.response = { text: e.text, toolCalls: e.toolCalls, usage, modelId: e.modelId };
-          if (usage) {
-            step.tokens = usage.promptTokens + usage.completionTokens;
-          }
+          if (usage) addUsage(step, usage, (e.modelId as string | undefined) ?? node.model);
           break;
         }
         case 'thought':
@@ -162,6 +190,16 @@ export function treeBuilder(): TreeBuilder {
       }
     },
   };
+}
+
+/**
+ * Adds one model call's tokens and cost to its step (a retried parse makes two calls in one step).
+ * The cost uses the same price table as the run's total; a model without a price leaves it unset.
+ */
+function addUsage(step: StepNode, usage: Parameters<typeof costOf>[1], modelId: string | undefined): void {
+  step.tokens = (step.tokens ?? 0) + usage.promptTokens + usage.completionTokens;
+  const cost = modelId === undefined ? undefined : costOf(modelId, usage);
+  if (cost !== undefined) step.costUsd = (step.costUsd ?? 0) + cost;
 }
 
 function lastStep(node: RunNode): StepNode {
