@@ -44,8 +44,9 @@ export async function prepareStep(ctx: RunContext, head: PromptHead, index: numb
   }
   if (before?.model) step.model = before.model;
   if (before?.messages) step.messages = before.messages;
-  const prompt = step.specs === config.prompt.tools ? config.prompt : { ...config.prompt, tools: step.specs };
-  return { ...step, tools: config.protocol.requestTools(prompt) };
+  const { model, specs } = step;
+  const prompt = specs === config.prompt.tools ? config.prompt : { ...config.prompt, tools: specs };
+  return { model, messages: step.messages, specs, tools: config.protocol.requestTools(prompt) };
 }
 
 /** What `beforeStep` and `afterStep` see of a step. */

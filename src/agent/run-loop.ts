@@ -66,14 +66,20 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       if (ctx.checkpoints) await ctx.checkpoints.save(state);
 
       // 2. Ask the model.
-      const { messages, tools, specs } = prepared;
-      const request = { messages, tools, promptTools: tools ? undefined : specs, stop: stopSequences };
-      const response = await askModel(ctx, {
-        model: prepared.model,
-        request: { ...request, protocol: protocol.name, responseFormat: config.responseFormat, signal: abort.signal },
-        step: index,
-        streaming: options.streaming ?? true,
-      });
+      const { model: stepModel, messages, tools, specs } = prepared;
+      const promptTools = tools ? undefined : specs;
+      const { responseFormat } = config;
+      const request = {
+        messages,
+        tools,
+        promptTools,
+        stop: stopSequences,
+        protocol: protocol.name,
+        responseFormat,
+        signal: abort.signal,
+      };
+      const streaming = options.streaming ?? true;
+      const response = await askModel(ctx, { model: stepModel, request, step: index, streaming });
 
       // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).
       const reply = nextStep(protocol.readReply(response), response.text, options.outputSchema);
