@@ -54,7 +54,8 @@ export async function runStepTools(
     if (checkpoints) {
       await checkpoints.saveStep(state, { index: step.index, raw: step.raw, thought: step.thought, calls, done: [] });
     }
-    step.toolCalls = await runStepCalls(ctx, calls, step.index);
+    const running = runStepCalls(ctx, calls, step.index);
+    step.toolCalls = running instanceof Promise ? await running : running;
     for (const warning of warnings) appendWarning(ctx, step, warning);
     const same = ctx.sameObservation.check(joinOutputs(step.toolCalls, false));
     if (same.warning) appendWarning(ctx, step, { callId: step.toolCalls.at(-1)?.id, text: same.warning });
@@ -68,10 +69,20 @@ export async function runStepTools(
 /**
  * Checks a step's calls against the tool-call guardrails, then runs the allowed ones: one record per
  * call, in call order. A blocked call is written to the checkpoint as ended, so a resumed run never runs it.
+ * Without guardrails the executor's records come back as they are: directly when no call had to wait
+ * (a step of synchronous tools then costs no promise; see docs/loop.md for what that buys).
  */
-export async function runStepCalls(ctx: RunContext, calls: ReadToolCall[], step: number): Promise<ToolCallRecord[]> {
+export function runStepCalls(
+  ctx: RunContext,
+  calls: ReadToolCall[],
+  step: number,
+): ToolCallRecord[] | Promise<ToolCallRecord[]> {
   const guards = ctx.config.options.guardrails?.toolCall;
-  if (!guards?.length) return runTools(ctx, calls, step);
+  return guards?.length ? runGuardedCalls(ctx, calls, step) : runTools(ctx, calls, step);
+}
+
+async function runGuardedCalls(ctx: RunContext, calls: ReadToolCall[], step: number): Promise<ToolCallRecord[]> {
+  const guards = ctx.config.options.guardrails?.toolCall ?? [];
   const { allowed, blocked } = await guardToolCalls(ctx, guards, calls);
   for (const record of blocked) ctx.checkpoints?.callEnded(ctx.state, record);
   const ran = allowed.length ? await runTools(ctx, allowed, step) : [];
