@@ -1,5 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
@@ -14,6 +16,38 @@ function files(dir: string): string[] {
 function imports(path: string): string[] {
   const text = readFileSync(path, 'utf8');
   return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]);
+}
+
+/** The source file a relative import names (`./x.js` is `./x.ts`, a folder is its `index.ts`). */
+function resolveImport(file: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = join(dirname(file), spec);
+  const candidates = [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')];
+  return candidates.find((c) => c.endsWith('.ts') && existsSync(c) && statSync(c).isFile());
+}
+
+/** Every import cycle between source files, type-only imports included, each as a path that comes back to its start. */
+function importCycles(paths: string[]): string[][] {
+  const edges = new Map(
+    paths.map((p) => [p, [...new Set(imports(p).flatMap((s) => resolveImport(p, s) ?? []))]] as const),
+  );
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (file: string) => {
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (onStack.has(next)) cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!done.has(next)) visit(next);
+    }
+    stack.pop();
+    onStack.delete(file);
+    done.add(file);
+  };
+  for (const file of paths) if (!done.has(file)) visit(file);
+  return cycles;
 }
 
 function moduleOf(file: string): string {
@@ -77,6 +111,40 @@ describe('architecture', () => {
       }
     }
     expect(bad).toEqual([]);
+  });
+
+  it('no import cycles between source files, type-only imports included', () => {
+    const cycles = importCycles(all).map((cycle) => cycle.map((f) => relative(SRC, f)).join(' -> '));
+    expect(cycles).toEqual([]);
+  });
+
+  it('the cycle check finds a cycle made of type-only imports', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cycles-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = { b?: B };\n");
+      writeFileSync(join(dir, 'b.ts'), "import type {\n  A,\n} from './a.js';\nexport type B = { a?: A };\n");
+      writeFileSync(join(dir, 'c.ts'), "import type { A } from './a.js';\nexport type C = A;\n");
+      const found = importCycles(['a.ts', 'b.ts', 'c.ts'].map((f) => join(dir, f)));
+      expect(found.map((cycle) => cycle.map((f) => relative(dir, f)))).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('no function in agent/ takes more than four parameters (a run context and what is specific to the call)', () => {
+    const long: string[] = [];
+    for (const file of all.filter((f) => moduleOf(f) === 'agent')) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node) => {
+        if (ts.isFunctionLike(node) && node.parameters.length > 4) {
+          const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+          long.push(`${relative(SRC, file)}:${line} (${node.parameters.length} parameters)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
   });
 
   it('no source file passes the 500-line hard cap', () => {

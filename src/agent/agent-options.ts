@@ -3,6 +3,7 @@ import type {
   AgentEvent,
   ContentPart,
   Message,
+  ReadToolCall,
   RunResult,
   RunStats,
   RunUsage,
@@ -11,18 +12,13 @@ import type {
 } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
-import type { Language, ProtocolName, ReadToolCall } from '../protocols/index.js';
+import type { Language, ProtocolName } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
 import type { Guardrails } from './guardrails/index.js';
+import type { Budget } from './guards/index.js';
 import type { ToolRoutingOptions } from './tool-router.js';
 
-/** Limits that end a run `budget_exceeded`. */
-export interface Budget {
-  /** Prompt + completion tokens over the whole run. */
-  maxTotalTokens?: number;
-  /** Wall-clock milliseconds for the whole run. */
-  maxDurationMs?: number;
-}
+export type { Budget } from './guards/index.js';
 
 /** What `beforeStep` sees, and may change for the next step. */
 export interface StepState {

@@ -1,4 +1,4 @@
-import { type AgentEvent, ConfigError, type Message, type RunResult, withFields } from '../core/index.js';
+import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
@@ -7,13 +7,13 @@ import { createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { streamRun } from './event-channel.js';
-import { executorRunner } from './executor-runner.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
 import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
 import { runLoop } from './run-loop.js';
-import { addChildUsage, type RunState, remainingBudget } from './run-state.js';
+import { addChildUsage, createRunState, fanOut, remainingBudget } from './run-state.js';
+import { createRunTools } from './run-tools.js';
 import { summarizeWithModel } from './summarize-with-model.js';
 import { systemPromptFor } from './system-prompt-cache.js';
 import { createToolRouter } from './tool-router.js';
@@ -65,15 +65,7 @@ export class Agent<T = unknown> {
     const runId = options.runId ?? newRunId();
     const trace = this.options.traceFile ? createTraceWriter(this.options.traceFile) : undefined;
     const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
-    const emit = (event: AgentEvent) => {
-      for (const subscriber of subscribers) {
-        try {
-          subscriber(event);
-        } catch {
-          // A consumer that throws must not break the run.
-        }
-      }
-    };
+    const emit = fanOut(subscribers);
     try {
       const language = this.options.language ?? 'en';
       const sessions = options.sessionId ? this.options.sessions : undefined;
@@ -86,27 +78,27 @@ export class Agent<T = unknown> {
       const history = sessions
         ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
         : options.history;
-      const run = withFields(options, { history, runId });
+      const run = { ...options, history, runId };
       const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-      let live: RunState | undefined;
+      const { parentRunId, resume } = options;
+      const state = createRunState({ runId, input, parentRunId, resume, silent: subscribers.length === 0 });
       const budget = options.budget ?? this.options.budget;
+      // Agents run as tools nest under this run: they see its remaining budget and add to its usage.
       const parent: ParentRun = {
         runId,
         emit,
-        remainingBudget: () => live && remainingBudget(budget, live),
-        addUsage: (usage) => live && addChildUsage(live, usage),
+        remainingBudget: () => remainingBudget(budget, state),
+        addUsage: (usage) => addChildUsage(state, usage),
       };
-      const tools = executorRunner(this.tools, this.options as AgentOptions, run, parent);
+      const tools = createRunTools(this.tools, this.options as AgentOptions, run, parent);
       const protocol = this.protocol;
-      const prompt = this.#promptContext(tools.specs(), language, recall.block);
       const result = await runLoop(
-        input,
+        state,
         {
           model: this.options.model,
           protocol,
           tools,
-          prompt,
-          system: systemPromptFor(protocol, prompt),
+          prompt: this.#promptContext(tools.registry.specs() as ToolSpec[], language, recall.block),
           responseFormat: protocol.name === 'native' ? this.#responseFormat() : undefined,
           language,
           options: this.options as AgentOptions,
@@ -114,18 +106,14 @@ export class Agent<T = unknown> {
           context: this.#contextWindow(),
           recalled: recall.memories,
           warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
-          silent: subscribers.length === 0,
-          bindState: (state) => {
-            live = state;
-          },
           router: this.#router(),
           handoffTools: this.#handoffNames,
-          handoff: (tool, step, state, signal, emitEvent) =>
-            runHandoff(this.#handoffs.get(tool)!, this.name, step, state, run, signal, emitEvent),
-          onFinish: async (r, emitEvent, state) => {
+          handoff: (tool, step, scope) =>
+            runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
+          onFinish: async (r, scope) => {
             const cost = costOf(this.options.model.id, r.usage);
             if (cost !== undefined) r.usage.costUsd = cost;
-            await storeOutcome(this.options.memory, r, input, state, emitEvent);
+            await storeOutcome(this.options.memory, r, scope);
           },
         },
         emit,
@@ -147,7 +135,7 @@ export class Agent<T = unknown> {
    * }
    */
   stream(input: string, options: RunOptions = {}): AsyncIterable<AgentEvent> {
-    return streamRun(options, (streamed) => this.run(input, withFields(options, streamed)));
+    return streamRun(options, (streamed) => this.run(input, { ...options, ...streamed }));
   }
 
   /**

@@ -1,55 +1,66 @@
 import { type ModelRequest, type ModelResponse, reasoningText } from '../core/index.js';
-import type { Model } from '../llm/index.js';
+import { costOf, type Model } from '../llm/index.js';
 import { callModel } from './call-model.js';
-import type { Emit, LoopConfig } from './loop-config.js';
-import { addUsage, event, type RunState } from './run-state.js';
+import { addUsage, event, type RunScope } from './run-state.js';
 import { withoutMedia } from './unsupported-media.js';
+
+/** One model call of a run: the model, the request, and the step it belongs to. */
+export interface ModelCall {
+  model: Model;
+  request: ModelRequest;
+  step: number;
+  /** Use the model's stream (and emit `model_delta`) when it has one. */
+  streaming: boolean;
+  /** Add the call's cost to the run's usage now (a planning run prices each call; the agent prices the whole run at its end). */
+  cost?: boolean;
+}
 
 const ignore = () => {};
 
-/** Calls the model and emits the request, the streamed text and the response. */
-export function askModel(
-  model: Model,
-  request: ModelRequest,
-  step: number,
-  state: RunState,
-  config: LoopConfig,
-  emit: Emit,
-): Promise<ModelResponse> {
+/**
+ * Calls the model once and reports it: `model_request`, the streamed `model_delta`/`reasoning_delta`
+ * pieces, `cache_hit`, then `model_response`; the usage goes into the run's totals.
+ */
+export function askModel(scope: RunScope, call: ModelCall): Promise<ModelResponse> {
+  const { state, emit } = scope;
+  const { model, step } = call;
   const { silent } = state;
-  if (model.capabilities.images === false) request = stripMedia(model, request, step, state, emit);
+  const request = model.capabilities.images === false ? stripMedia(scope, call) : call.request;
   if (!silent) {
     emit(event(state, 'model_request', { step, model: model.id, messages: request.messages, tools: request.tools }));
   }
   const started = Date.now();
-  const streaming = config.options.streaming ?? true;
   const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
-  // A `then`, not an async function: one promise fewer per step. Promise.resolve also takes a model
-  // whose generate() returns a plain value, as the await it replaces did.
   const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
-  return Promise.resolve(callModel(model, request, { streaming, onDelta, onReasoning })).then((response) => {
-    const cached = response.cached === true;
-    addUsage(state, response.usage, cached);
-    if (silent) return response;
-    if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
-    emit(
-      event(state, 'model_response', {
-        step,
-        text: response.text,
-        toolCalls: response.toolCalls,
-        reasoning: response.reasoning ? reasoningText(response.reasoning) || undefined : undefined,
-        usage: response.usage,
-        ms: Date.now() - started,
-        modelId: response.modelId,
-        cached: cached || undefined,
-      }),
-    );
-    return response;
-  });
+  // A `then`, not an async function: one promise fewer per step (see docs/loop.md). Promise.resolve
+  // also takes a model whose generate() returns a plain value.
+  return Promise.resolve(callModel(model, request, { streaming: call.streaming, onDelta, onReasoning })).then(
+    (response) => {
+      const cached = response.cached === true;
+      addUsage(state, response.usage, cached);
+      const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
+      if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
+      if (silent) return response;
+      if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
+      emit(
+        event(state, 'model_response', {
+          step,
+          text: response.text,
+          toolCalls: response.toolCalls,
+          reasoning: response.reasoning ? reasoningText(response.reasoning) || undefined : undefined,
+          usage: response.usage,
+          ms: Date.now() - started,
+          modelId: response.modelId,
+          cached: cached || undefined,
+        }),
+      );
+      return response;
+    },
+  );
 }
 
 /** Replaces images and files a text-only model cannot read by notes, and says so once per run. */
-function stripMedia(model: Model, request: ModelRequest, step: number, state: RunState, emit: Emit): ModelRequest {
+function stripMedia({ state, emit }: RunScope, { model, request, step }: ModelCall): ModelRequest {
   const { messages, dropped } = withoutMedia(request.messages, model.id);
   if (dropped === 0) return request;
   if (!state.mediaWarned) {

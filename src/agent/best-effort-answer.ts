@@ -1,31 +1,29 @@
-import { errorMessage, type Message, type Step } from '../core/index.js';
+import { errorMessage, type Message } from '../core/index.js';
 import { askModel } from './ask-model.js';
 import { type PromptHead, projectMessages } from './build-messages.js';
 import { linkAbort } from './link-abort.js';
-import type { Emit, LoopConfig } from './loop-config.js';
-import { event, type RunState } from './run-state.js';
+import type { RunContext } from './loop-config.js';
+import { event } from './run-state.js';
 
 /** At maxSteps: one last call with no tools, asking for the best answer from what was gathered. */
-export async function bestEffortAnswer(
-  head: PromptHead,
-  state: RunState,
-  config: LoopConfig,
-  emit: Emit,
-  project: (step: Step) => Message[],
-): Promise<string> {
+export async function bestEffortAnswer(ctx: RunContext, head: PromptHead): Promise<string> {
+  const { state, config, emit, project } = ctx;
   const messages: Message[] = [
     ...projectMessages(head, state.steps, project),
     { role: 'user', content: config.protocol.finalAnswerRequest(config.language) },
   ];
+  // The caller's signal only: the run's own may have fired for its time budget, and this call is what is left to do.
   const abort = linkAbort(config.run.signal, undefined);
   try {
+    const request = {
+      messages,
+      stop: config.protocol.stop?.(config.language),
+      protocol: config.protocol.name,
+      signal: abort.signal,
+    };
     const response = await askModel(
-      config.model,
-      { messages, stop: config.protocol.stop?.(config.language), protocol: config.protocol.name, signal: abort.signal },
-      state.steps.length,
-      state,
-      config,
-      emit,
+      { state, emit, signal: abort.signal },
+      { model: config.model, request, step: state.steps.length, streaming: config.options.streaming ?? true },
     );
     const reply = config.protocol.readReply(response);
     return reply.type === 'final' ? reply.answer : response.text.trim();

@@ -1,7 +1,5 @@
-import type { Step } from '../core/index.js';
-import type { Emit } from './loop-config.js';
-import type { NextStep } from './next-step.js';
-import { event, type RunState } from './run-state.js';
+import type { ReadReply, Step } from '../core/index.js';
+import { event, type RunScope } from './run-state.js';
 
 /**
  * Records a reply the parser read through a slip (repaired JSON, or one of the `REPLY_HABITS`): it
@@ -9,10 +7,10 @@ import { event, type RunState } from './run-state.js';
  * `stats.repairedReplies` and `stats.habits`, named on the step, and reported as a `reply_repaired`
  * warning so traces show it.
  */
-export function countRepair(next: NextStep, step: Step, state: RunState, emit: Emit): void {
-  if (next.type === 'retry_parse') return;
-  const habits = next.habits ?? [];
-  if (!next.repaired && habits.length === 0) return;
+export function countRepair({ state, emit }: RunScope, reply: ReadReply, step: Step): void {
+  if (reply.type === 'invalid') return;
+  const habits = reply.habits ?? [];
+  if (!reply.repaired && habits.length === 0) return;
   state.stats.repairedReplies += 1;
   for (const habit of habits) state.stats.habits[habit] = (state.stats.habits[habit] ?? 0) + 1;
   if (habits.length > 0) step.habits = habits;

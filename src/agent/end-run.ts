@@ -1,7 +1,6 @@
 import { errorMessage, isThinkflowError, type RunResult } from '../core/index.js';
 import type { StopReason } from './guards/index.js';
-import type { Emit } from './loop-config.js';
-import { event, type RunState } from './run-state.js';
+import { event, type RunScope } from './run-state.js';
 
 /** A thrown error as the reason a run failed. */
 export function failure(error: unknown): StopReason {
@@ -13,12 +12,12 @@ export function failure(error: unknown): StopReason {
  * `run_end`. The agent loop and the planning loop end the same way.
  */
 export async function endRun(
-  state: RunState,
-  stop: StopReason | undefined,
-  final: { output: string; object?: unknown },
-  emit: Emit,
-  onFinish?: (result: RunResult, emit: Emit, state: RunState) => Promise<void>,
+  scope: RunScope,
+  final: { stop?: StopReason; output: string; object?: unknown },
+  onFinish?: (result: RunResult, scope: RunScope) => Promise<void>,
 ): Promise<RunResult> {
+  const { state, emit } = scope;
+  const { stop } = final;
   const result: RunResult = {
     runId: state.runId,
     status: stop ? stop.status : 'done',
@@ -30,7 +29,7 @@ export async function endRun(
     durationMs: Date.now() - state.startedAt,
     error: stop ? { code: stop.code, message: stop.message } : undefined,
   };
-  await onFinish?.(result, emit, state);
+  await onFinish?.(result, scope);
   emit(
     event(state, 'run_end', {
       status: result.status,

@@ -1,7 +1,8 @@
-import type { Message, Step } from '../core/index.js';
+import type { Step } from '../core/index.js';
 import type { PendingStep } from './checkpointer.js';
+import type { RunContext } from './loop-config.js';
 import { event } from './run-state.js';
-import { runStepCalls, type ToolStepContext } from './run-tools.js';
+import { runStepCalls } from './run-tools.js';
 import { joinOutputs, skippedCall } from './step-records.js';
 
 /**
@@ -11,21 +12,18 @@ import { joinOutputs, skippedCall } from './step-records.js';
  * model is told the others were interrupted.
  * A pending step that is already among the steps (the crash came after it was recorded) is skipped.
  */
-export async function finishPendingStep(
-  pending: PendingStep,
-  ctx: ToolStepContext,
-  project: (step: Step) => Message[],
-): Promise<void> {
+export async function finishPendingStep(ctx: RunContext, pending: PendingStep): Promise<void> {
   const { state, config, emit } = ctx;
+  const idempotent = (name: string) => config.tools.registry.get(name)?.idempotent === true;
   if (pending.index < state.steps.length) return;
   const done = new Map(pending.done.map((r) => [r.id, r]));
   // A call that was waiting (for approval or a slot) had not started: it runs again, as any idempotent one does.
   const waited = new Set(pending.waiting);
-  const rerun = pending.calls.filter((c) => !done.has(c.id) && (waited.has(c.id) || config.tools.isIdempotent(c.name)));
+  const rerun = pending.calls.filter((c) => !done.has(c.id) && (waited.has(c.id) || idempotent(c.name)));
   if (rerun.length > 0) {
     // Reruns are written as they end too, so a second crash keeps them.
     await ctx.checkpoints?.saveStep(state, pending);
-    for (const record of await runStepCalls(rerun, pending.index, ctx)) done.set(record.id, record);
+    for (const record of await runStepCalls(ctx, rerun, pending.index)) done.set(record.id, record);
   }
   const toolCalls = pending.calls.map(
     (c) =>
@@ -45,7 +43,7 @@ export async function finishPendingStep(
     toolCalls,
     observation,
   };
-  project(step);
+  ctx.project(step);
   state.steps.push(step);
   emit(event(state, 'observation', { step: pending.index, text: observation }));
 }

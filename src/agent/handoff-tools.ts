@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { AgentEvent, RunResult, Step } from '../core/index.js';
 import { type AnyTool, defineTool } from '../tools/index.js';
 import type { Handoff, RunOptions } from './agent-options.js';
-import type { Emit } from './loop-config.js';
-import { addChildUsage, event, type RunState } from './run-state.js';
+import { addChildUsage, event, type RunScope } from './run-state.js';
 
 /** The `transfer_to_<name>` tools for an agent's handoffs, by tool name. */
 export function handoffTools(
@@ -29,13 +28,11 @@ export function handoffTools(
  */
 export async function runHandoff(
   target: { handoff: Handoff; name: string },
-  from: string | undefined,
+  source: { from: string | undefined; history: RunOptions['history'] },
   step: Step,
-  state: RunState,
-  run: RunOptions,
-  signal: AbortSignal,
-  emit: Emit,
+  { state, signal, emit }: RunScope,
 ): Promise<RunResult> {
+  const { from } = source;
   const call = step.toolCalls.find((c) => c.name.toLowerCase().includes(target.name.toLowerCase()));
   const reason = typeof call?.input === 'object' && call.input ? (call.input as { reason?: string }).reason : undefined;
   emit(event(state, 'handoff', { step: step.index, from, to: target.name, reason }));
@@ -43,7 +40,7 @@ export async function runHandoff(
     .flatMap((s) => s.toolCalls.filter((c) => !c.name.startsWith('transfer_to_')).map((c) => `${c.name}: ${c.output}`))
     .join('\n');
   const history = [
-    ...(run.history ?? []),
+    ...(source.history ?? []),
     ...(done
       ? [
           {

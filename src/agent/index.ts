@@ -20,7 +20,6 @@ export {
   modelJudge,
 } from './guardrails/index.js';
 export { canonicalJson, type StopReason } from './guards/index.js';
-export type { NextStep } from './next-step.js';
 export { type PlanAndExecute, type PlanAndExecuteOptions, type PlanRunOptions, planAndExecute } from './plan/index.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
 export type { ToolRoutingOptions } from './tool-router.js';

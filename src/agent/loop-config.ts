@@ -1,25 +1,40 @@
-import type { AgentEvent, EventOf, ResponseFormat, RunResult, Step } from '../core/index.js';
+import type { EventOf, Message, ResponseFormat, RunResult, Step } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ContextWindow } from '../memory/index.js';
 import type { Language, PromptContext, Protocol } from '../protocols/index.js';
+import type { ToolExecutor, ToolRegistry } from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
-import type { Router } from './route-step-tools.js';
-import type { RunState } from './run-state.js';
-import type { ToolRunner } from './tool-runner.js';
+import { createStepProjector } from './build-messages.js';
+import { type Checkpointer, createCheckpointer } from './checkpointer.js';
+import {
+  createRepetitionTracker,
+  createSameObservationTracker,
+  type RepetitionTracker,
+  type SameObservationTracker,
+} from './guards/index.js';
+import { linkAbort } from './link-abort.js';
+import type { Emit, RunScope, RunState } from './run-state.js';
+import type { Router } from './tool-router.js';
 
-/** Where the loop sends its events. */
-export type Emit = (event: AgentEvent) => void;
+export type { Emit } from './run-state.js';
+
+/**
+ * A run's tools: its own copy of the agent's registry (a tool disabled after repeated failures stays
+ * enabled for the next run) and the one executor that runs calls against it (`createRunTools`).
+ */
+export interface RunTools {
+  registry: ToolRegistry;
+  executor: ToolExecutor;
+}
 
 /** Everything one run needs, resolved from the agent's options and the run's options. */
 export interface LoopConfig {
   model: Model;
   protocol: Protocol;
-  tools: ToolRunner;
+  tools: RunTools;
   prompt: PromptContext;
   /** Structured output asked of the provider (native protocol with an outputSchema). */
   responseFormat?: ResponseFormat;
-  /** The system prompt text, when the caller already rendered it (the Agent caches it across runs). */
-  system?: string;
   language: Language;
   options: AgentOptions;
   run: RunOptions & { runId: string };
@@ -29,15 +44,42 @@ export interface LoopConfig {
   recalled?: EventOf<'memory_recall'>['memories'];
   /** Problems found before the loop started (e.g. memory recall failed), emitted as warnings after `run_start`. */
   warnings?: { code: string; message: string }[];
-  /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
-  /** Called once with the run's live state (the agent shares it with child agents run as tools). */
-  bindState?: (state: RunState) => void;
-  /** Nobody subscribes to the events: skip building them. */
-  silent?: boolean;
   /** Picks each step's tools when the agent has many (absent: every step sees every tool). */
   router?: Router;
   /** Handoff tool names; calling one passes the conversation to `handoff`. */
   handoffTools?: ReadonlySet<string>;
-  handoff?: (tool: string, step: Step, state: RunState, signal: AbortSignal, emit: Emit) => Promise<RunResult>;
-  onFinish?: (result: RunResult, emit: Emit, state: RunState) => Promise<void>;
+  handoff?: (tool: string, step: Step, scope: RunScope) => Promise<RunResult>;
+  /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
+  onFinish?: (result: RunResult, scope: RunScope) => Promise<void>;
+}
+
+/** One run as the loop's helpers see it: its scope and config, plus the per-run helpers the loop made. */
+export interface RunContext extends RunScope {
+  config: LoopConfig;
+  /** Set for durable runs: checkpoints written before each model call and as each call ends. */
+  checkpoints?: Checkpointer;
+  /** A step's messages, computed once per step (`createStepProjector`). */
+  project: (step: Step) => Message[];
+  repetition: RepetitionTracker;
+  sameObservation: SameObservationTracker;
+}
+
+/**
+ * The context of one run of the loop, and its abort: one signal that fires when the caller aborts or
+ * the time budget runs out (`abort.reason()` says which; `abort.dispose()` once the loop is done).
+ */
+export function createRunContext(state: RunState, config: LoopConfig, emit: Emit) {
+  const { options, run } = config;
+  const abort = linkAbort(run.signal, (run.budget ?? options.budget)?.maxDurationMs);
+  const ctx: RunContext = {
+    state,
+    config,
+    emit,
+    signal: abort.signal,
+    checkpoints: createCheckpointer(run.onCheckpoint),
+    project: createStepProjector(config.protocol, config.language),
+    repetition: createRepetitionTracker(),
+    sameObservation: createSameObservationTracker(options.sameObservationLimit ?? 3),
+  };
+  return { ctx, abort };
 }

@@ -1,8 +1,8 @@
-import type { AgentEvent, Message, RunResult } from '../core/index.js';
+import type { Message, RunResult } from '../core/index.js';
 import { episodeFromRun, type MemoryHit, recallMemories, reflectionFromRun } from '../memory/index.js';
 import type { MemoryOptions, RunOptions } from './agent-options.js';
 import { questionMessage } from './question-message.js';
-import { event, type RunState } from './run-state.js';
+import { event, type RunScope } from './run-state.js';
 
 /** Recalls the top-k memories for the question: a prompt block, and the hits for the `memory_recall` event. */
 export async function recallFor(
@@ -25,15 +25,15 @@ function toEventMemory(hit: MemoryHit) {
 }
 
 /** After a run: stores an episode (success) or a lesson (failure), emitting `memory_store`. A store failure is a warning, never a failed run. */
-export async function storeOutcome(
-  memory: MemoryOptions | undefined,
-  result: RunResult,
-  input: string,
-  state: RunState,
-  emit: (e: AgentEvent) => void,
-) {
+export async function storeOutcome(memory: MemoryOptions | undefined, result: RunResult, { state, emit }: RunScope) {
   if (!memory) return;
-  const summary = { input, output: result.output, status: result.status, steps: result.steps, error: result.error };
+  const summary = {
+    input: state.input,
+    output: result.output,
+    status: result.status,
+    steps: result.steps,
+    error: result.error,
+  };
   const item =
     result.status === 'done'
       ? memory.storeEpisodes !== false

@@ -1,7 +1,7 @@
 import { errorMessage, type Message } from '../core/index.js';
 import type { Model } from '../llm/index.js';
-import type { Emit } from './loop-config.js';
-import { addUsage, event, type RunState } from './run-state.js';
+import type { RunContext } from './loop-config.js';
+import { addUsage, event } from './run-state.js';
 
 const REQUEST = {
   en: 'Pause and reflect in at most 4 lines: what has been achieved so far, what is still missing, and what to focus on next. Do not call tools.',
@@ -12,19 +12,13 @@ const REQUEST = {
  * Asks the model (or the cheap model) for a short progress summary and next focus, and attaches it
  * to the latest step as a note, so every later prompt carries it.
  */
-export async function reflect(
-  model: Model,
-  messages: Message[],
-  state: RunState,
-  language: 'en' | 'zh',
-  signal: AbortSignal,
-  emit: Emit,
-): Promise<void> {
+export async function reflect(ctx: RunContext, model: Model, messages: Message[]): Promise<void> {
+  const { state, signal, emit } = ctx;
   const step = state.steps.at(-1);
   if (!step) return;
   try {
     const response = await model.generate({
-      messages: [...messages, { role: 'user', content: REQUEST[language] }],
+      messages: [...messages, { role: 'user', content: REQUEST[ctx.config.language] }],
       signal,
     });
     addUsage(state, response.usage, response.cached === true);

@@ -1,72 +1,43 @@
-import { type Message, type RunResult, type Step, withFields } from '../core/index.js';
-import type { Model } from '../llm/index.js';
+import type { RunResult, Step } from '../core/index.js';
 import { replyLanguage } from '../protocols/index.js';
-import type { AnyTool } from '../tools/index.js';
 import { askModel } from './ask-model.js';
 import { bestEffortAnswer } from './best-effort-answer.js';
-import { createStepProjector, type PromptHead, projectMessages } from './build-messages.js';
-import { createCheckpointer } from './checkpointer.js';
+import { type PromptHead, projectMessages } from './build-messages.js';
 import { countRepair } from './count-repair.js';
 import { endRun, failure } from './end-run.js';
 import { finishPendingStep } from './finish-pending-step.js';
-import { fitContext } from './fit-context.js';
 import { guardText } from './guardrails/index.js';
-import {
-  budgetGuard,
-  createRepetitionTracker,
-  createSameObservationTracker,
-  invalidStreakGuard,
-  maxStepsGuard,
-  type StopReason,
-} from './guards/index.js';
-import { ABORTED, linkAbort } from './link-abort.js';
-import type { Emit, LoopConfig } from './loop-config.js';
-import { decideNextStep } from './next-step.js';
+import { budgetGuard, invalidStreakGuard, maxStepsGuard, type StopReason } from './guards/index.js';
+import { ABORTED } from './link-abort.js';
+import { createRunContext, type Emit, type LoopConfig } from './loop-config.js';
+import { nextStep } from './next-step.js';
+import { prepareStep, stepState, systemMessage } from './prepare-step.js';
 import { questionMessage } from './question-message.js';
 import { reflect } from './reflect.js';
-import { routeStepTools } from './route-step-tools.js';
-import { createRunState, event, type RunState } from './run-state.js';
-import { runStepCalls, type ToolStepContext } from './run-tools.js';
-import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
+import { event, type RunState } from './run-state.js';
+import { runStepTools } from './run-tools.js';
 
 export type { Emit, LoopConfig } from './loop-config.js';
 
 /**
- * The agent loop, top to bottom: build the prompt, call the model, read the reply, then either
- * finish or run the tools, record the observation, check the guards, repeat.
- * Every decision goes out through `emit` as an AgentEvent.
+ * The agent loop, top to bottom: prepare the step, ask the model, read the reply, then finish,
+ * correct, or run the tools; record the step and check the guards; repeat. The caller makes the
+ * run's state (and may read it while the run goes on); every decision goes out through `emit`.
  */
-export async function runLoop(input: string, config: LoopConfig, emit: Emit): Promise<RunResult> {
-  const { model, protocol, tools, options, run, language } = config;
-  const maxSteps = options.maxSteps ?? 10;
+export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): Promise<RunResult> {
+  const { model, protocol, options, run, language } = config;
   const budget = run.budget ?? options.budget;
-  const state = createRunState(run.runId, input, run.parentRunId, run.resume);
-  state.silent = config.silent;
-  config.bindState?.(state);
-  const project = createStepProjector(protocol, language);
-  const repetition = createRepetitionTracker();
-  const sameObservation = createSameObservationTracker(options.sameObservationLimit ?? 3);
-  const abort = linkAbort(run.signal, budget?.maxDurationMs);
+  const { ctx, abort } = createRunContext(state, config, emit);
   const head: PromptHead = {
-    system: { role: 'system', content: config.system ?? protocol.systemPrompt(config.prompt) },
+    system: systemMessage(config),
     history: run.history ?? [],
-    question: questionMessage(input, run.attachments),
+    question: questionMessage(state.input, run.attachments),
   };
-  const requestTools = protocol.requestTools(config.prompt);
   const stopSequences = protocol.stop?.(language);
-  const checkpoints = createCheckpointer(run.onCheckpoint);
-  const tooling: ToolStepContext = { state, config, signal: abort.signal, emit, checkpoints };
-
   if (!state.silent) {
-    emit(
-      event(state, 'run_start', {
-        input,
-        agent: options.name,
-        model: model.id,
-        protocol: protocol.name,
-        tools: tools.names(),
-      }),
-    );
+    const tools = config.tools.registry.list().map((t) => t.name);
+    const start = { input: state.input, agent: options.name, model: model.id, protocol: protocol.name, tools };
+    emit(event(state, 'run_start', start));
   }
   if (config.recalled?.length) emit(event(state, 'memory_recall', { memories: config.recalled }));
   for (const w of config.warnings ?? []) emit(event(state, 'warning', w));
@@ -74,10 +45,10 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;
   try {
-    const guardedInput = await guardText(options.guardrails?.input, 'input', input, state, abort.signal, emit);
-    stop = guardedInput.stop;
-    head.question = questionMessage(guardedInput.text, run.attachments);
-    if (run.resume?.pending) await finishPendingStep(run.resume.pending, tooling, project);
+    const input = await guardText(ctx, options.guardrails?.input, 'input', state.input);
+    stop = input.stop;
+    head.question = questionMessage(input.text, run.attachments);
+    if (run.resume?.pending) await finishPendingStep(ctx, run.resume.pending);
     // Answered before the crash: end with that answer.
     if (run.resume?.final) final = run.resume.final;
 
@@ -85,148 +56,80 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
       stop =
         (abort.signal.aborted ? abort.reason() : undefined) ??
         budgetGuard(state.usage, state.startedAt, budget) ??
-        maxStepsGuard(state.steps.length, maxSteps);
+        maxStepsGuard(state.steps.length, options.maxSteps ?? 10);
       if (stop) break;
 
-      // 1. Build the prompt from the protocol and the steps so far.
+      // 1. Prepare the step: its model, prompt and tools.
       const index = state.steps.length;
       emit(event(state, 'step_start', { step: index }));
-      let messages = config.context
-        ? await fitContext(config.context, head, state, index, project, abort.signal, emit)
-        : projectMessages(head, state.steps, project);
-      let stepTools = requestTools;
-      let stepSpecs = config.prompt.tools;
-      if (config.router) {
-        const routed = await routeStepTools(config.router, config, state, index, emit);
-        messages = [routed.system, ...messages.slice(1)];
-        stepTools = routed.tools;
-        stepSpecs = routed.specs;
-      }
-      let stepModel = model;
-      if (options.beforeStep) {
-        const overrides = await options.beforeStep(stateView(state, index, stepModel, messages, tools.list()));
-        stepModel = overrides?.model ?? stepModel;
-        if (overrides?.tools) {
-          // A different tool set for this step: the model sees only these (they must be registered to run).
-          const prompt = withFields(config.prompt, {
-            tools: overrides.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-          });
-          stepSpecs = prompt.tools;
-          stepTools = protocol.requestTools(prompt);
-          if (!overrides.messages)
-            messages = [{ role: 'system', content: protocol.systemPrompt(prompt) }, ...messages.slice(1)];
-        }
-        messages = overrides?.messages ?? messages;
-      }
-      if (checkpoints) await checkpoints.save(state);
+      const prepared = await prepareStep(ctx, head, index);
+      if (ctx.checkpoints) await ctx.checkpoints.save(state);
 
-      // 2. Call the model.
-      const response = await askModel(
-        stepModel,
-        {
-          messages,
-          tools: stepTools,
-          promptTools: stepTools ? undefined : stepSpecs,
-          stop: stopSequences,
-          protocol: protocol.name,
-          responseFormat: config.responseFormat,
-          signal: abort.signal,
-        },
-        index,
-        state,
-        config,
-        emit,
-      );
+      // 2. Ask the model.
+      const { model: stepModel, messages, tools, specs } = prepared;
+      const promptTools = tools ? undefined : specs;
+      const { responseFormat } = config;
+      const request = {
+        messages,
+        tools,
+        promptTools,
+        stop: stopSequences,
+        protocol: protocol.name,
+        responseFormat,
+        signal: abort.signal,
+      };
+      const streaming = options.streaming ?? true;
+      const response = await askModel(ctx, { model: stepModel, request, step: index, streaming });
 
-      // 3. Read the reply into the next move.
-      const next = decideNextStep(protocol.readReply(response), response.text, options.outputSchema);
-      if (next.thought) emit(event(state, 'thought', { step: index, text: next.thought }));
+      // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).
+      const reply = nextStep(protocol.readReply(response), response.text, options.outputSchema);
+      if (reply.thought) emit(event(state, 'thought', { step: index, text: reply.thought }));
       const step: Step = {
         index,
-        kind: 'final',
+        kind: reply.type,
         raw: response.text,
         rawToolCalls: response.toolCalls,
         reasoning: response.reasoning,
-        thought: next.thought,
+        thought: reply.thought,
         toolCalls: [],
         usage: response.usage,
       };
-      countRepair(next, step, state, emit);
+      countRepair(ctx, reply, step);
 
       // 4. Finish, correct, or run the tools.
-      if (next.type === 'final') {
+      if (reply.type === 'final') {
         state.invalidStreak = 0;
-        const guarded = await guardText(options.guardrails?.output, 'output', next.answer, state, abort.signal, emit);
+        const guarded = await guardText(ctx, options.guardrails?.output, 'output', reply.answer);
         step.answer = guarded.text;
         stop = guarded.stop;
-        if (!stop) {
-          final = { answer: guarded.text, object: next.object };
-          emit(event(state, 'final', { step: index, output: guarded.text, object: next.object }));
-        }
-      } else if (next.type === 'retry_parse') {
+        if (!stop) final = { answer: guarded.text, object: reply.object };
+        if (final) emit(event(state, 'final', { step: index, output: final.answer, object: final.object }));
+      } else if (reply.type === 'invalid') {
         state.stats.invalidReplies += 1;
         state.invalidStreak += 1;
-        Object.assign(step, {
-          kind: 'invalid',
-          invalidReason: next.reason,
-          observation: protocol.correction(next.reason, replyLanguage(next.raw, language), next),
-        });
-        emit(event(state, 'invalid_output', { step: index, reason: next.reason, raw: next.raw }));
-        emit(event(state, 'observation', { step: index, text: step.observation ?? '' }));
-        stop = invalidStreakGuard(state.invalidStreak, options.maxInvalidReplies ?? 3, next.reason);
+        step.invalidReason = reply.reason;
+        step.observation = protocol.correction(reply.reason, replyLanguage(reply.raw, language), reply);
+        emit(event(state, 'invalid_output', { step: index, reason: reply.reason, raw: reply.raw }));
+        emit(event(state, 'observation', { step: index, text: step.observation }));
+        stop = invalidStreakGuard(state.invalidStreak, options.maxInvalidReplies ?? 3, reply.reason);
       } else {
         state.invalidStreak = 0;
-        step.kind = 'tool_calls';
-        const warnings: { callId: string; text: string }[] = [];
-        for (const call of next.calls) {
-          const seen = repetition.check(call.name, call.input);
-          if (seen.warning) warnings.push({ callId: call.id, text: seen.warning });
-          stop ??= seen.stop;
-        }
-        if (stop) {
-          step.toolCalls = next.calls.map((c) => skippedCall(c, stop?.message ?? ''));
-        } else {
-          if (checkpoints) {
-            const pending = { index, raw: response.text, thought: next.thought, calls: next.calls, done: [] };
-            await checkpoints.saveStep(state, pending);
-          }
-          const running = runStepCalls(next.calls, index, tooling);
-          step.toolCalls = running instanceof Promise ? await running : running;
-          for (const w of warnings) appendWarning(step, w.callId, w.text, state, emit);
-          const same = sameObservation.check(joinOutputs(step.toolCalls, false));
-          if (same.warning) appendWarning(step, step.toolCalls.at(-1)?.id, same.warning, state, emit);
-          stop = same.stop;
-        }
-        step.observation = joinOutputs(step.toolCalls, next.calls.length > 1);
-        emit(event(state, 'observation', { step: index, text: step.observation }));
+        stop = await runStepTools(ctx, step, reply.calls);
       }
 
       // 5. Record the step, hand off or reflect if asked, and check the guards again.
       state.steps.push(step);
-      if (options.afterStep) await options.afterStep(step, stateView(state, index, stepModel, messages, tools.list()));
+      if (options.afterStep) await options.afterStep(step, stepState(ctx, index, prepared));
       const handoff = step.toolCalls.find((c) => c.ok && config.handoffTools?.has(c.tool ?? c.name));
       if (handoff && config.handoff && !stop) {
-        const target = await config.handoff(handoff.tool ?? handoff.name, step, state, abort.signal, emit);
-        if (target.status === 'done') {
-          final = { answer: target.output, object: target.object };
-          emit(event(state, 'final', { step: index, output: target.output, object: target.object }));
-        } else
-          stop = {
-            status: target.status,
-            code: target.error?.code ?? 'handoff',
-            message: target.error?.message ?? `The handoff ended ${target.status}.`,
-          };
+        const target = await config.handoff(handoff.tool ?? handoff.name, step, ctx);
+        if (target.status === 'done') final = { answer: target.output, object: target.object };
+        else stop = { status: target.status, code: target.error?.code ?? 'handoff', message: handoffEnd(target) };
+        if (final) emit(event(state, 'final', { step: index, output: final.answer, object: final.object }));
       }
-      if (final) checkpoints?.finalReached(state, final);
+      if (final) ctx.checkpoints?.finalReached(state, final);
       if (options.reflectEvery && !final && !stop && state.steps.length % options.reflectEvery === 0) {
-        await reflect(
-          options.models?.cheap ?? model,
-          projectMessages(head, state.steps, project),
-          state,
-          language,
-          abort.signal,
-          emit,
-        );
+        await reflect(ctx, options.models?.cheap ?? model, projectMessages(head, state.steps, ctx.project));
       }
       stop ??= budgetGuard(state.usage, state.startedAt, budget);
     }
@@ -237,12 +140,11 @@ export async function runLoop(input: string, config: LoopConfig, emit: Emit): Pr
   }
 
   let output = final?.answer ?? '';
-  if (stop?.status === 'max_steps' && options.finalAnswerOnMaxSteps !== false) {
-    output = await bestEffortAnswer(head, state, config, emit, project);
-  }
-  return endRun(state, stop, { output, object: final?.object }, emit, config.onFinish);
+  if (stop?.status === 'max_steps' && options.finalAnswerOnMaxSteps !== false)
+    output = await bestEffortAnswer(ctx, head);
+  return endRun(ctx, { stop, output, object: final?.object }, config.onFinish);
 }
 
-function stateView(state: RunState, step: number, model: Model, messages: Message[], tools: readonly AnyTool[]) {
-  return { runId: state.runId, step, input: state.input, steps: state.steps, model, tools, messages };
+function handoffEnd(target: RunResult): string {
+  return target.error?.message ?? `The handoff ended ${target.status}.`;
 }

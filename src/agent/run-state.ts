@@ -9,7 +9,30 @@ import {
   type Step,
   type Usage,
 } from '../core/index.js';
-import type { Budget } from './agent-options.js';
+import type { Budget } from './guards/index.js';
+
+/** Where a run sends its events. */
+export type Emit = (event: AgentEvent) => void;
+
+/** What every phase of a run works with: its state, its abort signal, and where its events go. */
+export interface RunScope {
+  state: RunState;
+  signal: AbortSignal;
+  emit: Emit;
+}
+
+/** An `Emit` that hands each event to every subscriber; a subscriber that throws must not break the run. */
+export function fanOut(subscribers: readonly ((event: AgentEvent) => void)[]): Emit {
+  return (event) => {
+    for (const subscriber of subscribers) {
+      try {
+        subscriber(event);
+      } catch {
+        // A consumer's bug is not the run's failure.
+      }
+    }
+  };
+}
 
 /** The mutable state of one run. Only the loop changes it. */
 export interface RunState {
@@ -27,22 +50,29 @@ export interface RunState {
   silent?: boolean;
 }
 
-export function createRunState(
-  runId: string,
-  input: string,
-  parentRunId?: string,
-  resume?: { steps: Step[]; usage: RunUsage; stats: RunStats },
-): RunState {
+export function createRunState(run: NewRun): RunState {
+  const { resume } = run;
   return {
-    runId,
-    parentRunId,
-    input,
+    runId: run.runId,
+    parentRunId: run.parentRunId,
+    input: run.input,
     steps: resume ? [...resume.steps] : [],
     usage: resume ? { ...resume.usage } : { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
     stats: resume ? addStats(emptyStats(), resume.stats) : emptyStats(),
     startedAt: Date.now(),
     invalidStreak: 0,
+    silent: run.silent,
   };
+}
+
+/** What a new run's state starts from: its ids and question, and a checkpoint's totals when it resumes. */
+export interface NewRun {
+  runId: string;
+  input: string;
+  parentRunId?: string;
+  resume?: { steps: Step[]; usage: RunUsage; stats: RunStats };
+  /** Nobody listens to the run's events. */
+  silent?: boolean;
 }
 
 /** Adds one model call's usage to the run's totals. */

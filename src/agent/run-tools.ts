@@ -1,65 +1,112 @@
-import type { RunStats, ToolCallRecord } from '../core/index.js';
-import type { ReadToolCall } from '../protocols/index.js';
-import type { Checkpointer } from './checkpointer.js';
+import type { ReadToolCall, RunStats, Step, ToolCallRecord } from '../core/index.js';
+import { createToolExecutor, type ParentRun, type ToolEndRecord, type ToolRegistry } from '../tools/index.js';
+import type { AgentOptions, RunOptions } from './agent-options.js';
 import { guardToolCalls } from './guardrails/index.js';
-import type { Emit, LoopConfig } from './loop-config.js';
-import { event, type RunState } from './run-state.js';
+import type { StopReason } from './guards/index.js';
+import { NEVER } from './link-abort.js';
+import type { RunContext, RunTools } from './loop-config.js';
+import { event } from './run-state.js';
+import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 
-/** What running a step's tools needs from the run. */
-export interface ToolStepContext {
-  state: RunState;
-  config: LoopConfig;
-  signal: AbortSignal;
-  emit: Emit;
-  /** Set for durable runs: each call's end is written as it happens. */
-  checkpoints?: Checkpointer;
+/** The run's tools: one executor per run, over the run's own copy of the agent's registry. */
+export function createRunTools(
+  registry: ToolRegistry,
+  options: AgentOptions,
+  run: RunOptions & { runId: string },
+  parent?: ParentRun,
+): RunTools {
+  const forked = registry.fork();
+  const executor = createToolExecutor({
+    registry: forked,
+    runId: run.runId,
+    concurrency: options.toolConcurrency ?? 8,
+    maxFailures: options.maxToolFailures,
+    observationLimit: options.observationLimit,
+    approve: run.approve ?? options.approve,
+    ask: run.ask,
+    parent,
+  });
+  return { registry: forked, executor };
+}
+
+/**
+ * The loop's `tool_calls` move: checks each call for repetition (a warning at the second identical
+ * call, `loop_detected` at the third), writes the step as pending for durable runs, runs the calls,
+ * checks for the same observation step after step, and fills in the step's records and observation.
+ */
+export async function runStepTools(
+  ctx: RunContext,
+  step: Step,
+  calls: ReadToolCall[],
+): Promise<StopReason | undefined> {
+  const { state, emit, checkpoints } = ctx;
+  let stop: StopReason | undefined;
+  const warnings: { callId?: string; text: string }[] = [];
+  for (const call of calls) {
+    const seen = ctx.repetition.check(call.name, call.input);
+    if (seen.warning) warnings.push({ callId: call.id, text: seen.warning });
+    stop ??= seen.stop;
+  }
+  if (stop) {
+    const message = stop.message;
+    step.toolCalls = calls.map((c) => skippedCall(c, message));
+  } else {
+    if (checkpoints) {
+      await checkpoints.saveStep(state, { index: step.index, raw: step.raw, thought: step.thought, calls, done: [] });
+    }
+    const running = runStepCalls(ctx, calls, step.index);
+    step.toolCalls = running instanceof Promise ? await running : running;
+    for (const warning of warnings) appendWarning(ctx, step, warning);
+    const same = ctx.sameObservation.check(joinOutputs(step.toolCalls, false));
+    if (same.warning) appendWarning(ctx, step, { callId: step.toolCalls.at(-1)?.id, text: same.warning });
+    stop = same.stop;
+  }
+  step.observation = joinOutputs(step.toolCalls, calls.length > 1);
+  emit(event(state, 'observation', { step: step.index, text: step.observation }));
+  return stop;
 }
 
 /**
  * Checks a step's calls against the tool-call guardrails, then runs the allowed ones: one record per
- * call, in call order. A blocked call is written to the checkpoint as ended, so a resumed run never
- * runs it. Awaits only what waits: without guardrails, a step of synchronous tools costs no microtask.
+ * call, in call order. A blocked call is written to the checkpoint as ended, so a resumed run never runs it.
+ * Without guardrails the executor's records come back as they are: directly when no call had to wait
+ * (a step of synchronous tools then costs no promise; see docs/loop.md for what that buys).
  */
 export function runStepCalls(
+  ctx: RunContext,
   calls: ReadToolCall[],
   step: number,
-  ctx: ToolStepContext,
 ): ToolCallRecord[] | Promise<ToolCallRecord[]> {
   const guards = ctx.config.options.guardrails?.toolCall;
-  // No guardrails: straight to the tools, with no closure per step.
-  if (!guards?.length) return runTools(calls, step, ctx);
-  const checked = guardToolCalls(guards, calls, ctx.state, ctx.signal, ctx.emit);
-  const run = ({ allowed, blocked }: { allowed: ReadToolCall[]; blocked: ToolCallRecord[] }) => {
-    for (const record of blocked) ctx.checkpoints?.callEnded(ctx.state, record);
-    const running = allowed.length ? runTools(allowed, step, ctx) : [];
-    // Records come back in call order; only blocked calls need putting back in place.
-    const inOrder = (ran: ToolCallRecord[]) =>
-      blocked.length ? calls.map((c) => ran.find((r) => r.id === c.id) ?? blocked.find((b) => b.id === c.id)!) : ran;
-    return running instanceof Promise ? running.then(inOrder) : inOrder(running);
-  };
-  return checked instanceof Promise ? checked.then(run) : run(checked);
+  return guards?.length ? runGuardedCalls(ctx, calls, step) : runTools(ctx, calls, step);
+}
+
+async function runGuardedCalls(ctx: RunContext, calls: ReadToolCall[], step: number): Promise<ToolCallRecord[]> {
+  const guards = ctx.config.options.guardrails?.toolCall ?? [];
+  const { allowed, blocked } = await guardToolCalls(ctx, guards, calls);
+  for (const record of blocked) ctx.checkpoints?.callEnded(ctx.state, record);
+  const ran = allowed.length ? await runTools(ctx, allowed, step) : [];
+  // Records come back in call order; only blocked calls need putting back in place.
+  if (!blocked.length) return ran;
+  return calls.map((c) => ran.find((r) => r.id === c.id) ?? blocked.find((b) => b.id === c.id)!);
 }
 
 /**
- * Runs a step's tool calls, emitting tool_start and tool_end as each one starts and ends, counting
- * each call in the run's stats and writing it to the run's checkpoint as it ends. The records come
- * back directly when no call had to wait.
+ * Runs calls through the executor, emitting tool_start and tool_end as each one starts and ends,
+ * counting each call in the run's stats and writing it to the run's checkpoint as it ends.
  */
-export function runTools(
-  calls: ReadToolCall[],
-  step: number,
-  ctx: ToolStepContext,
-): ToolCallRecord[] | Promise<ToolCallRecord[]> {
-  const { state, emit, checkpoints } = ctx;
+function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEndRecord[] | Promise<ToolEndRecord[]> {
+  const { state, emit, checkpoints, signal } = ctx;
   const { silent, stats } = state;
-  return ctx.config.tools.run(calls, {
-    signal: ctx.signal,
+  return ctx.config.tools.executor.executeNow(calls, {
+    // A signal that can never fire is not passed on: listening to one costs about a µs per call.
+    signal: signal === NEVER ? undefined : signal,
     onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
     beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
     // Nobody listens: no start callback to build or call.
     onStart: silent
       ? undefined
-      : (call, tool, input) => emit(event(state, 'tool_start', { step, callId: call.id, tool, input })),
+      : (r) => emit(event(state, 'tool_start', { step, callId: r.callId, tool: r.tool ?? r.name, input: r.input })),
     onEnd: (r) => {
       count(r, stats);
       if (!silent) {
@@ -77,7 +124,7 @@ export function runTools(
       }
       // After tool_end, so a store that batches writes commits the event with the record. A call that
       // failed once the run was aborted (a shutdown) was cut short, not finished: a resume treats it as interrupted.
-      if (checkpoints && !(ctx.signal.aborted && !r.ok)) checkpoints.callEnded(state, r);
+      if (checkpoints && !(signal.aborted && !r.ok)) checkpoints.callEnded(state, r);
     },
   });
 }

@@ -1,10 +1,12 @@
-import type { Step, ToolCallRecord } from '../core/index.js';
-import type { ReadToolCall } from '../protocols/index.js';
-import type { Emit } from './loop-config.js';
-import { event, type RunState } from './run-state.js';
+import type { ReadToolCall, Step, ToolCallRecord } from '../core/index.js';
+import { event, type RunScope } from './run-state.js';
 
-/** Adds a warning to a call's output (the model sees it) and to the step, and emits it. */
-export function appendWarning(step: Step, callId: string | undefined, text: string, state: RunState, emit: Emit): void {
+/** Adds a warning to a call's output (the model sees it; the last call's when `callId` is not found) and to the step, and emits it. */
+export function appendWarning(
+  { state, emit }: RunScope,
+  step: Step,
+  { callId, text }: { callId?: string; text: string },
+): void {
   const call = step.toolCalls.find((c) => c.id === callId) ?? step.toolCalls.at(-1);
   if (call) call.output = `${call.output}\n[warning] ${text}`;
   step.warnings = [...(step.warnings ?? []), text];

@@ -11,6 +11,9 @@ export interface ToolRoutingOptions {
   rank?: (query: string, tools: readonly ToolSpec[]) => string[] | Promise<string[]>;
 }
 
+/** Picks this step's tools for a query (the question and the latest thought and observation). */
+export type Router = (query: string, tools: readonly ToolSpec[]) => Promise<ToolSpec[]>;
+
 /** Splits `get_weather`/`getWeather` into words so a query for "weather" finds it. */
 function words(name: string): string {
   return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ');
@@ -20,7 +23,7 @@ function words(name: string): string {
  * Picks the top-k tools for a query by BM25 over names and descriptions. The index is built once
  * per tool list (the registry keeps the same array until its tools change).
  */
-export function createToolRouter(options: ToolRoutingOptions = {}) {
+export function createToolRouter(options: ToolRoutingOptions = {}): Router {
   const topK = options.topK ?? 8;
   let indexed: readonly ToolSpec[] | undefined;
   let search: MiniSearch | undefined;

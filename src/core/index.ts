@@ -48,7 +48,16 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
-export { type ActionInput, type ParsedStep, REPLY_HABITS, type ReplyHabit } from './parsed-step.js';
+export {
+  type ActionInput,
+  type FinalReply,
+  type InvalidReply,
+  type ParsedStep,
+  REPLY_HABITS,
+  type ReadReply,
+  type ReadToolCall,
+  type ReplyHabit,
+} from './parsed-step.js';
 export { createPushChannel, type PushChannel } from './push-channel.js';
 export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {

@@ -27,10 +27,49 @@ export const REPLY_HABITS = [
 /** One formatting habit a parser read through (see `REPLY_HABITS`). */
 export type ReplyHabit = (typeof REPLY_HABITS)[number];
 
+/** One tool call, from the parser that read it through the executor that runs it (native calls keep the provider's id; others get a generated one). */
+export interface ReadToolCall {
+  id: string;
+  name: string;
+  /** An object, a JSON-ish string or a bare string; the tool layer coerces it. */
+  input: unknown;
+}
+
+/** A final answer. `object` is the answer parsed and validated against the agent's output schema, when it has one. */
+export interface FinalReply {
+  type: 'final';
+  thought?: string;
+  answer: string;
+  object?: unknown;
+  repaired?: boolean;
+  habits?: ReplyHabit[];
+}
+
+/** A reply that could not be read (or whose answer failed the output schema), with a reason precise enough to tell the model what to fix. */
+export interface InvalidReply {
+  type: 'invalid';
+  reason: string;
+  raw: string;
+  thought?: string;
+  /** The model's own words that could not be read (one line or a short span), to quote back. */
+  quote?: string;
+  /** The corrected line the model should write instead, in the reply's keywords. */
+  fix?: string;
+}
+
 /**
- * What a parser read out of one model reply. Parsers never throw: a reply they cannot read is `invalid`,
- * with a reason precise enough to tell the model what to fix. An action always has a non-empty tool name.
- * `repaired` marks JSON that needed repair or was cut off; `habits` names the formatting habits read through.
+ * One model reply, read once: the loop's next move. `tool_calls` runs the calls, `final` ends the run,
+ * `invalid` sends a correction. Never thrown. `repaired` marks JSON that needed repair or was cut off;
+ * `habits` names the formatting habits read through (see `REPLY_HABITS`). Its `type` is the recorded step's `kind`.
+ */
+export type ReadReply =
+  | { type: 'tool_calls'; thought?: string; calls: ReadToolCall[]; repaired?: boolean; habits?: ReplyHabit[] }
+  | FinalReply
+  | InvalidReply;
+
+/**
+ * What a text parser read out of one model reply: a `ReadReply` whose call is still one `action` (the
+ * protocol gives it its call id). Parsers never throw, and an action always has a non-empty tool name.
  */
 export type ParsedStep =
   | {
@@ -41,16 +80,8 @@ export type ParsedStep =
       repaired?: boolean;
       habits?: ReplyHabit[];
     }
-  | { type: 'final'; thought?: string; answer: string; repaired?: boolean; habits?: ReplyHabit[] }
-  | {
-      type: 'invalid';
-      reason: string;
-      raw: string;
-      /** The model's own words that could not be read (one line or a short span), to quote back. */
-      quote?: string;
-      /** The corrected line the model should write instead, in the reply's keywords. */
-      fix?: string;
-    };
+  | FinalReply
+  | InvalidReply;
 
 /** An object or an array when the action input was JSON-like, else the trimmed string. */
 export type ActionInput = Record<string, unknown> | unknown[] | string;

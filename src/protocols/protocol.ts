@@ -1,4 +1,4 @@
-import type { Message, ModelResponse, ReplyHabit, Step, ToolSpec } from '../core/index.js';
+import type { Message, ModelResponse, ReadReply, Step, ToolSpec } from '../core/index.js';
 
 /** The three protocols: provider tool calls, a JSON object per reply, or ReAct text. */
 export type ProtocolName = 'native' | 'json' | 'react';
@@ -16,30 +16,7 @@ export interface PromptContext {
   context?: string[];
 }
 
-/** One tool call read out of a reply (native calls keep the provider's id; others get a generated one). */
-export interface ReadToolCall {
-  id: string;
-  name: string;
-  /** An object, a JSON-ish string or a bare string; the tool layer coerces it. */
-  input: unknown;
-}
-
-/**
- * A reply read into the loop's next move. Never thrown: an unreadable reply is `invalid`. `habits`
- * names the formatting habits the parser read through (see `REPLY_HABITS`).
- */
-export type ReadReply =
-  | { type: 'tool_calls'; thought?: string; calls: ReadToolCall[]; repaired?: boolean; habits?: ReplyHabit[] }
-  | { type: 'final'; thought?: string; answer: string; repaired?: boolean; habits?: ReplyHabit[] }
-  | {
-      type: 'invalid';
-      reason: string;
-      raw: string;
-      /** The model's own words that could not be read, quoted back in the correction. */
-      quote?: string;
-      /** The corrected line to write instead, shown in the correction. */
-      fix?: string;
-    };
+export type { ReadReply, ReadToolCall } from '../core/index.js';
 
 /** What a correction may show beyond the reason: the model's own words and the corrected line. */
 export interface CorrectionDetail {

@@ -1,5 +1,4 @@
 import type { Context, Hono } from 'hono';
-import type { RunService } from '../server/index.js';
 import { loadStudioAssets } from './studio-assets.js';
 import { missingBundlePage, studioPage } from './studio-page.js';
 
@@ -8,8 +7,9 @@ import { missingBundlePage, studioPage } from './studio-page.js';
  * `GET /v1/agents` (the agent names, behind the same bearer auth as the rest of `/v1`). The chat also
  * needs the session routes (`createApp({ sessions })`) and the trace view the replay route.
  * The page itself carries no secret, so it is served without a token; it asks for one.
+ * `runs` is typed by the one method used, so studio/ does not import server/ back (server mounts these routes).
  */
-export function studioRoutes(app: Hono, runs: RunService): void {
+export function studioRoutes(app: Hono, runs: { agentNames(): string[] }): void {
   const assets = loadStudioAssets();
   const html = assets.script === undefined ? missingBundlePage() : studioPage();
   const page = (c: Context) => c.html(html, assets.script === undefined ? 500 : 200, { 'Cache-Control': 'no-store' });

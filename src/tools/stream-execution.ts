@@ -1,5 +1,4 @@
 import { createPushChannel } from '../core/index.js';
-import type { ExecuteOptions } from './tool-executor.js';
 import type { ToolEndRecord, ToolStartRecord } from './tool-records.js';
 
 /** One item of `executor.stream()`: a call started, a call ended, or all calls ended (records in call order). */
@@ -8,6 +7,13 @@ export type ToolExecution =
   | { type: 'end'; record: ToolEndRecord }
   | { type: 'done'; records: ToolEndRecord[] };
 
+/** The callbacks `run` passes on to the executor (a subset of its `ExecuteOptions`, named here so this file does not import the executor back). */
+interface StreamCallbacks {
+  signal: AbortSignal;
+  onStart: (record: ToolStartRecord) => void;
+  onEnd: (record: ToolEndRecord) => void;
+}
+
 /**
  * Turns a callback-driven execution into an async generator, so a loop written as a generator
  * can yield `tool_start`/`tool_end` events while calls are still running. Leaving the loop early
@@ -15,7 +21,7 @@ export type ToolExecution =
  */
 export function streamExecution(
   signal: AbortSignal | undefined,
-  run: (callbacks: Required<Pick<ExecuteOptions, 'onStart' | 'onEnd' | 'signal'>>) => Promise<ToolEndRecord[]>,
+  run: (callbacks: StreamCallbacks) => Promise<ToolEndRecord[]>,
 ): AsyncGenerator<ToolExecution> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);

@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/index.js';
+import { errorMessage, type ReadToolCall } from '../core/index.js';
 import { type Approver, createApprovalGate } from './approval-gate.js';
 import { createCallScheduler } from './call-scheduler.js';
 import { coerceArguments } from './coerce-arguments.js';
@@ -10,13 +10,7 @@ import { streamExecution, type ToolExecution } from './stream-execution.js';
 import type { AnyTool, Logger, ToolContext } from './tool.js';
 import { ToolCallContext } from './tool-call-context.js';
 import { toolMedia } from './tool-media.js';
-import {
-  type ToolCallInput,
-  type ToolEndRecord,
-  type ToolErrorKind,
-  type ToolStartRecord,
-  toEndRecord,
-} from './tool-records.js';
+import { type ToolEndRecord, type ToolErrorKind, type ToolStartRecord, toEndRecord } from './tool-records.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { truncateObservation } from './truncate-observation.js';
 
@@ -62,17 +56,17 @@ export interface ExecuteOptions {
 export interface ToolExecutor {
   readonly registry: ToolRegistry;
   /** Runs the calls (concurrently up to the cap) and resolves with their records in call order. Never rejects for tool problems. */
-  execute(calls: readonly ToolCallInput[], options?: ExecuteOptions): Promise<ToolEndRecord[]>;
+  execute(calls: readonly ReadToolCall[], options?: ExecuteOptions): Promise<ToolEndRecord[]>;
   /**
    * The same as `execute`, but the records come back directly when every call finished at once
    * (synchronous tools with a free slot), so a caller in a hot loop awaits only what waits.
    */
-  executeNow(calls: readonly ToolCallInput[], options?: ExecuteOptions): ToolEndRecord[] | Promise<ToolEndRecord[]>;
+  executeNow(calls: readonly ReadToolCall[], options?: ExecuteOptions): ToolEndRecord[] | Promise<ToolEndRecord[]>;
   /**
    * The same as `execute`, as an async stream: `start`/`end` as they happen, then `done` with the ordered
    * records. Leaving the stream early (`break`) aborts the calls still running.
    */
-  stream(calls: readonly ToolCallInput[], options?: { signal?: AbortSignal }): AsyncGenerator<ToolExecution>;
+  stream(calls: readonly ReadToolCall[], options?: { signal?: AbortSignal }): AsyncGenerator<ToolExecution>;
   /** Failures counted so far for a tool in this run. */
   failures(tool: string): number;
 }
@@ -84,7 +78,7 @@ type Settled<T> = T | Promise<T>;
 
 /** A call whose tool resolved and whose arguments validated: what runs once it is approved and has a slot. */
 interface Admitted {
-  call: ToolCallInput;
+  call: ReadToolCall;
   index: number;
   tool: AnyTool;
   input: unknown;
@@ -125,7 +119,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
 
   const refuse = (
-    call: ToolCallInput,
+    call: ReadToolCall,
     index: number,
     tool: string | undefined,
     input: unknown,
@@ -198,7 +192,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
 
   /** One call: resolve, validate and approve it, then run it in a slot. Synchronous when nothing waits. */
-  const runCall = (call: ToolCallInput, index: number, opts: ExecuteOptions): Settled<ToolEndRecord> => {
+  const runCall = (call: ReadToolCall, index: number, opts: ExecuteOptions): Settled<ToolEndRecord> => {
     const lookup = registry.lookup(call.name);
     if (!lookup.ok) {
       const kind = lookup.reason === 'unknown' ? 'unknown_tool' : 'disabled';
@@ -316,12 +310,12 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
 
   /** All calls at once, up to the cap. */
-  const executeNow = (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}): Settled<ToolEndRecord[]> => {
+  const executeNow = (calls: readonly ReadToolCall[], opts: ExecuteOptions = {}): Settled<ToolEndRecord[]> => {
     const records = calls.map((call, index) => runCall(call, index, opts));
     return records.some((r) => r instanceof Promise) ? Promise.all(records) : (records as ToolEndRecord[]);
   };
 
-  const execute = async (calls: readonly ToolCallInput[], opts: ExecuteOptions = {}) => executeNow(calls, opts);
+  const execute = async (calls: readonly ReadToolCall[], opts: ExecuteOptions = {}) => executeNow(calls, opts);
 
   return {
     registry,

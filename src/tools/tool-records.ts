@@ -1,11 +1,7 @@
-import type { ToolCallRecord } from '../core/index.js';
+import type { ReadToolCall, ToolCallRecord } from '../core/index.js';
 
-/** One call to execute, as a protocol read it: `input` may be an object, JSON(-ish) text or a bare string. */
-export interface ToolCallInput {
-  id: string;
-  name: string;
-  input: unknown;
-}
+/** The call type the executor runs is the one the protocols read: `ReadToolCall` (this older name still works). */
+export type ToolCallInput = ReadToolCall;
 
 /** Emitted when a call starts running (or is refused). `tool` is set when the name resolved. */
 export interface ToolStartRecord {

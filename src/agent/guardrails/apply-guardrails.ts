@@ -1,23 +1,20 @@
-import type { ToolCallRecord } from '../../core/index.js';
-import type { ReadToolCall } from '../../protocols/index.js';
+import type { ReadToolCall, ToolCallRecord } from '../../core/index.js';
 import type { StopReason } from '../guards/index.js';
-import type { Emit } from '../loop-config.js';
-import { event, type RunState } from '../run-state.js';
+import { event, type RunScope } from '../run-state.js';
 import type { GuardedCall, Guardrail } from './guardrail.js';
 
 type Stage = 'input' | 'output' | 'tool_call';
 
 /** Runs a stage's guardrails over a value: the first block stops, rewrites chain. Each trip is an event. */
 async function runGuardrails<T>(
-  guards: Guardrail<T>[] | undefined,
+  scope: RunScope,
+  guards: Guardrail<T>[],
   stage: Stage,
   value: T,
-  state: RunState,
-  signal: AbortSignal,
-  emit: Emit,
 ): Promise<{ value: T; blocked?: { guardrail: string; reason: string } }> {
+  const { state, signal, emit } = scope;
   let current = value;
-  for (const guard of guards ?? []) {
+  for (const guard of guards) {
     const verdict = await guard.check(current, { runId: state.runId, signal });
     if (verdict.action === 'allow') continue;
     emit(
@@ -30,31 +27,15 @@ async function runGuardrails<T>(
   return { value: current };
 }
 
-/**
- * Checks the run's input or final output; a block ends the run `failed` with the guardrail's reason.
- * With no guardrails the text comes straight back, with no promise.
- */
-export function guardText(
+/** Checks the run's input or final output; a block ends the run `failed` with the guardrail's reason. */
+export async function guardText(
+  scope: RunScope,
   guards: Guardrail<string>[] | undefined,
   stage: 'input' | 'output',
   text: string,
-  state: RunState,
-  signal: AbortSignal,
-  emit: Emit,
-): { text: string; stop?: StopReason } | Promise<{ text: string; stop?: StopReason }> {
-  if (!guards?.length) return { text };
-  return checkText(guards, stage, text, state, signal, emit);
-}
-
-async function checkText(
-  guards: Guardrail<string>[],
-  stage: 'input' | 'output',
-  text: string,
-  state: RunState,
-  signal: AbortSignal,
-  emit: Emit,
 ): Promise<{ text: string; stop?: StopReason }> {
-  const result = await runGuardrails(guards, stage, text, state, signal, emit);
+  if (!guards?.length) return { text };
+  const result = await runGuardrails(scope, guards, stage, text);
   if (!result.blocked) return { text: result.value };
   const { guardrail, reason } = result.blocked;
   return {
@@ -67,41 +48,16 @@ async function checkText(
   };
 }
 
-type GuardedCalls = { allowed: ReadToolCall[]; blocked: ToolCallRecord[] };
-
-/**
- * Checks each tool call: blocked calls become observations (the run goes on), rewritten ones run
- * with the new input. With no guardrails every call is allowed at once, with no promise.
- */
-export function guardToolCalls(
-  guards: Guardrail<GuardedCall>[] | undefined,
-  calls: ReadToolCall[],
-  state: RunState,
-  signal: AbortSignal,
-  emit: Emit,
-): GuardedCalls | Promise<GuardedCalls> {
-  if (!guards?.length) return { allowed: calls, blocked: [] };
-  return checkCalls(guards, calls, state, signal, emit);
-}
-
-async function checkCalls(
+/** Checks each tool call: blocked calls become observations (the run goes on), rewritten ones run with the new input. */
+export async function guardToolCalls(
+  scope: RunScope,
   guards: Guardrail<GuardedCall>[],
   calls: ReadToolCall[],
-  state: RunState,
-  signal: AbortSignal,
-  emit: Emit,
-): Promise<GuardedCalls> {
+): Promise<{ allowed: ReadToolCall[]; blocked: ToolCallRecord[] }> {
   const allowed: ReadToolCall[] = [];
   const blocked: ToolCallRecord[] = [];
   for (const call of calls) {
-    const result = await runGuardrails(
-      guards,
-      'tool_call',
-      { tool: call.name, input: parsed(call.input) },
-      state,
-      signal,
-      emit,
-    );
+    const result = await runGuardrails(scope, guards, 'tool_call', { tool: call.name, input: parsed(call.input) });
     if (result.blocked) {
       const output = `The call to ${call.name} was blocked by guardrail "${result.blocked.guardrail}": ${result.blocked.reason}. Do not retry it; choose another way or answer.`;
       blocked.push({

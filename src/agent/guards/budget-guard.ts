@@ -1,6 +1,13 @@
 import type { RunUsage } from '../../core/index.js';
-import type { Budget } from '../agent-options.js';
 import type { StopReason } from './stop-reason.js';
+
+/** Limits that end a run `budget_exceeded`. */
+export interface Budget {
+  /** Prompt + completion tokens over the whole run. */
+  maxTotalTokens?: number;
+  /** Wall-clock milliseconds for the whole run. */
+  maxDurationMs?: number;
+}
 
 /** Stops when the run has spent its token or time budget. */
 export function budgetGuard(usage: RunUsage, startedAt: number, budget: Budget | undefined): StopReason | undefined {

@@ -1,4 +1,4 @@
-export { budgetGuard } from './budget-guard.js';
+export { type Budget, budgetGuard } from './budget-guard.js';
 export { invalidStreakGuard } from './invalid-streak-guard.js';
 export { maxStepsGuard } from './max-steps-guard.js';
 export { canonicalJson, createRepetitionTracker, type RepetitionTracker } from './repetition-guard.js';

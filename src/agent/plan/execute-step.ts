@@ -2,7 +2,7 @@ import { addStats, type RunResult } from '../../core/index.js';
 import type { Language } from '../../protocols/index.js';
 import type { Agent } from '../agent.js';
 import { tighter } from '../agent-as-tool.js';
-import type { Budget } from '../agent-options.js';
+import type { Budget } from '../guards/index.js';
 import { addChildUsage } from '../run-state.js';
 import type { PlannerCall } from './ask-planner.js';
 import { type PlanView, planPrompts } from './plan-prompts.js';
@@ -16,11 +16,11 @@ import type { StepResult } from './step-result.js';
 export async function executeStep(
   executor: Agent,
   view: PlanView,
-  index: number,
-  options: { language: Language; remaining: Budget | undefined },
+  options: { index: number; language: Language; remaining: Budget | undefined },
   call: PlannerCall,
 ): Promise<{ result: StepResult; run: RunResult }> {
   const { state, emit, signal } = call;
+  const { index } = options;
   const run = await executor.run(planPrompts(options.language).stepTask(view, index), {
     parentRunId: state.runId,
     onEvent: emit,

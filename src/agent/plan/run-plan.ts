@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, RunResult } from '../../core/index.js';
+import type { RunResult } from '../../core/index.js';
 import { endRun, failure } from '../end-run.js';
 import { budgetGuard, type StopReason } from '../guards/index.js';
 import { ABORTED, linkAbort } from '../link-abort.js';
-import { createRunState, event, remainingBudget } from '../run-state.js';
+import { createRunState, event, fanOut, remainingBudget } from '../run-state.js';
 import type { PlannerCall } from './ask-planner.js';
 import { decideNext } from './decide-next.js';
 import { executeStep } from './execute-step.js';
@@ -23,14 +23,8 @@ export async function runPlan(input: string, options: PlanAndExecuteOptions, run
   const maxPlanSteps = options.maxPlanSteps ?? 8;
   const language = options.language ?? 'en';
   const budget = run.budget ?? options.budget;
-  const state = createRunState(run.runId ?? randomUUID(), input, run.parentRunId);
-  const emit = (e: AgentEvent) => {
-    try {
-      run.onEvent?.(e);
-    } catch {
-      // A consumer that throws must not break the run.
-    }
-  };
+  const state = createRunState({ runId: run.runId ?? randomUUID(), input, parentRunId: run.parentRunId });
+  const emit = fanOut(run.onEvent ? [run.onEvent] : []);
   const abort = linkAbort(run.signal, budget?.maxDurationMs);
   const call: PlannerCall = { state, emit, signal: abort.signal };
   const tools = executor.tools.specs();
@@ -78,8 +72,7 @@ export async function runPlan(input: string, options: PlanAndExecuteOptions, run
       const { result } = await executeStep(
         executor,
         view,
-        results.length,
-        { language, remaining: remainingBudget(budget, state) },
+        { index: results.length, language, remaining: remainingBudget(budget, state) },
         call,
       );
       results.push(result);
@@ -107,5 +100,5 @@ export async function runPlan(input: string, options: PlanAndExecuteOptions, run
 
   const output = answer ?? '';
   if (!stop) emit(event(state, 'final', { step: results.length, output }));
-  return endRun(state, stop, { output }, emit);
+  return endRun(call, { stop, output });
 }

@@ -1,0 +1,104 @@
+import type { Message, ToolSpec } from '../core/index.js';
+import type { Model } from '../llm/index.js';
+import type { PromptContext } from '../protocols/index.js';
+import type { StepState } from './agent-options.js';
+import { type PromptHead, projectMessages } from './build-messages.js';
+import type { LoopConfig, RunContext } from './loop-config.js';
+import { event } from './run-state.js';
+import { systemPromptFor } from './system-prompt-cache.js';
+import type { Router } from './tool-router.js';
+
+/** What one step sends: the model to ask, the messages, and the tools it may call. */
+export interface PreparedStep {
+  model: Model;
+  messages: Message[];
+  /** The tools the model sees this step (all of the run's, unless routed or chosen by `beforeStep`). */
+  specs: ToolSpec[];
+  /** The request's `tools` field (native protocol; undefined for text protocols, which put `specs` in the prompt). */
+  tools: ToolSpec[] | undefined;
+}
+
+/** The system message of a prompt. The one place it is rendered (and cached across runs by `systemPromptFor`). */
+export function systemMessage(config: LoopConfig, prompt: PromptContext = config.prompt): Message {
+  return { role: 'system', content: systemPromptFor(config.protocol, prompt) };
+}
+
+/**
+ * Prepares step `index`: the prompt projected from the steps so far (fitted into the token budget
+ * when there is one), then this step's tools (the router's pick when the agent has many), then
+ * whatever `beforeStep` changes. The prompt is fitted with the run's full system message; a step
+ * with fewer tools has its own system message put in its place.
+ */
+export async function prepareStep(ctx: RunContext, head: PromptHead, index: number): Promise<PreparedStep> {
+  const { config } = ctx;
+  const messages = config.context
+    ? await fitContext(ctx, head, index)
+    : projectMessages(head, ctx.state.steps, ctx.project);
+  let step = { model: config.model, messages, specs: config.prompt.tools };
+  if (config.router) step = withTools(config, step, await routeTools(ctx, config.router, index));
+  const before = config.options.beforeStep && (await config.options.beforeStep(stepState(ctx, index, step)));
+  if (before?.tools) {
+    // A different tool set for this step: the model sees only these (they must be registered to run).
+    const specs = before.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+    step = withTools(config, step, specs);
+  }
+  if (before?.model) step.model = before.model;
+  if (before?.messages) step.messages = before.messages;
+  const { model, specs } = step;
+  const prompt = specs === config.prompt.tools ? config.prompt : { ...config.prompt, tools: specs };
+  return { model, messages: step.messages, specs, tools: config.protocol.requestTools(prompt) };
+}
+
+/** What `beforeStep` and `afterStep` see of a step. */
+export function stepState(
+  { state, config }: RunContext,
+  index: number,
+  step: Pick<PreparedStep, 'model' | 'messages'>,
+): StepState {
+  const { runId, input, steps } = state;
+  return {
+    runId,
+    step: index,
+    input,
+    steps,
+    model: step.model,
+    tools: config.tools.registry.list(),
+    messages: step.messages,
+  };
+}
+
+/** The step with these tools instead, and the system message that describes them. */
+function withTools<S extends { messages: Message[]; specs: ToolSpec[] }>(
+  config: LoopConfig,
+  step: S,
+  specs: ToolSpec[],
+): S {
+  const system = systemMessage(config, { ...config.prompt, tools: specs });
+  return { ...step, specs, messages: [system, ...step.messages.slice(1)] };
+}
+
+/** Fits the prompt into the token budget, emitting `context_summary` when older steps were folded. */
+async function fitContext(ctx: RunContext, head: PromptHead, index: number): Promise<Message[]> {
+  const { state, emit } = ctx;
+  const fit = await ctx.config.context!.fit(
+    { head: [head.system, head.question], history: head.history, groups: state.steps.map(ctx.project) },
+    ctx.signal,
+  );
+  if (fit.summary) {
+    const { text, droppedGroups } = fit.summary;
+    emit(event(state, 'context_summary', { step: index, summary: text, droppedSteps: droppedGroups }));
+  }
+  if (fit.warning) emit(event(state, 'warning', { step: index, code: 'context', message: fit.warning }));
+  return fit.messages;
+}
+
+/** With many tools: this step's subset, picked from the question and the latest thought and observation (`tools_select`). */
+async function routeTools(ctx: RunContext, router: Router, index: number): Promise<ToolSpec[]> {
+  const { state, config, emit } = ctx;
+  const all = config.tools.registry.specs() as ToolSpec[];
+  const last = state.steps.at(-1);
+  const query = [state.input, last?.thought ?? '', (last?.observation ?? '').slice(0, 500)].join(' ');
+  const chosen = await router(query, all);
+  emit(event(state, 'tools_select', { step: index, tools: chosen.map((t) => t.name), from: all.length }));
+  return chosen;
+}
