@@ -1,6 +1,5 @@
-import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
-import type { ReplyHabit } from '../core/index.js';
+import { parseJsonLenient, type ReplyHabit } from '../core/index.js';
 import type { ReadReply, ReadToolCall } from '../protocols/index.js';
 
 /**
@@ -69,13 +68,6 @@ function parseAnswer(answer: string): unknown {
     .replace(/^```(?:json)?\s*/i, '')
     .replace(/\s*```$/, '');
   if (!/^[[{"]/.test(text)) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    try {
-      return JSON.parse(jsonrepair(text));
-    } catch {
-      return text;
-    }
-  }
+  const read = parseJsonLenient(text);
+  return read.ok ? read.value : text;
 }

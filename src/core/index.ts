@@ -48,6 +48,7 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
+export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
 export { type ActionInput, type ParsedStep, REPLY_HABITS, type ReplyHabit } from './parsed-step.js';
 export { createPushChannel, type PushChannel } from './push-channel.js';
 export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';

@@ -1,13 +1,12 @@
-import type { ModelResponse } from '../../core/index.js';
+import { type ModelResponse, parseJsonLenient } from '../../core/index.js';
 import type { ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS } from '../shared/call-markers.js';
-import { extractJson } from '../shared/extract-json.js';
+import { extractJson } from '../shared/json.js';
 import { hasTokenCall } from '../shared/native-token-calls.js';
 import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
 import { readNativeCalls, readParsedStep } from '../shared/read-parsed-step.js';
-import { parseJsonLenient } from '../shared/repair-json.js';
 import { stripSpecialTokens } from '../shared/special-tokens.js';
 import { splitSections } from '../shared/split-sections.js';
 import { stripThink } from '../shared/strip-think.js';

@@ -1,12 +1,11 @@
-import type { ParsedStep, ReplyHabit } from '../../core/index.js';
+import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/index.js';
 import { coerceInput } from '../shared/coerce-input.js';
 import { FIX_KEYWORDS, replyLanguage } from '../shared/correction-detail.js';
-import { extractJson } from '../shared/extract-json.js';
 import { isFinalName, isNoneName } from '../shared/final-names.js';
 import { invalid, withExtras, withHabits } from '../shared/invalid.js';
+import { extractJson, isRecord } from '../shared/json.js';
 import { parseActionCall } from '../shared/parse-action-call.js';
 import { readActionObject } from '../shared/read-action-object.js';
-import { isRecord, parseJsonLenient } from '../shared/repair-json.js';
 
 /** The format reminder appended to ReAct reasons. */
 export const FORMAT_HINT =

@@ -1,8 +1,7 @@
-import type { ParsedStep } from '../../core/index.js';
-import { extractJson } from './extract-json.js';
+import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { invalid } from './invalid.js';
+import { extractJson } from './json.js';
 import { readActionObject } from './read-action-object.js';
-import { parseJsonLenient } from './repair-json.js';
 
 /** A call found in a model's native token format, with the text before it. */
 interface TokenCall {

@@ -1,6 +1,5 @@
-import type { ActionInput } from '../../core/index.js';
+import { type ActionInput, parseJsonLenient } from '../../core/index.js';
 import { coerceInput } from './coerce-input.js';
-import { parseJsonLenient } from './repair-json.js';
 
 /** A call written on the Action line itself: `search[query]` or `search("query")`. */
 export interface ActionCall {

@@ -1,10 +1,9 @@
-import type { ParsedStep } from '../../core/index.js';
+import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { CALL_MARKERS } from './call-markers.js';
-import { extractJson } from './extract-json.js';
 import { invalid, withExtras } from './invalid.js';
+import { extractJson } from './json.js';
 import { readPythonicCalls } from './pythonic-calls.js';
 import { readActionObject } from './read-action-object.js';
-import { parseJsonLenient } from './repair-json.js';
 import { splitSections } from './split-sections.js';
 import { extractTaggedCalls, textBeforeTags } from './tool-call-tags.js';
 

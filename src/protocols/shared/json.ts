@@ -1,3 +1,8 @@
+/**
+ * JSON inside a reply: where it sits (fenced or in prose, cut off or whole) and the checks the
+ * readers make on it. The lenient parse itself is core's `parseJsonLenient`.
+ */
+
 /** Where a JSON value sits inside a reply. */
 export interface JsonSpan {
   /** The JSON text (possibly incomplete when `truncated`). */
@@ -74,4 +79,21 @@ function scanFrom(text: string, start: number): JsonSpan | undefined {
 
 function whole(text: string, start: number, end: number): JsonSpan {
   return { json: text.slice(start, end), truncated: false, cutInString: false, start, end };
+}
+
+/** True for a plain object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when a raw newline or tab sits inside a JSON string, which strict JSON forbids. */
+export function hasRawControlInString(json: string): boolean {
+  let quoted = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (quoted && c === 92 /* \ */) i++;
+    else if (c === 34 /* " */) quoted = !quoted;
+    else if (quoted && c < 32) return true;
+  }
+  return false;
 }
