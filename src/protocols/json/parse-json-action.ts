@@ -3,15 +3,13 @@ import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS } from '../shared/call-markers.js';
 import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
 import { extractJson, hasRawControlInString } from '../shared/json.js';
+import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
 import { readTokenCall } from '../shared/native-token-calls.js';
-import { LINE_KEYWORD, lineKeywordOf } from '../shared/normalize-keywords.js';
 import { plainReply } from '../shared/plain-reply.js';
 import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
 import { readUnstructured } from '../shared/read-unstructured.js';
-import { stripSpecialTokens } from '../shared/special-tokens.js';
-import { splitSections } from '../shared/split-sections.js';
-import { stripThink } from '../shared/strip-think.js';
+import { stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const SHAPE =
   '{"thought": "...", "action": "<tool>", "action_input": {...}} or {"action": "final_answer", "action_input": "<answer>"}';

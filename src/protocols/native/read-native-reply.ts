@@ -3,13 +3,12 @@ import type { ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS } from '../shared/call-markers.js';
 import { extractJson } from '../shared/json.js';
+import { splitSections } from '../shared/keywords.js';
 import { hasTokenCall } from '../shared/native-token-calls.js';
 import { readPythonicCalls } from '../shared/pythonic-calls.js';
 import { readActionObject } from '../shared/read-action-object.js';
 import { readNativeCalls, readParsedStep } from '../shared/read-parsed-step.js';
-import { stripSpecialTokens } from '../shared/special-tokens.js';
-import { splitSections } from '../shared/split-sections.js';
-import { stripThink } from '../shared/strip-think.js';
+import { stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
 /** Every text action needs one of these: a tag, a call's brackets, a keyword's colon or JSON. */

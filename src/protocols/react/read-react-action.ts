@@ -1,9 +1,9 @@
 import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/index.js';
 import { coerceInput } from '../shared/coerce-input.js';
 import { FIX_KEYWORDS, replyLanguage } from '../shared/correction-detail.js';
-import { isFinalName, isNoneName } from '../shared/final-names.js';
 import { invalid, withExtras, withHabits } from '../shared/invalid.js';
 import { extractJson, isRecord } from '../shared/json.js';
+import { isFinalName, isNoneName } from '../shared/keywords.js';
 import { parseActionCall } from '../shared/parse-action-call.js';
 import { readActionObject } from '../shared/read-action-object.js';
 

@@ -1,5 +1,5 @@
 import type { ParsedStep } from '../../core/index.js';
-import { isFinalName } from './final-names.js';
+import { isFinalName } from './keywords.js';
 import { parseActionCall } from './parse-action-call.js';
 
 const START = /^\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u;

@@ -1,8 +1,8 @@
 import type { ParsedStep } from '../../core/index.js';
 import { coerceValue } from './coerce-input.js';
-import { isFinalName, squash } from './final-names.js';
 import { invalid, withExtras, withHabits } from './invalid.js';
 import { isRecord } from './json.js';
+import { isFinalName, squash } from './keywords.js';
 
 /** How the JSON was obtained, which changes what a missing field means. */
 export interface ReadObjectOptions {

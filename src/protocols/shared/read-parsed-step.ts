@@ -3,7 +3,7 @@ import type { ReadReply } from '../protocol.js';
 import { textCallId } from './call-id.js';
 import { joinThoughts } from './invalid.js';
 import { readArguments } from './read-arguments.js';
-import { stripThink } from './strip-think.js';
+import { stripThink } from './special-tokens.js';
 
 /** Turns a parsed text step into the loop's reply shape, giving a text action a stable call id. */
 export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadReply {

@@ -2,9 +2,9 @@ import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { CALL_MARKERS } from './call-markers.js';
 import { invalid, withExtras } from './invalid.js';
 import { extractJson } from './json.js';
+import { splitSections } from './keywords.js';
 import { readPythonicCalls } from './pythonic-calls.js';
 import { readActionObject } from './read-action-object.js';
-import { splitSections } from './split-sections.js';
 import { extractTaggedCalls, textBeforeTags } from './tool-call-tags.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Message, Step } from '../../core/index.js';
-import { cutAfterDecision } from './cut-after-decision.js';
+import { cutAfterDecision } from './keywords.js';
 
 /** What a text protocol needs to record a step. */
 export interface TextStepOptions {
