@@ -1,15 +1,11 @@
 import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { parseReAct } from '../react/parse-react.js';
-import { CALL_MARKERS } from '../shared/call-markers.js';
+import { CALL_MARKERS, readActionObject, readPythonicCalls, readUnstructured } from '../shared/call-syntax.js';
 import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
 import { extractJson, hasRawControlInString } from '../shared/json.js';
 import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
-import { readTokenCall } from '../shared/native-token-calls.js';
 import { plainReply } from '../shared/plain-reply.js';
-import { readPythonicCalls } from '../shared/pythonic-calls.js';
-import { readActionObject } from '../shared/read-action-object.js';
-import { readUnstructured } from '../shared/read-unstructured.js';
-import { stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
+import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const SHAPE =
   '{"thought": "...", "action": "<tool>", "action_input": {...}} or {"action": "final_answer", "action_input": "<answer>"}';

@@ -1,14 +1,11 @@
 import { type ModelResponse, parseJsonLenient } from '../../core/index.js';
 import type { ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
-import { CALL_MARKERS } from '../shared/call-markers.js';
+import { CALL_MARKERS, readActionObject, readPythonicCalls } from '../shared/call-syntax.js';
 import { extractJson } from '../shared/json.js';
 import { splitSections } from '../shared/keywords.js';
-import { hasTokenCall } from '../shared/native-token-calls.js';
-import { readPythonicCalls } from '../shared/pythonic-calls.js';
-import { readActionObject } from '../shared/read-action-object.js';
 import { readNativeCalls, readParsedStep } from '../shared/read-parsed-step.js';
-import { stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
+import { hasTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
 /** Every text action needs one of these: a tag, a call's brackets, a keyword's colon or JSON. */

@@ -1,10 +1,9 @@
 import type { ParsedStep } from '../../core/index.js';
+import { readUnstructured } from '../shared/call-syntax.js';
 import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
 import { isNoneName, type Section, splitSections, unwrapFences } from '../shared/keywords.js';
-import { readTokenCall } from '../shared/native-token-calls.js';
 import { plainReply } from '../shared/plain-reply.js';
-import { readUnstructured } from '../shared/read-unstructured.js';
-import { stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
+import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
 
 /**
