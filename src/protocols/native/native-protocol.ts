@@ -1,7 +1,5 @@
 import type { Protocol } from '../protocol.js';
-import { renderCorrection } from '../shared/correction-detail.js';
-import { fill } from '../shared/prompt-template.js';
-import { renderSystemPrompt } from '../shared/render-system-prompt.js';
+import { fill, renderCorrection, renderSystemPrompt } from '../shared/prompt-template.js';
 import { nativeStepMessages } from './native-step-messages.js';
 import { nativePrompt } from './prompt.js';
 import { readNativeReply } from './read-native-reply.js';

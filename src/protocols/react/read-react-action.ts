@@ -1,10 +1,10 @@
 import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/index.js';
 import { parseActionCall, readActionObject } from '../shared/call-syntax.js';
 import { coerceInput } from '../shared/coerce-input.js';
-import { FIX_KEYWORDS, replyLanguage } from '../shared/correction-detail.js';
 import { invalid, withExtras, withHabits } from '../shared/invalid.js';
 import { extractJson, isRecord } from '../shared/json.js';
 import { isFinalName, isNoneName } from '../shared/keywords.js';
+import { FIX_KEYWORDS, replyLanguage } from '../shared/prompt-template.js';
 
 /** The format reminder appended to ReAct reasons. */
 export const FORMAT_HINT =
