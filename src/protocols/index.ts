@@ -17,5 +17,5 @@ export type {
 export { parseReAct } from './react/parse-react.js';
 export { reactPrompt } from './react/prompt.js';
 export { reactProtocol } from './react/react-protocol.js';
-export { PLAIN_ANSWER_MAX_CHARS } from './shared/plain-reply.js';
+export { PLAIN_ANSWER_MAX_CHARS } from './shared/build-step.js';
 export { type PromptTemplate, type PromptTemplates, replyLanguage } from './shared/prompt-template.js';

@@ -1,10 +1,9 @@
 import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { parseReAct } from '../react/parse-react.js';
+import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
 import { CALL_MARKERS, readActionObject, readPythonicCalls, readUnstructured } from '../shared/call-syntax.js';
-import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
 import { extractJson, hasRawControlInString } from '../shared/json.js';
 import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
-import { plainReply } from '../shared/plain-reply.js';
 import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const SHAPE =

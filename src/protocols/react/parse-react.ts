@@ -1,8 +1,7 @@
 import type { ParsedStep } from '../../core/index.js';
+import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
 import { readUnstructured } from '../shared/call-syntax.js';
-import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
 import { isNoneName, type Section, splitSections, unwrapFences } from '../shared/keywords.js';
-import { plainReply } from '../shared/plain-reply.js';
 import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
 

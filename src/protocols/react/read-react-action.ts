@@ -1,8 +1,7 @@
 import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/index.js';
+import { invalid, withExtras, withHabits } from '../shared/build-step.js';
 import { parseActionCall, readActionObject } from '../shared/call-syntax.js';
-import { coerceInput } from '../shared/coerce-input.js';
-import { invalid, withExtras, withHabits } from '../shared/invalid.js';
-import { extractJson, isRecord } from '../shared/json.js';
+import { coerceInput, extractJson, isRecord } from '../shared/json.js';
 import { isFinalName, isNoneName } from '../shared/keywords.js';
 import { FIX_KEYWORDS, replyLanguage } from '../shared/prompt-template.js';
 

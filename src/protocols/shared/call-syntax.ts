@@ -4,9 +4,8 @@
  * Llama's pythonic call list, and `<tool_call>`/`<function=…>` tags. `readUnstructured` tries them in turn.
  */
 import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
-import { coerceInput, coerceValue } from './coerce-input.js';
-import { invalid, withExtras, withHabits } from './invalid.js';
-import { extractJson, isRecord } from './json.js';
+import { invalid, withExtras, withHabits } from './build-step.js';
+import { coerceInput, coerceValue, extractJson, isRecord } from './json.js';
 import { isFinalName, splitSections, squash } from './keywords.js';
 
 /** How the JSON was obtained, which changes what a missing field means. */

@@ -5,8 +5,8 @@
  * read as the call a server should have returned.
  */
 import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/index.js';
+import { invalid } from './build-step.js';
 import { readActionObject } from './call-syntax.js';
-import { invalid } from './invalid.js';
 import { extractJson } from './json.js';
 
 /** A reply with the chat-template tokens a server left in it taken out. */

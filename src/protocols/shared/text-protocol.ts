@@ -2,7 +2,7 @@ import type { Message, ParsedStep, Step } from '../../core/index.js';
 import type { Protocol, ProtocolName } from '../protocol.js';
 import { cutAfterDecision } from './keywords.js';
 import { type PromptTemplates, renderCorrection, renderSystemPrompt } from './prompt-template.js';
-import { readNativeCalls, readParsedStep } from './read-parsed-step.js';
+import { readNativeCalls, readParsedStep } from './read-reply.js';
 
 /** The parts that make a text protocol (json, react): its name, prompt text and parser. */
 export interface TextProtocolParts {
