@@ -187,8 +187,13 @@ function toolNameProblem(tool: string): string | undefined {
  */
 function dropStopLeftover(input: string | undefined): string | undefined {
   if (input === undefined) return undefined;
-  const lines = input.trimEnd().split('\n');
-  const last = lines[lines.length - 1].trim().toLowerCase();
+  const text = input.trimEnd();
+  const cut = text.lastIndexOf('\n');
+  if (cut < 0) return input;
+  const last = text
+    .slice(cut + 1)
+    .trim()
+    .toLowerCase();
   const leftover = (last.length >= 3 && 'observation'.startsWith(last)) || last === '观察' || last === '觀察';
-  return leftover && lines.length > 1 ? lines.slice(0, -1).join('\n') : input;
+  return leftover ? text.slice(0, cut) : input;
 }

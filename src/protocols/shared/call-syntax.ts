@@ -124,6 +124,7 @@ const FUNCTION_TAG = /<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/gi;
  * (a cut-off reply) runs to the end of the text.
  */
 export function extractTaggedCalls(text: string): TaggedCall[] {
+  if (!text.includes('<')) return []; // both tags start with `<`; most replies hold none
   const found: { at: number; call: TaggedCall }[] = [];
   for (const m of text.matchAll(TOOL_CALL)) found.push({ at: m.index ?? 0, call: { kind: 'json', body: m[1] } });
   for (const m of text.matchAll(FUNCTION_TAG)) {

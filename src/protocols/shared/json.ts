@@ -28,6 +28,7 @@ const FENCE = /```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
  * respected, so braces inside strings do not count. Returns undefined when there is no `{` or `[`.
  */
 export function extractJson(text: string): JsonSpan | undefined {
+  if (!text.includes('```')) return scanFrom(text, firstOpener(text)); // no fence to look in or mask
   for (const fence of text.matchAll(FENCE)) {
     const lang = fence[1].toLowerCase();
     if (lang && !JSON_FENCES.includes(lang)) continue;

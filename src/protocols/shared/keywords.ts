@@ -75,36 +75,46 @@ export interface Sections {
   sections: Section[];
 }
 
+/** The first inline keyword in a line: INLINE_KEYWORD without the global flag, so `exec` keeps no state. */
+const FIRST_INLINE = new RegExp(INLINE_KEYWORD.source, 'u');
+
 /**
  * Cuts a reply at its ReAct keywords. Keywords count at the start of a line; inside Thought and
  * Action lines, inline keywords split too (`Thought: … Action: search Action Input: x`). Inline
  * keywords are not looked for in inputs and answers, whose text may legitimately contain them.
  */
 export function splitSections(text: string): Sections {
-  const marks = [...text.matchAll(LINE_KEYWORD)];
+  // An exec loop, not [...matchAll()]: matchAll clones the regex on every call, and every reply comes here.
+  const marks: RegExpExecArray[] = [];
+  LINE_KEYWORD.lastIndex = 0;
+  for (let m = LINE_KEYWORD.exec(text); m; m = LINE_KEYWORD.exec(text)) marks.push(m);
   if (marks.length === 0) return { preamble: text.trim(), sections: [] };
   const sections: Section[] = [];
-  marks.forEach((m, i) => {
-    const start = (m.index ?? 0) + m[0].length;
-    const end = i + 1 < marks.length ? (marks[i + 1].index ?? text.length) : text.length;
-    sections.push(...splitInline({ keyword: lineKeywordOf(m), content: text.slice(start, end) }));
-  });
-  return { preamble: text.slice(0, marks[0].index ?? 0).trim(), sections: sections.map(trimmed) };
+  for (let i = 0; i < marks.length; i++) {
+    const m = marks[i];
+    const end = i + 1 < marks.length ? marks[i + 1].index : text.length;
+    splitInline(lineKeywordOf(m), text.slice(m.index + m[0].length, end), sections);
+  }
+  return { preamble: text.slice(0, marks[0].index).trim(), sections };
 }
 
-function splitInline(section: Section): Section[] {
-  if (section.keyword !== 'thought' && section.keyword !== 'action') return [section];
-  const firstLine = section.content.split('\n', 1)[0];
-  const match = [...firstLine.matchAll(INLINE_KEYWORD)][0];
-  if (!match) return [section];
-  const at = match.index ?? 0;
-  const head = { keyword: section.keyword, content: section.content.slice(0, at) };
-  const rest = { keyword: inlineKeywordOf(match), content: section.content.slice(at + match[0].length) };
-  return [head, ...splitInline(rest)];
+/** Adds a section to `out`, cut again at each inline keyword on the first line of a Thought or Action. */
+function splitInline(keyword: ReActKeyword, content: string, out: Section[]): void {
+  let match: RegExpExecArray | null = null;
+  if (keyword === 'thought' || keyword === 'action') {
+    const newline = content.indexOf('\n');
+    match = FIRST_INLINE.exec(newline < 0 ? content : content.slice(0, newline));
+  }
+  if (!match) {
+    out.push(trimmed(keyword, content));
+    return;
+  }
+  out.push(trimmed(keyword, content.slice(0, match.index)));
+  splitInline(inlineKeywordOf(match), content.slice(match.index + match[0].length), out);
 }
 
-function trimmed(section: Section): Section {
-  return { keyword: section.keyword, content: section.content.replace(/\s+$/, '').replace(/^[ \t]*\n?/, '') };
+function trimmed(keyword: ReActKeyword, content: string): Section {
+  return { keyword, content: content.trimEnd().replace(/^[ \t]*\n?/, '') };
 }
 
 /** Normalises a name for comparison: lower case, no spaces, underscores or dashes. */
