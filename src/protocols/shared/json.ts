@@ -140,7 +140,7 @@ export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedIn
     const kept = dropCommentary(text);
     if (kept !== text) {
       text = kept;
-      if (text.startsWith('{')) return withHabits(readObject(text), COMMENTARY);
+      if (text.startsWith('{')) return withInputHabits(readObject(text), COMMENTARY);
       return commentaryInput(text);
     }
   }
@@ -159,7 +159,7 @@ export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedIn
   const inner = unquote(text) ?? (/^"\s*\{[\s\S]*\}\s*"$/.test(text) ? text.slice(1, -1).trim() : undefined);
   if (inner !== undefined) {
     const object = inner.startsWith('{') ? readObject(inner) : undefined;
-    if (object?.ok && typeof object.input !== 'string') return withHabits(object, QUOTED);
+    if (object?.ok && typeof object.input !== 'string') return withInputHabits(object, QUOTED);
     return { ok: true, input: inner, repaired: false, habits: ['quoted_input'] };
   }
   // No spread: this is the hot path, and a literal keeps one object shape.
@@ -182,7 +182,7 @@ export function coerceValue(value: unknown): CoercedInput {
   return { ok: true, input: JSON.stringify(value), repaired: false };
 }
 
-function withHabits(input: CoercedInput, habits: ReplyHabit[]): CoercedInput {
+function withInputHabits(input: CoercedInput, habits: ReplyHabit[]): CoercedInput {
   if (!input.ok || habits.length === 0) return input;
   return { ...input, habits: [...habits, ...(input.habits ?? [])] };
 }
