@@ -1,6 +1,5 @@
-import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
-import type { ReadReply } from '../core/index.js';
+import { parseJsonLenient, type ReadReply } from '../core/index.js';
 
 /**
  * The loop's next move: the reply as read, except that with an output schema a final answer must
@@ -32,13 +31,6 @@ function parseAnswer(answer: string): unknown {
     .replace(/^```(?:json)?\s*/i, '')
     .replace(/\s*```$/, '');
   if (!/^[[{"]/.test(text)) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    try {
-      return JSON.parse(jsonrepair(text));
-    } catch {
-      return text;
-    }
-  }
+  const read = parseJsonLenient(text);
+  return read.ok ? read.value : text;
 }

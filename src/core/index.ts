@@ -48,6 +48,7 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
+export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
 export {
   type ActionInput,
   type FinalReply,

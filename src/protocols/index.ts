@@ -1,4 +1,4 @@
-export { type BuildPromptOptions, type BuiltPrompt, buildPrompt } from './build-prompt.js';
+export { type BuildPromptOptions, type BuiltPrompt, buildPrompt, renderPrompt } from './build-prompt.js';
 export { getProtocol } from './get-protocol.js';
 export { jsonProtocol } from './json/json-protocol.js';
 export { parseJsonAction } from './json/parse-json-action.js';
@@ -17,7 +17,5 @@ export type {
 export { parseReAct } from './react/parse-react.js';
 export { reactPrompt } from './react/prompt.js';
 export { reactProtocol } from './react/react-protocol.js';
-export { renderPrompt } from './render-prompt.js';
-export { replyLanguage } from './shared/correction-detail.js';
-export { PLAIN_ANSWER_MAX_CHARS } from './shared/plain-reply.js';
-export type { PromptTemplate, PromptTemplates } from './shared/prompt-template.js';
+export { PLAIN_ANSWER_MAX_CHARS } from './shared/build-step.js';
+export { type PromptTemplate, type PromptTemplates, replyLanguage } from './shared/prompt-template.js';

@@ -1,4 +1,4 @@
-import { jsonrepair } from 'jsonrepair';
+import { parseJsonLenient } from '../core/index.js';
 import { formatInputIssues, formatNotAnObject } from './format-input-issues.js';
 import type { AnyTool } from './tool.js';
 import { toolInputShape } from './tool-input-shape.js';
@@ -52,18 +52,10 @@ function mapToSoleField(tool: AnyTool, text: unknown, value: unknown): unknown {
 
 /** Strict JSON first (fast path), then jsonrepair for JSON-ish text; undefined when neither reads it. */
 function readJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Only text that looks like JSON is worth repairing; a bare sentence must stay a bare string.
-    const first = text[0];
-    if (first !== '{' && first !== '[' && first !== '"' && first !== "'") return undefined;
-    try {
-      return JSON.parse(jsonrepair(text));
-    } catch {
-      return undefined;
-    }
-  }
+  // Only text that looks like JSON is worth repairing; a bare sentence must stay a bare string.
+  const first = text[0];
+  const read = parseJsonLenient(text, { repair: first === '{' || first === '[' || first === '"' || first === "'" });
+  return read.ok ? read.value : undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

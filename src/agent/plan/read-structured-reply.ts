@@ -1,5 +1,5 @@
-import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
+import { parseJsonLenient } from '../../core/index.js';
 
 /** A reply read against a schema: the value, or exactly what was wrong (to tell the model). */
 export type StructuredReply<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -16,17 +16,9 @@ export function readStructuredReply<T>(
 ): StructuredReply<T> {
   const json = jsonText(text);
   if (json === undefined) return { ok: false, reason: 'The reply holds no JSON object.' };
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    try {
-      value = JSON.parse(jsonrepair(json));
-    } catch (error) {
-      return { ok: false, reason: `The reply is not valid JSON (${error instanceof Error ? error.message : error}).` };
-    }
-  }
-  const result = schema.safeParse(wrap(value));
+  const read = parseJsonLenient(json);
+  if (!read.ok) return { ok: false, reason: `The reply is not valid JSON (${read.error}).` };
+  const result = schema.safeParse(wrap(read.value));
   if (result.success) return { ok: true, value: result.data };
   const problems = result.error.issues
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)

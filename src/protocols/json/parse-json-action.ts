@@ -1,19 +1,10 @@
-import type { ParsedStep } from '../../core/index.js';
+import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { parseReAct } from '../react/parse-react.js';
-import { CALL_MARKERS } from '../shared/call-markers.js';
-import { hasRawControlInString } from '../shared/coerce-input.js';
-import { extractJson } from '../shared/extract-json.js';
-import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
-import { readTokenCall } from '../shared/native-token-calls.js';
-import { LINE_KEYWORD, lineKeywordOf } from '../shared/normalize-keywords.js';
-import { plainReply } from '../shared/plain-reply.js';
-import { readPythonicCalls } from '../shared/pythonic-calls.js';
-import { readActionObject } from '../shared/read-action-object.js';
-import { readUnstructured } from '../shared/read-unstructured.js';
-import { parseJsonLenient } from '../shared/repair-json.js';
-import { stripSpecialTokens } from '../shared/special-tokens.js';
-import { splitSections } from '../shared/split-sections.js';
-import { stripThink } from '../shared/strip-think.js';
+import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
+import { CALL_MARKERS, readActionObject, readPythonicCalls, readUnstructured } from '../shared/call-syntax.js';
+import { extractJson, hasRawControlInString } from '../shared/json.js';
+import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
+import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const SHAPE =
   '{"thought": "...", "action": "<tool>", "action_input": {...}} or {"action": "final_answer", "action_input": "<answer>"}';

@@ -1,10 +1,13 @@
-import type { Protocol } from '../protocol.js';
-import { renderCorrection } from '../shared/correction-detail.js';
-import { fill } from '../shared/prompt-template.js';
-import { renderSystemPrompt } from '../shared/render-system-prompt.js';
-import { nativeStepMessages } from './native-step-messages.js';
+import { type Message, type ModelResponse, parseJsonLenient, type Step, type ToolCall } from '../../core/index.js';
+import type { Protocol, ReadReply } from '../protocol.js';
+import { parseReAct } from '../react/parse-react.js';
+import { CALL_MARKERS, readActionObject, readPythonicCalls } from '../shared/call-syntax.js';
+import { extractJson } from '../shared/json.js';
+import { splitSections } from '../shared/keywords.js';
+import { fill, renderCorrection, renderSystemPrompt } from '../shared/prompt-template.js';
+import { readNativeCalls, readParsedStep } from '../shared/read-reply.js';
+import { hasTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 import { nativePrompt } from './prompt.js';
-import { readNativeReply } from './read-native-reply.js';
 
 /**
  * The native protocol: tools go in the request's `tools` field and the provider returns structured
@@ -22,3 +25,100 @@ export const nativeProtocol: Protocol = {
     renderCorrection(nativePrompt[language].correction, reason, language, detail),
   finalAnswerRequest: (language) => nativePrompt[language].finalAnswerRequest,
 };
+
+const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
+/** Every text action needs one of these: a tag, a call's brackets, a keyword's colon or JSON. */
+const ACTION_CHARS = /[<([{:：]/;
+
+/**
+ * Reads a native reply: provider tool calls win (ids kept, strict JSON arguments read). A reply with no
+ * tool calls whose text is an action anyway (a `<tool_call>` tag, a ReAct `Action:`, or a reply that
+ * is nothing but a JSON action, as small local models write) is read as that action; any other text
+ * is the final answer. Text with ReAct keywords that do not make a readable action ("**Action:**
+ * restart the server" in a runbook) stays an answer: only a broken tag is reported invalid.
+ */
+export function readNativeReply(response: ModelResponse): ReadReply {
+  if (response.toolCalls && response.toolCalls.length > 0) return readNativeCalls(response);
+  const raw = response.text ?? '';
+  if (hasTokenCall(raw)) return readParsedStep(parseReAct(raw), response);
+  const { text, thought } = stripThink(stripSpecialTokens(raw).text);
+  if (looksLikeTextAction(text)) {
+    const step = parseReAct(raw);
+    if (step.type !== 'invalid' || /<tool_call>|<function=/i.test(text)) return readParsedStep(step, response);
+  }
+  if (text === '') {
+    return {
+      type: 'invalid',
+      reason: thought
+        ? 'The reply held only reasoning and no tool call or answer. After thinking, call a tool or answer.'
+        : 'The reply was empty. Call a tool or reply with your answer.',
+      raw,
+    };
+  }
+  return { type: 'final', ...(thought ? { thought } : {}), answer: text };
+}
+
+function looksLikeTextAction(text: string): boolean {
+  if (!ACTION_CHARS.test(text)) return false;
+  if (/<tool_call>|<function=/i.test(text) || readPythonicCalls(text)) return true;
+  // A lone "Action:" line is too common in prose; a ReAct action needs its input or call syntax.
+  const { sections } = splitSections(text);
+  if (sections.some((s) => s.keyword === 'action_input' || s.keyword === 'final_answer')) return true;
+  if (sections.some((s) => s.keyword === 'action' && CALL_SYNTAX.test(s.content))) return true;
+  // Only a reply that is the JSON and nothing more: an answer that quotes JSON stays an answer.
+  const span = extractJson(text);
+  if (!span) return false;
+  const rest = (text.slice(0, span.start) + text.slice(span.end)).replace(CALL_MARKERS, '').trim();
+  if (rest !== '') return false;
+  const parsed = parseJsonLenient(span.json);
+  if (!parsed.ok) return false;
+  return readActionObject(parsed.value, { raw: text, truncated: span.truncated })?.type === 'action';
+}
+
+/**
+ * The messages that record a native step: the assistant turn with its tool calls, then exactly one
+ * `tool` message per call, in the same order, so a call is never separated from its result (a call
+ * that did not run still gets a result saying so). Warnings belong inside the tool outputs (the loop
+ * appends them there), so no message can come between a call and its result. Notes come last.
+ */
+export function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
+  const notes = step.notes ?? [];
+  // The reasoning goes back with its turn: Anthropic rejects a tool-use turn without its thinking blocks.
+  const reasoning = step.reasoning?.length ? { reasoning: step.reasoning } : undefined;
+  if (step.kind === 'final') {
+    return [{ role: 'assistant', content: step.raw || step.answer || '', ...reasoning }, ...notes];
+  }
+  if (step.kind === 'invalid') {
+    const content = step.observation ?? correction(step.invalidReason ?? 'The reply could not be used.');
+    return [
+      { role: 'assistant', content: step.raw || '(empty reply)', ...reasoning },
+      { role: 'user', content },
+      ...notes,
+    ];
+  }
+  const calls = callsOf(step);
+  const results: Message[] = calls.map((call) => {
+    const record = step.toolCalls.find((r) => r.id === call.id);
+    return {
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: !record
+        ? 'This call was not run.'
+        : record.media
+          ? [{ type: 'text', text: record.output }, ...record.media]
+          : record.output,
+    };
+  });
+  return [{ role: 'assistant', content: step.raw, toolCalls: calls, ...reasoning }, ...results, ...notes];
+}
+
+/** The calls as the model sent them, or rebuilt from the records when they were read out of text. */
+function callsOf(step: Step): ToolCall[] {
+  if (step.rawToolCalls && step.rawToolCalls.length > 0) return step.rawToolCalls;
+  return step.toolCalls.map((r) => ({
+    id: r.id,
+    name: r.name,
+    arguments: typeof r.input === 'string' ? r.input : JSON.stringify(r.input ?? {}),
+  }));
+}

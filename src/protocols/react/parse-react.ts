@@ -1,13 +1,8 @@
 import type { ParsedStep } from '../../core/index.js';
-import { isNoneName } from '../shared/final-names.js';
-import { invalid, joinThoughts, readSafely, withExtras, withHabits } from '../shared/invalid.js';
-import { readTokenCall } from '../shared/native-token-calls.js';
-import { plainReply } from '../shared/plain-reply.js';
-import { readUnstructured } from '../shared/read-unstructured.js';
-import { stripSpecialTokens } from '../shared/special-tokens.js';
-import { type Section, splitSections } from '../shared/split-sections.js';
-import { stripThink } from '../shared/strip-think.js';
-import { unwrapFences } from '../shared/unwrap-fences.js';
+import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
+import { readUnstructured } from '../shared/call-syntax.js';
+import { isNoneName, type Section, splitSections, unwrapFences } from '../shared/keywords.js';
+import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
 
 /**

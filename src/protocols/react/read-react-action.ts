@@ -1,12 +1,9 @@
-import type { ParsedStep, ReplyHabit } from '../../core/index.js';
-import { coerceInput } from '../shared/coerce-input.js';
-import { FIX_KEYWORDS, replyLanguage } from '../shared/correction-detail.js';
-import { extractJson } from '../shared/extract-json.js';
-import { isFinalName, isNoneName } from '../shared/final-names.js';
-import { invalid, withExtras, withHabits } from '../shared/invalid.js';
-import { parseActionCall } from '../shared/parse-action-call.js';
-import { readActionObject } from '../shared/read-action-object.js';
-import { isRecord, parseJsonLenient } from '../shared/repair-json.js';
+import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/index.js';
+import { invalid, withExtras, withHabits } from '../shared/build-step.js';
+import { parseActionCall, readActionObject } from '../shared/call-syntax.js';
+import { coerceInput, extractJson, isRecord } from '../shared/json.js';
+import { isFinalName, isNoneName } from '../shared/keywords.js';
+import { FIX_KEYWORDS, replyLanguage } from '../shared/prompt-template.js';
 
 /** The format reminder appended to ReAct reasons. */
 export const FORMAT_HINT =
@@ -190,8 +187,13 @@ function toolNameProblem(tool: string): string | undefined {
  */
 function dropStopLeftover(input: string | undefined): string | undefined {
   if (input === undefined) return undefined;
-  const lines = input.trimEnd().split('\n');
-  const last = lines[lines.length - 1].trim().toLowerCase();
+  const text = input.trimEnd();
+  const cut = text.lastIndexOf('\n');
+  if (cut < 0) return input;
+  const last = text
+    .slice(cut + 1)
+    .trim()
+    .toLowerCase();
   const leftover = (last.length >= 3 && 'observation'.startsWith(last)) || last === '观察' || last === '觀察';
-  return leftover && lines.length > 1 ? lines.slice(0, -1).join('\n') : input;
+  return leftover ? text.slice(0, cut) : input;
 }

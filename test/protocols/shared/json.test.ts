@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractJson } from '../../../src/protocols/shared/extract-json.js';
+import { extractJson } from '../../../src/protocols/shared/json.js';
 
 describe('extractJson', () => {
   it('finds the first balanced object in prose', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripThink } from '../../../src/protocols/shared/strip-think.js';
+import { stripThink } from '../../../src/protocols/shared/special-tokens.js';
 
 describe('stripThink', () => {
   it('removes a <think> block and returns it as the thought', () => {

@@ -1,9 +1,11 @@
+/**
+ * A reply in the loop's `ReadReply` shape: a parsed text step (a text action gets a stable call id),
+ * or the provider's own tool calls with their ids and strict-JSON arguments.
+ */
 import type { ModelResponse, ParsedStep } from '../../core/index.js';
 import type { ReadReply } from '../protocol.js';
-import { textCallId } from './call-id.js';
-import { joinThoughts } from './invalid.js';
-import { readArguments } from './read-arguments.js';
-import { stripThink } from './strip-think.js';
+import { joinThoughts } from './build-step.js';
+import { stripThink } from './special-tokens.js';
 
 /** Turns a parsed text step into the loop's reply shape, giving a text action a stable call id. */
 export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadReply {
@@ -49,4 +51,36 @@ export function readNativeCalls(response: ModelResponse): ReadReply {
 function withLengthHint(reason: string, response: ModelResponse): string {
   if (response.finishReason !== 'length') return reason;
   return `${reason} (Your reply hit the output length limit: keep the next one shorter.)`;
+}
+
+/**
+ * A stable id for a tool call read out of text (json and react protocols have no provider id).
+ * Derived from the reply so that parsing stays pure and replays produce the same ids.
+ */
+export function textCallId(text: string, index: number): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `call_${(hash >>> 0).toString(36)}_${index}`;
+}
+
+/**
+ * A provider's arguments string as the object it holds, when it is strict JSON for an object;
+ * anything else (JSON-ish text, a bare value, an empty string) stays the raw string for the tool
+ * layer to repair or coerce. Parsing here once saves the guards and the executor parsing it again.
+ *
+ * @example
+ * readArguments('{"city":"Paris"}'); // { city: 'Paris' }
+ * readArguments("{city: 'Paris',}"); // "{city: 'Paris',}"
+ */
+export function readArguments(raw: string): unknown {
+  if (typeof raw !== 'string' || raw.charCodeAt(0) !== 123 /* { */) return raw;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : raw;
+  } catch {
+    return raw;
+  }
 }

@@ -1,0 +1,292 @@
+/**
+ * The ways models write a tool call without ReAct keywords, and the readers for each: a JSON object
+ * in any of the common action shapes, a call on the Action line (`search[q]`, `search(q="x")`),
+ * Llama's pythonic call list, and `<tool_call>`/`<function=…>` tags. `readUnstructured` tries them in turn.
+ */
+import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
+import { invalid, withExtras, withHabits } from './build-step.js';
+import { coerceInput, coerceValue, extractJson, isRecord } from './json.js';
+import { isFinalName, splitSections, squash } from './keywords.js';
+
+/** How the JSON was obtained, which changes what a missing field means. */
+export interface ReadObjectOptions {
+  /** The raw reply, for invalid results. */
+  raw: string;
+  /** The JSON was cut off: a missing input means it was lost, not that there is none. */
+  truncated?: boolean;
+}
+
+const INPUT_KEYS = ['actioninput', 'input', 'toolinput', 'arguments', 'args', 'parameters', 'params', '行动输入'];
+const THOUGHT_KEYS = ['thought', 'thoughts', 'reasoning', 'reason', 'think', '思考'];
+
+/**
+ * Reads a parsed JSON value as a step, in every shape models use:
+ * `{"thought", "action", "action_input"}`, `{"final_answer": …}`, `"action": "final"`/`"Final Answer"`,
+ * function-call style `{"name", "arguments"|"parameters"}`, `{"tool", "tool_input"}`, OpenAI-style
+ * `{"function": {…}}`/`{"tool_calls": […]}`, AutoGPT `{"thoughts", "command": {"name", "args"}}`, and
+ * arrays (the first action is taken). Returns undefined when the value does not look like a step at all.
+ */
+export function readActionObject(value: unknown, options: ReadObjectOptions): ParsedStep | undefined {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const step = readActionObject(item, options);
+      if (step) return step;
+    }
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const fields = new Map(Object.entries(value).map(([k, v]) => [squash(k), v]));
+  const thought = readThought(fields);
+  const nested =
+    fields.get('function') ??
+    fields.get('functioncall') ??
+    fields.get('toolcall') ??
+    fields.get('toolcalls') ??
+    fields.get('command');
+  if (nested !== undefined && (isRecord(nested) || Array.isArray(nested))) {
+    const step = readActionObject(nested, options);
+    if (step) return withHabits(withExtras(step, thought, false), ['json_envelope']);
+  }
+  if (fields.has('finalanswer')) return final(fields.get('finalanswer'), thought, options);
+  const action = fields.get('action') ?? fields.get('tool') ?? fields.get('toolname') ?? fields.get('name');
+  if (isRecord(action) || Array.isArray(action)) {
+    const step = readActionObject(action, options);
+    if (step) return withExtras(step, thought, false);
+  }
+  if (typeof action === 'string' && isActionShaped(fields)) {
+    const input = INPUT_KEYS.map((k) => fields.get(k)).find((v) => v !== undefined);
+    if (isFinalName(action)) return final(input ?? fields.get('answer') ?? '', thought, options);
+    const step = tool(action.trim(), input, thought, options);
+    // The prompted shape is {"action", "action_input"}; a function-call shape is another habit.
+    return fields.has('action') && (input === undefined || fields.has('actioninput'))
+      ? step
+      : withHabits(step, ['json_envelope']);
+  }
+  if (fields.has('answer') && !fields.has('name')) return final(fields.get('answer'), thought, options);
+  return undefined;
+}
+
+/** `name` alone is too common a key to mean a call; it needs arguments beside it. */
+function isActionShaped(fields: Map<string, unknown>): boolean {
+  if (fields.has('action') || fields.has('tool') || fields.has('toolname')) return true;
+  return INPUT_KEYS.some((k) => fields.has(k));
+}
+
+function tool(name: string, input: unknown, thought: string | undefined, options: ReadObjectOptions): ParsedStep {
+  if (name === '') return invalid(options.raw, 'The action name is empty. Put the tool name in "action".');
+  if ((input === undefined || input === null) && options.truncated) {
+    return invalid(
+      options.raw,
+      `The reply was cut off before the input of "${name}" was written. Send the whole JSON object again, with "action_input".`,
+    );
+  }
+  const coerced = coerceValue(input);
+  if (!coerced.ok) return invalid(options.raw, coerced.reason);
+  const step = withExtras({ type: 'action', tool: name, input: coerced.input }, thought, coerced.repaired);
+  return withHabits(step, coerced.habits ?? []);
+}
+
+function final(value: unknown, thought: string | undefined, options: ReadObjectOptions): ParsedStep {
+  const answer = typeof value === 'string' ? value.trim() : JSON.stringify(value ?? '');
+  if (answer === '') {
+    return invalid(
+      options.raw,
+      'The final answer is empty. Put the answer text in "action_input" (or "final_answer").',
+    );
+  }
+  return withExtras({ type: 'final', answer }, thought, false);
+}
+
+function readThought(fields: Map<string, unknown>): string | undefined {
+  for (const key of THOUGHT_KEYS) {
+    const value = fields.get(key);
+    if (typeof value === 'string' && value.trim()) return value.trim();
+    if (isRecord(value) && typeof value.text === 'string') return value.text.trim();
+  }
+  return undefined;
+}
+
+/**
+ * Markers models write around a call given as text: code fences, Mistral's `[TOOL_CALLS]` and
+ * Llama's `<|python_tag|>`/`<|eom_id|>`/`<|eot_id|>` tokens. They are neither reasoning nor answer.
+ */
+export const CALL_MARKERS = /```[\w-]*|\[TOOL_CALLS\]|<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>/g;
+
+/** A tool call written in tags inside a text reply. */
+export type TaggedCall = { kind: 'json'; body: string } | { kind: 'function'; name: string; body: string };
+
+const TOOL_CALL = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/gi;
+const FUNCTION_TAG = /<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/gi;
+
+/**
+ * Finds tool calls written as tags: Hermes/Qwen `<tool_call>{"name": …, "arguments": …}</tool_call>`
+ * and Llama 3.1 `<function=name>{…}</function>`, in order of appearance. An unclosed last tag
+ * (a cut-off reply) runs to the end of the text.
+ */
+export function extractTaggedCalls(text: string): TaggedCall[] {
+  if (!text.includes('<')) return []; // both tags start with `<`; most replies hold none
+  const found: { at: number; call: TaggedCall }[] = [];
+  for (const m of text.matchAll(TOOL_CALL)) found.push({ at: m.index ?? 0, call: { kind: 'json', body: m[1] } });
+  for (const m of text.matchAll(FUNCTION_TAG)) {
+    found.push({ at: m.index ?? 0, call: { kind: 'function', name: m[1], body: m[2] } });
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.call);
+}
+
+/** The text before the first tag, which models use for their reasoning. */
+export function textBeforeTags(text: string): string {
+  const at = text.search(/<tool_call>|<function=/i);
+  return at < 0 ? text : text.slice(0, at);
+}
+
+/** A call written on the Action line itself: `search[query]` or `search("query")`. */
+export interface ActionCall {
+  tool: string;
+  input: ActionInput;
+  repaired: boolean;
+  /** Nothing between the brackets (`search()`): the input may follow on an `Action Input:` line. */
+  empty: boolean;
+}
+
+const BRACKET = /^([\p{L}\p{N}_.\-/]+)\s*\[([\s\S]*?)\]?\s*$/u;
+const PAREN = /^([\p{L}\p{N}_.\-/]+)\s*\(([\s\S]*?)\)?\s*$/u;
+const KWARG = /([\p{L}_][\p{L}\p{N}_]*)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,]+)/gu;
+
+/**
+ * Reads the call forms models write on the Action line: the ReAct paper's `Search[Colorado orogeny]`
+ * and the function style `search("query")`, `search(query="x", limit=3)`, `search({"query": "x"})`.
+ * A missing closing bracket (cut-off reply) is tolerated and marked repaired.
+ */
+export function parseActionCall(line: string): ActionCall | undefined {
+  const text = line.trim();
+  const bracket = BRACKET.exec(text);
+  if (bracket && text.includes('[')) {
+    const input = coerceInput(bracket[2]);
+    return {
+      tool: bracket[1],
+      input: input.ok ? input.input : bracket[2].trim(),
+      repaired: !text.endsWith(']'),
+      empty: bracket[2].trim() === '',
+    };
+  }
+  const paren = PAREN.exec(text);
+  if (paren && text.includes('(')) {
+    return {
+      tool: paren[1],
+      input: readArguments(paren[2]),
+      repaired: !text.endsWith(')'),
+      empty: paren[2].trim() === '',
+    };
+  }
+  return undefined;
+}
+
+function readArguments(args: string): ActionInput {
+  const text = args.trim();
+  if (text === '') return {};
+  if (/^("(?:[^"\\]|\\.)*"|'[^']*')$/.test(text)) {
+    const value = parseJsonLenient(text);
+    return value.ok && typeof value.value === 'string' ? value.value : text.slice(1, -1);
+  }
+  if (/^[\p{L}_][\p{L}\p{N}_]*\s*=/u.test(text)) {
+    const object: Record<string, unknown> = {};
+    for (const m of text.matchAll(KWARG)) {
+      const parsed = parseJsonLenient(m[2].trim());
+      object[m[1]] = parsed.ok ? parsed.value : m[2].trim();
+    }
+    return object;
+  }
+  const input = coerceInput(text);
+  return input.ok ? input.input : text;
+}
+
+const PYTHONIC_START = /^\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u;
+
+/**
+ * Reads Llama 3.2's pythonic tool-call list, `[get_weather(city="Paris"), get_time()]`, when it is the
+ * whole reply. The first call is taken. Returns undefined for anything else, so prose that happens
+ * to contain brackets is never read as a call.
+ */
+export function readPythonicCalls(text: string): ParsedStep | undefined {
+  const trimmed = text.trim();
+  if (!PYTHONIC_START.test(trimmed) || !trimmed.endsWith(')]')) return undefined;
+  const end = closingParen(trimmed, trimmed.indexOf('('));
+  if (end < 0) return undefined;
+  const call = parseActionCall(trimmed.slice(1, end + 1));
+  if (!call || isFinalName(call.tool)) return undefined;
+  return { type: 'action', tool: call.tool, input: call.input };
+}
+
+/** Index of the parenthesis closing the one at `open`, skipping quoted strings; -1 when unbalanced. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Reads an action written without ReAct keywords: a `<tool_call>`/`<function=…>` tag, a pythonic
+ * call list (`[search(q="x")]`), or a JSON object shaped like an action (`{"name", "arguments"}`…).
+ * Returns undefined when there is neither, so the caller can fall back to the plain-reply rule.
+ */
+export function readUnstructured(text: string, raw: string): ParsedStep | undefined {
+  const tagged = extractTaggedCalls(text);
+  if (tagged.length > 0) {
+    const first = tagged[0];
+    const before = reasoningIn(textBeforeTags(text));
+    const span = extractJson(first.body);
+    const body = span ? span.json : first.body.trim();
+    const truncated = span?.truncated ?? false;
+    if (span?.cutInString) {
+      return invalid(raw, 'The tool call was cut off in the middle of a string. Send the whole tool call again.');
+    }
+    const parsed = body === '' ? { ok: true as const, value: {}, repaired: false } : parseJsonLenient(body);
+    if (!parsed.ok) return invalid(raw, `The tool call's JSON could not be read (${parsed.error}). Send valid JSON.`);
+    const value = first.kind === 'function' ? { name: first.name, arguments: parsed.value } : parsed.value;
+    const step = readActionObject(value, { raw, truncated });
+    if (!step) {
+      return invalid(
+        raw,
+        'The <tool_call> tag must hold {"name": "<tool>", "arguments": {...}}, and it did not name a tool.',
+      );
+    }
+    const read = withExtras(step, before, parsed.repaired || truncated);
+    // A call in a model's own tag format: that is the habit, whatever JSON shape the tag holds.
+    if (read.type !== 'invalid') read.habits = ['special_tokens'];
+    return read;
+  }
+  const pythonic = readPythonicCalls(text);
+  if (pythonic) return pythonic;
+  const span = extractJson(text);
+  if (!span) return undefined;
+  const parsed = parseJsonLenient(span.json);
+  if (!parsed.ok) return undefined;
+  const step = readActionObject(parsed.value, { raw, truncated: span.truncated });
+  if (!step || step.type === 'invalid') return step;
+  if (span.cutInString && step.type === 'action') {
+    return invalid(raw, 'The JSON action was cut off in the middle of a string. Send the whole JSON object again.');
+  }
+  const before = reasoningIn(text.slice(0, span.start));
+  return withExtras(step, before, parsed.repaired || span.truncated);
+}
+
+/** The reasoning in the text before a call: prose and Thought sections, without their keywords. */
+function reasoningIn(text: string): string | undefined {
+  const { preamble, sections } = splitSections(text.replace(CALL_MARKERS, ''));
+  const parts = [preamble, ...sections.filter((s) => s.keyword === 'thought').map((s) => s.content)];
+  return (
+    parts
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .join('\n\n') || undefined
+  );
+}

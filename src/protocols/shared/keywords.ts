@@ -1,0 +1,206 @@
+/**
+ * The ReAct keywords and what is read with them: their spellings, the sections a reply is cut into,
+ * the action names that mean "final answer" or "no action", the fences models put around ReAct lines,
+ * and where a reply's own decision ends (so an invented Observation is dropped).
+ */
+import type { ReplyHabit } from '../../core/index.js';
+
+/** The ReAct keywords, in their canonical form. */
+export type ReActKeyword = 'thought' | 'action' | 'action_input' | 'observation' | 'final_answer';
+
+/**
+ * Spellings of each keyword, English and Chinese (simplified and traditional). English is matched in
+ * any letter case; longer spellings come first so `Action Input` is not read as `Action`.
+ */
+const SPELLINGS: [ReActKeyword, string][] = [
+  ['final_answer', 'final[ _]*answer|最终答案|最终回答|最終答案|最終回答'],
+  ['action_input', 'action[ _]*input|行动输入|动作输入|行動輸入|動作輸入|工具输入'],
+  ['action', 'action|行动|动作|行動|動作'],
+  ['observation', 'observation|观察结果|观察|觀察'],
+  ['thought', 'thoughts?|思考|想法|思路'],
+];
+
+const ALTERNATION = SPELLINGS.map(([, s]) => `(${s})`).join('|');
+
+/**
+ * A keyword at the start of a line: optional quote/bullet/heading marks and markdown emphasis, the
+ * keyword, an optional step number (`Action 2:` as in the ReAct paper), emphasis again, then an ASCII
+ * or full-width colon, possibly inside the emphasis (`**Thought:**`).
+ */
+export const LINE_KEYWORD = new RegExp(
+  `^[ \\t>]*(?:[-+•][ \\t]+|#{1,6}[ \\t]*|\\d+[.)][ \\t]+)?[*_\`]*[ \\t]*(?:${ALTERNATION})(?:[ \\t]*\\d+)?[ \\t]*[*_\`]*[ \\t]*[:：][*_\`]*[ \\t]*`,
+  'gimu',
+);
+
+/**
+ * A keyword in the middle of a line (`Thought: … Action: search`): English keywords must be
+ * capitalised and follow a space or punctuation, Chinese ones need only the colon.
+ */
+export const INLINE_KEYWORD =
+  /(?:(?<=[\s.,;!?。，；！？])[*_]*(?:(Final Answer)|(Action Input)|(Action)|(Observation))|((?:最终答案|最終答案))|((?:行动输入|行動輸入))|((?:行动|行動))|((?:观察|觀察)))[*_]*\s*[:：][*_]*[ \t]*/gu;
+
+const INLINE_KINDS: ReActKeyword[] = [
+  'final_answer',
+  'action_input',
+  'action',
+  'observation',
+  'final_answer',
+  'action_input',
+  'action',
+  'observation',
+];
+
+/** Which keyword a LINE_KEYWORD match is. */
+export function lineKeywordOf(match: RegExpMatchArray): ReActKeyword {
+  for (let g = 0; g < SPELLINGS.length; g++) if (match[g + 1] !== undefined) return SPELLINGS[g][0];
+  return 'thought';
+}
+
+/** Which keyword an INLINE_KEYWORD match is. */
+export function inlineKeywordOf(match: RegExpMatchArray): ReActKeyword {
+  for (let g = 0; g < INLINE_KINDS.length; g++) if (match[g + 1] !== undefined) return INLINE_KINDS[g];
+  return 'action';
+}
+
+/** One keyword and the text that follows it, up to the next keyword. */
+export interface Section {
+  keyword: ReActKeyword;
+  content: string;
+}
+
+/** A reply cut into its ReAct sections. */
+export interface Sections {
+  /** Text before the first keyword (models often reason there). */
+  preamble: string;
+  sections: Section[];
+}
+
+/** The first inline keyword in a line: INLINE_KEYWORD without the global flag, so `exec` keeps no state. */
+const FIRST_INLINE = new RegExp(INLINE_KEYWORD.source, 'u');
+
+/**
+ * Cuts a reply at its ReAct keywords. Keywords count at the start of a line; inside Thought and
+ * Action lines, inline keywords split too (`Thought: … Action: search Action Input: x`). Inline
+ * keywords are not looked for in inputs and answers, whose text may legitimately contain them.
+ */
+export function splitSections(text: string): Sections {
+  // An exec loop, not [...matchAll()]: matchAll clones the regex on every call, and every reply comes here.
+  const marks: RegExpExecArray[] = [];
+  LINE_KEYWORD.lastIndex = 0;
+  for (let m = LINE_KEYWORD.exec(text); m; m = LINE_KEYWORD.exec(text)) marks.push(m);
+  if (marks.length === 0) return { preamble: text.trim(), sections: [] };
+  const sections: Section[] = [];
+  for (let i = 0; i < marks.length; i++) {
+    const m = marks[i];
+    const end = i + 1 < marks.length ? marks[i + 1].index : text.length;
+    splitInline(lineKeywordOf(m), text.slice(m.index + m[0].length, end), sections);
+  }
+  return { preamble: text.slice(0, marks[0].index).trim(), sections };
+}
+
+/** Adds a section to `out`, cut again at each inline keyword on the first line of a Thought or Action. */
+function splitInline(keyword: ReActKeyword, content: string, out: Section[]): void {
+  let match: RegExpExecArray | null = null;
+  if (keyword === 'thought' || keyword === 'action') {
+    const newline = content.indexOf('\n');
+    match = FIRST_INLINE.exec(newline < 0 ? content : content.slice(0, newline));
+  }
+  if (!match) {
+    out.push(trimmed(keyword, content));
+    return;
+  }
+  out.push(trimmed(keyword, content.slice(0, match.index)));
+  splitInline(inlineKeywordOf(match), content.slice(match.index + match[0].length), out);
+}
+
+function trimmed(keyword: ReActKeyword, content: string): Section {
+  return { keyword, content: content.trimEnd().replace(/^[ \t]*\n?/, '') };
+}
+
+/** Normalises a name for comparison: lower case, no spaces, underscores or dashes. */
+export function squash(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+const FINAL = new Set(['finalanswer', 'final', 'finish', 'answer', 'respond', '最终答案', '最終答案', '最终回答']);
+const NONE = new Set(['none', 'n/a', 'na', 'null', 'noaction', '无', '没有']);
+
+/** True when an action name means "I am answering" (`final_answer`, `Final Answer`, `Finish`, `最终答案`). */
+export function isFinalName(name: string): boolean {
+  return FINAL.has(squash(name));
+}
+
+/** True when an action name means "no action" (`None`, `N/A`, `None (direct response required)`). */
+export function isNoneName(name: string): boolean {
+  return NONE.has(squash(name.replace(/\s*[(（][^()（）]*[)）]\s*$/u, '')));
+}
+
+/**
+ * The reply up to a hallucinated `Observation:` that follows its Action or Final Answer. What the
+ * model invented after its action is dropped from the history, so it never reads its own fake
+ * observation back as if it were real.
+ */
+export function cutAfterDecision(raw: string): string {
+  let decided = false;
+  for (const match of raw.matchAll(LINE_KEYWORD)) {
+    const keyword = lineKeywordOf(match);
+    if (keyword === 'observation' && decided) return raw.slice(0, match.index).trimEnd();
+    if (keyword === 'action' || keyword === 'final_answer') decided = true;
+  }
+  return raw;
+}
+
+/** A reply with the code fences around its ReAct lines taken away. */
+export interface FencesUnwrapped {
+  text: string;
+  habits: ReplyHabit[];
+}
+
+const FENCE_LINE = /^[ \t]*```[ \t]*([\w+-]*)[ \t]*$/;
+const JSON_LANGS = new Set(['json', 'json5', 'jsonc', 'javascript', 'js', 'tool_call', 'tool_code']);
+
+/**
+ * Removes the fence lines of code blocks that hold the reply's ReAct lines themselves (```` ``` ````
+ * or ```` ```text ```` around `Thought: … Action Input: …`), so the closing fence never becomes part
+ * of an input or an answer. Only a fence whose first line is a ReAct keyword is unwrapped: a fenced
+ * JSON input or a code block inside a final answer is left as it is. Fences inside the unwrapped
+ * block that open with a language (```json) are matched with their own closer.
+ */
+export function unwrapFences(text: string): FencesUnwrapped {
+  if (!text.includes('```')) return { text, habits: [] };
+  const lines = text.split('\n');
+  const drop = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE_LINE.exec(lines[i]);
+    if (!open || JSON_LANGS.has(open[1].toLowerCase())) continue;
+    const first = lines.findIndex((l, j) => j > i && l.trim() !== '');
+    if (first < 0 || !startsWithKeyword(lines[first])) continue;
+    drop.add(i);
+    const close = closingLine(lines, i + 1);
+    if (close < 0) break;
+    drop.add(close);
+    i = close;
+  }
+  if (drop.size === 0) return { text, habits: [] };
+  return { text: lines.filter((_, i) => !drop.has(i)).join('\n'), habits: ['fenced_reply'] };
+}
+
+function startsWithKeyword(line: string): boolean {
+  LINE_KEYWORD.lastIndex = 0;
+  const match = LINE_KEYWORD.exec(line);
+  LINE_KEYWORD.lastIndex = 0;
+  return match !== null && match.index === 0;
+}
+
+/** The line of the bare fence closing the block opened before `from`, skipping nested ```lang blocks. */
+function closingLine(lines: string[], from: number): number {
+  let nested = false;
+  for (let j = from; j < lines.length; j++) {
+    const fence = FENCE_LINE.exec(lines[j]);
+    if (!fence) continue;
+    if (fence[1] !== '') nested = true;
+    else if (nested) nested = false;
+    else return j;
+  }
+  return -1;
+}
