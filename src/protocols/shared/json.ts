@@ -219,7 +219,7 @@ function readArray(text: string): CoercedInput | undefined {
 }
 
 // The rules for the text around a plain-text input, kept together because the docs state them
-// (docs/parsing.md, "Commentary after the input").
+// (docs/protocols.md, "Commentary after the input").
 
 /** Words that make a line prose rather than code or a value. */
 const PROSE_WORDS = /[\p{L}]{2,}/gu;
