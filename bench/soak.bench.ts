@@ -6,7 +6,7 @@
  * retention) survived. With --backlog N it first stores N expired runs and reports p95 latency of
  * live runs before and while the pruner deletes them.
  *
- *   node --expose-gc --import tsx bench/soak.bench.ts [--pg] [--minutes 10] [--clients 20] [--backlog 0]
+ *   node --expose-gc --import tsx bench/soak.bench.ts [--pg] [--minutes 10] [--clients 20] [--rate 0] [--backlog 0]
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,9 @@ const { values: args } = parseArgs({
     minutes: { type: 'string', default: '10' },
     clients: { type: 'string', default: '20' },
     backlog: { type: 'string', default: '0' },
+    // Runs started per second across all clients (0: as fast as they go). A steady rate keeps the
+    // retained window (rate × retention) steady, so disk flatness measures the store, not throughput swings.
+    rate: { type: 'string', default: '0' },
     'retention-seconds': { type: 'string', default: '30' },
     // For a PostgreSQL server with autovacuum off (as the test server here is): VACUUM the tables every N s, as autovacuum would.
     'vacuum-every': { type: 'string', default: '0' },
@@ -139,12 +142,25 @@ if (args.pg && vacuumEvery > 0) {
   vacuum.unref();
 }
 
+const rate = Number(args.rate);
+let nextSlot = performance.now();
+/** Waits for the next start slot when the load is rate-limited. */
+const paced = async () => {
+  if (rate <= 0) return;
+  const slot = Math.max(performance.now(), nextSlot);
+  nextSlot = slot + 1000 / rate;
+  const wait = slot - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+};
+
 let completed = 0;
 let lost = 0;
 let latencies: number[] = [];
 let stop = false;
 const workers = Array.from({ length: clients }, async () => {
   while (!stop) {
+    await paced();
+    if (stop) break;
     try {
       const { run, ms } = await post('five', true);
       if (run.status === 'done') completed += 1;
@@ -184,7 +200,7 @@ const started = Date.now();
 let last = { t: started, completed: 0 };
 const mb = (n: number) => (n / 1_048_576).toFixed(1);
 console.log(
-  `soak: ${args.pg ? 'PostgreSQL' : 'SQLite'}, ${clients} clients, ${minutes} min, retention ${retentionSeconds} s`,
+  `soak: ${args.pg ? 'PostgreSQL' : 'SQLite'}, ${clients} clients${rate > 0 ? ` at ${rate} runs/s` : ''}, ${minutes} min, retention ${retentionSeconds} s`,
 );
 while (Date.now() - started < minutes * 60_000) {
   await new Promise((resolve) => setTimeout(resolve, 15_000));

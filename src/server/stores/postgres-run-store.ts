@@ -2,12 +2,14 @@ import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
-import { createRequestCompactor, expandRequests } from './compact-requests.js';
+import { createRequestCompactor } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
+import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
 import type { RunStore } from './run-store.js';
+import { createStringSharer } from './shared-strings.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
 export interface PostgresRunStoreOptions {
@@ -38,6 +40,8 @@ export class PostgresRunStore implements RunStore {
   readonly #stepsStored = new Map<string, number>();
   /** Each open run's last model_request (as far as this process knows), so the next one is stored as what changed. */
   readonly #requests = createRequestCompactor();
+  /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
+  readonly #strings = createStringSharer();
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -113,7 +117,7 @@ export class PostgresRunStore implements RunStore {
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
-    return rows[0] ? rowToRecord(rows[0]) : undefined;
+    return rows[0] ? this.#record(rows[0]) : undefined;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
@@ -121,7 +125,28 @@ export class PostgresRunStore implements RunStore {
     const { rows } = await this.#read<RunRow>('get_runs', `SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [
       ids,
     ]);
-    return rows.map(rowToRecord);
+    return Promise.all(rows.map((row) => this.#record(row)));
+  }
+
+  /** A row as a record, its result rebuilt when stored with shared strings. */
+  async #record(row: RunRow): Promise<RunRecord> {
+    const record = rowToRecord(row);
+    if (record.result) record.result = await rebuildResult(record.result, this.#log(row.id));
+    return record;
+  }
+
+  /** One run's log as stored, for rebuilding. */
+  #log(runId: string): StoredLog {
+    return {
+      runId,
+      read: (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      input: async () =>
+        (
+          await this.#read<{ input: string }>('get_input', `SELECT input FROM ${this.#schema}.runs WHERE id = $1`, [
+            runId,
+          ])
+        ).rows[0]?.input,
+    };
   }
 
   async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
@@ -130,7 +155,7 @@ export class PostgresRunStore implements RunStore {
       `SELECT * FROM ${this.#schema}.runs WHERE status = ANY($1) ORDER BY created_at LIMIT $2`,
       [filter.status, filter.limit ?? 10_000],
     );
-    return rows.map(rowToRecord);
+    return Promise.all(rows.map((row) => this.#record(row)));
   }
 
   async queryRuns(query: RunQuery): Promise<RunPage> {
@@ -150,12 +175,10 @@ export class PostgresRunStore implements RunStore {
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
     await this.#batcher.flush();
-    return expandRequests(await this.#readStored(runId, afterSeq, limit), (before) =>
-      this.#readStored(runId, 0, before - 1),
-    );
+    return rebuildEvents(await this.#readStored(runId, afterSeq, limit), this.#log(runId));
   }
 
-  /** Events as stored (model requests compact). */
+  /** Events as stored (model requests compact, strings shared). */
   async #readStored(runId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
     const { rows } = await this.#read<{ seq: number; event: string }>(
       'read_events',
@@ -219,13 +242,14 @@ export class PostgresRunStore implements RunStore {
 
   async #commit(batch: WriteBatch): Promise<void> {
     if (isEmptyBatch(batch)) return;
-    const values = commitValues(batch, this.#stepsStored, this.#requests);
+    const values = commitValues(batch, this.#stepsStored, { requests: this.#requests, strings: this.#strings });
     try {
       await this.#pool.query({ name: 'thinkflow_commit', text: this.#commitText, values });
     } catch (error) {
       // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
       this.#stepsStored.clear();
       this.#requests.reset();
+      this.#strings.reset();
       throw error;
     }
     for (const [runId, checkpoint] of batch.checkpoints) this.#stepsStored.set(runId, checkpoint.steps.length);
@@ -234,6 +258,7 @@ export class PostgresRunStore implements RunStore {
       if (!patch.status || !isFinished(patch.status)) continue;
       this.#stepsStored.delete(id);
       this.#requests.forget(id);
+      this.#strings.forget(id);
     }
   }
 }

@@ -3,10 +3,12 @@ import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
-import { createRequestCompactor, expandRequests } from './compact-requests.js';
+import { createRequestCompactor } from './compact-requests.js';
+import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
 import type { RunStore } from './run-store.js';
+import { createStringSharer } from './shared-strings.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
@@ -19,7 +21,8 @@ interface EventBlock {
   runId: string;
   first: number;
   last: number;
-  events: AgentEvent[];
+  /** As stored. */
+  events: unknown[];
 }
 
 /**
@@ -38,6 +41,8 @@ export class SqliteRunStore implements RunStore {
   readonly #stepsStored = new Map<string, number>();
   /** Each open run's last model_request, so the next one is stored as what changed. */
   readonly #requests = createRequestCompactor();
+  /** Each open run's long strings, so a later copy is stored as a reference. */
+  readonly #strings = createStringSharer();
 
   constructor(options: { path: string }) {
     // New files only (a file keeps its page size): fewer, larger WAL frames per commit cost fewer writes.
@@ -58,6 +63,7 @@ export class SqliteRunStore implements RunStore {
         // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
         this.#stepsStored.clear();
         this.#requests.reset();
+        this.#strings.reset();
         throw error;
       }
     });
@@ -84,16 +90,34 @@ export class SqliteRunStore implements RunStore {
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const row = this.#statement('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
-    return row ? rowToRecord(row) : undefined;
+    return row ? this.#record(row) : undefined;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
     await this.#batcher.flush();
     const statement = this.#statement('SELECT * FROM runs WHERE id = ?');
-    return ids.flatMap((id) => {
+    const rows = ids.flatMap((id) => {
       const row = statement.get(id) as RunRow | undefined;
-      return row ? [rowToRecord(row)] : [];
+      return row ? [row] : [];
     });
+    return Promise.all(rows.map((row) => this.#record(row)));
+  }
+
+  /** A row as a record, its result rebuilt when stored with shared strings. */
+  async #record(row: RunRow): Promise<RunRecord> {
+    const record = rowToRecord(row);
+    if (record.result) record.result = await rebuildResult(record.result, this.#log(row.id));
+    return record;
+  }
+
+  /** One run's log as stored, for rebuilding. */
+  #log(runId: string): StoredLog {
+    return {
+      runId,
+      read: async (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      input: async () =>
+        (this.#statement('SELECT input FROM runs WHERE id = ?').get(runId) as { input: string } | undefined)?.input,
+    };
   }
 
   async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
@@ -102,7 +126,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.#db
       .prepare(`SELECT * FROM runs WHERE status IN (${marks}) ORDER BY created_at LIMIT ?`)
       .all(...filter.status, filter.limit ?? 10_000) as RunRow[];
-    return rows.map(rowToRecord);
+    return Promise.all(rows.map((row) => this.#record(row)));
   }
 
   async queryRuns(query: RunQuery): Promise<RunPage> {
@@ -122,12 +146,10 @@ export class SqliteRunStore implements RunStore {
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
     await this.#batcher.flush();
-    return expandRequests(this.#readStored(runId, afterSeq, limit), (before) =>
-      Promise.resolve(this.#readStored(runId, 0, before - 1)),
-    );
+    return rebuildEvents(this.#readStored(runId, afterSeq, limit), this.#log(runId));
   }
 
-  /** Events as stored (model requests compact). */
+  /** Events as stored (model requests compact, strings shared). */
   #readStored(runId: string, afterSeq: number, limit: number): StoredEvent[] {
     // Each block holds at least one event, so `limit` blocks hold at least `limit` events.
     const rows = this.#statement(
@@ -189,6 +211,7 @@ export class SqliteRunStore implements RunStore {
       'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
+      this.#strings.start(run.id, run.input);
       insertRun.run(
         run.id,
         run.agent,
@@ -203,14 +226,16 @@ export class SqliteRunStore implements RunStore {
         run.cancelRequested ? 1 : 0,
       );
     }
-    for (const [id, patch] of batch.patches) this.#patch(id, patch);
+    // Events before patches: a result's strings refer to the events that carry them first.
     if (batch.events.length > 0) this.#appendEvents(batch.events);
+    for (const [id, patch] of batch.patches) this.#patch(id, patch);
     for (const checkpoint of batch.checkpoints.values()) this.#saveCheckpoint(checkpoint);
     // An ended run writes no more checkpoints.
     for (const [id, patch] of batch.patches) {
       if (!patch.status || !isFinished(patch.status)) continue;
       this.#stepsStored.delete(id);
       this.#requests.forget(id);
+      this.#strings.forget(id);
       // A checkpoint only serves to resume; the ended run's result and events hold what it did.
       this.#statement('DELETE FROM run_checkpoints WHERE run_id = ?').run(id);
       this.#statement('DELETE FROM run_steps WHERE run_id = ?').run(id);
@@ -225,7 +250,7 @@ export class SqliteRunStore implements RunStore {
     const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, JSON.stringify(block.events));
     const open = new Map<string, EventBlock>();
     for (const { runId, seq, event: emitted } of events) {
-      const event = this.#requests.encode(runId, seq, emitted);
+      const event = this.#strings.encodeEvent(runId, seq, this.#requests.encode(runId, seq, emitted));
       const block = open.get(runId);
       if (block && seq === block.last + 1) {
         block.last = seq;
@@ -265,8 +290,10 @@ export class SqliteRunStore implements RunStore {
     const keys = (Object.keys(patch) as (keyof RunPatch)[]).filter((key) => key in PATCH_COLUMNS);
     if (keys.length === 0) return;
     const sets = keys.map((key) => `${PATCH_COLUMNS[key]} = ?`).join(', ');
+    const stored = (key: keyof RunPatch) =>
+      key === 'result' && patch.result ? this.#strings.encodeResult(id, patch.result) : patch[key];
     this.#statement(`UPDATE runs SET ${sets} WHERE id = ?`).run(
-      ...keys.map((key) => patchValue(key, patch[key], true)),
+      ...keys.map((key) => patchValue(key, stored(key), true)),
       id,
     );
   }
