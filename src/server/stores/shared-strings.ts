@@ -61,7 +61,7 @@ export function createStringSharer(): StringSharer {
         const here = `${seq}.${counter.n++}`;
         if (ref !== undefined) return `${MARK}${ref}`;
         run.where.set(text, here);
-        return escape(text);
+        return escapeMark(text);
       });
     },
     encodeResult(runId, result) {
@@ -70,7 +70,7 @@ export function createStringSharer(): StringSharer {
       const { runId: _, ...rest } = result;
       return encodeValue(rest, (text) => {
         const ref = run.where.get(text);
-        return ref === undefined ? escape(text) : `${MARK}${ref}`;
+        return ref === undefined ? escapeMark(text) : `${MARK}${ref}`;
       });
     },
     forget(runId) {
@@ -87,11 +87,11 @@ function leadsWithRunId(value: object, runId: string, position: number): boolean
   return (value as { runId?: unknown }).runId === runId && Object.keys(value)[position] === 'runId';
 }
 
-const escape = (text: string) => (text.startsWith(MARK) ? MARK + text : text);
+const escapeMark = (text: string) => (text.startsWith(MARK) ? MARK + text : text);
 
-/** Copies a JSON value, passing each string through `long` (long ones) or `escape` (the rest), keys in order. */
+/** Copies a JSON value, passing each string through `long` (long ones) or `escapeMark` (the rest), keys in order. */
 function encodeValue(value: unknown, long: (text: string) => string): unknown {
-  if (typeof value === 'string') return value.length >= MIN_LENGTH ? long(value) : escape(value);
+  if (typeof value === 'string') return value.length >= MIN_LENGTH ? long(value) : escapeMark(value);
   if (Array.isArray(value)) return value.map((item) => encodeValue(item, long));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
