@@ -1,8 +1,9 @@
 /**
  * Bytes the SQLite run store keeps per run, for a 5-step and a 30-step run over a 4k-token context
- * (a ~16 KB document in the question, ~600-character tool results). Compares the model_request events
- * stored whole (as before) with the compact ones (only what is new since the run's previous request),
- * and the whole file per run with what the run itself says: its distinct messages and the model's outputs.
+ * (a ~15 KB document in the question, ~600-character tool results): the events as JSON (model requests
+ * as what changed, repeated strings as references) and as stored (packed), the run's row, and the whole
+ * file per run against what the run itself says: its distinct messages and the model's outputs. For the
+ * figures before, run this file against an older checkout's src/.
  *
  *   node --import tsx bench/run-storage.bench.ts
  */
@@ -12,15 +13,31 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { Agent } from '../src/agent/index.js';
-import type { AgentEvent } from '../src/core/index.js';
 import { scriptedModel } from '../src/llm/index.js';
 import { createApp, SqliteRunStore } from '../src/server/index.js';
+import { unpackEvents } from '../src/server/stores/event-block-codec.js';
 import { defineTool } from '../src/tools/index.js';
 
 const RUNS = 40;
-const DOCUMENT = Array.from({ length: 400 }, (_, i) => `Line ${i}: the quarterly figures for region ${i % 17}.`).join(
-  '\n',
+// Text that does not repeat itself: seeded sentences over 1,000 made-up words, about as hard to
+// compress as English prose, so no stored form gains from a document that is one sentence over and over.
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const SYLLABLES = 'ba ce di fo gu ha je ki lo mu na pe ri so tu va we xi yo za ar en il on us'.split(' ');
+const WORDS = Array.from({ length: 1000 }, () =>
+  Array.from({ length: 1 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(
+    '',
+  ),
 );
+const sentence = (words: number) =>
+  Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+const DOCUMENT = Array.from(
+  { length: 250 },
+  (_, i) => `Line ${i}: ${sentence(8)} ${(random() * 1000).toFixed(1)}k (${(random() * 40 - 20).toFixed(1)}%).`,
+).join('\n');
 
 function agent(steps: number) {
   let done = 0;
@@ -38,7 +55,7 @@ function agent(steps: number) {
         name: 'lookup',
         description: 'Looks up one part of the report.',
         input: z.object({ part: z.number() }),
-        run: ({ part }) => `Part ${part}: ${'revenue rose in the north and fell slightly in the south. '.repeat(10)}`,
+        run: ({ part }) => `Part ${part}: ${sentence(120)}.`,
       }),
     ],
     maxSteps: steps + 2,
@@ -60,16 +77,12 @@ async function measure(steps: number) {
     );
     ids.push(((await response.json()) as { id: string }).id);
   }
-  let wholeRequests = 0;
   let content = 0;
   for (const id of ids) {
     const events = (await store.readEvents(id, 0, 100_000)).map((e) => e.event);
     const messages = new Set<string>();
     for (const event of events) {
-      if (event.type === 'model_request') {
-        wholeRequests += JSON.stringify(event).length;
-        for (const message of event.messages) messages.add(JSON.stringify(message));
-      }
+      if (event.type === 'model_request') for (const message of event.messages) messages.add(JSON.stringify(message));
       if (event.type === 'model_response') content += JSON.stringify(event.text).length;
     }
     for (const message of messages) content += message.length;
@@ -77,13 +90,15 @@ async function measure(steps: number) {
   await app.runs.close();
   await store.close();
   const db = new Database(path, { readonly: true });
-  let storedRequests = 0;
   let storedEvents = 0;
-  for (const row of db.prepare('SELECT events FROM run_event_blocks').all() as { events: string }[]) {
+  let eventsJson = 0;
+  for (const row of db.prepare('SELECT events FROM run_event_blocks').all() as { events: string | Buffer }[]) {
     storedEvents += row.events.length;
-    for (const event of JSON.parse(row.events) as AgentEvent[])
-      if (event.type === 'model_request') storedRequests += JSON.stringify(event).length;
+    eventsJson += unpackEvents(row.events).length;
   }
+  const { rowBytes } = db
+    .prepare('SELECT SUM(LENGTH(input) + COALESCE(LENGTH(result), 0)) AS rowBytes FROM runs')
+    .get() as { rowBytes: number };
   const used =
     (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
   const fileBytes = used * (db.pragma('page_size', { simple: true }) as number);
@@ -94,11 +109,11 @@ async function measure(steps: number) {
   return {
     steps,
     contentPerRun: perRun(content),
-    eventsWholePerRun: perRun(storedEvents - storedRequests + wholeRequests),
-    eventsCompactPerRun: perRun(storedEvents),
+    eventsJsonPerRun: perRun(eventsJson),
+    eventsStoredPerRun: perRun(storedEvents),
+    rowPerRun: perRun(rowBytes),
     filePerRun: perRun(fileBytes),
     fileOverContent: fileBytes / content,
-    fileBeforePerRun: perRun(fileBytes - storedRequests + wholeRequests),
   };
 }
 
@@ -107,7 +122,7 @@ console.log(`run storage, SQLite, ${RUNS} runs each, ~4k-token context`);
 for (const steps of [5, 30]) {
   const m = await measure(steps);
   console.log(
-    `${String(steps).padStart(2)} steps: content ${kb(m.contentPerRun)}/run | events whole ${kb(m.eventsWholePerRun)} → compact ${kb(m.eventsCompactPerRun)} | ` +
-      `file ${kb(m.filePerRun)}/run (${kb(m.fileBeforePerRun)} with requests stored whole), ${m.fileOverContent.toFixed(2)}× content`,
+    `${String(steps).padStart(2)} steps: content ${kb(m.contentPerRun)}/run | events ${kb(m.eventsJsonPerRun)} JSON → ${kb(m.eventsStoredPerRun)} stored | ` +
+      `run row ${kb(m.rowPerRun)} | file ${kb(m.filePerRun)}/run, ${m.fileOverContent.toFixed(2)}× content`,
   );
 }

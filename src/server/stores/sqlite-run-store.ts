@@ -4,6 +4,7 @@ import type { AgentEvent } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
+import { packEvents, unpackEvents } from './event-block-codec.js';
 import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
@@ -154,11 +155,11 @@ export class SqliteRunStore implements RunStore {
     // Each block holds at least one event, so `limit` blocks hold at least `limit` events.
     const rows = this.#statement(
       'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq LIMIT ?',
-    ).all(runId, afterSeq, limit) as { first_seq: number; events: string }[];
+    ).all(runId, afterSeq, limit) as { first_seq: number; events: string | Buffer }[];
     const out: StoredEvent[] = [];
     let last = afterSeq;
     for (const row of rows) {
-      const events = JSON.parse(row.events) as AgentEvent[];
+      const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
       for (let i = 0; i < events.length && out.length < limit; i++) {
         const seq = row.first_seq + i;
         if (seq <= last) continue;
@@ -242,12 +243,12 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** Writes one row per run and run of consecutive sequence numbers, encoded in one `JSON.stringify`. */
+  /** Writes one row per run and run of consecutive sequence numbers, packed (`event-block-codec.ts`). */
   #appendEvents(events: WriteBatch['events']): void {
     const insert = this.#statement(
       'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
     );
-    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, JSON.stringify(block.events));
+    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, packEvents(block.events));
     const open = new Map<string, EventBlock>();
     for (const { runId, seq, event: emitted } of events) {
       const event = this.#strings.encodeEvent(runId, seq, this.#requests.encode(runId, seq, emitted));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent, RunResult } from '../../../src/core/index.js';
 import { emptyStats } from '../../../src/core/index.js';
 import { PostgresRunStore, type RunRecord, type RunStore, SqliteRunStore } from '../../../src/server/index.js';
+import { unpackEvents } from '../../../src/server/stores/event-block-codec.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
 import { tempDir } from '../server-fixtures.js';
 
@@ -81,7 +82,7 @@ describe('long strings stored once', () => {
       ...db.prepare('SELECT events AS t FROM run_event_blocks').all(),
       ...db.prepare('SELECT input AS t FROM runs UNION ALL SELECT result FROM runs').all(),
     ]
-      .map((row) => (row as { t: string }).t)
+      .map((row) => unpackEvents((row as { t: string | Buffer }).t))
       .join('\n');
     db.close();
     expect(text.split(QUESTION).length - 1).toBe(1);
