@@ -7,7 +7,7 @@ import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } fr
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
 import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
-import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
@@ -171,6 +171,18 @@ export class PostgresRunStore implements RunStore {
   async stats(): Promise<RunStoreStats> {
     await this.#batcher.flush();
     return postgresStats(this.#pool, this.#schema);
+  }
+
+  async vacuum(): Promise<VacuumResult> {
+    await this.#batcher.flush();
+    const before = (await this.stats()).bytes;
+    const started = performance.now();
+    const s = this.#schema;
+    // Plain VACUUM: the space becomes reusable without locking the tables (VACUUM FULL would).
+    await this.#pool.query(
+      `VACUUM ${['runs', 'run_events', 'run_steps', 'run_checkpoints'].map((t) => `${s}.${t}`).join(', ')}`,
+    );
+    return { bytesBefore: before, bytesAfter: (await this.stats()).bytes, ms: performance.now() - started };
   }
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {

@@ -7,15 +7,19 @@ import { createRequestCompactor } from './compact-requests.js';
 import { packEvents, unpackEvents } from './event-block-codec.js';
 import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
-import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
+import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
 /** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
 type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
+
+/** Fewer, larger WAL frames per commit cost fewer writes. */
+const PAGE_SIZE = 8192;
 
 /** The events of one run that one commit appends, numbered `first..last`. */
 interface EventBlock {
@@ -44,14 +48,29 @@ export class SqliteRunStore implements RunStore {
   readonly #requests = createRequestCompactor();
   /** Each open run's long strings, so a later copy is stored as a reference. */
   readonly #strings = createStringSharer();
+  /** What opening did about incremental vacuum (an old file is converted here when small enough). */
+  readonly vacuumAtOpen: VacuumOutcome;
 
-  constructor(options: { path: string }) {
-    // New files only (a file keeps its page size): fewer, larger WAL frames per commit cost fewer writes.
+  constructor(options: {
+    path: string;
+    /** An older file (without incremental vacuum) up to this size is converted at open. Default 64 MiB. */
+    vacuumAtOpenMaxBytes?: number;
+  }) {
     // Incremental auto-vacuum lets retention hand pruned pages back to the OS.
-    const { db, file, busyTimeoutMs } = openSqlite({ file: options.path, pageSize: 8192, autoVacuum: 'incremental' });
+    const { db, file, busyTimeoutMs } = openSqlite({
+      file: options.path,
+      pageSize: PAGE_SIZE,
+      autoVacuum: 'incremental',
+    });
     this.#db = db;
     try {
       sqliteCall(file, 'create the run tables in', () => retryBusy(() => openSchema(db), busyTimeoutMs));
+      // The pragma above only applies to new files: an older one needs a VACUUM, done here if small.
+      this.vacuumAtOpen = sqliteCall(file, 'convert to incremental vacuum', () =>
+        useIncrementalVacuum(db, {
+          maxBytes: options.vacuumAtOpenMaxBytes ?? CONVERT_AT_OPEN_MAX_BYTES,
+        }),
+      );
     } catch (error) {
       db.close();
       throw error;
@@ -143,6 +162,15 @@ export class SqliteRunStore implements RunStore {
   async stats(): Promise<RunStoreStats> {
     await this.#batcher.flush();
     return sqliteStats(this.#db);
+  }
+
+  async vacuum(): Promise<VacuumResult> {
+    await this.#batcher.flush();
+    const before = sqliteStats(this.#db).bytes;
+    const started = performance.now();
+    const outcome = vacuum(this.#db);
+    if (outcome === 'busy') throw new Error('Another process is using the run store; vacuum when it is idle.');
+    return { bytesBefore: before, bytesAfter: sqliteStats(this.#db).bytes, ms: performance.now() - started };
   }
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
