@@ -50,7 +50,7 @@ export {
 } from './model-types.js';
 export { type ActionInput, type ParsedStep, REPLY_HABITS, type ReplyHabit } from './parsed-step.js';
 export { createPushChannel, type PushChannel } from './push-channel.js';
-export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
+export { redactedIfSecret, redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {
   addStats,
   emptyStats,

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, requireOptional } from '../../core/index.js';
+import { type AgentEvent, redactedIfSecret, requireOptional } from '../../core/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
@@ -107,7 +107,10 @@ export class PostgresRunStore implements RunStore {
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event }));
+    // Redacted as the trace writer does, before anything is stored: the SSE stream, the trace
+    // download, the export and replay all read this copy, and compact requests are built on it.
+    const safe = redactedIfSecret(event);
+    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {

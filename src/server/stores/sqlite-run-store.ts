@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, redactedIfSecret } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
@@ -100,7 +100,10 @@ export class SqliteRunStore implements RunStore {
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event }));
+    // Redacted as the trace writer does, before anything is stored: the SSE stream, the trace
+    // download, the export and replay all read this copy, and compact requests are built on it.
+    const safe = redactedIfSecret(event);
+    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
