@@ -5,11 +5,15 @@
  * file per run against what the run itself says: its distinct messages and the model's outputs. For the
  * figures before, run this file against an older checkout's src/.
  *
- *   node --import tsx bench/run-storage.bench.ts
+ * With --convert-mb N it instead times what opening costs for an N MB file made before incremental
+ * vacuum (converted at open up to 64 MiB; `thinkflow runs vacuum` for larger ones).
+ *
+ *   node --import tsx bench/run-storage.bench.ts [--convert-mb 64]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { Agent } from '../src/agent/index.js';
@@ -115,6 +119,37 @@ async function measure(steps: number) {
     filePerRun: perRun(fileBytes),
     fileOverContent: fileBytes / content,
   };
+}
+
+/** Opens an N MB file in the old layout (auto_vacuum NONE) and times the conversion and a later vacuum. */
+async function convert(megabytes: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'thinkflow-convert-'));
+  const path = join(dir, 'runs.db');
+  new SqliteRunStore({ path }).close();
+  const db = new Database(path);
+  db.exec('PRAGMA auto_vacuum = NONE; VACUUM');
+  const runs = Math.round((megabytes * 1_048_576) / 4200);
+  db.prepare(`WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+    INSERT INTO runs (id, agent, input, status, source, created_at, updated_at)
+    SELECT printf('r%08d', i), 'a', hex(randomblob(500)), 'done', 'api', i, i FROM k`).run(runs);
+  db.prepare(`INSERT INTO run_event_blocks (run_id, first_seq, last_seq, events)
+    SELECT id, 1, 1, randomblob(3000) FROM runs`).run();
+  db.close();
+  const started = performance.now();
+  const store = new SqliteRunStore({ path, vacuumAtOpenMaxBytes: Number.POSITIVE_INFINITY });
+  const ms = performance.now() - started;
+  const stats = await store.stats();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `${(stats.bytes / 1_048_576).toFixed(0)} MB file made before incremental vacuum: ${store.vacuumAtOpen} at open in ${(ms / 1000).toFixed(1)} s`,
+  );
+}
+
+const { values: args } = parseArgs({ options: { 'convert-mb': { type: 'string' } } });
+if (args['convert-mb']) {
+  await convert(Number(args['convert-mb']));
+  process.exit(0);
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
