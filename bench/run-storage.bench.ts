@@ -8,7 +8,10 @@
  * With --convert-mb N it instead times what opening costs for an N MB file made before incremental
  * vacuum (converted at open up to 64 MiB; `thinkflow runs vacuum` for larger ones).
  *
- *   node --import tsx bench/run-storage.bench.ts [--convert-mb 64]
+ * With --pg it also measures what PostgreSQL's tables grow by per run (no packing there; TOAST
+ * compresses values over 2 KB itself).
+ *
+ *   node --import tsx bench/run-storage.bench.ts [--pg] [--convert-mb 64]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +21,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { Agent } from '../src/agent/index.js';
 import { scriptedModel } from '../src/llm/index.js';
-import { createApp, SqliteRunStore } from '../src/server/index.js';
+import { createApp, PostgresRunStore, type RunStore, SqliteRunStore } from '../src/server/index.js';
 import { unpackEvents } from '../src/server/stores/event-block-codec.js';
 import { defineTool } from '../src/tools/index.js';
 
@@ -66,10 +69,8 @@ function agent(steps: number) {
   });
 }
 
-async function measure(steps: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'thinkflow-storage-'));
-  const path = join(dir, 'runs.db');
-  const store = new SqliteRunStore({ path });
+/** Runs RUNS runs of `steps` steps through `store`; returns their ids and their content's size. */
+async function runAll(store: RunStore, steps: number): Promise<{ ids: string[]; content: number }> {
   const app = createApp({ agents: { a: () => agent(steps) }, store });
   const ids: string[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -92,6 +93,38 @@ async function measure(steps: number) {
     for (const message of messages) content += message.length;
   }
   await app.runs.close();
+  return { ids, content };
+}
+
+/** The same runs in PostgreSQL: what its tables (indexes and TOAST included) grew by, per run. */
+async function measurePg(steps: number) {
+  const schema = `storage_${process.pid}`;
+  const store = new PostgresRunStore({ connectionString: PG, schema });
+  await store.init();
+  // Rewritten tables: what the rows take, without the dead versions of checkpoints updated step by step
+  // (this test server has autovacuum off; autovacuum would make that space reusable, not give it back).
+  const pg = await import('pg');
+  const pool = new pg.default.Pool({ connectionString: PG, max: 1 });
+  const full = () =>
+    pool.query(
+      `VACUUM FULL ${['runs', 'run_events', 'run_steps', 'run_checkpoints'].map((t) => `${schema}.${t}`).join(', ')}`,
+    );
+  await full();
+  const empty = (await store.stats()).bytes;
+  const { content } = await runAll(store, steps);
+  await full();
+  await pool.end();
+  const bytes = (await store.stats()).bytes - empty;
+  await store.drop();
+  await store.close();
+  return { perRun: Math.round(bytes / RUNS), overContent: bytes / content };
+}
+
+async function measure(steps: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'thinkflow-storage-'));
+  const path = join(dir, 'runs.db');
+  const store = new SqliteRunStore({ path });
+  const { content } = await runAll(store, steps);
   await store.close();
   const db = new Database(path, { readonly: true });
   let storedEvents = 0;
@@ -146,7 +179,10 @@ async function convert(megabytes: number) {
   );
 }
 
-const { values: args } = parseArgs({ options: { 'convert-mb': { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { 'convert-mb': { type: 'string' }, pg: { type: 'boolean', default: false } },
+});
+const PG = process.env.THINKFLOW_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 if (args['convert-mb']) {
   await convert(Number(args['convert-mb']));
   process.exit(0);
@@ -160,4 +196,10 @@ for (const steps of [5, 30]) {
     `${String(steps).padStart(2)} steps: content ${kb(m.contentPerRun)}/run | events ${kb(m.eventsJsonPerRun)} JSON → ${kb(m.eventsStoredPerRun)} stored | ` +
       `run row ${kb(m.rowPerRun)} | file ${kb(m.filePerRun)}/run, ${m.fileOverContent.toFixed(2)}× content`,
   );
+  if (args.pg) {
+    const p = await measurePg(steps);
+    console.log(
+      `${String(steps).padStart(2)} steps, PostgreSQL: ${kb(p.perRun)}/run, ${p.overContent.toFixed(2)}× content`,
+    );
+  }
 }

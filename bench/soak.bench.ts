@@ -131,7 +131,7 @@ async function seedBacklog(n: number): Promise<void> {
       const last = Math.min(n, first + chunk) - 1;
       await pool.query(
         `INSERT INTO ${schema}.runs (id, agent, input, status, source, created_at, updated_at)
-         SELECT 'backlog-' || lpad(i::text, 8, '0'), 'five', 'old', 'done', 'api', $1 + i, $1 + i FROM generate_series($2::int, $3::int) i`,
+         SELECT 'backlog-' || lpad(i::text, 8, '0'), 'five', 'old', 'done', 'api', $1::bigint + i, $1::bigint + i FROM generate_series($2::int, $3::int) i`,
         [old, first, last],
       );
       await pool.query(
