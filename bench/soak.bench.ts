@@ -6,12 +6,13 @@
  * retention) survived. With --backlog N it first stores N expired runs and reports p95 latency of
  * live runs before and while the pruner deletes them.
  *
- *   node --expose-gc --import tsx bench/soak.bench.ts [--pg] [--minutes 10] [--clients 20] [--backlog 0]
+ *   node --expose-gc --import tsx bench/soak.bench.ts [--pg] [--minutes 10] [--clients 20] [--rate 0] [--backlog 0]
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { Agent } from '../src/agent/index.js';
 import { scriptedModel } from '../src/llm/index.js';
@@ -24,6 +25,9 @@ const { values: args } = parseArgs({
     minutes: { type: 'string', default: '10' },
     clients: { type: 'string', default: '20' },
     backlog: { type: 'string', default: '0' },
+    // Runs started per second across all clients (0: as fast as they go). A steady rate keeps the
+    // retained window (rate × retention) steady, so disk flatness measures the store, not throughput swings.
+    rate: { type: 'string', default: '0' },
     'retention-seconds': { type: 'string', default: '30' },
     // For a PostgreSQL server with autovacuum off (as the test server here is): VACUUM the tables every N s, as autovacuum would.
     'vacuum-every': { type: 'string', default: '0' },
@@ -108,23 +112,53 @@ for (let i = 0; i < 5; i++) waiting.push((await post('paused', false)).run.id);
 
 const backlog = Number(args.backlog);
 if (backlog > 0) {
+  const seeded = performance.now();
+  await seedBacklog(backlog);
+  console.log(`stored ${backlog} expired runs in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
+}
+
+/**
+ * Stores `n` finished runs from a day ago, each with one block of events (1 KB), straight in SQL:
+ * through the API a million runs took longer than the soak itself.
+ */
+async function seedBacklog(n: number): Promise<void> {
   const old = Date.now() - 86_400_000;
-  for (let i = 0; i < backlog; i += 1000) {
-    await Promise.all(
-      Array.from({ length: Math.min(1000, backlog - i) }, (_, k) =>
-        store.createRun({
-          id: `backlog-${String(i + k).padStart(8, '0')}`,
-          agent: 'five',
-          input: 'old',
-          status: 'done',
-          source: 'api',
-          createdAt: old + i + k,
-          updatedAt: old + i + k,
-        }),
-      ),
-    );
+  const chunk = 100_000;
+  if (args.pg) {
+    const pg = await import('pg');
+    const pool = new pg.default.Pool({ connectionString: PG, max: 1 });
+    for (let first = 0; first < n; first += chunk) {
+      const last = Math.min(n, first + chunk) - 1;
+      await pool.query(
+        `INSERT INTO ${schema}.runs (id, agent, input, status, source, created_at, updated_at)
+         SELECT 'backlog-' || lpad(i::text, 8, '0'), 'five', 'old', 'done', 'api', $1::bigint + i, $1::bigint + i FROM generate_series($2::int, $3::int) i`,
+        [old, first, last],
+      );
+      await pool.query(
+        `INSERT INTO ${schema}.run_events (run_id, seq, event)
+         SELECT 'backlog-' || lpad(i::text, 8, '0'), 1, repeat('x', 1000) FROM generate_series($1::int, $2::int) i`,
+        [first, last],
+      );
+    }
+    await pool.query(`VACUUM ANALYZE ${schema}.runs, ${schema}.run_events`);
+    await pool.end();
+    return;
   }
-  console.log(`stored ${backlog} expired runs`);
+  const db = new Database(join(dir, 'runs.db'));
+  db.pragma('busy_timeout = 30000');
+  const numbers = 'WITH RECURSIVE k(i) AS (SELECT @first UNION ALL SELECT i + 1 FROM k WHERE i < @last)';
+  const runs = db.prepare(`${numbers} INSERT INTO runs (id, agent, input, status, source, created_at, updated_at)
+    SELECT printf('backlog-%08d', i), 'five', 'old', 'done', 'api', @old + i, @old + i FROM k`);
+  const events = db.prepare(`${numbers} INSERT INTO run_event_blocks (run_id, first_seq, last_seq, events)
+    SELECT printf('backlog-%08d', i), 1, 1, randomblob(1000) FROM k`);
+  for (let first = 0; first < n; first += chunk) {
+    const bounds = { first, last: Math.min(n, first + chunk) - 1, old };
+    db.transaction(() => {
+      runs.run(bounds);
+      events.run({ first: bounds.first, last: bounds.last });
+    })();
+  }
+  db.close();
 }
 
 const vacuumEvery = Number(args['vacuum-every']);
@@ -139,12 +173,25 @@ if (args.pg && vacuumEvery > 0) {
   vacuum.unref();
 }
 
+const rate = Number(args.rate);
+let nextSlot = performance.now();
+/** Waits for the next start slot when the load is rate-limited. */
+const paced = async () => {
+  if (rate <= 0) return;
+  const slot = Math.max(performance.now(), nextSlot);
+  nextSlot = slot + 1000 / rate;
+  const wait = slot - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+};
+
 let completed = 0;
 let lost = 0;
 let latencies: number[] = [];
 let stop = false;
 const workers = Array.from({ length: clients }, async () => {
   while (!stop) {
+    await paced();
+    if (stop) break;
     try {
       const { run, ms } = await post('five', true);
       if (run.status === 'done') completed += 1;
@@ -159,9 +206,11 @@ const workers = Array.from({ length: clients }, async () => {
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
 if (backlog > 0) {
   // Baseline p95 with no pruner, then p95 while the pruner deletes the whole backlog.
-  await new Promise((resolve) => setTimeout(resolve, 30_000));
+  latencies = [];
+  const baselineStart = completed;
+  await new Promise((resolve) => setTimeout(resolve, 60_000));
   const baseline = p95(latencies);
-  const baselineRate = completed / 30;
+  const baselineRate = (completed - baselineStart) / 60;
   latencies = [];
   const before = completed;
   const pruneStart = Date.now();
@@ -184,7 +233,7 @@ const started = Date.now();
 let last = { t: started, completed: 0 };
 const mb = (n: number) => (n / 1_048_576).toFixed(1);
 console.log(
-  `soak: ${args.pg ? 'PostgreSQL' : 'SQLite'}, ${clients} clients, ${minutes} min, retention ${retentionSeconds} s`,
+  `soak: ${args.pg ? 'PostgreSQL' : 'SQLite'}, ${clients} clients${rate > 0 ? ` at ${rate} runs/s` : ''}, ${minutes} min, retention ${retentionSeconds} s`,
 );
 while (Date.now() - started < minutes * 60_000) {
   await new Promise((resolve) => setTimeout(resolve, 15_000));
@@ -213,6 +262,8 @@ const spread = (xs: number[]) => {
   return ((Math.max(...xs) - Math.min(...xs)) / mean) * 100;
 };
 const survivors = await store.getRuns(waiting);
+const kept = await store.stats();
+console.log(`store at the end: ${kept.runs} runs kept of ${completed + waiting.length} made`);
 console.log(
   `second half: disk ±${(spread(half.map((s) => s.disk)) / 2).toFixed(1)}%, rss ±${(spread(half.map((s) => s.rss)) / 2).toFixed(1)}%, ` +
     `heap ±${(spread(half.map((s) => s.heap)) / 2).toFixed(1)}% | runs ${completed}, lost ${lost} | ` +

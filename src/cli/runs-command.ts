@@ -120,6 +120,16 @@ export async function runsStats(flags: RunsStoreFlags & { json?: boolean }, io: 
   for (const [status, n] of Object.entries(stats.byStatus)) io.stdout(`  ${status}: ${n}\n`);
   io.stdout(`oldest: ${stats.oldest === undefined ? '-' : time(stats.oldest)}\n`);
   io.stdout(`size: ${mb(stats.bytes)}${stats.freeBytes ? ` (${mb(stats.freeBytes)} free for reuse)` : ''}\n`);
+  if (stats.incrementalVacuum === false) {
+    io.stdout('pruned space is reused but not given back: `thinkflow runs vacuum` converts this file (once)\n');
+  }
+}
+
+/** `thinkflow runs vacuum`: gives pruned space back (and converts an old SQLite file to incremental vacuum). */
+export async function runsVacuum(flags: RunsStoreFlags, io: CommandIo): Promise<void> {
+  const { bytesBefore, bytesAfter, ms } = await withStore(flags, (store) => store.vacuum());
+  const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+  io.stdout(`size ${mb(bytesBefore)} → ${mb(bytesAfter)} in ${(ms / 1000).toFixed(1)} s\n`);
 }
 
 function storeOptions(command: Command): Command {
@@ -129,7 +139,7 @@ function storeOptions(command: Command): Command {
     .option('--pg-schema <name>', 'the PostgreSQL schema (default thinkflow)');
 }
 
-/** Registers `thinkflow runs list|show|prune|export|stats`. */
+/** Registers `thinkflow runs list|show|prune|export|stats|vacuum`. */
 export function registerRunsCommand(program: Command, io: CommandIo = processIo()): void {
   const runs = program.command('runs').description('Look at, export and prune the runs a server stored.');
   addExamples(runs, [
@@ -185,5 +195,14 @@ export function registerRunsCommand(program: Command, io: CommandIo = processIo(
   addExamples(stats, [
     ['runs, bytes and the oldest run', 'thinkflow runs stats'],
     ['the same for PostgreSQL, as JSON', 'thinkflow runs stats --pg postgres://localhost/thinkflow --json'],
+  ]);
+  const vacuum = storeOptions(runs.command('vacuum'))
+    .description(
+      'Give pruned space back: rewrites the SQLite file (converting one made before incremental vacuum), or VACUUMs the PostgreSQL tables.',
+    )
+    .action((flags) => runsVacuum(flags, io));
+  addExamples(vacuum, [
+    ['convert and compact the default store (stop the server first for a large file)', 'thinkflow runs vacuum'],
+    ['VACUUM the PostgreSQL tables', 'thinkflow runs vacuum --pg postgres://localhost/thinkflow'],
   ]);
 }

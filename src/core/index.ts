@@ -60,7 +60,7 @@ export {
   type ReplyHabit,
 } from './parsed-step.js';
 export { createPushChannel, type PushChannel } from './push-channel.js';
-export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
+export { redactedIfSecret, redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {
   addStats,
   emptyStats,

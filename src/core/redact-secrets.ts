@@ -107,6 +107,15 @@ export function redactSecrets<T>(value: T): T {
   return walk(value) as T;
 }
 
+/**
+ * `value` itself when its JSON holds nothing `redactSecrets` would change (one `JSON.stringify`),
+ * else a redacted copy: for stores that keep values, not JSON text.
+ */
+export function redactedIfSecret<T>(value: T): T {
+  const plain = JSON.stringify(value);
+  return plain !== undefined && MAYBE_SECRET.test(plain) ? (walk(value) as T) : value;
+}
+
 function walk(value: unknown): unknown {
   if (typeof value === 'string') return redactText(value);
   if (Array.isArray(value)) return value.map(walk);

@@ -10,6 +10,7 @@ import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service
 import { agentLimits, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
+import { createUnendedRuns } from './unended-runs.js';
 
 export interface QueueRunsOptions extends QueueLocation {
   /** Names of the agents workers serve (runs for other names are refused with 404). */
@@ -35,7 +36,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   const pollMs = options.pollMs ?? 100;
   const ended = createChangeSignal();
   // Runs started here whose job has not stopped yet: waiting on one needs no first read of the store.
-  const unended = new Set<string>();
+  const unended = createUnendedRuns();
   // A job stopping on a worker wakes whoever waits on its run, instead of each waiter polling.
   const subscription = subscribeRunEnds(options, (runId) => {
     unended.delete(runId);
@@ -56,13 +57,16 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
       try {
         // The row must be committed before a worker can take the job, and its end must not go unheard.
         await Promise.all([store.createRun(run), subscription]);
+        // Marked before the job exists: a run that ends before queue.add returns is heard and unmarked,
+        // where marking it after would keep its id forever.
+        unended.add(id);
         await queue.add(
           'run',
           { runId: id, agent },
           { jobId: id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
         );
-        unended.add(id);
       } catch (error) {
+        unended.delete(id);
         await waiting.remove(agent, id).catch(() => {});
         throw error;
       }

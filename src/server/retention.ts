@@ -9,13 +9,28 @@ export interface RetentionConfig {
   maxRuns?: number;
   /** How often the pruner looks for expired runs. Default 60000 ms. */
   intervalMs?: number;
-  /** Runs deleted per transaction. Default 500. */
+  /**
+   * Runs deleted per transaction. Default: adapted so a batch takes about 10 ms (from 10 to 1000
+   * runs): a SQLite batch runs on the server's own thread, and a live request waits for it.
+   */
   batchSize?: number;
-  /** Pause between two batches, so a large backlog never holds the store for long. Default 25 ms. */
+  /**
+   * Least pause between two batches. Default 25 ms; a pause also lasts at least four times the batch
+   * before it, so a backlog of any size takes at most a fifth of the time.
+   */
   pauseMs?: number;
 }
 
 export const DEFAULT_RETENTION_DAYS = 30;
+/** The first batch when the size adapts; each next one aims at `BATCH_MS`. */
+const START_BATCH = 100;
+const BATCH_MS = 10;
+
+/** The size of the next batch, from how long this one took (halved at most, doubled at most). */
+function nextBatch(limit: number, tookMs: number): number {
+  const scaled = limit * Math.min(2, Math.max(0.5, BATCH_MS / Math.max(tookMs, 0.1)));
+  return Math.round(Math.min(DEFAULT_PRUNE_BATCH * 2, Math.max(10, scaled)));
+}
 const DAY_MS = 86_400_000;
 
 /** What to prune at `now`, or undefined when the config keeps everything. */
@@ -60,18 +75,24 @@ export function startRetention(options: {
   let current: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
+  let adaptive = START_BATCH;
+
   async function pruneAll(): Promise<number> {
     let total = 0;
     while (!stopped) {
       const request = retentionRequest(config);
       if (!request) break;
-      const { runs, skipped } = await options.store.pruneRuns(request);
+      const limit = config.batchSize ?? adaptive;
+      const started = performance.now();
+      const { runs, skipped } = await options.store.pruneRuns({ ...request, limit });
+      const took = performance.now() - started;
       if (runs > 0) {
         total += runs;
         options.onPruned?.(runs);
       }
-      if (skipped || runs < (request.limit ?? DEFAULT_PRUNE_BATCH)) break;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      if (skipped || runs < limit) break;
+      if (config.batchSize === undefined) adaptive = nextBatch(limit, took);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(pauseMs, took * 4)));
     }
     return total;
   }

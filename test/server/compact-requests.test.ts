@@ -6,6 +6,7 @@ import { Agent } from '../../src/agent/index.js';
 import type { AgentEvent } from '../../src/core/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
 import { createApp, PostgresRunStore, type RunStore, SqliteRunStore } from '../../src/server/index.js';
+import { unpackEvents } from '../../src/server/stores/event-block-codec.js';
 import { defineTool } from '../../src/tools/index.js';
 import { TEST_PG, uniqueName } from './pg-fixtures.js';
 import { callReply, parseSse, postJson, tempDir } from './server-fixtures.js';
@@ -65,8 +66,12 @@ async function checkRoundTrip(inner: RunStore) {
   const { store, sent } = recording(inner);
   const app = createApp({ agents: { a: () => agent }, store });
   const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://local${path}`, init));
-  const ended = await (await request('/v1/agents/a/runs?wait=true', postJson({ input: 'Look 30 things up.' }))).json();
+  const question = `Look 30 things up (ticket Q-4711), in this order: ${'one topic after another, '.repeat(20)}`;
+  const answered = await (await request('/v1/agents/a/runs?wait=true', postJson({ input: question }))).text();
+  const ended = JSON.parse(answered);
   expect(ended.status).toBe('done');
+  // The run as read back (its result rebuilt from shared strings) is the run as it ended, byte for byte.
+  expect(await (await request(`/v1/runs/${ended.id}`)).text()).toBe(answered);
 
   const events = parseSse(await (await request(`/v1/runs/${ended.id}/events`)).text());
   expect(events.map((e) => e.data)).toEqual([...sent.values()]);
@@ -107,12 +112,23 @@ describe('model requests stored as what changed', () => {
     const stored = db
       .prepare('SELECT events FROM run_event_blocks WHERE run_id = ?')
       .all(runId)
-      .flatMap((row) => JSON.parse((row as { events: string }).events) as AgentEvent[])
+      .flatMap((row) => JSON.parse(unpackEvents((row as { events: Buffer }).events)) as AgentEvent[])
       .filter((event) => event.type === 'model_request');
-    db.close();
     const storedBytes = stored.reduce((n, e) => n + JSON.stringify(e).length, 0);
     // Each request keeps only what is new: a fraction of the conversation sent again and again.
     expect(storedBytes).toBeLessThan(sentBytes / 4);
+    // The question and each tool result are stored once, though events and the result repeat them.
+    const all = [
+      ...db
+        .prepare('SELECT events FROM run_event_blocks WHERE run_id = ?')
+        .all(runId)
+        .map((row) => unpackEvents((row as { events: Buffer }).events)),
+      ...db.prepare('SELECT input AS text, result AS text2 FROM runs WHERE id = ?').all(runId),
+    ].flatMap((row) => (typeof row === 'string' ? [row] : Object.values(row as Record<string, string>)));
+    const count = (text: string) => all.reduce((n, stored) => n + stored.split(text).length - 1, 0);
+    expect(count('Q-4711')).toBe(1);
+    expect(count('topic 7: a long finding')).toBe(1);
+    db.close();
     dir.cleanup();
   });
 

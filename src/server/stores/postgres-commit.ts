@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import { isFinished, type RunPatch, type RunRecord } from '../run-record.js';
 import type { RequestCompactor } from './compact-requests.js';
+import type { StringSharer } from './shared-strings.js';
 import type { WriteBatch } from './write-batch.js';
 
 /** Bits of a patch's mask: which columns it sets (a set `questions: undefined` clears them). */
@@ -68,12 +69,13 @@ export type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number;
  * The parameters of `commitStatement` for a batch. All parts of one statement see the same snapshot,
  * so a patch cannot update a row created in the same batch: such patches are folded into the create.
  * `stepsStored` says how many steps of each run are stored already; only the steps after them are written.
- * `requests` stores each model_request as what changed since the run's previous one.
+ * `encoders` store each model_request as what changed since the run's previous one, and a run's
+ * long strings once.
  */
 export function commitValues(
   batch: WriteBatch,
   stepsStored: ReadonlyMap<string, number>,
-  requests?: RequestCompactor,
+  encoders?: { requests: RequestCompactor; strings: StringSharer },
   now = Date.now(),
 ): unknown[] {
   const creates = new Map<string, RunRecord>();
@@ -102,7 +104,15 @@ export function commitValues(
       steps.push({ runId, index, step: all[index] });
     checkpoints.push({ ...checkpoint, steps: undefined, stepCount: all.length });
   }
-  const { events } = batch;
+  for (const run of runs) encoders?.strings.start(run.id, run.input);
+  const events = batch.events.map((e) =>
+    encoders
+      ? encoders.strings.encodeEvent(e.runId, e.seq, encoders.requests.encode(e.runId, e.seq, e.event))
+      : e.event,
+  );
+  // After the events: a result's strings refer to the events that carry them first.
+  const result = (id: string, value: RunPatch['result']) =>
+    json(value && encoders ? encoders.strings.encodeResult(id, value) : value);
   return [
     runs.map((run) => run.id),
     runs.map((run) => run.agent),
@@ -112,19 +122,19 @@ export function commitValues(
     runs.map((run) => run.source),
     runs.map((run) => run.createdAt),
     runs.map((run) => run.updatedAt),
-    runs.map((run) => json(run.result)),
+    runs.map((run) => result(run.id, run.result)),
     runs.map((run) => json(run.questions)),
     runs.map((run) => Boolean(run.cancelRequested)),
     patches.map(([id]) => id),
     patches.map(([, patch]) => mask(patch)),
     patches.map(([, patch]) => patch.status ?? null),
-    patches.map(([, patch]) => json(patch.result)),
+    patches.map(([id, patch]) => result(id, patch.result)),
     patches.map(([, patch]) => json(patch.questions)),
     patches.map(([, patch]) => Boolean(patch.cancelRequested)),
     patches.map(([, patch]) => patch.updatedAt ?? null),
-    events.map((e) => e.runId),
-    events.map((e) => e.seq),
-    JSON.stringify(events.map((e) => (requests ? requests.encode(e.runId, e.seq, e.event) : e.event))),
+    batch.events.map((e) => e.runId),
+    batch.events.map((e) => e.seq),
+    JSON.stringify(events),
     steps.map((s) => s.runId),
     steps.map((s) => s.index),
     JSON.stringify(steps.map((s) => s.step)),

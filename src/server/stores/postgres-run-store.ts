@@ -1,14 +1,16 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, requireOptional } from '../../core/index.js';
+import { type AgentEvent, redactedIfSecret, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
-import { createRequestCompactor, expandRequests } from './compact-requests.js';
+import { createRequestCompactor } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
+import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
-import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
+import { createStringSharer } from './shared-strings.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
 export interface PostgresRunStoreOptions {
@@ -39,6 +41,8 @@ export class PostgresRunStore implements RunStore {
   readonly #stepsStored = new Map<string, number>();
   /** Each open run's last model_request (as far as this process knows), so the next one is stored as what changed. */
   readonly #requests = createRequestCompactor();
+  /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
+  readonly #strings = createStringSharer();
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -91,7 +95,10 @@ export class PostgresRunStore implements RunStore {
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event }));
+    // Redacted as the trace writer does, before anything is stored: the SSE stream, the trace
+    // download, the export and replay all read this copy, and compact requests are built on it.
+    const safe = redactedIfSecret(event);
+    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
@@ -101,7 +108,7 @@ export class PostgresRunStore implements RunStore {
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
-    return rows[0] ? rowToRecord(rows[0]) : undefined;
+    return rows[0] ? this.#record(rows[0]) : undefined;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
@@ -109,7 +116,28 @@ export class PostgresRunStore implements RunStore {
     const { rows } = await this.#read<RunRow>('get_runs', `SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [
       ids,
     ]);
-    return rows.map(rowToRecord);
+    return Promise.all(rows.map((row) => this.#record(row)));
+  }
+
+  /** A row as a record, its result rebuilt when stored with shared strings. */
+  async #record(row: RunRow): Promise<RunRecord> {
+    const record = rowToRecord(row);
+    if (record.result) record.result = await rebuildResult(record.result, this.#log(row.id));
+    return record;
+  }
+
+  /** One run's log as stored, for rebuilding. */
+  #log(runId: string): StoredLog {
+    return {
+      runId,
+      read: (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      input: async () =>
+        (
+          await this.#read<{ input: string }>('get_input', `SELECT input FROM ${this.#schema}.runs WHERE id = $1`, [
+            runId,
+          ])
+        ).rows[0]?.input,
+    };
   }
 
   async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
@@ -118,7 +146,7 @@ export class PostgresRunStore implements RunStore {
       `SELECT * FROM ${this.#schema}.runs WHERE status = ANY($1) ORDER BY created_at LIMIT $2`,
       [filter.status, filter.limit ?? 10_000],
     );
-    return rows.map(rowToRecord);
+    return Promise.all(rows.map((row) => this.#record(row)));
   }
 
   async queryRuns(query: RunQuery): Promise<RunPage> {
@@ -136,14 +164,24 @@ export class PostgresRunStore implements RunStore {
     return postgresStats(this.#pool, this.#schema);
   }
 
-  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
+  async vacuum(): Promise<VacuumResult> {
     await this.#batcher.flush();
-    return expandRequests(await this.#readStored(runId, afterSeq, limit), (before) =>
-      this.#readStored(runId, 0, before - 1),
+    const before = (await this.stats()).bytes;
+    const started = performance.now();
+    const s = this.#schema;
+    // Plain VACUUM: the space becomes reusable without locking the tables (VACUUM FULL would).
+    await this.#pool.query(
+      `VACUUM ${['runs', 'run_events', 'run_steps', 'run_checkpoints'].map((t) => `${s}.${t}`).join(', ')}`,
     );
+    return { bytesBefore: before, bytesAfter: (await this.stats()).bytes, ms: performance.now() - started };
   }
 
-  /** Events as stored (model requests compact). */
+  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
+    await this.#batcher.flush();
+    return rebuildEvents(await this.#readStored(runId, afterSeq, limit), this.#log(runId));
+  }
+
+  /** Events as stored (model requests compact, strings shared). */
   async #readStored(runId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
     const { rows } = await this.#read<{ seq: number; event: string }>(
       'read_events',
@@ -207,13 +245,14 @@ export class PostgresRunStore implements RunStore {
 
   async #commit(batch: WriteBatch): Promise<void> {
     if (isEmptyBatch(batch)) return;
-    const values = commitValues(batch, this.#stepsStored, this.#requests);
+    const values = commitValues(batch, this.#stepsStored, { requests: this.#requests, strings: this.#strings });
     try {
       await this.#pool.query({ name: 'thinkflow_commit', text: this.#commitText, values });
     } catch (error) {
       // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
       this.#stepsStored.clear();
       this.#requests.reset();
+      this.#strings.reset();
       throw error;
     }
     for (const [runId, checkpoint] of batch.checkpoints) this.#stepsStored.set(runId, checkpoint.steps.length);
@@ -222,6 +261,7 @@ export class PostgresRunStore implements RunStore {
       if (!patch.status || !isFinished(patch.status)) continue;
       this.#stepsStored.delete(id);
       this.#requests.forget(id);
+      this.#strings.forget(id);
     }
   }
 }

@@ -64,8 +64,17 @@ export const RunStoreStats = z.object({
   bytes: z.number(),
   /** Of `bytes`, pages free for reuse (SQLite). */
   freeBytes: z.number().optional(),
+  /** False for a SQLite file made before incremental vacuum and too large to convert at open: `thinkflow runs vacuum` converts it. */
+  incrementalVacuum: z.boolean().optional(),
 });
 export type RunStoreStats = z.infer<typeof RunStoreStats>;
+
+/** What `thinkflow runs vacuum` did: the store's size before and after, and how long it took. */
+export interface VacuumResult {
+  bytesBefore: number;
+  bytesAfter: number;
+  ms: number;
+}
 
 /** The batch size of a prune when none is given: small enough that one batch never stalls serving. */
 export const DEFAULT_PRUNE_BATCH = 500;

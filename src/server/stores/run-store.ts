@@ -1,7 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
-import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 
 /**
  * Where the server keeps runs, their event logs and their latest checkpoints, so a run survives a
@@ -33,5 +33,10 @@ export interface RunStore {
   pruneRuns(request: PruneRequest): Promise<PruneResult>;
   /** Counts and sizes, for `thinkflow runs stats`. */
   stats(): Promise<RunStoreStats>;
+  /**
+   * Gives space freed by pruning back: SQLite rewrites the file (and converts one made before
+   * incremental vacuum); PostgreSQL runs VACUUM on the tables, as autovacuum would.
+   */
+  vacuum(): Promise<VacuumResult>;
   close(): Promise<void>;
 }

@@ -106,5 +106,13 @@ export function sqliteStats(db: Database.Database): RunStoreStats {
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const pages = db.pragma('page_count', { simple: true }) as number;
   const free = db.pragma('freelist_count', { simple: true }) as number;
-  return { runs, byStatus, oldest: oldest ?? undefined, bytes: pages * pageSize, freeBytes: free * pageSize };
+  const incrementalVacuum = (db.pragma('auto_vacuum', { simple: true }) as number) === 2;
+  return {
+    runs,
+    byStatus,
+    oldest: oldest ?? undefined,
+    bytes: pages * pageSize,
+    freeBytes: free * pageSize,
+    incrementalVacuum,
+  };
 }

@@ -1,25 +1,33 @@
 import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, redactedIfSecret } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
-import { createRequestCompactor, expandRequests } from './compact-requests.js';
+import { createRequestCompactor } from './compact-requests.js';
+import { packEvents, unpackEvents } from './event-block-codec.js';
+import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
-import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats } from './run-listing.js';
+import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
+import { createStringSharer } from './shared-strings.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
+import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
 import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
 /** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
 type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
+
+/** Fewer, larger WAL frames per commit cost fewer writes. */
+const PAGE_SIZE = 8192;
 
 /** The events of one run that one commit appends, numbered `first..last`. */
 interface EventBlock {
   runId: string;
   first: number;
   last: number;
-  events: AgentEvent[];
+  /** As stored. */
+  events: unknown[];
 }
 
 /**
@@ -38,14 +46,31 @@ export class SqliteRunStore implements RunStore {
   readonly #stepsStored = new Map<string, number>();
   /** Each open run's last model_request, so the next one is stored as what changed. */
   readonly #requests = createRequestCompactor();
+  /** Each open run's long strings, so a later copy is stored as a reference. */
+  readonly #strings = createStringSharer();
+  /** What opening did about incremental vacuum (an old file is converted here when small enough). */
+  readonly vacuumAtOpen: VacuumOutcome;
 
-  constructor(options: { path: string }) {
-    // New files only (a file keeps its page size): fewer, larger WAL frames per commit cost fewer writes.
+  constructor(options: {
+    path: string;
+    /** An older file (without incremental vacuum) up to this size is converted at open. Default 64 MiB. */
+    vacuumAtOpenMaxBytes?: number;
+  }) {
     // Incremental auto-vacuum lets retention hand pruned pages back to the OS.
-    const { db, file, busyTimeoutMs } = openSqlite({ file: options.path, pageSize: 8192, autoVacuum: 'incremental' });
+    const { db, file, busyTimeoutMs } = openSqlite({
+      file: options.path,
+      pageSize: PAGE_SIZE,
+      autoVacuum: 'incremental',
+    });
     this.#db = db;
     try {
       sqliteCall(file, 'create the run tables in', () => retryBusy(() => openSchema(db), busyTimeoutMs));
+      // The pragma above only applies to new files: an older one needs a VACUUM, done here if small.
+      this.vacuumAtOpen = sqliteCall(file, 'convert to incremental vacuum', () =>
+        useIncrementalVacuum(db, {
+          maxBytes: options.vacuumAtOpenMaxBytes ?? CONVERT_AT_OPEN_MAX_BYTES,
+        }),
+      );
     } catch (error) {
       db.close();
       throw error;
@@ -58,6 +83,7 @@ export class SqliteRunStore implements RunStore {
         // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
         this.#stepsStored.clear();
         this.#requests.reset();
+        this.#strings.reset();
         throw error;
       }
     });
@@ -74,7 +100,10 @@ export class SqliteRunStore implements RunStore {
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event }));
+    // Redacted as the trace writer does, before anything is stored: the SSE stream, the trace
+    // download, the export and replay all read this copy, and compact requests are built on it.
+    const safe = redactedIfSecret(event);
+    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
@@ -84,16 +113,34 @@ export class SqliteRunStore implements RunStore {
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const row = this.#statement('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
-    return row ? rowToRecord(row) : undefined;
+    return row ? this.#record(row) : undefined;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
     await this.#batcher.flush();
     const statement = this.#statement('SELECT * FROM runs WHERE id = ?');
-    return ids.flatMap((id) => {
+    const rows = ids.flatMap((id) => {
       const row = statement.get(id) as RunRow | undefined;
-      return row ? [rowToRecord(row)] : [];
+      return row ? [row] : [];
     });
+    return Promise.all(rows.map((row) => this.#record(row)));
+  }
+
+  /** A row as a record, its result rebuilt when stored with shared strings. */
+  async #record(row: RunRow): Promise<RunRecord> {
+    const record = rowToRecord(row);
+    if (record.result) record.result = await rebuildResult(record.result, this.#log(row.id));
+    return record;
+  }
+
+  /** One run's log as stored, for rebuilding. */
+  #log(runId: string): StoredLog {
+    return {
+      runId,
+      read: async (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      input: async () =>
+        (this.#statement('SELECT input FROM runs WHERE id = ?').get(runId) as { input: string } | undefined)?.input,
+    };
   }
 
   async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
@@ -102,7 +149,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.#db
       .prepare(`SELECT * FROM runs WHERE status IN (${marks}) ORDER BY created_at LIMIT ?`)
       .all(...filter.status, filter.limit ?? 10_000) as RunRow[];
-    return rows.map(rowToRecord);
+    return Promise.all(rows.map((row) => this.#record(row)));
   }
 
   async queryRuns(query: RunQuery): Promise<RunPage> {
@@ -120,23 +167,30 @@ export class SqliteRunStore implements RunStore {
     return sqliteStats(this.#db);
   }
 
-  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
+  async vacuum(): Promise<VacuumResult> {
     await this.#batcher.flush();
-    return expandRequests(this.#readStored(runId, afterSeq, limit), (before) =>
-      Promise.resolve(this.#readStored(runId, 0, before - 1)),
-    );
+    const before = sqliteStats(this.#db).bytes;
+    const started = performance.now();
+    const outcome = vacuum(this.#db);
+    if (outcome === 'busy') throw new Error('Another process is using the run store; vacuum when it is idle.');
+    return { bytesBefore: before, bytesAfter: sqliteStats(this.#db).bytes, ms: performance.now() - started };
   }
 
-  /** Events as stored (model requests compact). */
+  async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
+    await this.#batcher.flush();
+    return rebuildEvents(this.#readStored(runId, afterSeq, limit), this.#log(runId));
+  }
+
+  /** Events as stored (model requests compact, strings shared). */
   #readStored(runId: string, afterSeq: number, limit: number): StoredEvent[] {
     // Each block holds at least one event, so `limit` blocks hold at least `limit` events.
     const rows = this.#statement(
       'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq LIMIT ?',
-    ).all(runId, afterSeq, limit) as { first_seq: number; events: string }[];
+    ).all(runId, afterSeq, limit) as { first_seq: number; events: string | Buffer }[];
     const out: StoredEvent[] = [];
     let last = afterSeq;
     for (const row of rows) {
-      const events = JSON.parse(row.events) as AgentEvent[];
+      const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
       for (let i = 0; i < events.length && out.length < limit; i++) {
         const seq = row.first_seq + i;
         if (seq <= last) continue;
@@ -189,6 +243,7 @@ export class SqliteRunStore implements RunStore {
       'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
+      this.#strings.start(run.id, run.input);
       insertRun.run(
         run.id,
         run.agent,
@@ -203,29 +258,31 @@ export class SqliteRunStore implements RunStore {
         run.cancelRequested ? 1 : 0,
       );
     }
-    for (const [id, patch] of batch.patches) this.#patch(id, patch);
+    // Events before patches: a result's strings refer to the events that carry them first.
     if (batch.events.length > 0) this.#appendEvents(batch.events);
+    for (const [id, patch] of batch.patches) this.#patch(id, patch);
     for (const checkpoint of batch.checkpoints.values()) this.#saveCheckpoint(checkpoint);
     // An ended run writes no more checkpoints.
     for (const [id, patch] of batch.patches) {
       if (!patch.status || !isFinished(patch.status)) continue;
       this.#stepsStored.delete(id);
       this.#requests.forget(id);
+      this.#strings.forget(id);
       // A checkpoint only serves to resume; the ended run's result and events hold what it did.
       this.#statement('DELETE FROM run_checkpoints WHERE run_id = ?').run(id);
       this.#statement('DELETE FROM run_steps WHERE run_id = ?').run(id);
     }
   }
 
-  /** Writes one row per run and run of consecutive sequence numbers, encoded in one `JSON.stringify`. */
+  /** Writes one row per run and run of consecutive sequence numbers, packed (`event-block-codec.ts`). */
   #appendEvents(events: WriteBatch['events']): void {
     const insert = this.#statement(
       'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
     );
-    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, JSON.stringify(block.events));
+    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, packEvents(block.events));
     const open = new Map<string, EventBlock>();
     for (const { runId, seq, event: emitted } of events) {
-      const event = this.#requests.encode(runId, seq, emitted);
+      const event = this.#strings.encodeEvent(runId, seq, this.#requests.encode(runId, seq, emitted));
       const block = open.get(runId);
       if (block && seq === block.last + 1) {
         block.last = seq;
@@ -265,8 +322,10 @@ export class SqliteRunStore implements RunStore {
     const keys = (Object.keys(patch) as (keyof RunPatch)[]).filter((key) => key in PATCH_COLUMNS);
     if (keys.length === 0) return;
     const sets = keys.map((key) => `${PATCH_COLUMNS[key]} = ?`).join(', ');
+    const stored = (key: keyof RunPatch) =>
+      key === 'result' && patch.result ? this.#strings.encodeResult(id, patch.result) : patch[key];
     this.#statement(`UPDATE runs SET ${sets} WHERE id = ?`).run(
-      ...keys.map((key) => patchValue(key, patch[key], true)),
+      ...keys.map((key) => patchValue(key, stored(key), true)),
       id,
     );
   }
