@@ -128,7 +128,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     opts: ExecuteOptions,
     attempts = 0,
   ): ToolEndRecord => {
-    const start: ToolStartRecord = { index, callId: call.id, name: call.name, tool, input: limitInput(input) };
+    const start: ToolStartRecord = { index, id: call.id, name: call.name, tool, input: limitInput(input) };
     notify(opts.onStart, start);
     const end = toEndRecord(start, truncateObservation(message, observationLimit), 0, attempts, kind);
     notify(opts.onEnd, end);
@@ -255,7 +255,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
     const start: ToolStartRecord = {
       index,
-      callId: call.id,
+      id: call.id,
       name: call.name,
       tool: tool.name,
       input: limitInput(input),
