@@ -58,7 +58,7 @@ export {
   type ReadToolCall,
   type ReplyHabit,
 } from './parsed-step.js';
-export { createPushChannel, type PushChannel } from './push-channel.js';
+export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
 export { redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {
   addStats,
