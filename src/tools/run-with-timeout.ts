@@ -7,6 +7,14 @@ export type TimedOutcome<T> =
   | { type: 'timeout' }
   | { type: 'aborted' };
 
+/** How long a timed run may take, and the caller's signal. */
+export interface TimedOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** `performance.now()` as the run starts, when the caller has just read it (saves the deadline a clock read). */
+  startedAt?: number;
+}
+
 /** An abort signal made only when first read. */
 export interface LazySignal {
   readonly signal: AbortSignal;
@@ -22,7 +30,7 @@ export interface LazySignal {
  */
 export function runWithTimeout<T>(
   fn: (handle: LazySignal) => T | PromiseLike<T>,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: TimedOptions,
 ): TimedOutcome<T> | Promise<TimedOutcome<T>> {
   let settle!: (outcome: TimedOutcome<T>) => void;
   const later = new Promise<TimedOutcome<T>>((resolve) => {
@@ -39,10 +47,10 @@ export function runWithTimeout<T>(
  */
 export function startTimed<T>(
   fn: (handle: LazySignal) => T | PromiseLike<T>,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: TimedOptions,
   settle: (outcome: TimedOutcome<T>) => void,
 ): TimedOutcome<T> | undefined {
-  const { signal, timeoutMs } = options;
+  const { signal } = options;
   if (signal?.aborted) return { type: 'aborted' };
   const run = new TimedRun<T>(settle);
   let value: T | PromiseLike<T>;
@@ -52,7 +60,7 @@ export function startTimed<T>(
     return { type: 'error', error };
   }
   if (!isThenable(value)) return { type: 'ok', value };
-  run.watch(value, timeoutMs, signal);
+  run.watch(value, options);
   return undefined;
 }
 
@@ -82,12 +90,13 @@ class TimedRun<T> implements LazySignal {
     return this.#controller.signal;
   }
 
-  watch(pending: PromiseLike<T>, timeoutMs: number, outer: AbortSignal | undefined): void {
+  watch(pending: PromiseLike<T>, { timeoutMs, signal: outer, startedAt }: TimedOptions): void {
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      this.#deadline = deadline(timeoutMs, () => {
+      const onTimeout = () => {
         this.#end({ type: 'timeout' });
         this.#abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
-      });
+      };
+      this.#deadline = deadline(timeoutMs, onTimeout, startedAt);
     }
     if (outer) {
       this.#outer = outer;

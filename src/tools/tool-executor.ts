@@ -278,14 +278,18 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     };
     let now: TimedOutcome<unknown> | undefined;
     try {
-      now = startTimed(timedRun(tool, input, call.id), { timeoutMs: tool.timeoutMs ?? timeoutMs, signal }, (later) => {
-        // Called from a `then`: a throw here (a bug, not a tool's) must reject the batch, not go unhandled.
-        try {
-          ended(later);
-        } catch (error) {
-          admitted.batch.fail(error);
-        }
-      });
+      now = startTimed(
+        timedRun(tool, input, call.id),
+        { timeoutMs: tool.timeoutMs ?? timeoutMs, signal, startedAt: began },
+        (later) => {
+          // Called from a `then`: a throw here (a bug, not a tool's) must reject the batch, not go unhandled.
+          try {
+            ended(later);
+          } catch (error) {
+            admitted.batch.fail(error);
+          }
+        },
+      );
     } catch (error) {
       release();
       throw error;
