@@ -1,4 +1,4 @@
-import { type AgentEvent, createPushChannel } from '../core/index.js';
+import { type AgentEvent, abortableChannel } from '../core/index.js';
 
 /** What a streamed run is started with: the event subscriber and the signal that aborts it. */
 export interface StreamedRunOptions {
@@ -16,26 +16,14 @@ export function streamRun(
   options: { onEvent?: (event: AgentEvent) => void; signal?: AbortSignal },
   start: (run: StreamedRunOptions) => Promise<unknown>,
 ): AsyncIterableIterator<AgentEvent> {
-  const controller = new AbortController();
-  const outer = options.signal;
-  const onAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  const channel = createPushChannel<AgentEvent>(() =>
-    controller.abort(new Error('The consumer stopped reading the stream.')),
-  );
   const { onEvent } = options;
-  start({
-    onEvent: (event) => {
-      onEvent?.(event);
-      channel.push(event);
-    },
-    signal: controller.signal,
-  })
-    .then(
-      () => channel.close(),
-      (error: unknown) => channel.fail(error),
-    )
-    .finally(() => outer?.removeEventListener('abort', onAbort));
-  return channel;
+  return abortableChannel<AgentEvent>(options.signal, (channel, linked) =>
+    start({
+      onEvent: (event) => {
+        onEvent?.(event);
+        channel.push(event);
+      },
+      signal: linked,
+    }),
+  );
 }

@@ -106,7 +106,7 @@ function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEnd
     // Nobody listens: no start callback to build or call.
     onStart: silent
       ? undefined
-      : (r) => emit(event(state, 'tool_start', { step, callId: r.callId, tool: r.tool ?? r.name, input: r.input })),
+      : (r) => emit(event(state, 'tool_start', { step, callId: r.id, tool: r.tool ?? r.name, input: r.input })),
     onEnd: (r) => {
       count(r, stats);
       if (!silent) {

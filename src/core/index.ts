@@ -59,7 +59,7 @@ export {
   type ReadToolCall,
   type ReplyHabit,
 } from './parsed-step.js';
-export { createPushChannel, type PushChannel } from './push-channel.js';
+export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
 export { redactedIfSecret, redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
 export {
   addStats,

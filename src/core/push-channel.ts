@@ -93,3 +93,27 @@ export function createPushChannel<T>(onStop?: () => void): PushChannel<T> {
   };
   return channel;
 }
+
+/**
+ * A producer run as a channel: `produce` gets the channel and a signal that fires when the caller's
+ * `signal` does or when the consumer leaves early (`break`, `return()`, a throw in the loop body), so
+ * no work goes on in the background once nobody reads. The channel closes when `produce` resolves and
+ * fails with its error when it rejects. Both `agent.stream()` and `executor.stream()` are this.
+ */
+export function abortableChannel<T>(
+  signal: AbortSignal | undefined,
+  produce: (channel: PushChannel<T>, signal: AbortSignal) => Promise<unknown>,
+): PushChannel<T> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const channel = createPushChannel<T>(() => controller.abort(new Error('The consumer stopped reading the stream.')));
+  produce(channel, controller.signal)
+    .then(
+      () => channel.close(),
+      (error: unknown) => channel.fail(error),
+    )
+    .finally(() => signal?.removeEventListener('abort', onAbort));
+  return channel;
+}

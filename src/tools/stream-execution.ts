@@ -1,4 +1,4 @@
-import { createPushChannel } from '../core/index.js';
+import { abortableChannel } from '../core/index.js';
 import type { ToolEndRecord, ToolStartRecord } from './tool-records.js';
 
 /** One item of `executor.stream()`: a call started, a call ended, or all calls ended (records in call order). */
@@ -23,28 +23,15 @@ export function streamExecution(
   signal: AbortSignal | undefined,
   run: (callbacks: StreamCallbacks) => Promise<ToolEndRecord[]>,
 ): AsyncGenerator<ToolExecution> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  const channel = createPushChannel<ToolExecution>(() =>
-    controller.abort(new Error('The consumer stopped reading the stream.')),
+  const items = abortableChannel<ToolExecution>(signal, (channel, linked) =>
+    run({
+      signal: linked,
+      onStart: (record) => channel.push({ type: 'start', record }),
+      onEnd: (record) => channel.push({ type: 'end', record }),
+    }).then((records) => channel.push({ type: 'done', records })),
   );
-  run({
-    signal: controller.signal,
-    onStart: (record) => channel.push({ type: 'start', record }),
-    onEnd: (record) => channel.push({ type: 'end', record }),
-  })
-    .then(
-      (records) => {
-        channel.push({ type: 'done', records });
-        channel.close();
-      },
-      (error: unknown) => channel.fail(error),
-    )
-    .finally(() => signal?.removeEventListener('abort', onAbort));
   // `yield*` hands the consumer's `return()` on to the channel, which aborts the calls.
   return (async function* () {
-    yield* channel;
+    yield* items;
   })();
 }

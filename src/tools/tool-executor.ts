@@ -1,10 +1,11 @@
 import { errorMessage, type ReadToolCall } from '../core/index.js';
 import { type Approver, createApprovalGate } from './approval-gate.js';
+import { CallBatch } from './call-batch.js';
 import { createCallScheduler } from './call-scheduler.js';
 import { coerceArguments } from './coerce-arguments.js';
 import { fitsWithin } from './fits-within.js';
 import { isRetryableError, retryDelay } from './retryable-tool-error.js';
-import { raceTimeout, sleep, type TimedOutcome } from './run-with-timeout.js';
+import { type LazySignal, runWithTimeout, sleep, startTimed, type TimedOutcome } from './run-with-timeout.js';
 import { serializeOutput } from './serialize-output.js';
 import { streamExecution, type ToolExecution } from './stream-execution.js';
 import type { AnyTool, Logger, ToolContext } from './tool.js';
@@ -73,9 +74,6 @@ export interface ToolExecutor {
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** A value now, or a promise of it when something had to wait. */
-type Settled<T> = T | Promise<T>;
-
 /** A call whose tool resolved and whose arguments validated: what runs once it is approved and has a slot. */
 interface Admitted {
   call: ReadToolCall;
@@ -83,6 +81,8 @@ interface Admitted {
   tool: AnyTool;
   input: unknown;
   opts: ExecuteOptions;
+  /** Where the call's record goes when it ends. */
+  batch: CallBatch;
 }
 
 /**
@@ -128,7 +128,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     opts: ExecuteOptions,
     attempts = 0,
   ): ToolEndRecord => {
-    const start: ToolStartRecord = { index, callId: call.id, name: call.name, tool, input: limitInput(input) };
+    const start: ToolStartRecord = { index, id: call.id, name: call.name, tool, input: limitInput(input) };
     notify(opts.onStart, start);
     const end = toEndRecord(start, truncateObservation(message, observationLimit), 0, attempts, kind);
     notify(opts.onEnd, end);
@@ -141,20 +141,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const callExtras = (tool: AnyTool, callId: string): Pick<ToolContext, 'ask' | 'parent'> =>
     ask ? { ask: (question) => ask(question, { callId, tool: tool.name }), parent: options.parent } : shared;
 
-  /** One run of the tool under its timeout; the outcome goes to `next` (at once for a synchronous tool). */
-  const runOnce = <R>(
-    tool: AnyTool,
-    input: unknown,
-    callId: string,
-    signal: AbortSignal | undefined,
-    next: (outcome: TimedOutcome<unknown>) => R | PromiseLike<R>,
-  ) =>
-    raceTimeout(
-      (handle) =>
-        tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId))),
-      { timeoutMs: tool.timeoutMs ?? timeoutMs, signal },
-      next,
-    );
+  const timedRun = (tool: AnyTool, input: unknown, callId: string) => (handle: LazySignal) =>
+    tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId)));
 
   const retryable = (tool: AnyTool, outcome: TimedOutcome<unknown>, attempts: number) =>
     outcome.type === 'error' && attempts <= (tool.retries ?? retries) && isRetryableError(outcome.error);
@@ -179,7 +167,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         error: errorMessage(outcome.error),
       });
       if (!(await sleep(delay, signal))) return { outcome: { type: 'aborted' } as const, attempts };
-      pending = runOnce(tool, input, callId, signal, (outcome) => outcome);
+      pending = runWithTimeout(timedRun(tool, input, callId), { timeoutMs: tool.timeoutMs ?? timeoutMs, signal });
     }
   };
 
@@ -191,29 +179,48 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return `${message}\nTool ${tool.name} has failed ${count} times in this run and is now disabled; do not call it again.`;
   };
 
-  /** One call: resolve, validate and approve it, then run it in a slot. Synchronous when nothing waits. */
-  const runCall = (call: ReadToolCall, index: number, opts: ExecuteOptions): Settled<ToolEndRecord> => {
+  /** Hands a call's record to its batch. */
+  const deliver = (admitted: Admitted, record: ToolEndRecord) => admitted.batch.set(admitted.index, record);
+
+  /**
+   * One call: resolve, validate and approve it, then run it in a slot. Its record goes to the batch,
+   * at once when nothing waits.
+   */
+  const runCall = (call: ReadToolCall, index: number, opts: ExecuteOptions, batch: CallBatch): void => {
     const lookup = registry.lookup(call.name);
     if (!lookup.ok) {
       const kind = lookup.reason === 'unknown' ? 'unknown_tool' : 'disabled';
-      return refuse(call, index, registry.get(call.name)?.name, call.input, lookup.message, kind, opts);
+      batch.set(index, refuse(call, index, registry.get(call.name)?.name, call.input, lookup.message, kind, opts));
+      return;
     }
     const tool = lookup.tool;
     const args = coerceArguments(tool, call.input);
-    if (!args.ok) return refuse(call, index, tool.name, call.input, args.message, 'invalid_input', opts);
-    const admitted: Admitted = { call, index, tool, input: args.value, opts };
+    if (!args.ok) {
+      batch.set(index, refuse(call, index, tool.name, call.input, args.message, 'invalid_input', opts));
+      return;
+    }
+    const admitted: Admitted = { call, index, tool, input: args.value, opts, batch };
     const denial = approval.gate(tool, args.value);
-    if (denial === undefined) return inSlot(admitted, false);
+    if (denial === undefined) {
+      const waiting = inSlot(admitted, false);
+      if (waiting) batch.follow(waiting);
+      return;
+    }
     opts.onWait?.(call.id);
-    return denial.then((denied) =>
-      denied === undefined
-        ? inSlot(admitted, true)
-        : refuse(call, index, tool.name, args.value, denied, 'denied', opts),
+    batch.follow(
+      denial.then((denied) =>
+        denied === undefined
+          ? inSlot(admitted, true)
+          : batch.set(index, refuse(call, index, tool.name, args.value, denied, 'denied', opts)),
+      ),
     );
   };
 
-  /** Takes a slot, waiting only when the cap is reached or a sequential tool runs. */
-  const inSlot = (admitted: Admitted, waited: boolean): Settled<ToolEndRecord> => {
+  /**
+   * Takes a slot, waiting only when the cap is reached or a sequential tool runs. Returns what it
+   * waits on, if anything, for the batch to follow.
+   */
+  const inSlot = (admitted: Admitted, waited: boolean): Promise<void> | undefined => {
     const exclusive = admitted.tool.sequential === true;
     const release = scheduler.tryAcquire(exclusive);
     if (release) return waited ? afterWait(admitted, release) : invoke(admitted, release);
@@ -222,23 +229,26 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
 
   /** Starts a call that waited once `beforeStart` is done; refuses it (and frees its slot) if that fails. */
-  const afterWait = async (admitted: Admitted, release: () => void): Promise<ToolEndRecord> => {
+  const afterWait = async (admitted: Admitted, release: () => void): Promise<void> => {
     const { call, index, tool, input, opts } = admitted;
     try {
       await opts.beforeStart?.(call.id);
     } catch (error) {
       release();
       const message = `The call to ${tool.name} was not made: recording its start failed (${errorMessage(error)}).`;
-      return refuse(call, index, tool.name, input, message, 'failed', opts);
+      deliver(admitted, refuse(call, index, tool.name, input, message, 'failed', opts));
+      return;
     }
-    return invoke(admitted, release);
+    invoke(admitted, release);
   };
 
   /**
    * Runs a call that holds a slot and frees the slot as the call ends, unless the run was aborted or
-   * the tool disabled while it waited. An asynchronous tool costs one promise of its own and one `then`.
+   * the tool disabled while it waited. A synchronous tool ends here; an asynchronous one costs the
+   * promise it returned and one `then`, and its record reaches the batch from there.
    */
-  const invoke = ({ call, index, tool, input, opts }: Admitted, release: () => void): Settled<ToolEndRecord> => {
+  const invoke = (admitted: Admitted, release: () => void): undefined => {
+    const { call, index, tool, input, opts } = admitted;
     const { signal } = opts;
     let refusal: string | undefined;
     let kind: ToolErrorKind = 'aborted';
@@ -251,31 +261,40 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
     if (refusal !== undefined) {
       release();
-      return refuse(call, index, tool.name, input, refusal, kind, opts);
+      deliver(admitted, refuse(call, index, tool.name, input, refusal, kind, opts));
+      return;
     }
-    const start: ToolStartRecord = {
-      index,
-      callId: call.id,
-      name: call.name,
-      tool: tool.name,
-      input: limitInput(input),
-    };
+    const start: ToolStartRecord = { index, id: call.id, name: call.name, tool: tool.name, input: limitInput(input) };
     notify(opts.onStart, start);
     const began = performance.now();
     const end = (outcome: TimedOutcome<unknown>, attempts: number) => {
       release();
-      return finish(start, tool, began, outcome, attempts, opts);
+      deliver(admitted, finish(start, tool, began, outcome, attempts, opts));
     };
-    const retried = (first: TimedOutcome<unknown>) =>
-      withRetries(tool, input, call.id, signal, first).then((r) => end(r.outcome, r.attempts));
+    const ended = (outcome: TimedOutcome<unknown>) => {
+      if (!retryable(tool, outcome, 1)) return end(outcome, 1);
+      const retried = withRetries(tool, input, call.id, signal, outcome);
+      admitted.batch.follow(retried.then((r) => end(r.outcome, r.attempts)));
+    };
+    let now: TimedOutcome<unknown> | undefined;
     try {
-      return runOnce(tool, input, call.id, signal, (outcome) =>
-        retryable(tool, outcome, 1) ? retried(outcome) : end(outcome, 1),
+      now = startTimed(
+        timedRun(tool, input, call.id),
+        { timeoutMs: tool.timeoutMs ?? timeoutMs, signal, startedAt: began },
+        (later) => {
+          // Called from a `then`: a throw here (a bug, not a tool's) must reject the batch, not go unhandled.
+          try {
+            ended(later);
+          } catch (error) {
+            admitted.batch.fail(error);
+          }
+        },
       );
     } catch (error) {
       release();
       throw error;
     }
+    if (now) ended(now);
   };
 
   /** Turns how the tool ended into the call's observation and end record. */
@@ -310,9 +329,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
 
   /** All calls at once, up to the cap. */
-  const executeNow = (calls: readonly ReadToolCall[], opts: ExecuteOptions = {}): Settled<ToolEndRecord[]> => {
-    const records = calls.map((call, index) => runCall(call, index, opts));
-    return records.some((r) => r instanceof Promise) ? Promise.all(records) : (records as ToolEndRecord[]);
+  const executeNow = (calls: readonly ReadToolCall[], opts: ExecuteOptions = {}) => {
+    const batch = new CallBatch(calls.length);
+    for (let index = 0; index < calls.length; index++) runCall(calls[index], index, opts, batch);
+    return batch.result();
   };
 
   const execute = async (calls: readonly ReadToolCall[], opts: ExecuteOptions = {}) => executeNow(calls, opts);

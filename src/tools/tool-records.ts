@@ -3,10 +3,14 @@ import type { ReadToolCall, ToolCallRecord } from '../core/index.js';
 /** The call type the executor runs is the one the protocols read: `ReadToolCall` (this older name still works). */
 export type ToolCallInput = ReadToolCall;
 
-/** Emitted when a call starts running (or is refused). `tool` is set when the name resolved. */
+/**
+ * Emitted when a call starts running (or is refused). `id` is the call's id as the model sent it
+ * (`ReadToolCall.id`), the one id a call carries from the parser to the step's record; `tool` is set
+ * when the name resolved.
+ */
 export interface ToolStartRecord {
   index: number;
-  callId: string;
+  id: string;
   name: string;
   tool?: string;
   /** The validated input when it validated, else what the model sent (long values truncated). */
@@ -19,7 +23,6 @@ export type ToolErrorKind = 'unknown_tool' | 'disabled' | 'invalid_input' | 'den
 /** Emitted when a call ends; also the `ToolCallRecord` the step keeps. `output` is the observation text. */
 export interface ToolEndRecord extends ToolCallRecord {
   index: number;
-  callId: string;
   /** Runs of the tool, retries included (0 when it never ran). */
   attempts: number;
   errorKind?: ToolErrorKind;
@@ -41,8 +44,7 @@ export function toEndRecord(
   const ok = errorKind === undefined;
   return {
     index: start.index,
-    id: start.callId,
-    callId: start.callId,
+    id: start.id,
     name: start.name,
     tool: start.tool,
     input: start.input,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPushChannel } from '../../src/core/index.js';
+import { abortableChannel, createPushChannel } from '../../src/core/index.js';
 
 async function drain<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -53,5 +53,59 @@ describe('createPushChannel', () => {
     expect(await waiting).toEqual({ done: true, value: undefined });
     channel.push(5);
     expect(await channel.next()).toEqual({ done: true, value: undefined });
+  });
+});
+
+describe('abortableChannel', () => {
+  it('closes when the producer resolves and fails with its error when it rejects', async () => {
+    const ok = abortableChannel<number>(undefined, async (channel) => {
+      channel.push(1);
+      await Promise.resolve();
+      channel.push(2);
+    });
+    expect(await drain(ok)).toEqual([1, 2]);
+    const bad = abortableChannel<number>(undefined, async (channel) => {
+      channel.push(1);
+      throw new Error('producer broke');
+    });
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const value of bad) seen.push(value);
+      })(),
+    ).rejects.toThrow('producer broke');
+    expect(seen).toEqual([1]);
+  });
+
+  it("fires the producer's signal when the caller aborts or the reader leaves, and not otherwise", async () => {
+    const outer = new AbortController();
+    let linked: AbortSignal | undefined;
+    const never = new Promise<void>(() => {});
+    const byCaller = abortableChannel<number>(outer.signal, (_channel, signal) => {
+      linked = signal;
+      return never;
+    });
+    expect(linked?.aborted).toBe(false);
+    outer.abort(new Error('caller stopped'));
+    expect(linked?.aborted).toBe(true);
+    expect(linked?.reason).toEqual(new Error('caller stopped'));
+    await byCaller.return();
+
+    let left: AbortSignal | undefined;
+    const byReader = abortableChannel<number>(undefined, (channel, signal) => {
+      left = signal;
+      channel.push(1);
+      return never;
+    });
+    for await (const _ of byReader) break;
+    expect(left?.aborted).toBe(true);
+
+    let done: AbortSignal | undefined;
+    const finished = abortableChannel<number>(new AbortController().signal, async (channel, signal) => {
+      done = signal;
+      channel.push(1);
+    });
+    expect(await drain(finished)).toEqual([1]);
+    expect(done?.aborted).toBe(false);
   });
 });

@@ -32,6 +32,19 @@ describe('deadline', () => {
     expect(fired).toEqual(['second']);
   });
 
+  it("keeps a deadline started earlier (by the caller's clock) ahead of one added before it", async () => {
+    const fired: string[] = [];
+    const now = performance.now();
+    deadline(40, () => fired.push('added first'), now);
+    deadline(40, () => fired.push('started earlier'), now - 25);
+    const cancelled = deadline(40, () => fired.push('cancelled'), now - 30);
+    cancelled.cancel();
+    await wait(25);
+    expect(fired).toEqual(['started earlier']);
+    await wait(40);
+    expect(fired).toEqual(['started earlier', 'added first']);
+  });
+
   it('keeps watching when a fired deadline starts another of the same duration', async () => {
     const fired: number[] = [];
     deadline(10, () => {

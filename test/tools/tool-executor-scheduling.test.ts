@@ -58,7 +58,7 @@ describe('createToolExecutor: scheduling', () => {
     const executor = createToolExecutor({ registry: new ToolRegistry([make('work')]) });
     const ends: string[] = [];
     const calls = [30, 1, 15].map((ms, i) => ({ id: `c${i}`, name: 'work', input: { ms, label: `L${i}` } }));
-    const records = await executor.execute(calls, { onEnd: (r) => ends.push(r.callId) });
+    const records = await executor.execute(calls, { onEnd: (r) => ends.push(r.id) });
     expect(records.map((r) => r.output)).toEqual(['L0', 'L1', 'L2']);
     expect(records.map((r) => r.index)).toEqual([0, 1, 2]);
     expect(ends).toEqual(['c1', 'c2', 'c0']);
@@ -98,24 +98,24 @@ describe('createToolExecutor: scheduling', () => {
       {
         onStart: (r) => {
           starts.push(r);
-          log.push(`start ${r.callId}`);
+          log.push(`start ${r.id}`);
         },
         onEnd: (r) => {
           ends.push(r);
-          log.push(`end ${r.callId}`);
+          log.push(`end ${r.id}`);
         },
       },
     );
     // A synchronous tool runs at once, so records come in call order.
     expect(log).toEqual(['start a', 'run one', 'end a', 'start b', 'end b']);
-    expect(starts.find((s) => s.callId === 'a')).toEqual({
+    expect(starts.find((s) => s.id === 'a')).toEqual({
       index: 0,
-      callId: 'a',
+      id: 'a',
       name: 'echo',
       tool: 'echo',
       input: { text: 'one' },
     });
-    expect(ends.find((e) => e.callId === 'b')).toMatchObject({ ok: false, errorKind: 'unknown_tool', tool: undefined });
+    expect(ends.find((e) => e.id === 'b')).toMatchObject({ ok: false, errorKind: 'unknown_tool', tool: undefined });
   });
 
   it('survives a throwing event subscriber', async () => {
@@ -138,7 +138,7 @@ describe('createToolExecutor: scheduling', () => {
     let done: ToolEndRecord[] = [];
     for await (const item of executor.stream(calls)) {
       if (item.type === 'done') done = item.records;
-      else items.push(`${item.type} ${item.record.callId}`);
+      else items.push(`${item.type} ${item.record.id}`);
     }
     expect(items).toEqual(['start c0', 'start c1', 'end c1', 'end c0']);
     expect(done.map((r) => r.output)).toEqual(['L0', 'L1']);

@@ -23,7 +23,6 @@ describe('createToolExecutor: outcomes', () => {
     const [record] = await executor.execute([call('echo', '{"q":"hi"}')]);
     expect(record).toMatchObject({
       id: 'c-echo',
-      callId: 'c-echo',
       name: 'echo',
       tool: 'echo',
       input: { q: 'hi' },
