@@ -104,8 +104,8 @@ describe('SqliteSessionStore', () => {
     const file = join(dir, 'thinkflow.db');
     const script = join(import.meta.dirname, '..', 'fixtures', 'memory', 'append-session.ts');
     await runTogether(script, [
-      [file, 'shared', '200', 'a'],
-      [file, 'shared', '200', 'b'],
+      [file, 'shared', '200', 'a', 'b'],
+      [file, 'shared', '200', 'b', 'a'],
     ]);
     const messages = await open({ file }).load('shared');
     expect(messages).toHaveLength(400);
