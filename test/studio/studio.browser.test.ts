@@ -43,6 +43,12 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
 
   it('sends the earlier turns of the chat as the run history', async () => {
     const { page, errors } = await open();
+    // A slow session read: the question below is sent while New chat is still drawing. It must go to
+    // the new session, and the older drawing must not replace the newer one.
+    await page.route('**/v1/sessions/*', async (route) => {
+      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
     await page.click('button:has-text("New chat")');
     await ask(page, 'echo', 'first');
     await page.waitForSelector('#answer[data-status=done]');

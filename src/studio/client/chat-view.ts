@@ -33,6 +33,11 @@ function sessionId(): string {
 }
 
 let steps: StepList | undefined;
+/**
+ * Counts chatView calls: each one awaits the server before it draws, so a call that is no longer the
+ * newest (New chat clicked, then a question sent at once) must not draw over the newer one.
+ */
+let renders = 0;
 
 /** Redraws the answer and the tree only, so the text being typed survives each streamed event. */
 function redrawChat(live: LiveRun): void {
@@ -55,6 +60,7 @@ function redrawChat(live: LiveRun): void {
  * this browser, continues the same conversation.
  */
 export async function chatView(): Promise<void> {
+  const render = ++renders;
   const agents = await agentNames();
   const session = sessionId();
   const stored = await api<SessionView>(`/v1/sessions/${encodeURIComponent(session)}`).catch((error: Error) => {
@@ -62,6 +68,10 @@ export async function chatView(): Promise<void> {
     if (!/^No route/.test(error.message)) throw error;
     throw new Error('This server keeps no chat sessions: pass `sessions` (a SessionStore) to createApp.');
   });
+  if (render !== renders) return;
+  // What is being typed (and the agent picked) survives the redraw.
+  const typed = document.querySelector<HTMLInputElement>('#chat-form input[name=question]')?.value ?? '';
+  const picked = document.querySelector<HTMLSelectElement>('#chat-form select[name=agent]')?.value;
   const runId = stored.running || localStorage.getItem(runKey(session)) || undefined;
   const live = runId ? follow(runId, () => redrawChat(live as LiveRun), askToken) : undefined;
   if (!live) unfollow();
@@ -78,13 +88,14 @@ export async function chatView(): Promise<void> {
     { name: 'agent' },
     agents.map((a) => h('option', { value: a }, a)),
   ) as HTMLSelectElement;
-  select.value = localStorage.getItem(AGENT_KEY) ?? agents[0];
+  select.value = picked && agents.includes(picked) ? picked : (localStorage.getItem(AGENT_KEY) ?? agents[0]);
   const input = h('input', {
     class: 'grow',
     name: 'question',
     placeholder: 'Ask the agent…',
     autocomplete: 'off',
   }) as HTMLInputElement;
+  input.value = typed;
   const status = h('p', { class: 'error-text', id: 'chat-error' });
   const messages = h(
     'div',
@@ -118,15 +129,21 @@ export async function chatView(): Promise<void> {
               e.preventDefault();
               if (!input.value.trim()) return;
               localStorage.setItem(AGENT_KEY, select.value);
+              const question = input.value;
+              // Cleared now so the redraw after the answer starts does not carry the sent question over.
+              input.value = '';
               try {
-                // The server adds the session's earlier turns as the run's history.
-                const run = await api<{ id: string }>(`/v1/sessions/${encodeURIComponent(session)}/runs`, {
+                // The server adds the session's earlier turns as the run's history. The session is
+                // read now, not when this form was drawn: New chat may have started another since.
+                const current = sessionId();
+                const run = await api<{ id: string }>(`/v1/sessions/${encodeURIComponent(current)}/runs`, {
                   method: 'POST',
-                  body: { agent: select.value, input: input.value },
+                  body: { agent: select.value, input: question },
                 });
-                localStorage.setItem(runKey(session), run.id);
+                localStorage.setItem(runKey(current), run.id);
                 await chatView();
               } catch (error) {
+                input.value ||= question;
                 status.textContent = (error as Error).message;
               }
             },
