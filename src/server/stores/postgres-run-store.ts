@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, redactedIfSecret, requireOptional } from '../../core/index.js';
+import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
@@ -11,7 +11,7 @@ import { type RunRow, rowToRecord } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
-import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://user@host:5432/db`. */
@@ -95,10 +95,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    // Redacted as the trace writer does, before anything is stored: the SSE stream, the trace
-    // download, the export and replay all read this copy, and compact requests are built on it.
-    const safe = redactedIfSecret(event);
-    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
+    return addEvent(this.#batcher, runId, seq, event);
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {

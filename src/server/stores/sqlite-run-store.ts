@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, redactedIfSecret } from '../../core/index.js';
+import type { AgentEvent } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
@@ -13,7 +13,7 @@ import { createStringSharer } from './shared-strings.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
-import { createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
 
 /** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
 type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
@@ -100,10 +100,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    // Redacted as the trace writer does, before anything is stored: the SSE stream, the trace
-    // download, the export and replay all read this copy, and compact requests are built on it.
-    const safe = redactedIfSecret(event);
-    return this.#batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
+    return addEvent(this.#batcher, runId, seq, event);
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, withFields } from '../../core/index.js';
+import { type AgentEvent, redactedIfSecret, withFields } from '../../core/index.js';
 import type { RunPatch, RunRecord } from '../run-record.js';
 
 /** Writes gathered during one tick, committed together in one transaction. */
@@ -21,6 +21,15 @@ export interface WriteBatcher {
 
 function emptyBatch(): WriteBatch {
   return { creates: [], patches: new Map(), events: [], checkpoints: new Map() };
+}
+
+/**
+ * Queues one event, redacted as the trace writer redacts before anything is stored: the SSE stream,
+ * the trace download, the export and replay all read this copy, and compact requests are built on it.
+ */
+export function addEvent(batcher: WriteBatcher, runId: string, seq: number, event: AgentEvent): Promise<void> {
+  const safe = redactedIfSecret(event);
+  return batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
 }
 
 /** Applies a patch on top of the patch already waiting for the same run. */
