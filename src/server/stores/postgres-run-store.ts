@@ -6,8 +6,8 @@ import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type S
 import { createRequestCompactor } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
-import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
-import { type RunRow, rowToRecord } from './row-codec.js';
+import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import type { RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
@@ -117,10 +117,8 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** A row as a record, its result rebuilt when stored with shared strings. */
-  async #record(row: RunRow): Promise<RunRecord> {
-    const record = rowToRecord(row);
-    if (record.result) record.result = await rebuildResult(record.result, this.#log(row.id));
-    return record;
+  #record(row: RunRow): Promise<RunRecord> {
+    return recordFromRow(row, this.#log(row.id));
   }
 
   /** One run's log as stored, for rebuilding. */

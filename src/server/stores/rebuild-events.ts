@@ -1,6 +1,7 @@
 import type { RunResult } from '../../core/index.js';
-import type { StoredEvent } from '../run-record.js';
+import type { RunRecord, StoredEvent } from '../run-record.js';
 import { expandRequests } from './compact-requests.js';
+import { type RunRow, rowToRecord } from './row-codec.js';
 import { createStringRestorer, hasSharedStrings, referencedSeqs, type StringRestorer } from './shared-strings.js';
 
 /** How a store reads one run's log as stored, for rebuilding it. */
@@ -58,4 +59,11 @@ function sharedRefs(events: StoredEvent[]): Set<number> {
   const refs = new Set<number>();
   for (const stored of events) if (hasSharedStrings(stored.event)) referencedSeqs(stored.event, refs);
   return refs;
+}
+
+/** A stored run row as a record, its result rebuilt when it was stored with shared strings. */
+export async function recordFromRow(row: RunRow, log: StoredLog): Promise<RunRecord> {
+  const record = rowToRecord(row);
+  if (record.result) record.result = await rebuildResult(record.result, log);
+  return record;
 }

@@ -5,8 +5,8 @@ import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { packEvents, unpackEvents } from './event-block-codec.js';
-import { rebuildEvents, rebuildResult, type StoredLog } from './rebuild-events.js';
-import { PATCH_COLUMNS, patchValue, type RunRow, rowToRecord } from './row-codec.js';
+import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
@@ -124,10 +124,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** A row as a record, its result rebuilt when stored with shared strings. */
-  async #record(row: RunRow): Promise<RunRecord> {
-    const record = rowToRecord(row);
-    if (record.result) record.result = await rebuildResult(record.result, this.#log(row.id));
-    return record;
+  #record(row: RunRow): Promise<RunRecord> {
+    return recordFromRow(row, this.#log(row.id));
   }
 
   /** One run's log as stored, for rebuilding. */
