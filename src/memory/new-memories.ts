@@ -11,7 +11,7 @@ export interface NewMemories {
 }
 
 /** A short random memory id, easy to type in `thinkflow memory rm`. */
-export function memoryId(): string {
+function memoryId(): string {
   return `mem_${randomBytes(8).toString('hex')}`;
 }
 

@@ -37,7 +37,7 @@ const ACTION_CHARS = /[<([{:：]/;
  * is the final answer. Text with ReAct keywords that do not make a readable action ("**Action:**
  * restart the server" in a runbook) stays an answer: only a broken tag is reported invalid.
  */
-export function readNativeReply(response: ModelResponse): ReadReply {
+function readNativeReply(response: ModelResponse): ReadReply {
   if (response.toolCalls && response.toolCalls.length > 0) return readNativeCalls(response);
   const raw = response.text ?? '';
   if (hasTokenCall(raw)) return readParsedStep(parseReAct(raw), response);
@@ -81,7 +81,7 @@ function looksLikeTextAction(text: string): boolean {
  * that did not run still gets a result saying so). Warnings belong inside the tool outputs (the loop
  * appends them there), so no message can come between a call and its result. Notes come last.
  */
-export function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
+function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
   const notes = step.notes ?? [];
   // The reasoning goes back with its turn: Anthropic rejects a tool-use turn without its thinking blocks.
   const reasoning = step.reasoning?.length ? { reasoning: step.reasoning } : undefined;

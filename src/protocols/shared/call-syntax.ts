@@ -123,7 +123,7 @@ const FUNCTION_TAG = /<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/gi;
  * and Llama 3.1 `<function=name>{…}</function>`, in order of appearance. An unclosed last tag
  * (a cut-off reply) runs to the end of the text.
  */
-export function extractTaggedCalls(text: string): TaggedCall[] {
+function extractTaggedCalls(text: string): TaggedCall[] {
   if (!text.includes('<')) return []; // both tags start with `<`; most replies hold none
   const found: { at: number; call: TaggedCall }[] = [];
   for (const m of text.matchAll(TOOL_CALL)) found.push({ at: m.index ?? 0, call: { kind: 'json', body: m[1] } });
@@ -134,7 +134,7 @@ export function extractTaggedCalls(text: string): TaggedCall[] {
 }
 
 /** The text before the first tag, which models use for their reasoning. */
-export function textBeforeTags(text: string): string {
+function textBeforeTags(text: string): string {
   const at = text.search(/<tool_call>|<function=/i);
   return at < 0 ? text : text.slice(0, at);
 }

@@ -233,7 +233,7 @@ const CODE_CHARS = /[=;{}<>|&$]|^\s*(?:import|from|def|const|let|var|SELECT|UPDA
  *    at least three words and no operator or digit-only content (`2 * (3 + 4)`, `Jaguar (animal)` stay).
  * Returns the text unchanged otherwise.
  */
-export function dropCommentary(text: string): string {
+function dropCommentary(text: string): string {
   const last = text.charCodeAt(text.length - 1);
   // Cheap exit for the common case: one line that does not end in a parenthesis.
   if (last !== 41 /* ) */ && last !== 0xff09 /* ） */ && last !== 46 && last !== 0x3002 && !text.includes('\n\n')) {
@@ -270,7 +270,7 @@ const QUOTE_START = "`“‘'「";
  * The text inside matching backticks (one to three), typographic quotes or single quotes around the
  * whole input; undefined when it is not quoted. Double quotes are JSON strings, decoded elsewhere.
  */
-export function unquote(text: string): string | undefined {
+function unquote(text: string): string | undefined {
   if (!QUOTE_START.includes(text[0])) return undefined;
   const match = /^(?:(`{1,3})([^`]+)\1|“([^”]*)”|‘([^’]*)’|'([^']*)'|「([^」]*)」)$/u.exec(text);
   if (!match) return undefined;

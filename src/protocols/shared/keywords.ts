@@ -36,7 +36,7 @@ export const LINE_KEYWORD = new RegExp(
  * A keyword in the middle of a line (`Thought: … Action: search`): English keywords must be
  * capitalised and follow a space or punctuation, Chinese ones need only the colon.
  */
-export const INLINE_KEYWORD =
+const INLINE_KEYWORD =
   /(?:(?<=[\s.,;!?。，；！？])[*_]*(?:(Final Answer)|(Action Input)|(Action)|(Observation))|((?:最终答案|最終答案))|((?:行动输入|行動輸入))|((?:行动|行動))|((?:观察|觀察)))[*_]*\s*[:：][*_]*[ \t]*/gu;
 
 const INLINE_KINDS: ReActKeyword[] = [
@@ -57,7 +57,7 @@ export function lineKeywordOf(match: RegExpMatchArray): ReActKeyword {
 }
 
 /** Which keyword an INLINE_KEYWORD match is. */
-export function inlineKeywordOf(match: RegExpMatchArray): ReActKeyword {
+function inlineKeywordOf(match: RegExpMatchArray): ReActKeyword {
   for (let g = 0; g < INLINE_KINDS.length; g++) if (match[g + 1] !== undefined) return INLINE_KINDS[g];
   return 'action';
 }

@@ -64,7 +64,7 @@ export function renderSystemPrompt(template: PromptTemplate, ctx: PromptContext)
  * compact JSON Schema (the `$schema` marker and `additionalProperties: false` are dropped: they cost
  * tokens and tell the model nothing).
  */
-export function renderTools(tools: readonly ToolSpec[], argumentsLabel: string): string {
+function renderTools(tools: readonly ToolSpec[], argumentsLabel: string): string {
   return tools
     .map(
       (t) =>
@@ -74,7 +74,7 @@ export function renderTools(tools: readonly ToolSpec[], argumentsLabel: string):
 }
 
 /** A JSON Schema without the keys that carry no meaning for the model. */
-export function compactSchema(schema: JsonSchema): JsonSchema {
+function compactSchema(schema: JsonSchema): JsonSchema {
   return strip(schema) as JsonSchema;
 }
 

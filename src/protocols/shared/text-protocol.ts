@@ -50,7 +50,7 @@ export interface TextStepOptions {
  * invented), then one user message with the real `Observation:` (or the correction after an
  * unreadable reply). Notes a hook or memory added come last.
  */
-export function textStepMessages(step: Step, options: TextStepOptions): Message[] {
+function textStepMessages(step: Step, options: TextStepOptions): Message[] {
   const assistant: Message = { role: 'assistant', content: cutAfterDecision(step.raw) || step.answer || '' };
   const notes = step.notes ?? [];
   if (step.kind === 'final') return [assistant, ...notes];

@@ -6,7 +6,7 @@ import type { RunService } from '../run-service.js';
 import { startRefusal } from './run-routes.js';
 
 /** Body of POST /v1/sessions/:id/runs. */
-export const StartSessionRunBody = z.object({
+const StartSessionRunBody = z.object({
   agent: z.string().min(1, 'agent must name a served agent'),
   input: z.string().min(1, 'input must be a non-empty string'),
 });

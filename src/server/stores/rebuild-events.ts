@@ -32,7 +32,7 @@ export async function rebuildEvents(range: StoredEvent[], log: StoredLog): Promi
 }
 
 /** A stored result as it was: its shared strings read back from the run's events. */
-export async function rebuildResult(stored: unknown, log: StoredLog): Promise<RunResult> {
+async function rebuildResult(stored: unknown, log: StoredLog): Promise<RunResult> {
   const restorer = createStringRestorer();
   if (!hasSharedStrings(stored)) return restorer.result(log.runId, stored);
   const refs = referencedSeqs(stored);

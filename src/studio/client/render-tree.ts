@@ -14,7 +14,7 @@ export interface TreeOptions {
 export const usd = (value: number) => `$${value.toFixed(6)}`;
 
 /** Draws a whole run: its head and every step; nested agents become indented branches. */
-export function renderRun(run: RunNode, options: TreeOptions = {}): HTMLElement {
+function renderRun(run: RunNode, options: TreeOptions = {}): HTMLElement {
   return h(
     'div',
     { class: 'run-tree', 'data-run': run.runId },

@@ -23,7 +23,7 @@ export function go(hash: string): void {
 }
 
 /** Draws the current view again. */
-export function reroute(): void {
+function reroute(): void {
   window.dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
