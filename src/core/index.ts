@@ -1,4 +1,5 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
+export { analyzeText, hasCjk, isCjkToken, queryTerms, textTokens } from './analyze-text.js';
 export {
   contentText,
   describePart,

@@ -2,6 +2,7 @@ import type { ModelChunk, ModelRequest } from '../../../core/index.js';
 import { endpoint, fetchWithRetry, type HttpRequest, readJson, resilience, responseLines } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
+import { withWireToolNames } from '../wire-tool-names.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
 import { parseOllamaResponse, parseOllamaStream } from './parse-stream.js';
 
@@ -71,7 +72,7 @@ export function ollama(options: OllamaOptions): Model {
     };
   }
 
-  return {
+  return withWireToolNames({
     id,
     contextWindow: options.contextWindow,
     capabilities: { nativeTools: true, streaming: true, images: true },
@@ -86,5 +87,5 @@ export function ollama(options: OllamaOptions): Model {
         yield chunk.type === 'response' ? { type: 'response', response: { ...chunk.response, modelId: id } } : chunk;
       }
     },
-  };
+  });
 }
