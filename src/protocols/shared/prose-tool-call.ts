@@ -10,7 +10,7 @@ export interface ProseToolCall {
   args?: string;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A Latin tool name is a whole word, not part of a longer identifier; Chinese text has no spaces, so a
 // CJK character next to it is no boundary ("调用工具get_holiday"), and a CJK name needs none.
 const OPEN = '(?<![A-Za-z0-9_-])';
@@ -48,7 +48,7 @@ export function findProseToolCall(text: string, toolNames: readonly string[]): P
   let best: (ProseToolCall & { at: number }) | undefined;
   for (const tool of toolNames) {
     const latin = /^[A-Za-z0-9_-]/.test(tool);
-    const name = latin ? `${OPEN}${escape(tool)}${CLOSE}` : escape(tool);
+    const name = latin ? `${OPEN}${escapeRegExp(tool)}${CLOSE}` : escapeRegExp(tool);
     const call = new RegExp(`${name}${QUOTE}\\s*[(（]([^)）\\n]{0,200})[)）]`, 'iu').exec(text);
     if (call && (!best || call.index < best.at)) best = { tool, quote: call[0], args: call[1].trim(), at: call.index };
     const args = call ? call[1].trim() : undefined;
