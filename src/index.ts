@@ -156,6 +156,9 @@ export {
   type BuildPromptOptions,
   type BuiltPrompt,
   buildPrompt,
+  type ExampleCall,
+  type FewShotExample,
+  findProseToolCall,
   getProtocol,
   jsonPrompt,
   jsonProtocol,
@@ -174,6 +177,7 @@ export {
   type ReadToolCall,
   reactPrompt,
   reactProtocol,
+  renderExample,
   renderPrompt,
 } from './protocols/index.js';
 export {

@@ -1,7 +1,7 @@
 import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
-import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
+import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
@@ -165,7 +165,14 @@ export class Agent<T = unknown> {
       recalled,
       this.options.outputSchema ? outputSchemaBlock(this.options.outputSchema, language) : '',
     ].filter(Boolean);
-    return { instructions: this.options.instructions, tools, language, context: context.length ? context : undefined };
+    const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
+    return {
+      instructions: this.options.instructions,
+      tools,
+      language,
+      ...(examples?.length ? { examples } : {}),
+      context: context.length ? context : undefined,
+    };
   }
 
   /** The output schema as a structured-output request, built once. */
@@ -197,7 +204,7 @@ export class Agent<T = unknown> {
       options?.summarize === false
         ? undefined
         : options?.summarize === true || options?.summarize === undefined
-          ? this.options.model
+          ? (this.options.models?.cheap ?? this.options.model)
           : options.summarize;
     return createContextWindow({
       budgetTokens,

@@ -9,7 +9,7 @@ import { finishPendingStep } from './finish-pending-step.js';
 import { guardText } from './guardrails/index.js';
 import { budgetGuard, invalidStreakGuard, maxStepsGuard, type StopReason } from './guards/index.js';
 import { ABORTED } from './link-abort.js';
-import { createRunContext, type Emit, type LoopConfig } from './loop-config.js';
+import { createRunContext, type Emit, type LoopConfig, sampling } from './loop-config.js';
 import { nextStep } from './next-step.js';
 import { prepareStep, stepState, systemMessage } from './prepare-step.js';
 import { questionMessage } from './question-message.js';
@@ -68,14 +68,14 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       // 2. Ask the model.
       const { model: stepModel, messages, tools, specs } = prepared;
       const promptTools = tools ? undefined : specs;
-      const { responseFormat } = config;
       const request = {
         messages,
         tools,
         promptTools,
         stop: stopSequences,
         protocol: protocol.name,
-        responseFormat,
+        responseFormat: config.responseFormat,
+        ...sampling(options),
         signal: abort.signal,
       };
       const streaming = options.streaming ?? true;

@@ -47,6 +47,7 @@ export function ollama(options: OllamaOptions): Model {
   function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
     const modelOptions: Record<string, unknown> = { ...options.options };
     if (request.temperature !== undefined) modelOptions.temperature = request.temperature;
+    if (request.topP !== undefined) modelOptions.top_p = request.topP;
     if (request.maxTokens !== undefined) modelOptions.num_predict = request.maxTokens;
     if (request.stop?.length) modelOptions.stop = request.stop;
     const body: Record<string, unknown> = {
