@@ -61,6 +61,12 @@ export interface AgentOptions<T = unknown> {
   budget?: Budget;
   /** Identical observations this many steps in a row: a warning, then a stop one step later. Default 3. */
   sameObservationLimit?: number;
+  /**
+   * How alike two observations in a row must be to count as the same (character-bigram similarity
+   * after normalising case, width, spaces and punctuation; works for Chinese too), 0–1. Default 0.8;
+   * 1 counts identical observations only (a polling tool whose only change is a number).
+   */
+  sameObservationThreshold?: number;
   /** Calls run at once within a step. Default 8. */
   toolConcurrency?: number;
   /** A tool failing this many times in a run is disabled. Default 3. */

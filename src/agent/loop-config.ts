@@ -87,7 +87,10 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
     checkpoints: createCheckpointer(run.onCheckpoint),
     project: createStepProjector(config.protocol, config.language),
     repetition: createRepetitionTracker(),
-    sameObservation: createSameObservationTracker(options.sameObservationLimit ?? 3),
+    sameObservation: createSameObservationTracker({
+      limit: options.sameObservationLimit ?? 3,
+      threshold: options.sameObservationThreshold ?? 0.8,
+    }),
   };
   return { ctx, abort };
 }
