@@ -64,7 +64,7 @@ export interface AgentOptions<T = unknown> {
   /**
    * How alike two observations in a row must be to count as the same (character-bigram similarity
    * after normalising case, width, spaces and punctuation; works for Chinese too), 0–1. Default 0.8;
-   * 1 counts identical observations only (a polling tool whose only change is a number).
+   * 1 counts identical observations only. Observations that differ only in their numbers are progress.
    */
   sameObservationThreshold?: number;
   /** Calls run at once within a step. Default 8. */

@@ -56,5 +56,9 @@ describe('no progress: nearly the same observation step after step', () => {
     expect(observationSimilarity('No results.', 'no results')).toBe(1);
     expect(observationSimilarity('未找到关于北京天气的信息。', '未找到关于北京今日天气的信息')).toBeGreaterThan(0.8);
     expect(observationSimilarity('北京：晴，25度', '上海：小雨，22度')).toBeLessThan(0.5);
+    // A number that moved is progress (a counter, a percentage), however long the text around it.
+    expect(
+      observationSimilarity(`status: running 42% ${'x'.repeat(500)}`, `status: running 43% ${'x'.repeat(500)}`),
+    ).toBe(0);
   });
 });

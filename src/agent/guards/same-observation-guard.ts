@@ -35,14 +35,18 @@ function bigrams(text: string): Map<string, number> {
   return grams;
 }
 
+const DIGITS = /\d+/g;
+
 /**
  * How alike two observations are, 0–1: the Dice coefficient of their character bigrams after
- * normalising, so a changed word or number in a long "not found" message barely moves it.
+ * normalising, so a changed word in a long "not found" message barely moves it. Two observations that
+ * differ only in their numbers are 0: a counter, a percentage or an id that moved is progress.
  */
 export function observationSimilarity(a: string, b: string): number {
   const x = normalize(a);
   const y = normalize(b);
   if (x === y) return 1;
+  if (x.replace(DIGITS, '0') === y.replace(DIGITS, '0')) return 0;
   const ga = bigrams(x);
   const gb = bigrams(y);
   let shared = 0;
