@@ -14,6 +14,7 @@ export type ApiErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'expectation_failed'
   | 'queue_full'
   | 'headers_too_large'
   | 'internal';
@@ -28,6 +29,7 @@ const STATUS = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  expectation_failed: 417,
   queue_full: 429,
   headers_too_large: 431,
   internal: 500,

@@ -21,13 +21,13 @@ const REASONS: Partial<Record<ApiErrorCode, string>> = {
 /**
  * Binds `fetch` on a port with @hono/node-server's listener, so that the answers the server writes
  * before any route runs carry the same JSON error as every other: Node's own 431 (headers too large),
- * 400 (a request it cannot parse) and 408, and the adapter's 400 for a Host or URL it refuses. A
+ * 400 (a request it cannot parse), 408 and 417, and the adapter's 400 for a Host or URL it refuses. A
  * client that hangs up is dropped without a word.
  */
 export function listenHttp(options: ListenHttpOptions): Promise<{ server: Server; port: number }> {
   const body = options.errorBody ?? errorBody;
+  // No default host name: a request without `Host` is refused (JSON 400) rather than taken as the bound address.
   const listener = getRequestListener(options.fetch, {
-    hostname: options.hostname,
     errorHandler: (error) =>
       error instanceof RequestError
         ? Response.json(body('invalid_request', `The request cannot be read: ${error.message}.`), {
@@ -36,7 +36,12 @@ export function listenHttp(options: ListenHttpOptions): Promise<{ server: Server
           })
         : Response.json(body('internal', 'The server failed to handle the request.'), { status: 500 }),
   });
-  const server = createServer(listener);
+  const server = createServer({ requireHostHeader: false }, listener);
+  const answer = (code: ApiErrorCode, text: string) => JSON.stringify(body(code, text));
+  server.on('checkExpectation', (_request, response) => {
+    const json = answer('expectation_failed', 'The server supports no Expect header other than "100-continue".');
+    response.writeHead(417, { 'Content-Type': 'application/json', Connection: 'close' }).end(json);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const message = socket as Socket & { _httpMessage?: { headersSent?: boolean } };
     if (error.code === 'ECONNRESET' || !socket.writable || message._httpMessage?.headersSent) {
@@ -49,7 +54,7 @@ export function listenHttp(options: ListenHttpOptions): Promise<{ server: Server
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? ['request_timeout', 'The request took too long to arrive.']
           : ['invalid_request', 'The request is not valid HTTP/1.1.'];
-    const json = JSON.stringify(body(code, text));
+    const json = answer(code, text);
     const status = errorStatus(code);
     socket.end(
       `HTTP/1.1 ${status} ${REASONS[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,

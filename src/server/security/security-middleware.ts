@@ -96,7 +96,10 @@ export function securityMiddleware(options: SecurityOptions = {}): MiddlewareHan
       );
     }
     await next();
-    c.res = withHeaders(c.res, answerHeaders(listed ? origin : undefined, c.res));
+    c.res = withHeaders(
+      c.res,
+      answerHeaders({ corsOrigin: listed ? origin : undefined, vary: corsOrigins.size > 0 }, c.res),
+    );
   };
 }
 
@@ -152,15 +155,19 @@ function preflight(origin: string, request: Request): Response {
   });
 }
 
-function answerHeaders(corsOrigin: string | undefined, response: Response): Record<string, string> {
+/** The headers added to an answer; with CORS on, every answer varies by `Origin` (a cache must not mix them). */
+function answerHeaders(
+  { corsOrigin, vary }: { corsOrigin: string | undefined; vary: boolean },
+  response: Response,
+): Record<string, string> {
   const headers: Record<string, string> = { ...HEADERS_ON_EVERY_ANSWER };
   const policy = response.headers.get('content-security-policy');
   if (!policy?.includes('frame-ancestors'))
     headers['Content-Security-Policy'] = policy ? `${policy}; ${FRAME_POLICY}` : FRAME_POLICY;
+  if (vary) headers.Vary = response.headers.get('vary') ? `${response.headers.get('vary')}, Origin` : 'Origin';
   if (corsOrigin) {
     headers['Access-Control-Allow-Origin'] = corsOrigin;
     headers['Access-Control-Expose-Headers'] = 'Location, Retry-After, WWW-Authenticate';
-    headers.Vary = response.headers.get('vary') ? `${response.headers.get('vary')}, Origin` : 'Origin';
   }
   return headers;
 }

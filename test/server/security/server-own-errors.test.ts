@@ -53,6 +53,11 @@ describe("the server's own answers are the JSON error", () => {
     const host = await one('GET /health HTTP/1.1\r\nHost: bad^host\r\n\r\n');
     expect(host.status).toBe(400);
     expect(host.error.code).toBe('invalid_request');
+    const noHost = await one('GET /health HTTP/1.1\r\n\r\n');
+    expect(noHost.status).toBe(400);
+    expect(noHost.error.message).toContain('host');
+    const expectation = await one('GET /health HTTP/1.1\r\nHost: localhost\r\nExpect: fancy\r\n\r\n');
+    expect(expectation.status).toBe(417);
   });
 
   it('answers a deeply nested hook payload with a 400 naming the limit, not an internal RangeError', async () => {
