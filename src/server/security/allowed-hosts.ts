@@ -4,9 +4,13 @@
  * browser that page is same-origin with the server and could read every answer.
  */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+const SIMPLE_HOST = /^([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)(?::\d{1,5})?$/;
 
 /** The host name of a `Host` header value (`localhost:8787` → `localhost`, `[::1]:80` → `[::1]`), lowercased. */
 export function hostName(host: string): string | undefined {
+  // The common case without a URL parse: a plain name or IPv4 address, maybe a port.
+  const plain = SIMPLE_HOST.exec(host);
+  if (plain) return plain[1].toLowerCase();
   try {
     const url = new URL(`http://${host}`);
     // `new URL` accepts a path or credentials after the name; a Host header holds neither.

@@ -96,16 +96,17 @@ export function securityMiddleware(options: SecurityOptions = {}): MiddlewareHan
       );
     }
     await next();
-    c.res = withHeaders(
-      c.res,
-      answerHeaders({ corsOrigin: listed ? origin : undefined, vary: corsOrigins.size > 0 }, c.res),
-    );
+    const headers = answerHeaders({ corsOrigin: listed ? origin : undefined, vary: corsOrigins.size > 0 }, c.res);
+    const answered = withHeaders(c.res, headers);
+    // Assigning c.res makes hono copy the response: only when its headers could not be set in place.
+    if (answered !== c.res) c.res = answered;
   };
 }
 
 /** The host a request is addressed to: the `Host` header and the URL must agree (an absolute-form target may differ). */
 function requestHost(request: Request): string | undefined {
-  const fromUrl = new URL(request.url).hostname.toLowerCase();
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(request.url)?.[1] ?? '';
+  const fromUrl = hostName(authority);
   const header = request.headers.get('host');
   if (header === null) return fromUrl;
   const name = hostName(header);
