@@ -106,7 +106,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
   const sessions = config.sessions ?? new SqliteSessionStore({ dataDir: options.dataDir });
   if (tokens.length === 0)
-    log('thinkflow serve: no API tokens configured (auth.tokens or THINKFLOW_API_TOKENS): the API is open.');
+    log(
+      'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).',
+    );
   const appOptions: CreateAppOptions = {
     runs,
     auth: { tokens },
