@@ -1,13 +1,16 @@
 import { Hono } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
+import { callerRuns } from './caller-runs.js';
+import { callerSessions } from './caller-sessions.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
-import { apiError, httpExceptionError } from './http-error.js';
+import { apiError, httpExceptionError, runFailed } from './http-error.js';
+import { currentScope } from './request-scope.js';
+import { type AuthConfig, resolveCaller } from './resolve-caller.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -21,11 +24,7 @@ import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 
-/** Who may call the API. */
-export interface AuthConfig {
-  /** Accepted bearer tokens. With none, the API is open (serve warns). */
-  tokens?: string[];
-}
+export type { AuthConfig };
 
 export type CreateAppOptions = {
   auth?: AuthConfig;
@@ -63,8 +62,11 @@ export interface ThinkflowApp {
  * const response = await app.fetch(new Request('http://x/v1/agents/helper/runs?wait=true', { method: 'POST', body: '{"input":"hi"}' }));
  */
 export function createApp(options: CreateAppOptions): ThinkflowApp {
-  const runs =
+  const service =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
+  // What every route sees: the caller's own runs, started with their owner and Idempotency-Key.
+  const runs = callerRuns(service);
+  const sessions = options.sessions && callerSessions(options.sessions);
   const app = new Hono();
   const reportError = (error: unknown) => {
     if (options.onError) options.onError(error);
@@ -75,27 +77,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   };
   app.use(closeUnreadBody());
   app.get('/health', (c) => c.json({ ok: true }));
-  const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
-  if (tokens.length > 0) {
-    app.use(
-      '/v1/*',
-      bearerAuth({
-        token: tokens,
-        noAuthenticationHeader: {
-          message: (c) => apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
-        },
-        invalidAuthenticationHeader: {
-          message: (c) =>
-            apiError(
-              c,
-              'invalid_request',
-              'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
-            ),
-        },
-        invalidToken: { message: (c) => apiError(c, 'unauthorized', 'The bearer token is not valid.') },
-      }),
-    );
-  }
+  // Names the caller (or answers 401); the routes after it run in the caller's scope.
+  app.use('/v1/*', resolveCaller(options.auth));
   app.use(
     '/v1/*',
     bodyLimit({
@@ -113,7 +96,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
-  if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
+  if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
   hookRoutes(app, runs, options.hooks ?? {});
@@ -128,9 +111,12 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
     reportError(error);
+    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
+    const started = currentScope()?.started?.at(-1);
+    if (started) return runFailed(c, started, 'the server failed while answering');
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
-  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };
+  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs: service, hono: app };
 }
 
 /** The methods that some route answers on `path` (for a 405 and its `Allow` header). */

@@ -7,6 +7,7 @@ import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-ap
 import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
+import { type ApiToken, authRequired } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
 import { startSchedules } from './start-schedules.js';
@@ -51,10 +52,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated). */
-export function apiTokens(config: ThinkflowConfig, env = process.env): string[] {
+/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated plain tokens). */
+export function apiTokens(config: ThinkflowConfig, env = process.env): ApiToken[] {
   const fromEnv = (env.THINKFLOW_API_TOKENS ?? '').split(',').map((t) => t.trim());
-  return [...(config.auth?.tokens ?? []), ...fromEnv].filter((t) => t.length > 0);
+  return [...(config.auth?.tokens ?? []), ...fromEnv].filter((t) => (typeof t === 'string' ? t : t.token).length > 0);
+}
+
+/**
+ * Where the server keeps `/v1/sessions` conversations unless the config names a store: `sessions.db` in
+ * the data dir, a file of its own. `thinkflow chat` keeps its sessions in `thinkflow.db`; sharing them
+ * with the server (so that an HTTP caller reads and writes the CLI's conversations) takes an explicit
+ * `sessions: new SqliteSessionStore({ dataDir })` in the config.
+ */
+export function serverSessionsFile(dataDir = thinkflowHome()): string {
+  return join(dataDir, 'sessions.db');
 }
 
 /** Opens the store the options and config ask for (PostgreSQL if `pg`, else the config's, else SQLite). */
@@ -97,13 +108,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         limits: config.limits,
       })
     : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
-  const sessions = config.sessions ?? new SqliteSessionStore({ dataDir: options.dataDir });
+  const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
   const tokens = apiTokens(config);
-  if (tokens.length === 0)
+  const auth = { ...config.auth, tokens };
+  if (!authRequired(auth))
     log('thinkflow serve: no API tokens configured (auth.tokens or THINKFLOW_API_TOKENS): the API is open.');
   const appOptions: CreateAppOptions = {
     runs,
-    auth: { tokens },
+    auth,
     limits: config.limits,
     hooks: config.hooks,
     studio: config.studio,
