@@ -107,7 +107,9 @@ describe('a failed run is answered so that no client retries it', () => {
     const streamed = streamText({
       model: provider('flaky'),
       prompt: 'pay',
-      onError: ({ error }) => errors.push(error),
+      onError: ({ error }) => {
+        errors.push(error);
+      },
     });
     await streamed.consumeStream();
     expect(errors.length).toBeGreaterThan(0);

@@ -188,7 +188,7 @@ describe('principals: a caller sees only their own runs and sessions', () => {
     const bobs = (await (await as('tok-bob', '/v1/sessions/shared')).json()) as { messages: { content: string }[] };
     expect(JSON.stringify(bobs)).not.toContain(SECRET);
     const alices = (await (await as('tok-alice', '/v1/sessions/shared')).json()) as {
-      messages: { content: string }[];
+      messages: { role: string; content: string }[];
     };
     expect(alices.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(alices.messages[0].content).toBe(SECRET);
