@@ -5,7 +5,7 @@
  */
 export {
   type AgentEntry,
-  type ApiToken,
+  ApiToken,
   type AuthConfig,
   type Caller,
   type CreateAppOptions,

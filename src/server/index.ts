@@ -19,7 +19,7 @@ export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseC
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
 export type { Caller } from './request-scope.js';
-export { type ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
+export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
 export {
   DEFAULT_RETENTION_DAYS,
   type Retention,

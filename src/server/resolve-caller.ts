@@ -1,11 +1,25 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
 import { ConfigError } from '../core/index.js';
 import { apiError } from './http-error.js';
 import { type Caller, runInScope } from './request-scope.js';
 
 /** A bearer token and who it names. A plain string is a token whose principal is `tokenPrincipal(token)`. */
-export type ApiToken = string | { token: string; principal: string; admin?: boolean };
+export const ApiToken = z.union([
+  z.string(),
+  z.strictObject({
+    token: z.string(),
+    principal: z.string().trim().min(1, 'principal must name who the token is'),
+    admin: z.boolean().optional(),
+  }),
+]);
+export type ApiToken = z.infer<typeof ApiToken>;
+
+/** The token text of an entry. */
+function tokenText(entry: ApiToken): string {
+  return typeof entry === 'string' ? entry : entry.token;
+}
 
 /** Who may call the API, and who they are. */
 export interface AuthConfig {
@@ -44,20 +58,26 @@ interface KnownToken {
   caller: Caller;
 }
 
-/** The configured tokens with their callers; a principal that is empty or given to two tokens with different scopes is a ConfigError. */
-function knownTokens(tokens: readonly ApiToken[]): KnownToken[] {
+/** The configured tokens with their callers; an entry that is not a token (or a token listed twice) is a ConfigError. */
+function knownTokens(tokens: readonly unknown[]): KnownToken[] {
   const known: KnownToken[] = [];
-  for (const entry of tokens) {
-    const { token, principal, admin } =
-      typeof entry === 'string' ? { token: entry, principal: tokenPrincipal(entry), admin: false } : entry;
-    if (token.length === 0) continue;
-    if (typeof principal !== 'string' || principal.trim() === '') {
+  tokens.forEach((value, index) => {
+    const parsed = ApiToken.safeParse(value);
+    if (!parsed.success) {
       throw new ConfigError({
-        message: 'Every auth.tokens entry given as an object needs a non-empty "principal" (who the token is).',
+        message: `auth.tokens[${index}] must be a token string or { token, principal, admin? }: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
       });
     }
-    known.push({ hash: digest(token), caller: { principal, admin: admin === true } });
-  }
+    const entry = parsed.data;
+    const token = tokenText(entry);
+    if (token.length === 0) return;
+    const principal = typeof entry === 'string' ? tokenPrincipal(entry) : entry.principal;
+    const hash = digest(token);
+    if (known.some((other) => other.hash.equals(hash))) {
+      throw new ConfigError({ message: `auth.tokens[${index}] repeats a token listed before it: give each token once.` });
+    }
+    known.push({ hash, caller: { principal, admin: typeof entry !== 'string' && entry.admin === true } });
+  });
   return known;
 }
 
@@ -71,7 +91,7 @@ function matchToken(known: readonly KnownToken[], presented: string): Caller | u
 
 /** True when the config asks for callers to authenticate. */
 export function authRequired(auth: AuthConfig | undefined): boolean {
-  return (auth?.tokens ?? []).some((t) => (typeof t === 'string' ? t : t.token).length > 0) || !!auth?.resolvePrincipal;
+  return (auth?.tokens ?? []).some((t) => typeof t === 'object' || t.length > 0) || !!auth?.resolvePrincipal;
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/;

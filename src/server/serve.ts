@@ -55,7 +55,8 @@ export interface RunningServer {
 /** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated plain tokens). */
 export function apiTokens(config: ThinkflowConfig, env = process.env): ApiToken[] {
   const fromEnv = (env.THINKFLOW_API_TOKENS ?? '').split(',').map((t) => t.trim());
-  return [...(config.auth?.tokens ?? []), ...fromEnv].filter((t) => (typeof t === 'string' ? t : t.token).length > 0);
+  // Objects are kept as they are: a malformed one is refused, by name, when the app is built.
+  return [...(config.auth?.tokens ?? []), ...fromEnv].filter((t) => typeof t !== 'string' || t.length > 0);
 }
 
 /**

@@ -251,3 +251,12 @@ describe('auth.resolvePrincipal', () => {
     }
   });
 });
+
+describe('auth.tokens in the config', () => {
+  it('refuses, by position, an entry that is not a token or lacks a principal, and a token given twice', () => {
+    const make = (tokens: unknown[]) => () => createApp({ agents: { echo }, store, auth: { tokens: tokens as never } });
+    expect(make([{ token: 'a' }])).toThrow(/auth\.tokens\[0\].*principal/);
+    expect(make(['ok', 42])).toThrow(/auth\.tokens\[1\]/);
+    expect(make(['same', { token: 'same', principal: 'x' }])).toThrow(/auth\.tokens\[1\] repeats a token/);
+  });
+});
