@@ -74,7 +74,9 @@ function knownTokens(tokens: readonly unknown[]): KnownToken[] {
     const principal = typeof entry === 'string' ? tokenPrincipal(entry) : entry.principal;
     const hash = digest(token);
     if (known.some((other) => other.hash.equals(hash))) {
-      throw new ConfigError({ message: `auth.tokens[${index}] repeats a token listed before it: give each token once.` });
+      throw new ConfigError({
+        message: `auth.tokens[${index}] repeats a token listed before it: give each token once.`,
+      });
     }
     known.push({ hash, caller: { principal, admin: typeof entry !== 'string' && entry.admin === true } });
   });
