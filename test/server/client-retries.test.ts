@@ -123,6 +123,13 @@ describe('a failed run is answered so that no client retries it', () => {
     await expect(model.invoke('pay')).rejects.toThrow(/did not answer/);
     expect(effects).toEqual(['charged 5']);
     expect(await runsOf('flaky')).toBe(before + 1);
+    await expect(
+      (async () => {
+        for await (const _ of await model.stream('pay'));
+      })(),
+    ).rejects.toThrow(/exploded/);
+    expect(effects).toEqual(['charged 5', 'charged 5']);
+    expect(await runsOf('flaky')).toBe(before + 2);
   });
 });
 
