@@ -49,6 +49,7 @@ export type CreateAppOptions = {
 /** The HTTP API: a `fetch(Request) → Response` handler plus the run service behind it. */
 export interface ThinkflowApp {
   fetch(request: Request): Promise<Response>;
+  /** The run service itself, as the host sees it: every run, whoever started it (routes see their caller's). */
   readonly runs: RunService;
   readonly hono: Hono;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
-import { type RunningServer, serve } from '../../src/server/index.js';
+import { createApp, createLocalRuns, type RunningServer, SqliteRunStore, serve } from '../../src/server/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { callReply, tempDir } from './server-fixtures.js';
 
@@ -155,5 +155,37 @@ describe('a run the server refuses stays retryable (nothing was started)', () =>
     expect(retried.choices[0].message.content).toBe('slow answer');
     await occupied;
     expect(await runsOf('slow')).toBe(before + 2);
+  });
+});
+
+describe('a request that fails after it started a run', () => {
+  it('answers 400 run_failed with x-should-retry: false, naming the run, instead of a retryable 500', async () => {
+    const local = tempDir();
+    const store = new SqliteRunStore({ path: join(local.path, 'runs.db') });
+    const service = createLocalRuns({ agents: { slow: () => new Agent({ model: scriptedModel(['x']) }) }, store });
+    // Reading the run back fails (a store gone away): the handler throws after the run started.
+    const app = createApp({
+      runs: { ...service, wait: async () => Promise.reject(new Error('store unreachable')) },
+      onError: () => {},
+    });
+    try {
+      const response = await app.fetch(
+        new Request('http://local/v1/chat/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'slow', messages: [{ role: 'user', content: 'hi' }] }),
+        }),
+      );
+      expect(response.status).toBe(400);
+      expect(response.headers.get('x-should-retry')).toBe('false');
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('run_failed');
+      const [run] = (await store.queryRuns({})).runs;
+      expect(body.error.message).toContain(run.id);
+    } finally {
+      await service.close({ timeoutMs: 1000 });
+      await store.close();
+      local.cleanup();
+    }
   });
 });
