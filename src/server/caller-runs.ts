@@ -24,10 +24,11 @@ export function mayAccess(caller: Caller, owner: string | undefined): boolean {
   return caller.admin || (owner !== undefined && owner === caller.principal);
 }
 
-/** The request's Idempotency-Key with a fingerprint of the request (method, path, query, body); null for a malformed key. */
+/** The request's Idempotency-Key (or the key header its route names) with a fingerprint of the request (method, path, query, body); null for a malformed key. */
 async function idempotencyOf(found: RequestScope): Promise<IdempotencyRequest | null | undefined> {
   const { req } = found.context;
-  const key = req.header(IDEMPOTENCY_HEADER);
+  const named = found.idempotencyHeader ? req.header(found.idempotencyHeader) : undefined;
+  const key = req.header(IDEMPOTENCY_HEADER) ?? named;
   if (key === undefined) return undefined;
   if (!KEY.test(key)) return null;
   const url = new URL(req.url);

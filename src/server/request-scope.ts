@@ -17,6 +17,8 @@ export interface RequestScope {
   context: Context;
   /** Runs this request started (or attached to with an Idempotency-Key): its failures are then not retryable. */
   started?: string[];
+  /** The header holding the request's idempotency key, when a route names another than `Idempotency-Key`. */
+  idempotencyHeader?: string;
 }
 
 /**

@@ -24,7 +24,7 @@ function open(dir: string, counter: { calls: number }, limits?: ServerLimits) {
     store,
     sessions,
     limits,
-    hooks: { ping: { agent: 'steps' } },
+    hooks: { ping: { agent: 'steps' }, github: { agent: 'steps', deliveryHeader: 'X-GitHub-Delivery' } },
     auth: {
       tokens: [
         { token: 'tok-a', principal: 'alice' },
@@ -201,5 +201,18 @@ describe('Idempotency-Key: a retried request starts its run once', () => {
     const again = await s.request('/v1/agents/slow/runs', { input: 'later' }, key('q'));
     expect(((await again.json()) as RunRecord).id).toBe(((await retried.json()) as RunRecord).id);
     expect(await s.runCount()).toBe(2);
+  });
+
+  it("takes a hook's delivery header as its key: a webhook redelivery starts no second run", async () => {
+    const s = fresh();
+    const delivery = { 'X-GitHub-Delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958' };
+    const first = (await (await s.request('/v1/hooks/github', { action: 'opened' }, delivery)).json()) as RunRecord;
+    const again = await s.request('/v1/hooks/github', { action: 'opened' }, delivery);
+    expect(again.status).toBe(202);
+    expect(((await again.json()) as RunRecord).id).toBe(first.id);
+    // A hook without a delivery header configured ignores it.
+    await s.request('/v1/hooks/ping', { input: 'x' }, delivery);
+    await s.request('/v1/hooks/ping', { input: 'x' }, delivery);
+    expect(await s.runCount()).toBe(3);
   });
 });
