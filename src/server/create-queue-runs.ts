@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { assertPeers } from '../core/index.js';
+import { assertPeers, redactedIfSecret } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { newRunId } from './new-run-id.js';
@@ -70,7 +70,8 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
         await waiting.remove(agent, id).catch(() => {});
         throw error;
       }
-      return { ok: true, run };
+      // As the store keeps it (and the worker reads it): redacted.
+      return { ok: true, run: redactedIfSecret(run) };
     },
 
     get: (id) => store.getRun(id),

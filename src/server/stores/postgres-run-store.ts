@@ -11,7 +11,15 @@ import type { RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
-import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import {
+  addCheckpoint,
+  addEvent,
+  addPatch,
+  addRun,
+  createWriteBatcher,
+  type WriteBatch,
+  type WriteBatcher,
+} from './write-batch.js';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://user@host:5432/db`. */
@@ -87,11 +95,11 @@ export class PostgresRunStore implements RunStore {
   }
 
   createRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => batch.creates.push(run));
+    return addRun(this.#batcher, run);
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
-    return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+    return addPatch(this.#batcher, id, patch);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
@@ -99,7 +107,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.#batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, checkpoint));
+    return addCheckpoint(this.#batcher, checkpoint);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {

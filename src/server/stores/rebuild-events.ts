@@ -1,4 +1,4 @@
-import type { RunResult } from '../../core/index.js';
+import { type RunResult, redactedIfSecret } from '../../core/index.js';
 import type { RunRecord, StoredEvent } from '../run-record.js';
 import { expandRequests } from './compact-requests.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
@@ -61,9 +61,12 @@ function sharedRefs(events: StoredEvent[]): Set<number> {
   return refs;
 }
 
-/** A stored run row as a record, its result rebuilt when it was stored with shared strings. */
+/**
+ * A stored run row as a record, its result rebuilt when it was stored with shared strings. Redacted
+ * again as it is written (`write-batch.ts`), for rows stored before runs were redacted.
+ */
 export async function recordFromRow(row: RunRow, log: StoredLog): Promise<RunRecord> {
   const record = rowToRecord(row);
   if (record.result) record.result = await rebuildResult(record.result, log);
-  return record;
+  return redactedIfSecret(record);
 }

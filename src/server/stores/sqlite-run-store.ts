@@ -13,7 +13,16 @@ import { createStringSharer } from './shared-strings.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
-import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import {
+  addCheckpoint,
+  addEvent,
+  addPatch,
+  addRun,
+  createWriteBatcher,
+  storedStepJson,
+  type WriteBatch,
+  type WriteBatcher,
+} from './write-batch.js';
 
 /** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
 type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
@@ -92,11 +101,11 @@ export class SqliteRunStore implements RunStore {
   async init(): Promise<void> {}
 
   createRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => batch.creates.push(run));
+    return addRun(this.#batcher, run);
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
-    return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+    return addPatch(this.#batcher, id, patch);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
@@ -104,7 +113,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.#batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, checkpoint));
+    return addCheckpoint(this.#batcher, checkpoint);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
@@ -295,7 +304,7 @@ export class SqliteRunStore implements RunStore {
     const { runId, steps } = checkpoint;
     const insertStep = this.#statement('INSERT OR REPLACE INTO run_steps (run_id, idx, step) VALUES (?, ?, ?)');
     for (let index = Math.min(this.#stepsStored.get(runId) ?? 0, steps.length); index < steps.length; index++) {
-      insertStep.run(runId, index, JSON.stringify(steps[index]));
+      insertStep.run(runId, index, storedStepJson(steps[index]));
     }
     this.#statement(
       `INSERT INTO run_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
