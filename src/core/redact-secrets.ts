@@ -56,7 +56,8 @@ export const SECRET_SHAPES: readonly { name: string; pattern: string; hint?: str
     // Last: a Bearer or Basic value, matched above, is not taken for the setting's value.
     name: 'secret-named setting',
     pattern: String.raw`(?<=${SECRET_SETTING}["']?\s*[:=]\s*["'])(?!\[redacted\])[^"'\n]+|(?<=${SECRET_SETTING}["']?\s*[:=]\s*)(?!(?:null|true|false)\b|\[redacted\])[^\s"',;&}\]]+`,
-    hint: String.raw`${SECRET_SETTING}\\?["']?\s*[:=]`,
+    // Without the setting's prefix and boundary: a hint may match more, and this one scans fast.
+    hint: String.raw`(?:api[_-]?key|apikey|password|passwd|secret|access[_-]?token|refresh[_-]?token|private[_-]?key)\\?["']?\s*[:=]`,
     anyCase: true,
   },
   {

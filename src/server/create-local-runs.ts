@@ -133,6 +133,7 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
     },
 
     get: (id) => store.getRun(id),
+    status: (id) => store.getStatus(id),
     list: (query) => store.queryRuns(query),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (id, timeoutMs) => signal.wait(id, timeoutMs),

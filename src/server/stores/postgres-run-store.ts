@@ -6,7 +6,7 @@ import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type S
 import { createRequestCompactor } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
-import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
@@ -51,6 +51,8 @@ export class PostgresRunStore implements RunStore {
   readonly #requests = createRequestCompactor();
   /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
   readonly #strings = createStringSharer();
+  /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
+  readonly #rebuilt = createRequestCache();
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -116,6 +118,16 @@ export class PostgresRunStore implements RunStore {
     return rows[0] ? this.#record(rows[0]) : undefined;
   }
 
+  async getStatus(id: string): Promise<ServerRunStatus | undefined> {
+    await this.#batcher.flush();
+    const { rows } = await this.#read<{ status: ServerRunStatus }>(
+      'get_status',
+      `SELECT status FROM ${this.#schema}.runs WHERE id = $1`,
+      [id],
+    );
+    return rows[0]?.status;
+  }
+
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
     await this.#batcher.flush();
     const { rows } = await this.#read<RunRow>('get_runs', `SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [
@@ -133,13 +145,21 @@ export class PostgresRunStore implements RunStore {
   #log(runId: string): StoredLog {
     return {
       runId,
-      read: (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      at: async (seqs) => {
+        const { rows } = await this.#read<{ seq: number; event: string }>(
+          'events_at',
+          `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq = ANY($2)`,
+          [runId, [...seqs]],
+        );
+        return new Map(rows.map((row) => [row.seq, JSON.parse(row.event)]));
+      },
       input: async () =>
         (
           await this.#read<{ input: string }>('get_input', `SELECT input FROM ${this.#schema}.runs WHERE id = $1`, [
             runId,
           ])
         ).rows[0]?.input,
+      requests: this.#rebuilt,
     };
   }
 
