@@ -57,9 +57,17 @@ export function addPatch(batcher: WriteBatcher, id: string, patch: RunPatch): Pr
  * (`storedStepJson`), once, since a checkpoint repeats every earlier step.
  */
 export function addCheckpoint(batcher: WriteBatcher, checkpoint: Checkpoint): Promise<void> {
-  const { steps, ...head } = checkpoint;
-  const safe: Checkpoint = { ...redactedIfSecret(head), steps };
+  const { steps, input, ...head } = checkpoint;
+  const safe: Checkpoint = { ...checkpoint, ...redactedIfSecret(head), input: redactedInput(input), steps };
   return batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, safe));
+}
+
+/** The last input redacted, and how: a run writes a dozen checkpoints, each with the same input. */
+let lastInput: { input: string; safe: string } | undefined;
+
+function redactedInput(input: string): string {
+  if (lastInput?.input !== input) lastInput = { input, safe: redactedIfSecret(input) };
+  return lastInput.safe;
 }
 
 /** A checkpoint's step as the stores write it: its JSON, redacted. */

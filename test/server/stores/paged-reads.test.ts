@@ -7,7 +7,7 @@ import { scriptedModel } from '../../../src/llm/index.js';
 import { createApp, PostgresRunStore, type RunStore, SqliteRunStore } from '../../../src/server/index.js';
 import { defineTool } from '../../../src/tools/index.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
-import { callReply, postJson, tempDir } from '../server-fixtures.js';
+import { postJson, tempDir } from '../server-fixtures.js';
 
 const STEPS = 6;
 
@@ -21,7 +21,10 @@ function longRun() {
       const done = request.messages.filter((m) => m.role === 'tool').length;
       const thought = `Step ${done}: ${'thinking about the next topic, '.repeat(100)}`;
       if (done >= STEPS) return `All ${done} topics looked up. ${thought}`;
-      return { ...callReply(`c${done}`, 'lookup', { topic: `topic ${done}` }), text: thought };
+      return {
+        text: thought,
+        toolCalls: [{ id: `c${done}`, name: 'lookup', arguments: JSON.stringify({ topic: `topic ${done}` }) }],
+      };
     },
     { streamChunkSize: 8 },
   );
