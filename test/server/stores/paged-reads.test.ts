@@ -54,7 +54,9 @@ async function checkPages(open: () => RunStore | Promise<RunStore>) {
   });
   const app = createApp({ agents: { long: () => longRun() }, store });
   const ended = await (
-    await app.fetch(new Request('http://local/v1/agents/long/runs?wait=true', postJson({ input: 'Look it all up.' })))
+    await app.fetch(
+      new Request('http://localhost/v1/agents/long/runs?wait=true', postJson({ input: 'Look it all up.' })),
+    )
   ).json();
   await app.runs.close();
   await writer.close();

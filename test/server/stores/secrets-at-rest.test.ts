@@ -92,7 +92,7 @@ interface Scanned {
 /** Drives one app through every route that answers with run data; scans its store while the run waits. */
 async function driveRuns(store: RunStore, sessions: SqliteSessionStore, atRest: () => Promise<string>) {
   const app = createApp({ agents: { leaky: () => leakyAgent(), echo: () => echoAgent() }, store, sessions });
-  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://local${path}`, init));
+  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
   const scanned: Scanned = { answers: [], runIds: [] };
   const answer = async (response: Response | Promise<Response>) => {
     const text = await (await response).text();
