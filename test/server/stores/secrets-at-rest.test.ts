@@ -13,6 +13,7 @@ import {
   type RunRecord,
   type RunStore,
   SqliteRunStore,
+  serve,
 } from '../../../src/server/index.js';
 import { unpackEvents } from '../../../src/server/stores/event-block-codec.js';
 import { defineTool } from '../../../src/tools/index.js';
@@ -237,4 +238,47 @@ describe('secrets at rest', () => {
     expect(stored).toContain('[redacted]');
     expect(leaks(stored)).toEqual([]);
   }, 60_000);
+
+  it('are not in the checkpoint a run resumes from: after a restart the waiting call gets the redacted value', async () => {
+    const dir = tempDir();
+    const received: string[] = [];
+    const deploy = defineTool({
+      name: 'deploy',
+      description: 'Deploys.',
+      input: z.object({ webhook: z.string() }),
+      needsApproval: true,
+      run: ({ webhook }) => {
+        received.push(webhook);
+        return 'deployed';
+      },
+    });
+    const agent = () =>
+      new Agent({
+        model: scriptedModel((request) =>
+          request.messages.some((m) => m.role === 'tool')
+            ? 'Done.'
+            : callReply('c1', 'deploy', { webhook: SECRETS.approval }),
+        ),
+        tools: [deploy],
+      });
+    const start = () =>
+      serve({ config: { agents: { ops: agent } }, port: 0, dataDir: dir.path, shutdownTimeoutMs: 50, log: () => {} });
+    let server = await start();
+    cleanup = async () => {
+      await server.close();
+      dir.cleanup();
+    };
+    const created = await fetch(`${server.url}/v1/agents/ops/runs`, postJson({ input: 'ship it' }));
+    const { id } = (await created.json()) as RunRecord;
+    const waitingIn = (running: typeof server) =>
+      eventually(async () => ((await running.runs.get(id))?.status === 'waiting' ? true : undefined), 10_000);
+    await waitingIn(server);
+    await server.close();
+    // What a crash or restart leaves: the run resumes from its stored, redacted checkpoint.
+    server = await start();
+    await waitingIn(server);
+    await fetch(`${server.url}/v1/runs/${id}/approvals`, postJson({ approved: true }));
+    expect((await server.runs.wait(id, AbortSignal.timeout(10_000)))?.status).toBe('done');
+    expect(received).toEqual(['[redacted]']);
+  }, 30_000);
 });
