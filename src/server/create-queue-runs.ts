@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { assertPeers } from '../core/index.js';
+import { assertPeers, redactedIfSecret } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
@@ -73,7 +73,8 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
       await waiting.remove(agent, id).catch(() => {});
       throw error;
     }
-    return { ok: true, run };
+    // As the store keeps it (and the worker reads it): redacted.
+    return { ok: true, run: redactedIfSecret(run) };
   }
 
   const service: RunService = {
@@ -89,6 +90,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     },
 
     get: (id) => store.getRun(id),
+    status: (id) => store.getStatus(id),
     list: (query) => store.queryRuns(query),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (_id, timeoutMs) => sleep(Math.min(timeoutMs, pollMs)),
