@@ -8,6 +8,7 @@ import { studioRoutes } from '../studio/studio-routes.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
+import { DependencyUnavailableError, isDependencyUnavailable } from './outage.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -74,7 +75,12 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
     }
   };
   app.use(closeUnreadBody());
+  // Liveness: the process answers. Readiness: so do the services its runs need (send traffic here).
   app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/ready', async (c) => {
+    const readiness = runs.ready ? await runs.ready() : { ok: true, checks: {} };
+    return c.json(readiness, readiness.ok ? 200 : 503, readiness.ok ? {} : { 'Retry-After': '5' });
+  });
   const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
   if (tokens.length > 0) {
     app.use(
@@ -127,6 +133,17 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   });
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
+    if (isDependencyUnavailable(error)) {
+      // An outage, not a bug: the client retries later. Reported as one line (serve throttles them).
+      reportError(error);
+      const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
+      const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
+      const name =
+        dependency === 'redis' ? 'Redis' : dependency === 'postgres' ? 'PostgreSQL' : 'A service the server needs';
+      return apiError(c, 'dependency_unavailable', `${name} is unreachable right now; retry in ${seconds} s.`, {
+        'Retry-After': String(seconds),
+      });
+    }
     reportError(error);
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });

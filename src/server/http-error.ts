@@ -12,7 +12,8 @@ export type ApiErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'queue_full'
-  | 'internal';
+  | 'internal'
+  | 'dependency_unavailable';
 
 const STATUS = {
   invalid_request: 400,
@@ -23,11 +24,18 @@ const STATUS = {
   payload_too_large: 413,
   queue_full: 429,
   internal: 500,
+  dependency_unavailable: 503,
 } as const satisfies Record<ApiErrorCode, ContentfulStatusCode>;
 
 /** The JSON body of every API error: OpenAI's shape, which every client knows how to show. */
 export function errorBody(code: ApiErrorCode, message: string) {
-  return { error: { message, type: code === 'internal' ? 'server_error' : 'invalid_request_error', code } };
+  return {
+    error: {
+      message,
+      type: code === 'internal' || code === 'dependency_unavailable' ? 'server_error' : 'invalid_request_error',
+      code,
+    },
+  };
 }
 
 /** An error response in the OpenAI shape (`{ error: { message, type, code } }`). */
