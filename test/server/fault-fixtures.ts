@@ -70,9 +70,17 @@ export async function queueCluster(options: {
   workers?: number;
   concurrency?: number;
   errors?: string[];
+  /** Join an existing deployment's schema and queue (default: new ones). */
+  schema?: string;
+  queueName?: string;
+  prefix?: string;
 }) {
-  const schema = uniqueName('tf_fault');
-  const location = { redisUrl: options.redisUrl, queueName: uniqueName('runs'), prefix: uniqueName('tf') };
+  const schema = options.schema ?? uniqueName('tf_fault');
+  const location = {
+    redisUrl: options.redisUrl,
+    queueName: options.queueName ?? uniqueName('runs'),
+    prefix: options.prefix ?? uniqueName('tf'),
+  };
   const onError = (error: unknown) => options.errors?.push(String(error));
   const recovered = { runs: 0 };
   const apiStore = new PostgresRunStore({ connectionString: options.pg, schema, connectTimeoutMs: 1000 });
