@@ -157,11 +157,12 @@ export interface LogThrottle {
  */
 export function createLogThrottle(log: (line: string) => void, intervalMs = 10_000): LogThrottle {
   const repeats = new Map<string, number>();
+  const every = intervalMs >= 1000 ? `${Math.round(intervalMs / 1000)} s` : `${intervalMs} ms`;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     timer = undefined;
     for (const [line, count] of repeats) {
-      if (count > 0) log(`${line} (${count} more in the last ${Math.round(intervalMs / 1000)} s)`);
+      if (count > 0) log(`${line} (${count} more in the last ${every})`);
     }
     // Lines seen again in the next interval are counted; a line gone quiet is logged afresh next time.
     const again = [...repeats].filter(([, count]) => count > 0);
