@@ -184,14 +184,18 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       backoffDelay(attempt, { baseMs: 200, maxMs: 2000 }),
     );
   };
+  let downSince = 0;
   leases?.onOutage((down) => {
     if (stopping) return;
     if (down) {
+      downSince = Date.now();
+      report(new Error('PostgreSQL is unreachable: taking no new jobs; running runs wait to write.'));
       worker.pause(true).catch(report);
       if (!probing) probe(0);
     } else {
       clearTimeout(probing);
       probing = undefined;
+      report(new Error(`PostgreSQL answers again after ${Date.now() - downSince} ms: taking jobs again.`));
       worker.resume();
     }
   });

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import { errorMessage } from '../core/index.js';
 import type { AgentQueueCounts } from './agent-queue-counts.js';
+import { boundedWait } from './outage.js';
 import type { RunJob } from './queue-names.js';
 import type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
 
@@ -59,12 +60,15 @@ export function startRecovery(options: RecoveryOptions): Recovery {
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
+  // The pass holds a transaction open: Redis calls that would wait out an outage fail it instead.
+  const redis = <T>(promise: Promise<T>) => boundedWait(promise, { ms: 5000, dependency: 'redis' });
+
   async function requeue(run: RecoverableRun): Promise<boolean> {
-    const state = await queue.getJobState(run.id);
+    const state = await redis(queue.getJobState(run.id));
     if (!LIVE.has(state)) {
       // A finished job keeps its id (a failed one for inspection): it must go before the id is reused.
-      if (state !== 'unknown') await queue.remove(run.id);
-      await addRunJob(queue, run);
+      if (state !== 'unknown') await redis(queue.remove(run.id));
+      await redis(addRunJob(queue, run));
     }
     if (run.outboxed) store.markEnqueued([run.id]).catch((error: unknown) => options.onError?.(error));
     return !LIVE.has(state);
@@ -77,7 +81,7 @@ export function startRecovery(options: RecoveryOptions): Recovery {
     await store.withRecoverableRuns(async (runs) => {
       for (const agent of options.agents) {
         const queued = runs.filter((run) => run.agent === agent && run.status === 'queued');
-        await counts.reconcile(agent, queued, before);
+        await redis(counts.reconcile(agent, queued, before));
       }
       for (let i = 0; i < runs.length; i += 50) {
         const done = await Promise.all(runs.slice(i, i + 50).map(requeue));
@@ -102,7 +106,9 @@ export function startRecovery(options: RecoveryOptions): Recovery {
     });
     return current;
   };
-  const report = (error: unknown) => options.onError?.(new Error(`recovering runs failed: ${errorMessage(error)}`));
+  // The cause kept: an outage stays recognisable as one (logged once per interval, without a stack).
+  const report = (error: unknown) =>
+    options.onError?.(new Error(`recovering runs failed: ${errorMessage(error)}`, { cause: error }));
   const schedule = (delay: number) => {
     if (stopped) return;
     clearTimeout(timer);

@@ -16,7 +16,7 @@ import { uniqueName } from './pg-fixtures.js';
 const PLAN = ['effect', 'lookup', 'effect', 'lookup', 'effect'] as const;
 
 /** An agent factory whose runs make five calls (`effect` not idempotent, `lookup` idempotent), logging each to `effects`. */
-export function effectsAgent(options: { effects: string[]; delayMs: number }) {
+export function effectsAgent(options: { effects: { push(label: string): unknown }; delayMs: number }) {
   const tool = (name: 'effect' | 'lookup') =>
     defineTool({
       name,
