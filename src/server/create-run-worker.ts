@@ -7,7 +7,7 @@ import { backoffDelay, isDependencyUnavailable } from './outage.js';
 import type { QuestionBox } from './question-box.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { runEndPublisher } from './run-ends.js';
-import { isFinished } from './run-record.js';
+import { isFinished, type RunRecord } from './run-record.js';
 import { type AgentEntry, resolveAgent } from './servable-agent.js';
 import { isRunQueueStore, type RunQueueStore } from './stores/run-queue-store.js';
 import type { RunStore } from './stores/run-store.js';
@@ -121,17 +121,22 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     if (!run || isFinished(run.status)) return 'ended';
     if (leases && !(await leases.claimLease(run.id, owner, leaseMs))) return 'held';
     try {
-      await executeClaimed(run);
+      return await executeClaimed(run);
     } finally {
-      if (!active.has(run.id)) leases?.releaseLeases([run.id], owner).catch(() => {});
+      leases?.releaseLeases([run.id], owner).catch(() => {});
     }
-    return stopping ? 'stopped' : 'ended';
   }
 
-  async function executeClaimed(run: NonNullable<Awaited<ReturnType<RunStore['getRun']>>>): Promise<void> {
-    if (run.cancelRequested) return endUnstarted(store, run, 'Cancelled before it started.');
+  async function executeClaimed(run: RunRecord): Promise<'ended' | 'stopped'> {
+    if (run.cancelRequested) {
+      await endUnstarted(store, run, 'Cancelled before it started.');
+      return 'ended';
+    }
     const entry = options.agents[run.agent];
-    if (!entry) return endUnstarted(store, run, `The worker has no agent named "${run.agent}".`, 'failed');
+    if (!entry) {
+      await endUnstarted(store, run, `The worker has no agent named "${run.agent}".`, 'failed');
+      return 'ended';
+    }
     const controller = new AbortController();
     const running: { controller: AbortController; box?: QuestionBox } = { controller };
     active.set(run.id, running);
@@ -150,7 +155,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
         fresh: run.status === 'queued',
       });
       // Stopped by a shutdown: the caller puts the job back on the queue, and another worker resumes it.
-      if (!result) return;
+      return result ? 'ended' : 'stopped';
     } finally {
       active.delete(run.id);
     }

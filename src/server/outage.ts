@@ -1,4 +1,4 @@
-import { ThinkflowError } from '../core/index.js';
+import { errorMessage, ThinkflowError } from '../core/index.js';
 
 /** A service the server needs and cannot reach right now. */
 export type Dependency = 'postgres' | 'redis';
@@ -142,6 +142,67 @@ export function boundedWait<T>(promise: Promise<T>, options: { ms: number; depen
   });
   promise.catch(() => {});
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** How a client of one dependency runs its calls through an outage. */
+export interface OutageGate {
+  /**
+   * Runs one call. A lost connection is retried with backoff for as long as the outage lasts when
+   * `wait` (default: as `waitThroughOutages()` set); otherwise it fails at once as a
+   * `DependencyUnavailableError`. Either way listeners hear when the dependency goes and comes back.
+   */
+  run<T>(call: () => Promise<T>, wait?: boolean): Promise<T>;
+  /** From now on, calls wait through outages by default. */
+  waitThroughOutages(): void;
+  onOutage(listener: (down: boolean) => void): () => void;
+  /** Ends retries in progress (their last error is thrown). */
+  close(): void;
+}
+
+export function createOutageGate(options: { dependency: Dependency; backoff?: Backoff }): OutageGate {
+  let waitByDefault = false;
+  let down = false;
+  const listeners = new Set<(down: boolean) => void>();
+  const closing = new AbortController();
+  const name = options.dependency === 'redis' ? 'Redis' : 'PostgreSQL';
+  const setDown = (value: boolean) => {
+    if (down === value) return;
+    down = value;
+    for (const listener of listeners) listener(value);
+  };
+  return {
+    async run(call, wait = waitByDefault) {
+      try {
+        const value = wait
+          ? await retryWhileUnavailable(call, {
+              maxMs: 2000,
+              ...options.backoff,
+              signal: closing.signal,
+              onRetry: () => setDown(true),
+            })
+          : await call();
+        setDown(false);
+        return value;
+      } catch (error) {
+        if (!isDependencyUnavailable(error)) throw error;
+        setDown(true);
+        if (error instanceof DependencyUnavailableError) throw error;
+        throw new DependencyUnavailableError({
+          dependency: options.dependency,
+          message: `${name} is unreachable (${errorMessage(error)}).`,
+          cause: error,
+        });
+      }
+    },
+    waitThroughOutages() {
+      waitByDefault = true;
+    },
+    onOutage(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => closing.abort(),
+  };
 }
 
 /** Logs a line the first time it is seen in an interval, and how many more times it came at the interval's end. */

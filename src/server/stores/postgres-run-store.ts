@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, errorMessage, requireOptional } from '../../core/index.js';
+import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
-import { boundedWait, DependencyUnavailableError, isDependencyUnavailable, retryWhileUnavailable } from '../outage.js';
+import { boundedWait, createOutageGate } from '../outage.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
@@ -49,11 +49,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
   readonly #strings = createStringSharer();
   /** Workers wait through outages (retrying); API servers fail at once, and answer 503. */
-  #waitThroughOutages = false;
-  #down = false;
-  readonly #outageListeners = new Set<(down: boolean) => void>();
-  /** Stops retries through an outage when the store closes. */
-  readonly #closing = new AbortController();
+  readonly #outage = createOutageGate({ dependency: 'postgres' });
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -140,7 +136,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   }
 
   waitThroughOutages(): void {
-    this.#waitThroughOutages = true;
+    this.#outage.waitThroughOutages();
   }
 
   ping(): Promise<void> {
@@ -150,42 +146,12 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   }
 
   onOutage(listener: (down: boolean) => void): () => void {
-    this.#outageListeners.add(listener);
-    return () => this.#outageListeners.delete(listener);
+    return this.#outage.onOutage(listener);
   }
 
-  #setDown(down: boolean): void {
-    if (this.#down === down) return;
-    this.#down = down;
-    for (const listener of this.#outageListeners) listener(down);
-  }
-
-  /**
-   * Runs one database call. A lost connection is retried with backoff for as long as the outage lasts
-   * when this store waits through outages (workers); otherwise it fails at once as a
-   * `DependencyUnavailableError`. Either way listeners hear when the database goes and comes back.
-   */
-  async #run<T>(call: () => Promise<T>, wait = this.#waitThroughOutages): Promise<T> {
-    try {
-      const value = wait
-        ? await retryWhileUnavailable(call, {
-            signal: this.#closing.signal,
-            maxMs: 2000,
-            onRetry: () => this.#setDown(true),
-          })
-        : await call();
-      this.#setDown(false);
-      return value;
-    } catch (error) {
-      if (!isDependencyUnavailable(error)) throw error;
-      this.#setDown(true);
-      if (error instanceof DependencyUnavailableError) throw error;
-      throw new DependencyUnavailableError({
-        dependency: 'postgres',
-        message: `PostgreSQL is unreachable (${errorMessage(error)}).`,
-        cause: error,
-      });
-    }
+  /** One database call, through the outage gate. */
+  #run<T>(call: () => Promise<T>, wait?: boolean): Promise<T> {
+    return this.#outage.run(call, wait);
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
@@ -330,7 +296,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
 
   async close(): Promise<void> {
     await this.#batcher.flush();
-    this.#closing.abort();
+    this.#outage.close();
     await this.#pool.end();
   }
 
