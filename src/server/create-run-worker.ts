@@ -201,7 +201,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
       clearTimeout(probing);
       probing = undefined;
       report(new Error(`PostgreSQL answers again after ${Date.now() - downSince} ms: taking jobs again.`));
-      worker.resume();
+      void worker.resume();
     }
   });
   worker.on('failed', (_job, error) => {
