@@ -3,7 +3,7 @@ import { assertPeers, errorMessage } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { newRunId } from './new-run-id.js';
-import { boundedWait } from './outage.js';
+import { boundedWait, stderrErrors } from './outage.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { readinessOf } from './readiness.js';
 import { addRunJob, startRecovery } from './recover-runs.js';
@@ -31,7 +31,10 @@ export interface QueueRunsOptions extends QueueLocation {
   recoveryIntervalMs?: number;
   /** How long starting a run waits for Redis before answering 503. Default 5000 ms. */
   redisTimeoutMs?: number;
-  /** Where Redis and PostgreSQL errors of background work go (throttle them: an outage repeats them). */
+  /**
+   * Where Redis and PostgreSQL errors of background work go (throttle them: an outage repeats them).
+   * Default: stderr, each distinct message once per 10 s with a count.
+   */
   onError?: (error: unknown) => void;
   /** Told how many runs a reconciler pass re-enqueued. */
   onRecovered?: (runs: number) => void;
@@ -52,7 +55,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   const { store } = options;
   const settings = queueSettings(options);
   const queue = new (loadBullmq().Queue as typeof Queue<RunJob>)(settings.name, settings.options);
-  const report = (error: unknown) => options.onError?.(error);
+  const report = options.onError ?? stderrErrors('thinkflow queue');
   queue.on('error', report);
   const redisTimeoutMs = options.redisTimeoutMs ?? 5000;
   const bounded = <T>(promise: Promise<T>) => boundedWait(promise, { ms: redisTimeoutMs, dependency: 'redis' });

@@ -3,7 +3,7 @@ import type { Job, Worker } from 'bullmq';
 import { assertPeers, errorMessage } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { executeRun } from './execute-run.js';
-import { backoffDelay, isDependencyUnavailable } from './outage.js';
+import { backoffDelay, isDependencyUnavailable, stderrErrors } from './outage.js';
 import type { QuestionBox } from './question-box.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { runEndPublisher } from './run-ends.js';
@@ -36,6 +36,7 @@ export interface RunWorkerOptions extends QueueLocation {
    * re-enqueued by the API server's reconciler when Redis has no job for it. Default `lockDurationMs`.
    */
   leaseMs?: number;
+  /** Where errors of background work go. Default: stderr, each distinct message once per 10 s with a count. */
   onError?: (error: unknown) => void;
 }
 
@@ -52,7 +53,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   assertPeers('queue');
   const { store } = options;
   const settings = queueSettings(options);
-  const report = (error: unknown) => options.onError?.(error);
+  const report = options.onError ?? stderrErrors('thinkflow worker');
   const waiting = agentQueueCounts(options, report);
   const ends = runEndPublisher(options, report);
   let stopping = false;
@@ -205,7 +206,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     }
   });
   worker.on('failed', (_job, error) => {
-    if (!stopping) options.onError?.(new Error(`Run job failed: ${errorMessage(error)}`));
+    if (!stopping) report(new Error(`Run job failed: ${errorMessage(error)}`));
   });
 
   let closed: Promise<void> | undefined;

@@ -1,4 +1,4 @@
-import { errorMessage, ThinkflowError } from '../core/index.js';
+import { errorMessage, redactText, ThinkflowError } from '../core/index.js';
 
 /** A service the server needs and cannot reach right now. */
 export type Dependency = 'postgres' | 'redis';
@@ -250,4 +250,13 @@ export function createLogThrottle(log: (line: string) => void, intervalMs = 10_0
     timer = undefined;
   };
   return throttle;
+}
+
+/**
+ * Where background errors go when the caller gave no `onError`: stderr, redacted, each distinct
+ * message once per interval with a count (nothing is dropped silently, and an outage is a few lines).
+ */
+export function stderrErrors(prefix: string): (error: unknown) => void {
+  const log = createLogThrottle((line) => process.stderr.write(`${redactText(line)}\n`));
+  return (error) => log(`${prefix}: ${errorMessage(error)}`);
 }
