@@ -7,8 +7,15 @@ const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 /** The columns and table queue mode adds to the runs schema (idempotent). */
 export function leaseDdl(s: string): string {
+  // ALTER TABLE only when the columns are missing: it takes an exclusive lock on runs even when there
+  // is nothing to add, and every query of every process would queue behind it.
   return `
-      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS lease_owner TEXT, ADD COLUMN IF NOT EXISTS lease_until BIGINT;
+      DO $$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+            WHERE table_schema = '${s}' AND table_name = 'runs' AND column_name = 'lease_until') THEN
+          ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS lease_owner TEXT, ADD COLUMN IF NOT EXISTS lease_until BIGINT;
+        END IF;
+      END $$;
       -- A run stored whose job may not be in Redis yet: the relay deletes the row once the job is added.
       CREATE TABLE IF NOT EXISTS ${s}.run_outbox (run_id TEXT PRIMARY KEY, created_at BIGINT NOT NULL);`;
 }
@@ -44,8 +51,10 @@ export async function releaseLeases(pool: pg.Pool, s: string, lease: { runIds: r
 }
 
 /**
- * The recovery scan under a transaction-scoped advisory lock, as the pruner takes: API servers sharing
- * the database recover one at a time, and a process that dies mid-pass drops the lock with its connection.
+ * The recovery scan under an advisory lock, as the pruner takes: API servers sharing the database
+ * recover one at a time, and a process that dies mid-pass drops the lock with its connection. The lock
+ * is the session's, not a transaction's: the pass waits on Redis, and an open transaction would hold
+ * its lock on `runs` all that time.
  */
 export async function withRecoverableRuns(
   pool: pg.Pool,
@@ -54,13 +63,12 @@ export async function withRecoverableRuns(
   limit: number,
 ): Promise<boolean> {
   const client = await pool.connect();
+  const key = `thinkflow.recover.${s}`;
+  let locked = false;
   try {
-    await client.query('BEGIN');
-    const lock = await client.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok`, [`thinkflow.recover.${s}`]);
-    if (!lock.rows[0].ok) {
-      await client.query('ROLLBACK');
-      return false;
-    }
+    const lock = await client.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS ok`, [key]);
+    locked = lock.rows[0].ok;
+    if (!locked) return false;
     const { rows } = await client.query<{
       id: string;
       agent: string;
@@ -83,12 +91,13 @@ export async function withRecoverableRuns(
         createdAt: Number(row.created_at),
       })),
     );
-    await client.query('COMMIT');
     return true;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
   } finally {
-    client.release();
+    const unlocked = locked ? client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]) : undefined;
+    // A connection that cannot unlock is dropped, and its lock with it.
+    await (unlocked ?? Promise.resolve()).then(
+      () => client.release(),
+      (error: unknown) => client.release(error instanceof Error ? error : true),
+    );
   }
 }
