@@ -8,7 +8,7 @@ import { studioRoutes } from '../studio/studio-routes.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
-import { DependencyUnavailableError, isDependencyUnavailable } from './outage.js';
+import { DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './outage.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -67,8 +67,11 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   const runs =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
   const app = new Hono();
+  // An outage fails every request the same way: one line per interval, with a count.
+  const outageLog = stderrErrors('thinkflow server: requests failed');
   const reportError = (error: unknown) => {
     if (options.onError) options.onError(error);
+    else if (isDependencyUnavailable(error)) outageLog(error);
     else {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
       process.stderr.write(`thinkflow server: a request failed: ${redactText(text)}\n`);
