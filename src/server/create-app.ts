@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
+import { isClientGone } from './client-gone.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
@@ -13,24 +13,32 @@ import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
-import { replayRoute } from './routes/replay-route.js';
+import { REPLAY_BODY_TYPES, replayRoute } from './routes/replay-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
 import type { RunService } from './run-service.js';
+import { bearerTokenAuth, type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 
 /** Who may call the API. */
 export interface AuthConfig {
-  /** Accepted bearer tokens. With none, the API is open (serve warns). */
+  /**
+   * Accepted bearer tokens. With none, the API is open (serve warns). A token must be a bearer token
+   * (letters, digits, `-._~+/`, `=` at the end): any other is refused when the app is created.
+   */
   tokens?: string[];
 }
 
 export type CreateAppOptions = {
   auth?: AuthConfig;
   limits?: ServerLimits;
+  /** The host names the app answers to besides loopback names (403 otherwise): see docs/server.md#threat-model. */
+  security?: SecurityConfig;
+  /** Origins whose pages may call the API (CORS is off without them). */
+  cors?: CorsConfig;
   hooks?: Record<string, HookConfig>;
   /**
    * The agents `POST /v1/agents/:name/replay` replays traces against, as they are configured now
@@ -43,6 +51,8 @@ export type CreateAppOptions = {
   studio?: boolean;
   /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
   onError?: (error: unknown) => void;
+  /** Where one-line notices go (a client that hung up mid-request). Default: stderr. */
+  log?: (line: string) => void;
 } & (
   | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
   | { runs: RunService; agents?: never; store?: never }
@@ -61,7 +71,13 @@ export interface ThinkflowApp {
  *
  * @example
  * const app = createApp({ agents: { helper: () => new Agent({ model }) }, store: new SqliteRunStore({ path }) });
- * const response = await app.fetch(new Request('http://x/v1/agents/helper/runs?wait=true', { method: 'POST', body: '{"input":"hi"}' }));
+ * const response = await app.fetch(
+ *   new Request('http://localhost/v1/agents/helper/runs?wait=true', {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: '{"input":"hi"}',
+ *   }),
+ * );
  */
 export function createApp(options: CreateAppOptions): ThinkflowApp {
   const runs =
@@ -78,33 +94,23 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
     }
   };
   app.use(closeUnreadBody());
+  // Before every route, /health included: Host, Origin and body type (see security-middleware.ts).
+  app.use(
+    '*',
+    securityMiddleware({
+      security: options.security,
+      cors: options.cors,
+      bodyTypes: { '/v1/agents/:name/replay': REPLAY_BODY_TYPES },
+    }),
+  );
   // Liveness: the process answers. Readiness: so do the services its runs need (send traffic here).
   app.get('/health', (c) => c.json({ ok: true }));
   app.get('/ready', async (c) => {
     const readiness = runs.ready ? await runs.ready() : { ok: true, checks: {} };
     return c.json(readiness, readiness.ok ? 200 : 503, readiness.ok ? {} : { 'Retry-After': '5' });
   });
-  const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
-  if (tokens.length > 0) {
-    app.use(
-      '/v1/*',
-      bearerAuth({
-        token: tokens,
-        noAuthenticationHeader: {
-          message: (c) => apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
-        },
-        invalidAuthenticationHeader: {
-          message: (c) =>
-            apiError(
-              c,
-              'invalid_request',
-              'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
-            ),
-        },
-        invalidToken: { message: (c) => apiError(c, 'unauthorized', 'The bearer token is not valid.') },
-      }),
-    );
-  }
+  const tokens = options.auth?.tokens ?? [];
+  if (tokens.some((token) => token.length > 0)) app.use('/v1/*', bearerTokenAuth(tokens));
   app.use(
     '/v1/*',
     bodyLimit({
@@ -125,7 +131,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
-  hookRoutes(app, runs, options.hooks ?? {});
+  hookRoutes(app, runs, options.hooks ?? {}, reportError);
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length === 0) return apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`);
@@ -136,6 +142,13 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   });
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
+    if (isClientGone(error, c.req.raw)) {
+      // Nobody reads this answer: one line for the log, not a stack trace.
+      const line = `thinkflow server: ${c.req.method} ${c.req.path}: the client closed the connection mid-request.`;
+      if (options.log) options.log(line);
+      else process.stderr.write(`${line}\n`);
+      return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
+    }
     if (isDependencyUnavailable(error)) {
       // An outage, not a bug: the client retries later. Reported as one line (serve throttles them).
       reportError(error);

@@ -122,7 +122,7 @@ export async function queueCluster(options: {
     recovered,
     runs,
     store: apiStore,
-    request: (path: string, init?: RequestInit) => app.fetch(new Request(`http://local${path}`, init)),
+    request: (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init)),
     async close() {
       await Promise.all(workers.map((w) => w.close()));
       await runs.close();

@@ -57,7 +57,7 @@ describe('the reconciler (PostgreSQL is the source of truth, Redis only delivers
     // Left by an API server that died after counting a run and before storing it, a minute ago.
     await d.redis.zadd(d.countKey, Date.now() - 60_000, 'run-that-was-never-stored');
     const app = createApp({ runs: d.apiServer({ maxQueuedRuns: 1 }) });
-    const start = () => app.fetch(new Request('http://local/v1/agents/helper/runs', postJson({ input: 'hi' })));
+    const start = () => app.fetch(new Request('http://localhost/v1/agents/helper/runs', postJson({ input: 'hi' })));
 
     // The start-up pass rebuilds the count from PostgreSQL (no queued runs there).
     await eventually(async () =>
