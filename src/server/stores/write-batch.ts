@@ -10,6 +10,10 @@ export interface WriteBatch {
   events: { runId: string; seq: number; event: AgentEvent }[];
   /** Only the latest checkpoint of each run is written. */
   checkpoints: Map<string, Checkpoint>;
+  /** Runs created with an outbox row (queue mode): their job is still to be added. */
+  outbox: string[];
+  /** Runs whose job was added: their outbox rows go. */
+  enqueued: string[];
 }
 
 export interface WriteBatcher {
@@ -20,7 +24,7 @@ export interface WriteBatcher {
 }
 
 function emptyBatch(): WriteBatch {
-  return { creates: [], patches: new Map(), events: [], checkpoints: new Map() };
+  return { creates: [], patches: new Map(), events: [], checkpoints: new Map(), outbox: [], enqueued: [] };
 }
 
 /*
