@@ -293,9 +293,24 @@ function searchThenCalculate(question: string, lang: Lang): Plan | undefined {
   };
 }
 
-const searchStep = (query: string, lang: Lang): DemoStep => ({
+/**
+ * Most characters of a search query. A model writes a short query, whatever the question's length;
+ * echoing the whole question made a 1 MiB question a 1 MiB reply, streamed as 130,000 deltas.
+ */
+const MAX_QUERY = 200;
+
+/** The question as a search query: without its question mark, cut at a word before `MAX_QUERY`. */
+function searchQuery(question: string): string {
+  const query = question.replace(/[?？]\s*$/, '').trim();
+  if (query.length <= MAX_QUERY) return query;
+  const cut = query.slice(0, MAX_QUERY);
+  const space = cut.search(/\s\S*$/);
+  return (space > MAX_QUERY / 2 ? cut.slice(0, space) : cut).trimEnd();
+}
+
+const searchStep = (question: string, lang: Lang): DemoStep => ({
   tool: 'search',
-  input: () => ({ query }),
+  input: () => ({ query: searchQuery(question) }),
   why: say(lang, 'I will search for this first.', '我先搜索相关信息。'),
 });
 
@@ -315,6 +330,5 @@ export function planFor(question: string, lang: Lang, today = new Date()): Plan 
       finish: (o) => expressions.map((e, i) => `${e} = ${o[i]}`).join(say(lang, '; ', '；')),
     };
   }
-  const query = question.replace(/[?？]\s*$/, '').trim();
-  return { steps: [searchStep(query, lang)], finish: ([o]) => o };
+  return { steps: [searchStep(question, lang)], finish: ([o]) => o };
 }
