@@ -42,6 +42,7 @@ export {
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 export {
+  analyzeText,
   ConfigError,
   ContentPart,
   contentText,
