@@ -5,7 +5,9 @@
  */
 export {
   type AgentEntry,
+  ApiToken,
   type AuthConfig,
+  type Caller,
   type CorsConfig,
   type CreateAppOptions,
   createApp,
@@ -14,6 +16,8 @@ export {
   DependencyUnavailableError,
   defineConfig,
   type HookConfig,
+  type IdempotencyClaim,
+  type IdempotencyRequest,
   isDependencyUnavailable,
   type LocalRuns,
   type LocalRunsOptions,
@@ -38,9 +42,13 @@ export {
   type ServerLimits,
   ServerRunStatus,
   SqliteRunStore,
+  type StartRequest,
+  type StartResult,
   type StoreConfig,
   securityMiddleware,
   serve,
+  serverSessionsFile,
   type ThinkflowApp,
   type ThinkflowConfig,
+  tokenPrincipal,
 } from '../server/index.js';

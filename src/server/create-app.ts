@@ -4,11 +4,15 @@ import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
+import { callerRuns } from './caller-runs.js';
+import { callerSessions } from './caller-sessions.js';
 import { isClientGone } from './client-gone.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
-import { apiError, httpExceptionError } from './http-error.js';
+import { apiError, httpExceptionError, runFailed } from './http-error.js';
 import { DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './outage.js';
+import { currentScope } from './request-scope.js';
+import { type AuthConfig, resolveCaller } from './resolve-caller.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -18,19 +22,12 @@ import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
 import type { RunService } from './run-service.js';
-import { bearerTokenAuth, type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
+import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 
-/** Who may call the API. */
-export interface AuthConfig {
-  /**
-   * Accepted bearer tokens. With none, the API is open (serve warns). A token must be a bearer token
-   * (letters, digits, `-._~+/`, `=` at the end): any other is refused when the app is created.
-   */
-  tokens?: string[];
-}
+export type { AuthConfig };
 
 export type CreateAppOptions = {
   auth?: AuthConfig;
@@ -61,6 +58,7 @@ export type CreateAppOptions = {
 /** The HTTP API: a `fetch(Request) → Response` handler plus the run service behind it. */
 export interface ThinkflowApp {
   fetch(request: Request): Promise<Response>;
+  /** The run service itself, as the host sees it: every run, whoever started it (routes see their caller's). */
   readonly runs: RunService;
   readonly hono: Hono;
 }
@@ -80,8 +78,11 @@ export interface ThinkflowApp {
  * );
  */
 export function createApp(options: CreateAppOptions): ThinkflowApp {
-  const runs =
+  const service =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
+  // What every route sees: the caller's own runs, started with their owner and Idempotency-Key.
+  const runs = callerRuns(service);
+  const sessions = options.sessions && callerSessions(options.sessions);
   const app = new Hono();
   // An outage fails every request the same way: one line per interval, with a count.
   const outageLog = stderrErrors('thinkflow server: requests failed');
@@ -109,8 +110,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
     const readiness = runs.ready ? await runs.ready() : { ok: true, checks: {} };
     return c.json(readiness, readiness.ok ? 200 : 503, readiness.ok ? {} : { 'Retry-After': '5' });
   });
-  const tokens = options.auth?.tokens ?? [];
-  if (tokens.some((token) => token.length > 0)) app.use('/v1/*', bearerTokenAuth(tokens));
+  // Names the caller (or answers 401); the routes after it run in the caller's scope.
+  app.use('/v1/*', resolveCaller(options.auth));
   app.use(
     '/v1/*',
     bodyLimit({
@@ -128,7 +129,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
-  if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
+  if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
   hookRoutes(app, runs, options.hooks ?? {}, reportError);
@@ -149,9 +150,13 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       else process.stderr.write(`${line}\n`);
       return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
     }
+    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
+    const started = currentScope()?.started?.at(-1);
     if (isDependencyUnavailable(error)) {
-      // An outage, not a bug: the client retries later. Reported as one line (serve throttles them).
+      // An outage, not a bug: the client retries later (unless its run started). One line in the log
+      // (serve throttles them).
       reportError(error);
+      if (started) return runFailed(c, started, 'a service the server needs became unreachable while answering');
       const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
       const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
       const name =
@@ -161,9 +166,10 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       });
     }
     reportError(error);
+    if (started) return runFailed(c, started, 'the server failed while answering');
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
-  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };
+  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs: service, hono: app };
 }
 
 /** The methods that some route answers on `path` (for a 405 and its `Allow` header). */

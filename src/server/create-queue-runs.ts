@@ -2,15 +2,22 @@ import type { Queue } from 'bullmq';
 import { assertPeers, errorMessage } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
-import { newRunId } from './new-run-id.js';
 import { boundedWait, stderrErrors } from './outage.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { readinessOf } from './readiness.js';
 import { addRunJob, startRecovery } from './recover-runs.js';
 import { subscribeRunEnds } from './run-ends.js';
 import { isFinished, type RunRecord } from './run-record.js';
-import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
+import {
+  queuedRun,
+  queueFull,
+  type RunService,
+  type StartRequest,
+  type StartResult,
+  waitForEnd,
+} from './run-service.js';
 import { agentLimits, type ServerLimits } from './server-limits.js';
+import { startOnce } from './start-once.js';
 import { isRunQueueStore } from './stores/run-queue-store.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
@@ -121,32 +128,40 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     outbox?.markEnqueued([run.id]).catch(report);
   }
 
+  async function startNew(request: StartRequest, id: string): Promise<StartResult> {
+    const { agent } = request;
+    if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
+    // A Redis that does not answer makes this a 503 in bounded time, not a request hanging for the outage.
+    if (!(await bounded(waiting.add(agent, id, agentLimits(options.limits, agent).queued))))
+      return queueFull(options.limits);
+    const run = queuedRun(request, id);
+    try {
+      // The row (with its outbox row) must be committed before a worker can take the job, and its
+      // end must not go unheard.
+      await Promise.all([outbox ? outbox.createQueuedRun(run) : store.createRun(run), bounded(subscription)]);
+    } catch (error) {
+      waiting.remove(agent, id).catch(() => {});
+      throw error;
+    }
+    // Marked before the job exists: a run that ends before queue.add returns is heard and unmarked,
+    // where marking it after would keep its id forever.
+    unended.add(id);
+    await options.beforeEnqueue?.(run);
+    if (outbox) await relay(run);
+    else await addRunJob(queue, run);
+    return { ok: true, run };
+  }
+
   const service: RunService = {
     agentNames: () => [...options.agents],
 
-    async start(request) {
-      const { agent } = request;
-      if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
-      const id = newRunId();
-      // A Redis that does not answer makes this a 503 in bounded time, not a request hanging for the outage.
-      if (!(await bounded(waiting.add(agent, id, agentLimits(options.limits, agent).queued))))
-        return queueFull(options.limits);
-      const run = queuedRun(request, id);
-      try {
-        // The row (with its outbox row) must be committed before a worker can take the job, and its
-        // end must not go unheard.
-        await Promise.all([outbox ? outbox.createQueuedRun(run) : store.createRun(run), bounded(subscription)]);
-      } catch (error) {
-        waiting.remove(agent, id).catch(() => {});
-        throw error;
-      }
-      // Marked before the job exists: a run that ends before queue.add returns is heard and unmarked,
-      // where marking it after would keep its id forever.
-      unended.add(id);
-      await options.beforeEnqueue?.(run);
-      if (outbox) await relay(run);
-      else await addRunJob(queue, run);
-      return { ok: true, run };
+    start(request) {
+      return startOnce({
+        store,
+        request,
+        keyHours: options.limits?.idempotencyKeyHours,
+        start: (id) => startNew(request, id),
+      });
     },
 
     get: (id) => store.getRun(id),
