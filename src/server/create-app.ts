@@ -107,7 +107,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   // Liveness: the process answers. Readiness: so do the services its runs need (send traffic here).
   app.get('/health', (c) => c.json({ ok: true }));
   app.get('/ready', async (c) => {
-    const readiness = runs.ready ? await runs.ready() : { ok: true, checks: {} };
+    const readiness = service.ready ? await service.ready() : { ok: true, checks: {} };
     return c.json(readiness, readiness.ok ? 200 : 503, readiness.ok ? {} : { 'Retry-After': '5' });
   });
   // Names the caller (or answers 401); the routes after it run in the caller's scope.
