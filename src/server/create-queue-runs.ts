@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { assertPeers, errorMessage } from '../core/index.js';
+import { assertPeers, errorMessage, redactedIfSecret } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { boundedWait, stderrErrors } from './outage.js';
@@ -152,7 +152,8 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     await options.beforeEnqueue?.(run);
     if (outbox) await relay(run);
     else await addRunJob(queue, run);
-    return { ok: true, run };
+    // As the store keeps it (and the worker reads it): redacted.
+    return { ok: true, run: redactedIfSecret(run) };
   }
 
   const service: RunService = {
@@ -168,6 +169,7 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     },
 
     get: (id) => store.getRun(id),
+    status: (id) => store.getStatus(id),
     list: (query) => store.queryRuns(query),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (_id, timeoutMs) => sleep(Math.min(timeoutMs, pollMs)),

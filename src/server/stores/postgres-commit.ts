@@ -2,7 +2,7 @@ import type { Checkpoint } from '../../agent/index.js';
 import { isFinished, type RunPatch, type RunRecord } from '../run-record.js';
 import type { RequestCompactor } from './compact-requests.js';
 import type { StringSharer } from './shared-strings.js';
-import type { WriteBatch } from './write-batch.js';
+import { storedStepJson, type WriteBatch } from './write-batch.js';
 
 /** Bits of a patch's mask: which columns it sets (a set `questions: undefined` clears them). */
 const PATCH_BITS: Record<keyof RunPatch, number> = {
@@ -98,7 +98,7 @@ export function commitValues(
     for (const key in patch) bits |= PATCH_BITS[key as keyof RunPatch] ?? 0;
     return bits;
   };
-  const steps: { runId: string; index: number; step: unknown }[] = [];
+  const steps: { runId: string; index: number; step: Checkpoint['steps'][number] }[] = [];
   const checkpoints: StoredCheckpoint[] = [];
   // A run that ends in this batch drops its checkpoint (it only serves to resume): none is written for it.
   const ended = [...batch.patches].filter(([, patch]) => patch.status && isFinished(patch.status)).map(([id]) => id);
@@ -143,7 +143,7 @@ export function commitValues(
     JSON.stringify(events),
     steps.map((s) => s.runId),
     steps.map((s) => s.index),
-    JSON.stringify(steps.map((s) => s.step)),
+    `[${steps.map((s) => storedStepJson(s.step)).join(',')}]`,
     checkpoints.map((c) => c.runId),
     JSON.stringify(checkpoints),
     now,

@@ -10,13 +10,21 @@ import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } fr
 import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
 import { claimLease, leaseDdl, releaseLeases, renewLeases, withRecoverableRuns } from './postgres-run-leases.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
-import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RecoverableRun, RunQueueStore } from './run-queue-store.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
-import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import {
+  addCheckpoint,
+  addEvent,
+  addPatch,
+  addRun,
+  createWriteBatcher,
+  type WriteBatch,
+  type WriteBatcher,
+} from './write-batch.js';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://user@host:5432/db`. */
@@ -50,6 +58,8 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   readonly #requests = createRequestCompactor();
   /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
   readonly #strings = createStringSharer();
+  /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
+  readonly #rebuilt = createRequestCache();
   /** Workers wait through outages (retrying); API servers fail at once, and answer 503. */
   readonly #outage = createOutageGate({ dependency: 'postgres' });
 
@@ -111,14 +121,11 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   }
 
   createRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => batch.creates.push(run));
+    return addRun(this.#batcher, run);
   }
 
   createQueuedRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => {
-      batch.creates.push(run);
-      batch.outbox.push(run.id);
-    });
+    return addRun(this.#batcher, run, { outbox: true });
   }
 
   markEnqueued(runIds: readonly string[]): Promise<void> {
@@ -166,15 +173,15 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
-    return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+    return addPatch(this.#batcher, id, patch);
   }
 
   claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
-    return postgresClaimKey(this.#pool, this.#schema, claim, expiredBefore);
+    return this.#run(() => postgresClaimKey(this.#pool, this.#schema, claim, expiredBefore));
   }
 
   releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void> {
-    return postgresReleaseKey(this.#pool, this.#schema, claim);
+    return this.#run(() => postgresReleaseKey(this.#pool, this.#schema, claim), false);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
@@ -182,13 +189,23 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.#batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, checkpoint));
+    return addCheckpoint(this.#batcher, checkpoint);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
     return rows[0] ? this.#record(rows[0]) : undefined;
+  }
+
+  async getStatus(id: string): Promise<ServerRunStatus | undefined> {
+    await this.#batcher.flush();
+    const { rows } = await this.#read<{ status: ServerRunStatus }>(
+      'get_status',
+      `SELECT status FROM ${this.#schema}.runs WHERE id = $1`,
+      [id],
+    );
+    return rows[0]?.status;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
@@ -208,13 +225,21 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   #log(runId: string): StoredLog {
     return {
       runId,
-      read: (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      at: async (seqs) => {
+        const { rows } = await this.#read<{ seq: number; event: string }>(
+          'events_at',
+          `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq = ANY($2)`,
+          [runId, [...seqs]],
+        );
+        return new Map(rows.map((row) => [row.seq, JSON.parse(row.event)]));
+      },
       input: async () =>
         (
           await this.#read<{ input: string }>('get_input', `SELECT input FROM ${this.#schema}.runs WHERE id = $1`, [
             runId,
           ])
         ).rows[0]?.input,
+      requests: this.#rebuilt,
     };
   }
 
