@@ -150,9 +150,13 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       else process.stderr.write(`${line}\n`);
       return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
     }
+    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
+    const started = currentScope()?.started?.at(-1);
     if (isDependencyUnavailable(error)) {
-      // An outage, not a bug: the client retries later. Reported as one line (serve throttles them).
+      // An outage, not a bug: the client retries later (unless its run started). One line in the log
+      // (serve throttles them).
       reportError(error);
+      if (started) return runFailed(c, started, 'a service the server needs became unreachable while answering');
       const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
       const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
       const name =
@@ -162,8 +166,6 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       });
     }
     reportError(error);
-    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
-    const started = currentScope()?.started?.at(-1);
     if (started) return runFailed(c, started, 'the server failed while answering');
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
