@@ -1,5 +1,12 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
 export {
+  type AnswerPart,
+  type AnswerPartType,
+  type AnswerReader,
+  type AnswerReaderOptions,
+  createAnswerReader,
+} from './answer-parts.js';
+export {
   contentText,
   describePart,
   estimateMediaTokens,

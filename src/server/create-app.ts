@@ -16,6 +16,7 @@ import { replayRoute } from './routes/replay-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
+import { uiStreamRoute } from './routes/ui-stream-route.js';
 import type { RunService } from './run-service.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
@@ -116,6 +117,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
+  uiStreamRoute(app, { runs, sessions: options.sessions, onError: reportError });
   hookRoutes(app, runs, options.hooks ?? {});
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
