@@ -8,6 +8,7 @@ import { studioRoutes } from '../studio/studio-routes.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
+import { agUiRoute } from './routes/ag-ui-route.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -118,6 +119,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
   uiStreamRoute(app, { runs, sessions: options.sessions, onError: reportError });
+  agUiRoute(app, { runs, sessions: options.sessions, onError: reportError });
   hookRoutes(app, runs, options.hooks ?? {});
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

@@ -4,6 +4,7 @@ import { type AnswerPart, type AnswerReader, createAnswerReader, type Message } 
 import type { SessionStore } from '../../memory/index.js';
 import { answerCalls, type CallAnswer, continueAfterQuestion } from '../continue-run.js';
 import { apiError, readBody } from '../http-error.js';
+import { keepConversation } from '../keep-conversation.js';
 import { followEvents, type RunService } from '../run-service.js';
 import { startRefusal } from './run-routes.js';
 import {
@@ -223,19 +224,8 @@ export function uiStreamRoute(app: Hono, ctx: UiStreamRouteContext): void {
     const started = await runs.start({ agent, input: input.text, history, source: 'chat' });
     if (!started.ok) return startRefusal(c, started, agent);
     const runId = started.run.id;
-    if (sessions) {
-      // The conversation as the client holds it, with this turn's answer once the run ends.
-      void runs
-        .wait(runId)
-        .then(async (ended) => {
-          const output = ended?.result?.output;
-          await sessions.reset(chatId);
-          const turn: Message[] = [{ role: 'user', content: input.text }];
-          if (output) turn.push({ role: 'assistant', content: output });
-          await sessions.append(chatId, [...history, ...turn]);
-        })
-        .catch(ctx.onError);
-    }
+    if (sessions)
+      keepConversation({ runs, sessions, sessionId: chatId, history, input: input.text, runId, onError: ctx.onError });
     return stream(c, { runId, messageId: `msg-${runId}`, reader: createAnswerReader({ runId }), after: 0 });
   });
 
