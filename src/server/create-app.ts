@@ -8,6 +8,7 @@ import { studioRoutes } from '../studio/studio-routes.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
+import { a2aRoutes } from './routes/a2a-route.js';
 import { agUiRoute } from './routes/ag-ui-route.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
@@ -79,36 +80,35 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   app.get('/health', (c) => c.json({ ok: true }));
   const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
   if (tokens.length > 0) {
-    app.use(
-      '/v1/*',
-      bearerAuth({
-        token: tokens,
-        noAuthenticationHeader: {
-          message: (c) => apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
-        },
-        invalidAuthenticationHeader: {
-          message: (c) =>
-            apiError(
-              c,
-              'invalid_request',
-              'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
-            ),
-        },
-        invalidToken: { message: (c) => apiError(c, 'unauthorized', 'The bearer token is not valid.') },
-      }),
-    );
+    const auth = bearerAuth({
+      token: tokens,
+      noAuthenticationHeader: {
+        message: (c) => apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
+      },
+      invalidAuthenticationHeader: {
+        message: (c) =>
+          apiError(
+            c,
+            'invalid_request',
+            'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
+          ),
+      },
+      invalidToken: { message: (c) => apiError(c, 'unauthorized', 'The bearer token is not valid.') },
+    });
+    app.use('/v1/*', auth);
+    // An A2A agent's JSON-RPC endpoint is the API too; its card stays readable, as discovery needs.
+    app.use('/a2a/:name', auth);
   }
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
-      // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
-      onError: (c) =>
-        apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
-          Connection: 'close',
-        }),
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
+    onError: (c) =>
+      apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
+        Connection: 'close',
+      }),
+  });
+  app.use('/v1/*', limit);
+  app.use('/a2a/:name', limit);
   listRunsRoute(app, runs);
   runRoutes(app, runs);
   traceRoute(app, runs);
@@ -120,6 +120,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   chatCompletionsRoute(app, runs);
   uiStreamRoute(app, { runs, sessions: options.sessions, onError: reportError });
   agUiRoute(app, { runs, sessions: options.sessions, onError: reportError });
+  a2aRoutes(app, { runs, sessions: options.sessions, authRequired: tokens.length > 0, onError: reportError });
   hookRoutes(app, runs, options.hooks ?? {});
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);

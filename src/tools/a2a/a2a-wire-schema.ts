@@ -1,0 +1,157 @@
+import { z } from 'zod';
+
+/**
+ * The A2A protocol, v0.3 JSON-RPC binding (`message/send`, `message/stream`, `tasks/get`,
+ * `tasks/cancel`; `@a2a-js/sdk` speaks it through its v0.3 compatibility layer). A lenient schema
+ * of what thinkflow reads, and the types of what it writes. Shared by the server routes and
+ * `a2aAgentTool`, so both sides read one definition.
+ */
+
+/** A part of a message or artifact: text, structured data, or a file. */
+export const A2aPart = z.union([
+  z.looseObject({ kind: z.literal('text'), text: z.string() }),
+  z.looseObject({ kind: z.literal('data'), data: z.record(z.string(), z.unknown()) }),
+  z.looseObject({ kind: z.literal('file'), file: z.looseObject({}) }),
+]);
+export type A2aPart = z.infer<typeof A2aPart>;
+
+export const A2aMessage = z.looseObject({
+  kind: z.literal('message').optional(),
+  messageId: z.string(),
+  role: z.enum(['user', 'agent']),
+  parts: z.array(A2aPart),
+  taskId: z.string().optional(),
+  contextId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type A2aMessage = z.infer<typeof A2aMessage>;
+
+export const A2aTaskState = z.enum([
+  'submitted',
+  'working',
+  'input-required',
+  'completed',
+  'canceled',
+  'failed',
+  'rejected',
+  'auth-required',
+  'unknown',
+]);
+export type A2aTaskState = z.infer<typeof A2aTaskState>;
+
+export const A2aTaskStatus = z.looseObject({
+  state: A2aTaskState,
+  message: A2aMessage.optional(),
+  timestamp: z.string().optional(),
+});
+export type A2aTaskStatus = z.infer<typeof A2aTaskStatus>;
+
+export const A2aArtifact = z.looseObject({
+  artifactId: z.string(),
+  name: z.string().optional(),
+  parts: z.array(A2aPart),
+});
+export type A2aArtifact = z.infer<typeof A2aArtifact>;
+
+export const A2aTask = z.looseObject({
+  kind: z.literal('task'),
+  id: z.string(),
+  contextId: z.string(),
+  status: A2aTaskStatus,
+  history: z.array(A2aMessage).optional(),
+  artifacts: z.array(A2aArtifact).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type A2aTask = z.infer<typeof A2aTask>;
+
+/** `message/send` and `message/stream` params. */
+export const A2aSendParams = z.looseObject({
+  message: A2aMessage,
+  configuration: z
+    .looseObject({ blocking: z.boolean().optional(), historyLength: z.number().int().min(0).optional() })
+    .optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type A2aSendParams = z.infer<typeof A2aSendParams>;
+
+/** `tasks/get` and `tasks/cancel` params. */
+export const A2aTaskQuery = z.looseObject({ id: z.string(), historyLength: z.number().int().min(0).optional() });
+export type A2aTaskQuery = z.infer<typeof A2aTaskQuery>;
+
+export const JsonRpcRequest = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  method: z.string(),
+  params: z.unknown().optional(),
+});
+export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
+
+/** JSON-RPC and A2A error codes. */
+export const A2A_ERRORS = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  taskNotFound: -32001,
+  taskNotCancelable: -32002,
+  unsupportedOperation: -32004,
+} as const;
+
+export const JsonRpcResponse = z.union([
+  z.looseObject({ jsonrpc: z.literal('2.0'), id: z.unknown(), result: z.unknown() }),
+  z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.unknown(),
+    error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }),
+  }),
+]);
+export type JsonRpcResponse = z.infer<typeof JsonRpcResponse>;
+
+export const A2aStatusUpdate = z.looseObject({
+  kind: z.literal('status-update'),
+  taskId: z.string(),
+  contextId: z.string(),
+  status: A2aTaskStatus,
+  final: z.boolean(),
+});
+export type A2aStatusUpdate = z.infer<typeof A2aStatusUpdate>;
+
+export const A2aArtifactUpdate = z.looseObject({
+  kind: z.literal('artifact-update'),
+  taskId: z.string(),
+  contextId: z.string(),
+  artifact: A2aArtifact,
+  append: z.boolean().optional(),
+  lastChunk: z.boolean().optional(),
+});
+export type A2aArtifactUpdate = z.infer<typeof A2aArtifactUpdate>;
+
+/** What `message/send` answers, and each event of `message/stream`. */
+export const A2aResult = z.union([
+  A2aTask,
+  A2aMessage.extend({ kind: z.literal('message') }),
+  A2aStatusUpdate,
+  A2aArtifactUpdate,
+]);
+export type A2aResult = z.infer<typeof A2aResult>;
+
+/** The part of an agent card a client reads to reach the agent. */
+export const A2aAgentCard = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  url: z.string(),
+  protocolVersion: z.string().optional(),
+  preferredTransport: z.string().optional(),
+  capabilities: z.looseObject({ streaming: z.boolean().optional() }).optional(),
+  skills: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().optional() })).optional(),
+});
+export type A2aAgentCard = z.infer<typeof A2aAgentCard>;
+
+/** Task states after which a task never changes. */
+export const A2A_FINAL_STATES: readonly A2aTaskState[] = ['completed', 'canceled', 'failed', 'rejected'];
+
+/** The text of a message's or artifact's text parts. */
+export function a2aText(parts: readonly A2aPart[]): string {
+  return parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+}
