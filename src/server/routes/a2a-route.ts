@@ -15,7 +15,7 @@ import {
   type A2aTaskState,
   a2aText,
   JsonRpcRequest,
-} from '../../tools/a2a/a2a-wire-schema.js';
+} from '../../tools/index.js';
 import { answerCalls, continueAfterQuestion } from '../continue-run.js';
 import { apiError } from '../http-error.js';
 import { keepConversation } from '../keep-conversation.js';

@@ -98,14 +98,13 @@ export const A2A_ERRORS = {
   unsupportedOperation: -32004,
 } as const;
 
-export const JsonRpcResponse = z.union([
-  z.looseObject({ jsonrpc: z.literal('2.0'), id: z.unknown(), result: z.unknown() }),
-  z.looseObject({
-    jsonrpc: z.literal('2.0'),
-    id: z.unknown(),
-    error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }),
-  }),
-]);
+/** A JSON-RPC answer: `result`, or `error`. */
+export const JsonRpcResponse = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  id: z.unknown(),
+  result: z.unknown().optional(),
+  error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
 export type JsonRpcResponse = z.infer<typeof JsonRpcResponse>;
 
 export const A2aStatusUpdate = z.looseObject({
@@ -140,7 +139,8 @@ export type A2aResult = z.infer<typeof A2aResult>;
 export const A2aAgentCard = z.looseObject({
   name: z.string(),
   description: z.string().optional(),
-  url: z.string(),
+  /** The v0.3 endpoint; a v1.0 card lists its endpoints in `supportedInterfaces` instead. */
+  url: z.string().optional(),
   protocolVersion: z.string().optional(),
   preferredTransport: z.string().optional(),
   capabilities: z.looseObject({ streaming: z.boolean().optional() }).optional(),
@@ -155,3 +155,28 @@ export const A2A_FINAL_STATES: readonly A2aTaskState[] = ['completed', 'canceled
 export function a2aText(parts: readonly A2aPart[]): string {
   return parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
 }
+
+/**
+ * A2A v1.0 (JSON-RPC `SendMessage` / `GetTask`, the ProtoJSON shapes `@a2a-js/sdk` 1.x servers
+ * speak natively): only what `a2aAgentTool` reads back.
+ */
+export const A2aV1Part = z.looseObject({ text: z.string().optional(), data: z.unknown().optional() });
+export type A2aV1Part = z.infer<typeof A2aV1Part>;
+
+export const A2aV1Message = z.looseObject({ messageId: z.string().optional(), parts: z.array(A2aV1Part).default([]) });
+
+export const A2aV1Task = z.looseObject({
+  id: z.string(),
+  contextId: z.string().optional(),
+  status: z.looseObject({ state: z.string(), message: A2aV1Message.nullish() }).nullish(),
+  artifacts: z.array(z.looseObject({ parts: z.array(A2aV1Part).default([]) })).default([]),
+});
+export type A2aV1Task = z.infer<typeof A2aV1Task>;
+
+/** `SendMessage`'s result: a task or a message. */
+export const A2aV1SendResult = z.looseObject({ task: A2aV1Task.optional(), message: A2aV1Message.optional() });
+
+/** The interfaces a v1.0 card lists. */
+export const A2aV1Interfaces = z.array(
+  z.looseObject({ url: z.string(), protocolBinding: z.string().optional(), protocolVersion: z.string().optional() }),
+);
