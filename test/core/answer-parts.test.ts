@@ -31,16 +31,19 @@ const texts = (parts: AnswerPart[]) => {
 
 describe('answer parts', () => {
   it('native protocol: what the model says before a tool call, the call, its result, the answer, in steps', async () => {
-    const agent = new Agent({
-      model: scriptedModel((request) =>
-        request.messages.some((m) => m.role === 'tool')
-          ? 'It is sunny.'
-          : { text: 'Let me check.', toolCalls: [{ id: 'w1', name: 'weather', arguments: '{"city":"Paris"}' }] },
-      ),
-      tools: [weather],
-    });
-    for (const stream of [true, false]) {
-      const parts = await partsOf(agent, { stream });
+    for (const streaming of [true, false]) {
+      const agent = new Agent({
+        streaming,
+        model: scriptedModel((request) =>
+          request.messages.some((m) => m.role === 'tool')
+            ? 'It is sunny.'
+            : { text: 'Let me check.', toolCalls: [{ id: 'w1', name: 'weather', arguments: '{"city":"Paris"}' }] },
+        ),
+        tools: [weather],
+      });
+      const parts = await partsOf(agent);
+      // Streamed, the text comes in pieces; not streamed, one delta per segment.
+      expect(parts.filter((p) => p.type === 'text_delta').length > 2).toBe(streaming);
       expect(texts(parts)).toEqual(['Let me check.', 'It is sunny.']);
       expect(parts.map((p) => p.type).filter((t) => !t.startsWith('text_'))).toEqual([
         'step_start',
@@ -74,7 +77,7 @@ describe('answer parts', () => {
       ]),
       tools: [weather],
     });
-    const parts = await partsOf(agent, { stream: true });
+    const parts = await partsOf(agent);
     expect(texts(parts)).toEqual(['Sunny in Paris.']);
     expect(parts.find((p) => p.type === 'tool_call')).toMatchObject({ tool: 'weather', input: { city: 'Paris' } });
   });
