@@ -11,8 +11,12 @@ export {
   A2aTask,
   A2aTaskQuery,
   A2aTaskState,
+  A2aV1SendParams,
   a2aText,
+  fromV1SendParams,
   JsonRpcRequest,
+  toV1StreamResponse,
+  toV1Task,
 } from './a2a/a2a-wire-schema.js';
 export { type ApprovalGate, type Approver, createApprovalGate } from './approval-gate.js';
 export {

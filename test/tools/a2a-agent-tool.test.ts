@@ -85,6 +85,12 @@ beforeAll(async () => {
   );
   // The SDK's transport handler behind a few lines of node:http (its express adapter needs express).
   sdkServer.on('request', async (req, res) => {
+    if (req.method === 'GET' && req.url === '/legacy-card.json') {
+      // A v0.3-only card for thinkflow's own A2A endpoint: the tool then speaks message/send.
+      const legacy = { name: 'helper', url: `${thinkflow.url}/a2a/helper`, protocolVersion: '0.3.0' };
+      res.setHeader('content-type', 'application/json').end(JSON.stringify(legacy));
+      return;
+    }
     if (req.method === 'GET' && req.url === '/.well-known/agent-card.json') {
       res.setHeader('content-type', 'application/json').end(JSON.stringify(cardJson));
       return;
@@ -137,11 +143,13 @@ describe('a2aAgentTool', () => {
     expect(result.output).toBe('Answer: Booked a table in Lyon.');
   });
 
-  it('calls a thinkflow agent served over A2A (v0.3 JSON-RPC)', async () => {
-    const tool = await a2aAgentTool(`${thinkflow.url}/a2a/helper/`);
-    expect(tool.name).toBe('helper');
-    const result = await caller(tool).run('Weather in Paris?');
-    expect(result.output).toBe('Answer: It is sunny in Paris. (1 tool call)');
+  it('calls a thinkflow agent served over A2A, in v1.0 and in v0.3', async () => {
+    for (const url of [`${thinkflow.url}/a2a/helper/`, `${sdkUrl}/legacy-card.json`]) {
+      const tool = await a2aAgentTool(url);
+      expect(tool.name).toBe('helper');
+      const result = await caller(tool).run('Weather in Paris?');
+      expect(result.output).toBe('Answer: It is sunny in Paris. (1 tool call)');
+    }
   });
 
   it('fails with a message naming the card URL when there is no agent there', async () => {

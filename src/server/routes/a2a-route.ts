@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { z } from 'zod';
 import { type AnswerReader, createAnswerReader, type Message } from '../../core/index.js';
 import type { SessionStore } from '../../memory/index.js';
 import {
@@ -13,8 +14,12 @@ import {
   type A2aTask,
   A2aTaskQuery,
   type A2aTaskState,
+  A2aV1SendParams,
   a2aText,
+  fromV1SendParams,
   JsonRpcRequest,
+  toV1StreamResponse,
+  toV1Task,
 } from '../../tools/index.js';
 import { answerCalls, continueAfterQuestion } from '../continue-run.js';
 import { apiError } from '../http-error.js';
@@ -37,6 +42,14 @@ type RpcId = string | number | null;
 type Begun = { runId: string; after: number; reader: AnswerReader; continued: boolean };
 type RpcError = { code: number; message: string };
 const rpcError = (code: number, message: string): RpcError => ({ code, message });
+
+/** The v1.0 JSON-RPC methods, by the v0.3 method each one is. */
+const V1_METHODS: Record<string, string> = {
+  SendMessage: 'message/send',
+  SendStreamingMessage: 'message/stream',
+  GetTask: 'tasks/get',
+  CancelTask: 'tasks/cancel',
+};
 
 /** A2A contexts of this process's tasks (a task with no context named by the client is its own). */
 const CONTEXTS_KEPT = 10_000;
@@ -82,7 +95,9 @@ function answerFrom(message: A2aMessage, question: PendingQuestion): { approved:
 }
 
 /**
- * The A2A protocol (v0.3 JSON-RPC binding): each agent is an A2A agent at `/a2a/:name`, its card at
+ * The A2A protocol, JSON-RPC binding, v1.0 (`SendMessage`, `SendStreamingMessage`, `GetTask`,
+ * `CancelTask`: what `@a2a-js/sdk` 1.x speaks by default) and v0.3 (the method names below) on one
+ * endpoint: each agent is an A2A agent at `/a2a/:name`, its card at
  * `/a2a/:name/.well-known/agent-card.json` (and `/.well-known/agent-card.json` when the server has
  * one agent). `message/send` starts a task (a thinkflow run; the task id is the run id) and, unless
  * `configuration.blocking` is false, answers once it completes or needs input; `message/stream`
@@ -111,8 +126,11 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
       description: `The thinkflow agent "${name}".`,
       url,
       preferredTransport: 'JSONRPC',
-      // The same endpoint described for v1.0 clients (with legacyCompat) that read supportedInterfaces.
-      supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
+      // One endpoint, both versions: v1.0 clients read supportedInterfaces, v0.3 ones url and protocolVersion.
+      supportedInterfaces: [
+        { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      ],
       version: '1.0.0',
       capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
       defaultInputModes: ['text/plain', 'application/json'],
@@ -277,27 +295,43 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
     const invalid = (issues: string) =>
       reply(id, { error: rpcError(A2A_ERRORS.invalidParams, `Invalid params: ${issues}`) });
 
-    switch (method) {
+    // v1.0 method names (the SDK's default) and v0.3 ones: one handler, each answering in its version's shapes.
+    const v1 = method in V1_METHODS;
+    const op = V1_METHODS[method] ?? method;
+    const sendParams = (): { ok: true; value: A2aSendParams } | { ok: false; response: Response } => {
+      const parsed = v1 ? A2aV1SendParams.safeParse(params) : A2aSendParams.safeParse(params);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${['params', ...i.path].join('.')}: ${i.message}`).join('; ');
+        return { ok: false, response: invalid(issues) };
+      }
+      const value = v1
+        ? fromV1SendParams(parsed.data as z.infer<typeof A2aV1SendParams>)
+        : (parsed.data as A2aSendParams);
+      return { ok: true, value };
+    };
+    const task = (found: RunRecord, historyLength?: number) =>
+      v1 ? toV1Task(toTask(found, historyLength)) : toTask(found, historyLength);
+
+    switch (op) {
       case 'message/send': {
-        const parsed = A2aSendParams.safeParse(params);
-        if (!parsed.success)
-          return invalid(parsed.error.issues.map((i) => `${['params', ...i.path].join('.')}: ${i.message}`).join('; '));
-        const begun = await begin(agent, parsed.data);
+        const parsed = sendParams();
+        if (!parsed.ok) return parsed.response;
+        const begun = await begin(agent, parsed.value);
         if (!begun.ok) return reply(id, { error: begun.error });
         const run =
-          parsed.data.configuration?.blocking === false
+          parsed.value.configuration?.blocking === false
             ? await runs.get(begun.runId)
             : await settled(begun.runId, c.req.raw.signal);
         if (!run) return reply(id, { error: rpcError(A2A_ERRORS.taskNotFound, `Task "${begun.runId}" not found.`) });
-        return reply(id, { result: toTask(run, parsed.data.configuration?.historyLength) });
+        const historyLength = parsed.value.configuration?.historyLength;
+        return reply(id, { result: v1 ? { task: task(run, historyLength) } : task(run, historyLength) });
       }
       case 'message/stream': {
-        const parsed = A2aSendParams.safeParse(params);
-        if (!parsed.success)
-          return invalid(parsed.error.issues.map((i) => `${['params', ...i.path].join('.')}: ${i.message}`).join('; '));
-        const begun = await begin(agent, parsed.data);
+        const parsed = sendParams();
+        if (!parsed.ok) return parsed.response;
+        const begun = await begin(agent, parsed.value);
         if (!begun.ok) return reply(id, { error: begun.error });
-        return stream(c, id, begun);
+        return stream(c, id, begun, v1);
       }
       case 'tasks/get':
       case 'tasks/cancel': {
@@ -306,7 +340,7 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
         const found = await runs.get(parsed.data.id);
         if (!found || found.agent !== agent)
           return reply(id, { error: rpcError(A2A_ERRORS.taskNotFound, `Task "${parsed.data.id}" not found.`) });
-        if (method === 'tasks/get') return reply(id, { result: toTask(found, parsed.data.historyLength) });
+        if (op === 'tasks/get') return reply(id, { result: task(found, parsed.data.historyLength) });
         if (A2A_FINAL_STATES.includes(taskState(found))) {
           return reply(id, {
             error: rpcError(
@@ -316,19 +350,19 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
           });
         }
         const canceled = await runs.cancel(found.id);
-        return reply(id, { result: toTask(canceled ?? found) });
+        return reply(id, { result: task(canceled ?? found) });
       }
       default:
         return reply(id, {
           error: rpcError(
             A2A_ERRORS.methodNotFound,
-            `Method "${method}" is not served; use message/send, message/stream, tasks/get or tasks/cancel.`,
+            `Method "${method}" is not served; use SendMessage, SendStreamingMessage, GetTask, CancelTask (v1.0) or message/send, message/stream, tasks/get, tasks/cancel (v0.3).`,
           ),
         });
     }
   });
 
-  function stream(c: Context, id: RpcId, begun: Begun): Response {
+  function stream(c: Context, id: RpcId, begun: Begun, v1: boolean): Response {
     const { runId, reader } = begun;
     const contextId = contextOf(runId);
     return streamSSE(c, async (sse) => {
@@ -336,7 +370,10 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
       sse.onAbort(() => {
         open = false;
       });
-      const send = (result: A2aResult) => sse.writeSSE({ data: JSON.stringify({ jsonrpc: '2.0', id, result }) });
+      const send = (result: A2aResult) =>
+        sse.writeSSE({
+          data: JSON.stringify({ jsonrpc: '2.0', id, result: v1 ? toV1StreamResponse(result) : result }),
+        });
       const status = (state: A2aTaskState, final: boolean, message?: A2aMessage) =>
         send({
           kind: 'status-update',

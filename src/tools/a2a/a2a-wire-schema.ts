@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The A2A protocol, v0.3 JSON-RPC binding (`message/send`, `message/stream`, `tasks/get`,
- * `tasks/cancel`; `@a2a-js/sdk` speaks it through its v0.3 compatibility layer). A lenient schema
- * of what thinkflow reads, and the types of what it writes. Shared by the server routes and
+ * The A2A protocol's JSON-RPC binding. The schemas are v0.3's (`message/send`, `message/stream`,
+ * `tasks/get`, `tasks/cancel`), and converters map v1.0's ProtoJSON shapes (`SendMessage`...,
+ * `ROLE_USER`, `TASK_STATE_COMPLETED`) to and from them. A lenient schema of what thinkflow reads,
+ * and the types of what it writes. Shared by the server routes and
  * `a2aAgentTool`, so both sides read one definition.
  */
 
@@ -180,3 +181,112 @@ export const A2aV1SendResult = z.looseObject({ task: A2aV1Task.optional(), messa
 export const A2aV1Interfaces = z.array(
   z.looseObject({ url: z.string(), protocolBinding: z.string().optional(), protocolVersion: z.string().optional() }),
 );
+
+/** A v1.0 message as a client sends it (`role: ROLE_USER`, parts `{ text }` / `{ data }`). */
+export const A2aV1InMessage = z.looseObject({
+  messageId: z.string(),
+  role: z.string().optional(),
+  parts: z.array(
+    z.looseObject({
+      text: z.string().optional(),
+      data: z.unknown().optional(),
+      url: z.string().optional(),
+      raw: z.string().optional(),
+    }),
+  ),
+  taskId: z.string().optional(),
+  contextId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** v1.0 `SendMessage` / `SendStreamingMessage` params. */
+export const A2aV1SendParams = z.looseObject({
+  message: A2aV1InMessage,
+  configuration: z
+    .looseObject({
+      returnImmediately: z.boolean().optional(),
+      blocking: z.boolean().optional(),
+      historyLength: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A v1.0 request as the v0.3 params the server handles (a URL or raw part stays a file part, refused there). */
+export function fromV1SendParams(params: z.infer<typeof A2aV1SendParams>): A2aSendParams {
+  const { message, configuration } = params;
+  const parts: A2aPart[] = message.parts.map((p) =>
+    p.text !== undefined
+      ? { kind: 'text', text: p.text }
+      : p.data !== undefined && typeof p.data === 'object' && p.data !== null && !Array.isArray(p.data)
+        ? { kind: 'data', data: p.data as Record<string, unknown> }
+        : { kind: 'file', file: {} },
+  );
+  const blocking = !(configuration?.returnImmediately === true || configuration?.blocking === false);
+  return {
+    message: {
+      kind: 'message',
+      messageId: message.messageId,
+      role: 'user',
+      parts,
+      ...(message.taskId ? { taskId: message.taskId } : {}),
+      ...(message.contextId ? { contextId: message.contextId } : {}),
+    },
+    configuration: { blocking, historyLength: configuration?.historyLength },
+  };
+}
+
+const V1_STATES: Record<A2aTaskState, string> = {
+  submitted: 'TASK_STATE_SUBMITTED',
+  working: 'TASK_STATE_WORKING',
+  'input-required': 'TASK_STATE_INPUT_REQUIRED',
+  completed: 'TASK_STATE_COMPLETED',
+  canceled: 'TASK_STATE_CANCELED',
+  failed: 'TASK_STATE_FAILED',
+  rejected: 'TASK_STATE_REJECTED',
+  'auth-required': 'TASK_STATE_AUTH_REQUIRED',
+  unknown: 'TASK_STATE_UNSPECIFIED',
+};
+
+const v1Parts = (parts: readonly A2aPart[]) =>
+  parts.map((p) => (p.kind === 'text' ? { text: p.text } : p.kind === 'data' ? { data: p.data } : {}));
+
+const v1Message = (m: A2aMessage) => {
+  const { kind: _, role, parts, ...rest } = m;
+  return { ...rest, role: role === 'agent' ? 'ROLE_AGENT' : 'ROLE_USER', parts: v1Parts(parts) };
+};
+
+const v1Status = (s: A2aTaskStatus) => ({
+  state: V1_STATES[s.state],
+  ...(s.message ? { message: v1Message(s.message) } : {}),
+  ...(s.timestamp ? { timestamp: s.timestamp } : {}),
+});
+
+/** A v0.3 task as v1.0 ProtoJSON. */
+export function toV1Task(task: A2aTask) {
+  const { kind: _, status, history, artifacts, ...rest } = task;
+  return {
+    ...rest,
+    status: v1Status(status),
+    history: (history ?? []).map(v1Message),
+    artifacts: (artifacts ?? []).map((a) => ({ ...a, parts: v1Parts(a.parts) })),
+  };
+}
+
+/** A v0.3 stream event as a v1.0 `StreamResponse` (`{ task }`, `{ message }`, `{ statusUpdate }`, `{ artifactUpdate }`). */
+export function toV1StreamResponse(result: A2aResult) {
+  switch (result.kind) {
+    case 'task':
+      return { task: toV1Task(result as A2aTask) };
+    case 'message':
+      return { message: v1Message(result as A2aMessage) };
+    case 'status-update': {
+      const { kind: _, final: __, status, ...rest } = result as A2aStatusUpdate;
+      return { statusUpdate: { ...rest, status: v1Status(status) } };
+    }
+    default: {
+      const { kind: _, artifact, ...rest } = result as A2aArtifactUpdate;
+      return { artifactUpdate: { ...rest, artifact: { ...artifact, parts: v1Parts(artifact.parts) } } };
+    }
+  }
+}

@@ -16,15 +16,22 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** The SDK's own client, from the agent card, speaking the v0.3 JSON-RPC binding thinkflow serves. */
-async function clientFor(name: string): Promise<Client> {
-  const legacyCompat = { enabled: true };
+/**
+ * The SDK's own client from the agent card: as it comes (v1.0, the SDK's default), or with its v0.3
+ * compatibility on and the card's v0.3 interface only, so it speaks message/send and friends.
+ */
+async function clientFor(name: string, version: '1.0' | '0.3'): Promise<Client> {
+  const legacyCompat = { enabled: version === '0.3' };
   const factory = new ClientFactory({
     transports: [new JsonRpcTransportFactory({ legacyCompat })],
     cardResolver: new DefaultAgentCardResolver({ legacyCompat }),
   });
   // The card is at <base>/.well-known/agent-card.json: the base ends with a slash.
-  return factory.createFromUrl(`${server.url}/a2a/${name}/`);
+  if (version === '1.0') return factory.createFromUrl(`${server.url}/a2a/${name}/`);
+  const card = await new DefaultAgentCardResolver({ legacyCompat }).resolve(`${server.url}/a2a/${name}/`);
+  const legacy = card.supportedInterfaces.filter((i) => i.protocolVersion.startsWith('0.'));
+  expect(legacy).toHaveLength(1);
+  return factory.createFromAgentCard({ ...card, supportedInterfaces: legacy });
 }
 
 const message = (text: string, extra: Record<string, unknown> = {}) =>
@@ -43,7 +50,7 @@ function asTask(result: unknown): Task {
   return result as Task;
 }
 
-describe('A2A server', () => {
+describe.each(['1.0', '0.3'] as const)('A2A server, protocol %s', (version) => {
   it('serves an agent card at the well-known paths', async () => {
     const card = await (await fetch(`${server.url}/a2a/helper/.well-known/agent-card.json`)).json();
     expect(card).toMatchObject({ name: 'helper', url: `${server.url}/a2a/helper`, capabilities: { streaming: true } });
@@ -52,7 +59,7 @@ describe('A2A server', () => {
   });
 
   it('answers message/send with a completed task and reads it back with tasks/get', async () => {
-    const client = await clientFor('helper');
+    const client = await clientFor('helper', version);
     const task = asTask(await client.sendMessage(message('Weather in Paris?')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(textOf(task)).toBe('It is sunny in Paris. (1 tool call)');
@@ -63,7 +70,7 @@ describe('A2A server', () => {
   });
 
   it('streams status and artifact updates ending in the same answer', async () => {
-    const client = await clientFor('helper');
+    const client = await clientFor('helper', version);
     const events: StreamResponse[] = [];
     for await (const event of client.sendMessageStream(message('Weather in Paris?'))) events.push(event);
     const kinds = events.map((e) => e.payload?.$case);
@@ -84,7 +91,7 @@ describe('A2A server', () => {
 
   it('puts a call that needs approval in input-required and goes on when the same task is answered', async () => {
     deployed.length = 0;
-    const client = await clientFor('ops');
+    const client = await clientFor('ops', version);
     const task = asTask(await client.sendMessage(message('Ship the api')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const question = task.status?.message?.parts[0]?.content;
@@ -102,7 +109,7 @@ describe('A2A server', () => {
   });
 
   it('takes the answer to an ask_user question from the follow-up message', async () => {
-    const client = await clientFor('asker');
+    const client = await clientFor('asker', version);
     const task = asTask(await client.sendMessage(message('Book a table')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const done = asTask(await client.sendMessage(message('Lyon', { taskId: task.id, contextId: task.contextId })));
@@ -111,7 +118,7 @@ describe('A2A server', () => {
   });
 
   it('cancels a running task, and refuses to cancel a finished one', async () => {
-    const client = await clientFor('slow');
+    const client = await clientFor('slow', version);
     const started = asTask(
       await client.sendMessage(
         SendMessageRequest.fromJSON({
