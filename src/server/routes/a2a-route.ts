@@ -6,16 +6,13 @@ import type { SessionStore } from '../../memory/index.js';
 import {
   A2A_ERRORS,
   A2A_FINAL_STATES,
-  type A2aArtifact,
   type A2aMessage,
-  type A2aPart,
   type A2aResult,
   A2aSendParams,
   type A2aTask,
   A2aTaskQuery,
   type A2aTaskState,
   A2aV1SendParams,
-  a2aText,
   fromV1SendParams,
   JsonRpcRequest,
   toV1StreamResponse,
@@ -24,8 +21,9 @@ import {
 import { answerCalls, continueAfterQuestion } from '../continue-run.js';
 import { apiError } from '../http-error.js';
 import { keepConversation } from '../keep-conversation.js';
-import { isFinished, type PendingQuestion, type RunRecord } from '../run-record.js';
+import { isFinished, type RunRecord } from '../run-record.js';
 import { followEvents, type RunService } from '../run-service.js';
+import { agentMessage, answerArtifact, answerFrom, questionText, taskState } from './a2a-task.js';
 
 /** What the A2A routes work with. */
 export interface A2aRouteContext {
@@ -53,46 +51,6 @@ const V1_METHODS: Record<string, string> = {
 
 /** A2A contexts of this process's tasks (a task with no context named by the client is its own). */
 const CONTEXTS_KEPT = 10_000;
-
-function taskState(run: RunRecord): A2aTaskState {
-  switch (run.status) {
-    case 'queued':
-      return 'submitted';
-    case 'running':
-      return 'working';
-    case 'waiting':
-      return 'input-required';
-    case 'done':
-      return 'completed';
-    case 'aborted':
-      return 'canceled';
-    case 'failed':
-      return 'failed';
-    default:
-      // Stopped by a guard (max steps, a loop, a budget): an answer is still an answer.
-      return run.result?.output ? 'completed' : 'failed';
-  }
-}
-
-const YES = /^\s*(y|yes|ok|okay|approve|approved|allow|go|go ahead|sure|true|oui|是|好)\b/i;
-
-/** What a person asks: the words of the question an input-required task's status carries. */
-function questionText(question: PendingQuestion): string {
-  if (question.kind === 'question') return question.question ?? 'The agent has a question.';
-  const about = question.question ? `${question.question} ` : '';
-  return `${about}Approve the call to ${question.tool} with ${JSON.stringify(question.input)}? Answer yes or no.`;
-}
-
-/** Reads a follow-up message as the answer to the run's question. */
-function answerFrom(message: A2aMessage, question: PendingQuestion): { approved: boolean; text?: string } {
-  const data = message.parts.find((p) => p.kind === 'data')?.data;
-  const text = a2aText(message.parts);
-  if (question.kind === 'question')
-    return { approved: true, text: typeof data?.answer === 'string' ? data.answer : text };
-  if (typeof data?.approved === 'boolean')
-    return { approved: data.approved, text: typeof data.reason === 'string' ? data.reason : undefined };
-  return YES.test(text) ? { approved: true } : { approved: false, text: text || undefined };
-}
 
 /**
  * The A2A protocol, JSON-RPC binding, v1.0 (`SendMessage`, `SendStreamingMessage`, `GetTask`,
@@ -447,29 +405,4 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
     }
     return runs.get(runId);
   }
-}
-
-function agentMessage(
-  taskId: string,
-  contextId: string,
-  parts: A2aPart[],
-  metadata?: Record<string, unknown>,
-): A2aMessage & { kind: 'message' } {
-  return {
-    kind: 'message',
-    messageId: `${taskId}-${Date.now()}`,
-    role: 'agent',
-    parts,
-    taskId,
-    contextId,
-    ...(metadata ? { metadata } : {}),
-  };
-}
-
-function answerArtifact(output: string, object: unknown): A2aArtifact {
-  const parts: A2aPart[] = [{ kind: 'text', text: output }];
-  if (object !== undefined && object !== null && typeof object === 'object' && !Array.isArray(object)) {
-    parts.push({ kind: 'data', data: object as Record<string, unknown> });
-  }
-  return { artifactId: 'answer', name: 'answer', parts };
 }

@@ -51,7 +51,7 @@ function answersIn(message: UiMessage): CallAnswer[] {
   return answers;
 }
 
-/** A user message's text; undefined names the first part an agent run cannot take. */
+/** A user message's text, or the field and type of the first part an agent run cannot take. */
 function userText(message: UiMessage, index: number): { text: string } | { field: string; type: string } {
   const texts: string[] = [];
   for (const [i, part] of message.parts.entries()) {
@@ -64,7 +64,7 @@ function userText(message: UiMessage, index: number): { text: string } | { field
 }
 
 /** Earlier UI messages as the run's history: text turns, and tool invocations with results as tool turns. */
-export function uiHistory(messages: UiMessage[]): Message[] {
+function uiHistory(messages: UiMessage[]): Message[] {
   const history: Message[] = [];
   for (const message of messages) {
     if (message.role !== 'assistant') {
