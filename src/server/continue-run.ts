@@ -1,5 +1,6 @@
 import { type AnswerReader, createAnswerReader } from '../core/index.js';
 import type { Answer } from './question-box.js';
+import type { PendingQuestion } from './run-record.js';
 import type { AnswerResult, RunService } from './run-service.js';
 
 /** A person's answer to the question one tool call asked. */
@@ -22,19 +23,37 @@ export interface RunContinuation {
  * question (answered already, or the run went on).
  */
 export async function answerCalls(
-  runs: Pick<RunService, 'get' | 'answer'>,
+  runs: Pick<RunService, 'get' | 'answer' | 'changed'>,
   runId: string,
   answers: CallAnswer[],
 ): Promise<AnswerResult> {
-  const run = await runs.get(runId);
-  if (!run) return 'not_found';
   for (const { callId, answer } of answers) {
-    const question = run.questions?.find((q) => q.callId === callId && !q.answer);
+    const question = await openQuestion(runs, runId, callId);
+    if (question === 'not_found') return 'not_found';
     if (!question) return 'no_question';
     const outcome = await runs.answer(runId, { ...answer, questionId: question.id });
     if (outcome !== 'answered') return outcome;
   }
   return 'answered';
+}
+
+/** Polls for this long at most for a question whose event is logged but whose record is not yet written. */
+const QUESTION_WAIT_MS = 2000;
+
+/** The open question of one call, once the run has stored it (its event is logged just before). */
+async function openQuestion(
+  runs: Pick<RunService, 'get' | 'changed'>,
+  runId: string,
+  callId: string,
+): Promise<PendingQuestion | undefined | 'not_found'> {
+  const until = Date.now() + QUESTION_WAIT_MS;
+  for (;;) {
+    const run = await runs.get(runId);
+    if (!run) return 'not_found';
+    const question = run.questions?.find((q) => q.callId === callId && !q.answer);
+    if (question || run.status !== 'running' || Date.now() > until) return question;
+    await runs.changed(runId, 100);
+  }
 }
 
 /**
