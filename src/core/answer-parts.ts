@@ -36,7 +36,7 @@ export type AnswerPart =
 export type AnswerPartType = AnswerPart['type'];
 
 /** Where a reader starts. */
-export interface AnswerReaderOptions {
+export interface AnswerPartReaderOptions {
   /** The run whose answer this is; events of the agents it called (nested under it) are not. */
   runId: string;
   /** Calls the client already has (a stream continued after a question): not announced again. */
@@ -46,7 +46,7 @@ export interface AnswerReaderOptions {
 }
 
 /** Reads a run's events, one at a time, into the parts of its answer. */
-export interface AnswerReader {
+export interface AnswerPartReader {
   read(event: AgentEvent): AnswerPart[];
 }
 
@@ -60,7 +60,7 @@ export interface AnswerReader {
  * Joining the `text_delta`s of a run, with a blank line between segments, gives the answer text the
  * OpenAI chat stream sends (`streamRunAnswer`).
  */
-export function createAnswerReader(options: AnswerReaderOptions): AnswerReader {
+export function createAnswerPartReader(options: AnswerPartReaderOptions): AnswerPartReader {
   const { runId } = options;
   const prefix = options.idPrefix ?? runId;
   const known = new Set(options.knownCalls ?? []);

@@ -1,10 +1,10 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
 export {
   type AnswerPart,
+  type AnswerPartReader,
+  type AnswerPartReaderOptions,
   type AnswerPartType,
-  type AnswerReader,
-  type AnswerReaderOptions,
-  createAnswerReader,
+  createAnswerPartReader,
 } from './answer-parts.js';
 export {
   contentText,

@@ -1,4 +1,4 @@
-import { type AnswerReader, createAnswerReader } from '../core/index.js';
+import { type AnswerPartReader, createAnswerPartReader } from '../core/index.js';
 import type { Answer } from './question-box.js';
 import type { PendingQuestion } from './run-record.js';
 import type { AnswerResult, RunService } from './run-service.js';
@@ -12,7 +12,7 @@ export interface CallAnswer {
 /** Where a protocol adapter picks up a run it left waiting on a question. */
 export interface RunContinuation {
   /** Holds the answer parts already sent, so the next ones follow on (segment ids, known calls). */
-  reader: AnswerReader;
+  reader: AnswerPartReader;
   /** The sequence number to follow the run's events after. */
   after: number;
 }
@@ -71,7 +71,7 @@ export async function continueAfterQuestion(
     ({ event }) => event.type === 'approval_request' && event.runId === runId && callIds.includes(event.callId),
   );
   if (at < 0) return undefined;
-  const reader = createAnswerReader({ runId });
+  const reader = createAnswerPartReader({ runId });
   for (const { event } of events.slice(0, at + 1)) reader.read(event);
   return { reader, after: events[at].seq };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
-import { type AgentEvent, type AnswerPart, createAnswerReader } from '../../src/core/index.js';
+import { type AgentEvent, type AnswerPart, createAnswerPartReader } from '../../src/core/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
 import { defineTool } from '../../src/tools/index.js';
 
@@ -16,7 +16,7 @@ const weather = defineTool({
 async function partsOf(agent: Agent, options: Parameters<Agent['run']>[1] = {}): Promise<AnswerPart[]> {
   const events: AgentEvent[] = [];
   const result = await agent.run('Weather?', { ...options, onEvent: (e) => events.push(e) });
-  const reader = createAnswerReader({ runId: result.runId });
+  const reader = createAnswerPartReader({ runId: result.runId });
   return events.flatMap((e) => reader.read(e));
 }
 
@@ -106,7 +106,7 @@ describe('answer parts', () => {
   });
 
   it('ignores the events of the agents a run called, and a continued reader does not announce known calls', () => {
-    const reader = createAnswerReader({ runId: 'r1', knownCalls: ['c1'] });
+    const reader = createAnswerPartReader({ runId: 'r1', knownCalls: ['c1'] });
     const base = { ts: 0, step: 0 };
     expect(reader.read({ ...base, type: 'model_delta', runId: 'child', parentRunId: 'r1', text: 'hi' })).toEqual([]);
     expect(reader.read({ ...base, type: 'tool_start', runId: 'r1', callId: 'c1', tool: 'x', input: {} })).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
-import { type AnswerReader, createAnswerReader, type Message } from '../../core/index.js';
+import { type AnswerPartReader, createAnswerPartReader, type Message } from '../../core/index.js';
 import type { SessionStore } from '../../memory/index.js';
 import {
   A2A_ERRORS,
@@ -37,7 +37,7 @@ export interface A2aRouteContext {
 
 type RpcId = string | number | null;
 /** A task begun or continued: where its stream picks up. */
-type Begun = { runId: string; after: number; reader: AnswerReader; continued: boolean };
+type Begun = { runId: string; after: number; reader: AnswerPartReader; continued: boolean };
 type RpcError = { code: number; message: string };
 const rpcError = (code: number, message: string): RpcError => ({ code, message });
 
@@ -194,7 +194,7 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
     remember(runId, contextId ?? runId, message);
     if (contextId && sessions)
       keepConversation({ runs, sessions, sessionId: contextId, history, input, runId, onError: ctx.onError });
-    return { ok: true, runId, after: 0, reader: createAnswerReader({ runId }), continued: false };
+    return { ok: true, runId, after: 0, reader: createAnswerPartReader({ runId }), continued: false };
   }
 
   /** Resolves once the run ended or waits for input (or the signal aborts). */

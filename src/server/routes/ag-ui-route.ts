@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type AnswerPart, type AnswerReader, createAnswerReader, type Message } from '../../core/index.js';
+import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../core/index.js';
 import type { SessionStore } from '../../memory/index.js';
 import { answerCalls, type CallAnswer, continueAfterQuestion } from '../continue-run.js';
 import { apiError, readBody } from '../http-error.js';
@@ -192,12 +192,12 @@ export function agUiRoute(app: Hono, ctx: AgUiRouteContext): void {
         onError: ctx.onError,
       });
     }
-    return stream(c, { input, runId, reader: createAnswerReader({ runId }), after: 0 });
+    return stream(c, { input, runId, reader: createAnswerPartReader({ runId }), after: 0 });
   });
 
   function stream(
     c: Context,
-    { input, runId, reader, after }: { input: RunAgentInput; runId: string; reader: AnswerReader; after: number },
+    { input, runId, reader, after }: { input: RunAgentInput; runId: string; reader: AnswerPartReader; after: number },
   ): Response {
     const { threadId } = input;
     return streamSSE(c, async (sse) => {

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type AnswerPart, type AnswerReader, createAnswerReader, type Message } from '../../core/index.js';
+import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../core/index.js';
 import type { SessionStore } from '../../memory/index.js';
 import { answerCalls, type CallAnswer, continueAfterQuestion } from '../continue-run.js';
 import { apiError, readBody } from '../http-error.js';
@@ -226,12 +226,12 @@ export function uiStreamRoute(app: Hono, ctx: UiStreamRouteContext): void {
     const runId = started.run.id;
     if (sessions)
       keepConversation({ runs, sessions, sessionId: chatId, history, input: input.text, runId, onError: ctx.onError });
-    return stream(c, { runId, messageId: `msg-${runId}`, reader: createAnswerReader({ runId }), after: 0 });
+    return stream(c, { runId, messageId: `msg-${runId}`, reader: createAnswerPartReader({ runId }), after: 0 });
   });
 
   function stream(
     c: Context,
-    { runId, messageId, reader, after }: { runId: string; messageId: string; reader: AnswerReader; after: number },
+    { runId, messageId, reader, after }: { runId: string; messageId: string; reader: AnswerPartReader; after: number },
   ): Response {
     for (const [name, value] of Object.entries(UI_STREAM_HEADERS)) c.header(name, value);
     return streamSSE(c, async (sse) => {
