@@ -182,8 +182,10 @@ export {
   renderPrompt,
 } from './protocols/index.js';
 export {
+  type A2aAgentToolOptions,
   type AnyTool,
   type ApprovalRequest,
+  a2aAgentTool,
   askUserTool,
   type BuiltinOptions,
   builtinTools,

@@ -6,6 +6,7 @@ import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
+import { announceQuestions } from './announce-questions.js';
 import { streamRun } from './event-channel.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
@@ -90,7 +91,9 @@ export class Agent<T = unknown> {
         remainingBudget: () => remainingBudget(budget, state),
         addUsage: (usage) => addChildUsage(state, usage),
       };
-      const tools = createRunTools(this.tools, this.options as AgentOptions, run, parent);
+      // Every question the run's tools put to a person is announced in the event stream.
+      const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
+      const tools = createRunTools(this.tools, this.options as AgentOptions, { ...run, ...asking }, parent);
       const protocol = this.protocol;
       const result = await runLoop(
         state,

@@ -37,10 +37,12 @@ export {
   retentionRequest,
   startRetention,
 } from './retention.js';
+export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
+export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export {
   isFinished,
   PendingQuestion,

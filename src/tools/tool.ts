@@ -14,6 +14,8 @@ export interface ApprovalRequest {
   tool: string;
   input: unknown;
   question?: string;
+  /** The call that asks (set by the executor), so an answer can be matched to its tool call. */
+  callId?: string;
 }
 
 /** What a running tool can use: its abort signal, the run it belongs to, a logger and an approval hook. */
