@@ -8,8 +8,7 @@ import { callerRuns } from './caller-runs.js';
 import { callerSessions } from './caller-sessions.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
-import { apiError, httpExceptionError, runFailed } from './http-error.js';
-import { currentScope } from './request-scope.js';
+import { apiError, httpExceptionError } from './http-error.js';
 import { type AuthConfig, resolveCaller } from './resolve-caller.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
@@ -112,9 +111,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
     reportError(error);
-    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
-    const started = currentScope()?.started?.at(-1);
-    if (started) return runFailed(c, started, 'the server failed while answering');
+    // Once a run is started, apiError answers run_failed: a retry of the request would start another.
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
   return { fetch: (request) => Promise.resolve(app.fetch(request)), runs: service, hono: app };
