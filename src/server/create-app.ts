@@ -6,6 +6,7 @@ import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
 import { callerRuns } from './caller-runs.js';
 import { callerSessions } from './caller-sessions.js';
+import { isClientGone } from './client-gone.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError } from './http-error.js';
@@ -14,11 +15,12 @@ import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
-import { replayRoute } from './routes/replay-route.js';
+import { REPLAY_BODY_TYPES, replayRoute } from './routes/replay-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
 import type { RunService } from './run-service.js';
+import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
@@ -28,6 +30,10 @@ export type { AuthConfig };
 export type CreateAppOptions = {
   auth?: AuthConfig;
   limits?: ServerLimits;
+  /** The host names the app answers to besides loopback names (403 otherwise): see docs/server.md#threat-model. */
+  security?: SecurityConfig;
+  /** Origins whose pages may call the API (CORS is off without them). */
+  cors?: CorsConfig;
   hooks?: Record<string, HookConfig>;
   /**
    * The agents `POST /v1/agents/:name/replay` replays traces against, as they are configured now
@@ -40,6 +46,8 @@ export type CreateAppOptions = {
   studio?: boolean;
   /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
   onError?: (error: unknown) => void;
+  /** Where one-line notices go (a client that hung up mid-request). Default: stderr. */
+  log?: (line: string) => void;
 } & (
   | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
   | { runs: RunService; agents?: never; store?: never }
@@ -59,7 +67,13 @@ export interface ThinkflowApp {
  *
  * @example
  * const app = createApp({ agents: { helper: () => new Agent({ model }) }, store: new SqliteRunStore({ path }) });
- * const response = await app.fetch(new Request('http://x/v1/agents/helper/runs?wait=true', { method: 'POST', body: '{"input":"hi"}' }));
+ * const response = await app.fetch(
+ *   new Request('http://localhost/v1/agents/helper/runs?wait=true', {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: '{"input":"hi"}',
+ *   }),
+ * );
  */
 export function createApp(options: CreateAppOptions): ThinkflowApp {
   const service =
@@ -76,6 +90,15 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
     }
   };
   app.use(closeUnreadBody());
+  // Before every route, /health included: Host, Origin and body type (see security-middleware.ts).
+  app.use(
+    '*',
+    securityMiddleware({
+      security: options.security,
+      cors: options.cors,
+      bodyTypes: { '/v1/agents/:name/replay': REPLAY_BODY_TYPES },
+    }),
+  );
   app.get('/health', (c) => c.json({ ok: true }));
   // Names the caller (or answers 401); the routes after it run in the caller's scope.
   app.use('/v1/*', resolveCaller(options.auth));
@@ -99,7 +122,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
-  hookRoutes(app, runs, options.hooks ?? {});
+  hookRoutes(app, runs, options.hooks ?? {}, reportError);
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length === 0) return apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`);
@@ -110,6 +133,13 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   });
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
+    if (isClientGone(error, c.req.raw)) {
+      // Nobody reads this answer: one line for the log, not a stack trace.
+      const line = `thinkflow server: ${c.req.method} ${c.req.path}: the client closed the connection mid-request.`;
+      if (options.log) options.log(line);
+      else process.stderr.write(`${line}\n`);
+      return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
+    }
     reportError(error);
     // Once a run is started, apiError answers run_failed: a retry of the request would start another.
     return apiError(c, 'internal', 'The server failed to handle the request.');

@@ -8,28 +8,43 @@ import { currentScope } from './request-scope.js';
 export type ApiErrorCode =
   | 'invalid_request'
   | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'conflict'
   | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'expectation_failed'
   | 'unprocessable'
   | 'queue_full'
+  | 'headers_too_large'
   | 'run_failed'
   | 'internal';
 
 const STATUS = {
   invalid_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  expectation_failed: 417,
   unprocessable: 422,
   queue_full: 429,
+  headers_too_large: 431,
   // Not a 5xx: see runFailed.
   run_failed: 400,
   internal: 500,
 } as const satisfies Record<ApiErrorCode, ContentfulStatusCode>;
+
+/** The HTTP status each error code answers with. */
+export function errorStatus(code: ApiErrorCode): ContentfulStatusCode {
+  return STATUS[code];
+}
 
 /** The JSON body of every API error: OpenAI's shape, which every client knows how to show. */
 export function errorBody(code: ApiErrorCode, message: string) {
@@ -88,6 +103,23 @@ export function httpExceptionError(c: Context, error: HTTPException): Response {
   return c.json(errorBody(code, message), status, headers);
 }
 
+/** How deep a JSON body may nest (objects and arrays); webhook payloads and chat requests nest under 20. */
+export const MAX_BODY_DEPTH = 100;
+
+/** The nesting depth of a parsed JSON value, counted without recursion and only up to `cap + 1`. */
+export function nestingDepth(value: unknown, cap: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > cap) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 /** A zod failure as one line naming the field and the problem. */
@@ -107,6 +139,14 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, response: apiError(c, 'invalid_request', `The request body is not valid JSON: ${reason}`) };
+  }
+  // A deep body parses, but every recursive step after it (zod, JSON.stringify, a store) would throw
+  // RangeError: answer it here, naming the limit, instead of with an internal error text.
+  if (nestingDepth(json, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    return {
+      ok: false,
+      response: apiError(c, 'invalid_request', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`),
+    };
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

@@ -41,6 +41,17 @@ export {
   type StoredEvent,
 } from './run-record.js';
 export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
+export {
+  bearerTokenAuth,
+  type CorsConfig,
+  checkApiTokens,
+  envApiTokens,
+  isAllowedHost,
+  type Refuse,
+  type SecurityConfig,
+  type SecurityOptions,
+  securityMiddleware,
+} from './security/index.js';
 export type { AgentEntry, ServableAgent } from './servable-agent.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
 export type { ServerLimits } from './server-limits.js';

@@ -25,8 +25,16 @@ function defaultInput(payload: unknown): string {
   return JSON.stringify(payload);
 }
 
-/** POST /v1/hooks/:name for each configured hook; answers 202 with the run it started. */
-export function hookRoutes(app: Hono, runs: RunService, hooks: Record<string, HookConfig>): void {
+/**
+ * POST /v1/hooks/:name for each configured hook; answers 202 with the run it started. A hook's `input`
+ * function that throws answers 400 without its message (it may be internal); `onError` gets the error.
+ */
+export function hookRoutes(
+  app: Hono,
+  runs: RunService,
+  hooks: Record<string, HookConfig>,
+  onError: (error: unknown) => void,
+): void {
   app.post('/v1/hooks/:name', async (c) => {
     const name = c.req.param('name');
     const hook = Object.hasOwn(hooks, name) ? hooks[name] : undefined;
@@ -37,7 +45,8 @@ export function hookRoutes(app: Hono, runs: RunService, hooks: Record<string, Ho
     try {
       input = (hook.input ?? defaultInput)(body.value);
     } catch (error) {
-      return apiError(c, 'invalid_request', `Hook "${name}" could not read the payload: ${String(error)}`);
+      onError(error);
+      return apiError(c, 'invalid_request', `Hook "${name}" could not turn the payload into a run input.`);
     }
     const scope = currentScope();
     if (scope && hook.deliveryHeader) scope.idempotencyHeader = hook.deliveryHeader;
