@@ -191,7 +191,7 @@ describe('a request that fails after it started a run', () => {
     });
     try {
       const response = await app.fetch(
-        new Request('http://local/v1/chat/completions', {
+        new Request('http://localhost/v1/chat/completions', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ model: 'slow', messages: [{ role: 'user', content: 'hi' }] }),

@@ -42,7 +42,7 @@ function open(dir: string, counter: { calls: number }, limits?: ServerLimits) {
   };
   cleanups.push(close);
   const request = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    app.fetch(new Request(`http://local${path}`, postJson(body, { authorization: 'Bearer tok-a', ...headers })));
+    app.fetch(new Request(`http://localhost${path}`, postJson(body, { authorization: 'Bearer tok-a', ...headers })));
   const runCount = async () => (await store.queryRuns({ limit: 500 })).runs.length;
   return { app, store, request, runCount, close };
 }
@@ -159,7 +159,7 @@ describe('Idempotency-Key: a retried request starts its run once', () => {
       (
         (await (
           await s.app.fetch(
-            new Request('http://local/v1/sessions/talk', { headers: { authorization: 'Bearer tok-a' } }),
+            new Request('http://localhost/v1/sessions/talk', { headers: { authorization: 'Bearer tok-a' } }),
           )
         ).json()) as { messages: { role: string }[] }
       ).messages.map((m) => m.role);

@@ -56,7 +56,7 @@ const app = createApp({
 });
 const as = (token: string | undefined, path: string, init: RequestInit = {}) =>
   app.fetch(
-    new Request(`http://local${path}`, {
+    new Request(`http://localhost${path}`, {
       ...init,
       headers: { ...(init.headers as Record<string, string>), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     }),
@@ -115,7 +115,14 @@ function routeRequests(runId: string): { method: string; path: string; init: Req
     out.push({
       method: route.method,
       path,
-      init: { method: route.method, body, headers: body ? { 'content-type': 'application/json' } : {} },
+      init: {
+        method: route.method,
+        body,
+        headers:
+          body === undefined
+            ? {}
+            : { 'content-type': path.endsWith('/replay') ? 'application/x-ndjson' : 'application/json' },
+      },
     });
   }
   return out;
@@ -237,7 +244,12 @@ describe('auth.resolvePrincipal', () => {
       },
     });
     const call = (user: string | undefined, path: string, init: RequestInit = {}) =>
-      hooked.fetch(new Request(`http://local${path}`, { ...init, headers: user ? { 'x-user': user } : {} }));
+      hooked.fetch(
+        new Request(`http://localhost${path}`, {
+          ...init,
+          headers: { 'content-type': 'application/json', ...(user ? { 'x-user': user } : {}) },
+        }),
+      );
     try {
       expect((await call(undefined, '/v1/runs')).status).toBe(401);
       const started = (await (

@@ -52,7 +52,7 @@ async function cluster(counter: { calls: number }) {
   });
   const request = (api: number, path: string, token: string, init: RequestInit = {}) =>
     apis[api].app.fetch(
-      new Request(`http://local${path}`, {
+      new Request(`http://localhost${path}`, {
         ...init,
         headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` },
       }),
