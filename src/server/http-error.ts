@@ -16,11 +16,12 @@ export type ApiErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'expectation_failed'
-  | 'unprocessable'
   | 'queue_full'
   | 'headers_too_large'
+  | 'unprocessable'
   | 'run_failed'
-  | 'internal';
+  | 'internal'
+  | 'dependency_unavailable';
 
 const STATUS = {
   invalid_request: 400,
@@ -33,12 +34,13 @@ const STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   expectation_failed: 417,
-  unprocessable: 422,
   queue_full: 429,
   headers_too_large: 431,
+  unprocessable: 422,
   // Not a 5xx: see runFailed.
   run_failed: 400,
   internal: 500,
+  dependency_unavailable: 503,
 } as const satisfies Record<ApiErrorCode, ContentfulStatusCode>;
 
 /** The HTTP status each error code answers with. */
@@ -48,7 +50,10 @@ export function errorStatus(code: ApiErrorCode): ContentfulStatusCode {
 
 /** The JSON body of every API error: OpenAI's shape, which every client knows how to show. */
 export function errorBody(code: ApiErrorCode, message: string) {
-  const type = code === 'internal' || code === 'run_failed' ? 'server_error' : 'invalid_request_error';
+  const type =
+    code === 'internal' || code === 'run_failed' || code === 'dependency_unavailable'
+      ? 'server_error'
+      : 'invalid_request_error';
   return { error: { message, type, code } };
 }
 
@@ -69,12 +74,12 @@ export function runFailed(c: Context, runId: string, reason: string): Response {
 }
 
 /**
- * An error response in the OpenAI shape (`{ error: { message, type, code } }`). An `internal` error of a
- * request that has started a run becomes `run_failed` (see `runFailed`), whichever route answers it: a
- * retry would start the run again.
+ * An error response in the OpenAI shape (`{ error: { message, type, code } }`). A 5xx (`internal`,
+ * `dependency_unavailable`) of a request that has started a run becomes `run_failed` (see `runFailed`),
+ * whichever route answers it: a retry would start the run again.
  */
 export function apiError(c: Context, code: ApiErrorCode, message: string, headers?: Record<string, string>): Response {
-  const started = code === 'internal' ? currentScope()?.started?.at(-1) : undefined;
+  const started = STATUS[code] >= 500 ? currentScope()?.started?.at(-1) : undefined;
   if (started) return runFailed(c, started, message);
   return c.json(errorBody(code, message), STATUS[code], headers);
 }

@@ -124,6 +124,8 @@ const REALM = 'Bearer realm="thinkflow"';
  */
 export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
   const known = knownTokens(auth?.tokens ?? []);
+  // A token no client can send (a space, `!`, `:`) would make every request fail: refuse it now.
+  checkApiTokens((auth?.tokens ?? []).map((t) => (typeof t === 'string' ? t : (t as { token: string }).token)));
   const resolve = auth?.resolvePrincipal;
   const open = known.length === 0 && !resolve;
   return async (c, next) => {

@@ -247,13 +247,21 @@ describe('auth.resolvePrincipal', () => {
       hooked.fetch(
         new Request(`http://localhost${path}`, {
           ...init,
-          headers: { 'content-type': 'application/json', ...(user ? { 'x-user': user } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            ...(init.headers as Record<string, string>),
+            ...(user ? { 'x-user': user } : {}),
+          },
         }),
       );
     try {
       expect((await call(undefined, '/v1/runs')).status).toBe(401);
       const started = (await (
-        await call('carol', '/v1/agents/echo/runs?wait=true', { method: 'POST', body: '{"input":"hi"}' })
+        await call('carol', '/v1/agents/echo/runs?wait=true', {
+          method: 'POST',
+          body: '{"input":"hi"}',
+          headers: { 'content-type': 'application/json' },
+        })
       ).json()) as RunRecord;
       expect(started.owner).toBe('carol');
       expect((await call('dave', `/v1/runs/${started.id}`)).status).toBe(404);

@@ -76,8 +76,8 @@ export function mcpFetchHandler(
   };
   const app = new Hono();
   app.use('*', securityMiddleware({ security: options.security, cors: options.cors, refuse }));
-  // Tools over MCP have no runs to own: a token's principal plays no part here, only its text.
-  const tokens = (options.auth?.tokens ?? []).map((token) => (typeof token === 'string' ? token : token.token));
+  // MCP has no principals: any configured token opens it.
+  const tokens = (options.auth?.tokens ?? []).map((t) => (typeof t === 'string' ? t : t.token));
   if (tokens.some((token) => token.length > 0)) app.use('*', bearerTokenAuth(tokens, refuse));
   app.all('*', (c) => answer(c.req.raw));
   app.onError((error) => {
