@@ -6,5 +6,4 @@ export {
   type SecurityConfig,
   type SecurityOptions,
   securityMiddleware,
-  withHeaders,
 } from './security-middleware.js';

@@ -174,7 +174,7 @@ function answerHeaders(
 }
 
 /** `response` with `headers` set (copied when its headers are immutable, as a fetched response's are). */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
+function withHeaders(response: Response, headers: Record<string, string>): Response {
   try {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
