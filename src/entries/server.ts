@@ -5,7 +5,9 @@
  */
 export {
   type AgentEntry,
+  ApiToken,
   type AuthConfig,
+  type Caller,
   type CorsConfig,
   type CreateAppOptions,
   createApp,
@@ -13,6 +15,8 @@ export {
   DEFAULT_RETENTION_DAYS,
   defineConfig,
   type HookConfig,
+  type IdempotencyClaim,
+  type IdempotencyRequest,
   type LocalRuns,
   type LocalRunsOptions,
   loadConfig,
@@ -35,9 +39,13 @@ export {
   type ServerLimits,
   ServerRunStatus,
   SqliteRunStore,
+  type StartRequest,
+  type StartResult,
   type StoreConfig,
   securityMiddleware,
   serve,
+  serverSessionsFile,
   type ThinkflowApp,
   type ThinkflowConfig,
+  tokenPrincipal,
 } from '../server/index.js';

@@ -4,10 +4,14 @@ import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
+import { callerRuns } from './caller-runs.js';
+import { callerSessions } from './caller-sessions.js';
 import { isClientGone } from './client-gone.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
-import { apiError, httpExceptionError } from './http-error.js';
+import { apiError, httpExceptionError, runFailed } from './http-error.js';
+import { currentScope } from './request-scope.js';
+import { type AuthConfig, resolveCaller } from './resolve-caller.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -17,19 +21,12 @@ import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
 import type { RunService } from './run-service.js';
-import { bearerTokenAuth, type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
+import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 
-/** Who may call the API. */
-export interface AuthConfig {
-  /**
-   * Accepted bearer tokens. With none, the API is open (serve warns). A token must be a bearer token
-   * (letters, digits, `-._~+/`, `=` at the end): any other is refused when the app is created.
-   */
-  tokens?: string[];
-}
+export type { AuthConfig };
 
 export type CreateAppOptions = {
   auth?: AuthConfig;
@@ -60,6 +57,7 @@ export type CreateAppOptions = {
 /** The HTTP API: a `fetch(Request) → Response` handler plus the run service behind it. */
 export interface ThinkflowApp {
   fetch(request: Request): Promise<Response>;
+  /** The run service itself, as the host sees it: every run, whoever started it (routes see their caller's). */
   readonly runs: RunService;
   readonly hono: Hono;
 }
@@ -79,8 +77,11 @@ export interface ThinkflowApp {
  * );
  */
 export function createApp(options: CreateAppOptions): ThinkflowApp {
-  const runs =
+  const service =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
+  // What every route sees: the caller's own runs, started with their owner and Idempotency-Key.
+  const runs = callerRuns(service);
+  const sessions = options.sessions && callerSessions(options.sessions);
   const app = new Hono();
   const reportError = (error: unknown) => {
     if (options.onError) options.onError(error);
@@ -100,8 +101,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
     }),
   );
   app.get('/health', (c) => c.json({ ok: true }));
-  const tokens = options.auth?.tokens ?? [];
-  if (tokens.some((token) => token.length > 0)) app.use('/v1/*', bearerTokenAuth(tokens));
+  // Names the caller (or answers 401); the routes after it run in the caller's scope.
+  app.use('/v1/*', resolveCaller(options.auth));
   app.use(
     '/v1/*',
     bodyLimit({
@@ -119,7 +120,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
-  if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
+  if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
   hookRoutes(app, runs, options.hooks ?? {}, reportError);
@@ -141,9 +142,12 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
     }
     reportError(error);
+    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
+    const started = currentScope()?.started?.at(-1);
+    if (started) return runFailed(c, started, 'the server failed while answering');
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
-  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };
+  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs: service, hono: app };
 }
 
 /** The methods that some route answers on `path` (for a 405 and its `Allow` header). */

@@ -7,6 +7,7 @@ import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
 import { listenHttp } from './listen-http.js';
+import { type ApiToken, authRequired } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
 import { boundHosts, checkApiTokens, envApiTokens } from './security/index.js';
@@ -56,9 +57,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated). */
-export function apiTokens(config: ThinkflowConfig, env = process.env): string[] {
-  return [...(config.auth?.tokens ?? []), ...envApiTokens(env)].filter((t) => t.length > 0);
+/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated plain tokens). */
+export function apiTokens(config: ThinkflowConfig, env = process.env): ApiToken[] {
+  // Objects are kept as they are: a malformed one is refused, by name, when the app is built.
+  return [...(config.auth?.tokens ?? []), ...envApiTokens(env)].filter((t) => typeof t !== 'string' || t.length > 0);
+}
+
+/**
+ * Where the server keeps `/v1/sessions` conversations unless the config names a store: `sessions.db` in
+ * the data dir, a file of its own. `thinkflow chat` keeps its sessions in `thinkflow.db`; sharing them
+ * with the server (so that an HTTP caller reads and writes the CLI's conversations) takes an explicit
+ * `sessions: new SqliteSessionStore({ dataDir })` in the config.
+ */
+export function serverSessionsFile(dataDir = thinkflowHome()): string {
+  return join(dataDir, 'sessions.db');
 }
 
 /** Opens the store the options and config ask for (PostgreSQL if `pg`, else the config's, else SQLite). */
@@ -90,7 +102,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Errors can carry URLs with credentials or keys echoed by a provider: never log them as they are.
   const log = (line: string) => write(redactText(line));
   // A token no client can send is refused before anything opens.
-  const tokens = checkApiTokens([...apiTokens(config), ...(options.tokens ?? [])]);
+  const tokens: ApiToken[] = [...apiTokens(config), ...(options.tokens ?? [])];
+  checkApiTokens(tokens.map((t) => (typeof t === 'string' ? t : t.token)));
   const hostname = options.hostname ?? '127.0.0.1';
   const store = await openStore(options, config.store);
   const agents = config.agents;
@@ -104,14 +117,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         limits: config.limits,
       })
     : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
-  const sessions = config.sessions ?? new SqliteSessionStore({ dataDir: options.dataDir });
-  if (tokens.length === 0)
+  const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
+  const auth = { ...config.auth, tokens };
+  if (!authRequired(auth))
     log(
       'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).',
     );
   const appOptions: CreateAppOptions = {
     runs,
-    auth: { tokens },
+    auth,
     security: {
       ...config.security,
       allowedHosts: [

@@ -4,14 +4,24 @@ import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
+import type { IdempotencyClaim } from './idempotency-claim.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
+import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
-import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
-import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import {
+  addCheckpoint,
+  addEvent,
+  addPatch,
+  addRun,
+  createWriteBatcher,
+  type WriteBatch,
+  type WriteBatcher,
+} from './write-batch.js';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://user@host:5432/db`. */
@@ -43,6 +53,8 @@ export class PostgresRunStore implements RunStore {
   readonly #requests = createRequestCompactor();
   /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
   readonly #strings = createStringSharer();
+  /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
+  readonly #rebuilt = createRequestCache();
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -83,15 +95,32 @@ export class PostgresRunStore implements RunStore {
       -- A checkpoint's steps, written once each (checkpoints written before this table hold them inline).
       CREATE TABLE IF NOT EXISTS ${s}.run_steps (
         run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx)
-      );`;
+      );
+      -- Who started each run; runs stored before owners keep none (only admins see them).
+      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS owner TEXT;
+      CREATE INDEX IF NOT EXISTS runs_owner ON ${s}.runs (owner, created_at, id);
+      -- Idempotency-Key claims: which run a caller's key started, and a fingerprint of the request that did.
+      CREATE TABLE IF NOT EXISTS ${s}.run_idempotency_keys (
+        scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, run_id TEXT NOT NULL, created_at BIGINT NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX IF NOT EXISTS run_idempotency_keys_created ON ${s}.run_idempotency_keys (created_at);`;
   }
 
   createRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => batch.creates.push(run));
+    return addRun(this.#batcher, run);
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
-    return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+    return addPatch(this.#batcher, id, patch);
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
+    return postgresClaimKey(this.#pool, this.#schema, claim, expiredBefore);
+  }
+
+  releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void> {
+    return postgresReleaseKey(this.#pool, this.#schema, claim);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
@@ -99,13 +128,23 @@ export class PostgresRunStore implements RunStore {
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.#batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, checkpoint));
+    return addCheckpoint(this.#batcher, checkpoint);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
     return rows[0] ? this.#record(rows[0]) : undefined;
+  }
+
+  async getStatus(id: string): Promise<ServerRunStatus | undefined> {
+    await this.#batcher.flush();
+    const { rows } = await this.#read<{ status: ServerRunStatus }>(
+      'get_status',
+      `SELECT status FROM ${this.#schema}.runs WHERE id = $1`,
+      [id],
+    );
+    return rows[0]?.status;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
@@ -125,13 +164,21 @@ export class PostgresRunStore implements RunStore {
   #log(runId: string): StoredLog {
     return {
       runId,
-      read: (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      at: async (seqs) => {
+        const { rows } = await this.#read<{ seq: number; event: string }>(
+          'events_at',
+          `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq = ANY($2)`,
+          [runId, [...seqs]],
+        );
+        return new Map(rows.map((row) => [row.seq, JSON.parse(row.event)]));
+      },
       input: async () =>
         (
           await this.#read<{ input: string }>('get_input', `SELECT input FROM ${this.#schema}.runs WHERE id = $1`, [
             runId,
           ])
         ).rows[0]?.input,
+      requests: this.#rebuilt,
     };
   }
 
