@@ -66,7 +66,7 @@ export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptio
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const allowedHosts = [...(options.security?.allowedHosts ?? []), ...boundHosts(host)];
-  const tokens = [...(options.auth?.tokens ?? []), ...envApiTokens()].filter((token) => token.length > 0);
+  const tokens = [...(options.auth?.tokens ?? []), ...envApiTokens().filter((token) => token.length > 0)];
   const fetch = mcpFetchHandler(tools, {
     ...options,
     path,

@@ -1,5 +1,5 @@
 export { boundHosts, isAllowedHost } from './allowed-hosts.js';
-export { bearerTokenAuth, checkApiTokens, envApiTokens } from './bearer-auth.js';
+export { checkApiTokens, envApiTokens } from './api-tokens.js';
 export {
   type CorsConfig,
   type Refuse,

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isThinkflowError } from '../../../src/core/index.js';
 import {
-  bearerTokenAuth,
   type CreateAppOptions,
   checkApiTokens,
   createApp,
@@ -138,7 +137,15 @@ describe('bearer tokens', () => {
       expect(message).not.toContain(token);
     }
     expect(checkApiTokens(['', 'abc-DEF_1.2~3+4/5==', ''])).toEqual(['abc-DEF_1.2~3+4/5==']);
-    expect(() => bearerTokenAuth(['change me!'])).toThrow(/bearer token cannot carry/);
+    const dir = tempDir();
+    const store = new SqliteRunStore({ path: join(dir.path, 'runs.db') });
+    try {
+      expect(() =>
+        createApp({ agents: {}, store, auth: { tokens: [{ token: 'change me!', principal: 'p' }] } }),
+      ).toThrow(/bearer token cannot carry/);
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it('serve refuses it before binding a port', async () => {
