@@ -15,9 +15,19 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
+export {
+  type Backoff,
+  backoffDelay,
+  createLogThrottle,
+  type Dependency,
+  DependencyUnavailableError,
+  isDependencyUnavailable,
+  type LogThrottle,
+} from './outage.js';
 export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
+export type { Readiness } from './readiness.js';
 export type { Caller } from './request-scope.js';
 export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
 export {
@@ -27,10 +37,12 @@ export {
   retentionRequest,
   startRetention,
 } from './retention.js';
+export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
+export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export {
   isFinished,
   PendingQuestion,
@@ -65,5 +77,6 @@ export {
   RunStoreStats,
   RunSummary,
 } from './stores/run-listing.js';
+export type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
 export type { RunStore } from './stores/run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';

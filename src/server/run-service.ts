@@ -1,6 +1,7 @@
 import type { Message } from '../core/index.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
+import type { Readiness } from './readiness.js';
 import { isFinished, type RunRecord, type RunSource, type ServerRunStatus, type StoredEvent } from './run-record.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunPage, RunQuery } from './stores/run-listing.js';
@@ -73,6 +74,8 @@ export interface RunService {
   /** Asks the run to stop; it ends `aborted`. */
   cancel(id: string): Promise<RunRecord | undefined>;
   answer(id: string, answer: Answer & { questionId?: string }): Promise<AnswerResult>;
+  /** Whether the services runs depend on answer (`GET /ready`); absent when there are none to check. */
+  ready?(): Promise<Readiness>;
   /** Stops taking runs; running ones get `timeoutMs` to finish, then are left checkpointed to resume. */
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
