@@ -54,7 +54,6 @@ export {
 } from './run-record.js';
 export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
 export {
-  bearerTokenAuth,
   type CorsConfig,
   checkApiTokens,
   envApiTokens,
