@@ -71,9 +71,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
       onEvent(event) {
         // A run stopped by a shutdown resumes later; its log must not claim it ended.
         if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
-        seq += 1;
-        // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
-        unawaited(store.appendEvent(run.id, seq, deltas.next(event)));
+        for (const stored of deltas.next(event)) {
+          seq += 1;
+          // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
+          unawaited(store.appendEvent(run.id, seq, stored));
+        }
         changed();
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),

@@ -14,6 +14,8 @@ const MAX_HELD_KEY = 16_384;
 
 interface Stream {
   step: number;
+  /** The last delta received, to carry what is held when the call ends. */
+  last: DeltaEvent;
   /** Text received and not stored yet. */
   held: string;
   /** The end of the text stored so far, as received. */
@@ -26,34 +28,57 @@ interface Stream {
  * across events. This holds back, in the stored copy, the end of the text that may still be part
  * of a credential (a run of key characters, an open private key block) and stores it redacted with
  * what came before it once a character that ends it arrives. A delta whose text is all held is
- * stored with empty text; what is still held when the call ends is not stored as deltas, since the
- * `model_response` (and `final`) that follow hold the whole text, redacted. One event in, one out:
- * sequence numbers do not change.
+ * stored with empty text; what is still held when the call ends goes out as one more delta, redacted,
+ * before the event that ends it: joined, a call's stored deltas are its text, redacted.
  */
 export interface DeltaRedactor {
-  /** The event as it is stored. Call with every event of one run, in order. */
-  next(event: AgentEvent): AgentEvent;
+  /** The events to store for `event`, in order: itself, after a last delta when it ends a streamed call. */
+  next(event: AgentEvent): AgentEvent[];
 }
 
 export function createDeltaRedactor(): DeltaRedactor {
   const streams = new Map<string, Stream>();
   return {
     next(event) {
-      if (event.type !== 'model_delta' && event.type !== 'reasoning_delta') {
-        // Any other event of the run ends its streamed call.
-        if (streams.size > 0)
-          for (const key of streams.keys()) if (key.startsWith(`${event.runId}\u0000`)) streams.delete(key);
-        return event;
-      }
+      const out: AgentEvent[] = [];
       const key = `${event.runId}\u0000${event.type}`;
+      const isDelta = event.type === 'model_delta' || event.type === 'reasoning_delta';
+      for (const [open, stream] of streams) {
+        // Any other event of the run (or a delta of another step) ends a streamed call.
+        if (!open.startsWith(`${event.runId}\u0000`)) continue;
+        if (isDelta && open === key && stream.step === event.step) continue;
+        streams.delete(open);
+        const rest = flush(stream);
+        if (rest) out.push(withText(stream.last, rest));
+      }
+      if (!isDelta) {
+        out.push(event);
+        return out;
+      }
       let stream = streams.get(key);
-      if (!stream || stream.step !== event.step) {
-        stream = { step: event.step, held: '', tail: '' };
+      if (!stream) {
+        stream = { step: event.step, last: event, held: '', tail: '' };
         streams.set(key, stream);
       }
-      return withText(event, release(stream, event.text));
+      stream.last = event;
+      out.push(withText(event, release(stream, event.text)));
+      return out;
     },
   };
+}
+
+/** What the stream still holds, redacted with its context: the end of the call. */
+function flush(stream: Stream): string {
+  const rest = stream.held;
+  stream.held = '';
+  if (!rest) return '';
+  const context = stream.tail + rest;
+  if (!mayHoldSecret(context)) return rest;
+  const before = redactText(stream.tail);
+  const after = redactText(context);
+  let same = 0;
+  while (same < before.length && same < after.length && before[same] === after[same]) same++;
+  return after.slice(same);
 }
 
 /** Adds `text` to what the stream holds and returns what can be stored now, redacted. */
