@@ -1,5 +1,5 @@
 import type { SessionStore } from '../memory/index.js';
-import type { AuthConfig } from './create-app.js';
+import type { AuthConfig } from './resolve-caller.js';
 import type { RetentionConfig } from './retention.js';
 import type { HookConfig } from './routes/hook-routes.js';
 import type { CorsConfig, SecurityConfig } from './security/index.js';
@@ -29,7 +29,10 @@ export interface ThinkflowConfig {
   /** Cron triggers: start an agent on a schedule. */
   schedules?: ScheduleConfig[];
   store?: StoreConfig;
-  /** Where `/v1/sessions/:id` conversations live. Default: SQLite `thinkflow.db` in the data dir (as `thinkflow chat`). */
+  /**
+   * Where `/v1/sessions/:id` conversations live. Default: SQLite `sessions.db` in the data dir, apart
+   * from `thinkflow chat`'s `thinkflow.db`; pass `new SqliteSessionStore({ dataDir })` to share the CLI's.
+   */
   sessions?: SessionStore;
   /** Serve the studio web page at `/studio` (`thinkflow studio` turns it on). Default false. */
   studio?: boolean;

@@ -80,10 +80,23 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
       approve: async (request) =>
-        (await box.ask({ kind: 'approval', tool: request.tool, input: request.input, question: request.question }))
-          .approved,
+        (
+          await box.ask({
+            kind: 'approval',
+            tool: request.tool,
+            input: request.input,
+            question: request.question,
+            callId: request.callId,
+          })
+        ).approved,
       ask: async (question, call) => {
-        const answer = await box.ask({ kind: 'question', tool: call.tool, input: { question }, question });
+        const answer = await box.ask({
+          kind: 'question',
+          tool: call.tool,
+          input: { question },
+          question,
+          callId: call.callId,
+        });
         // Stopped before anyone answered: not an answer (a resumed run asks again).
         if (signal.aborted) throw new Error('The run stopped before the user answered.');
         return answer.text ?? (answer.approved ? 'yes' : 'no');

@@ -17,7 +17,10 @@ export type ApiErrorCode =
   | 'expectation_failed'
   | 'queue_full'
   | 'headers_too_large'
-  | 'internal';
+  | 'unprocessable'
+  | 'run_failed'
+  | 'internal'
+  | 'dependency_unavailable';
 
 const STATUS = {
   invalid_request: 400,
@@ -32,7 +35,11 @@ const STATUS = {
   expectation_failed: 417,
   queue_full: 429,
   headers_too_large: 431,
+  unprocessable: 422,
+  // Not a 5xx: see runFailed.
+  run_failed: 400,
   internal: 500,
+  dependency_unavailable: 503,
 } as const satisfies Record<ApiErrorCode, ContentfulStatusCode>;
 
 /** The HTTP status each error code answers with. */
@@ -42,7 +49,31 @@ export function errorStatus(code: ApiErrorCode): ContentfulStatusCode {
 
 /** The JSON body of every API error: OpenAI's shape, which every client knows how to show. */
 export function errorBody(code: ApiErrorCode, message: string) {
-  return { error: { message, type: code === 'internal' ? 'server_error' : 'invalid_request_error', code } };
+  const type =
+    code === 'internal' || code === 'run_failed' || code === 'dependency_unavailable'
+      ? 'server_error'
+      : 'invalid_request_error';
+  return { error: { message, type, code } };
+}
+
+/** Tells clients that read it (the openai SDKs) not to retry: a retry would start the run again. */
+export const NO_RETRY = { 'x-should-retry': 'false' } as const;
+
+/**
+ * The answer when a run this request started did not answer (it failed, hit a limit, was cancelled) or
+ * the request failed after starting it: the run took effect, its tools ran, so a client must not send
+ * the request again. A 5xx would be the natural status, but the AI SDK retries every 5xx whatever the
+ * headers say and LangChain retries everything but 400-407, 409 and 413, so each retry started another
+ * run with its side effects. 400 with `x-should-retry: false` is the answer none of them retries (the
+ * openai SDK, the AI SDK, @langchain/openai); the message names the run, where the reason is kept.
+ */
+export function runFailed(c: Context, runId: string, reason: string): Response {
+  return apiError(
+    c,
+    'run_failed',
+    `Agent run ${runId} did not answer: ${reason}. The run took effect and is not retried; GET /v1/runs/${runId} shows what it did.`,
+    NO_RETRY,
+  );
 }
 
 /** An error response in the OpenAI shape (`{ error: { message, type, code } }`). */

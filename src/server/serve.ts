@@ -7,6 +7,8 @@ import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
 import { listenHttp } from './listen-http.js';
+import { createLogThrottle, isDependencyUnavailable } from './outage.js';
+import { type ApiToken, authRequired } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
 import { boundHosts, checkApiTokens, envApiTokens } from './security/index.js';
@@ -38,6 +40,8 @@ export interface ServeOptions {
   pgSchema?: string;
   /** Days finished runs are kept (`--retention-days`); wins over `config.retention.maxAgeDays`. 0 keeps them forever. */
   retentionDays?: number;
+  /** With `queue`: how often the reconciler re-enqueues runs that have no job. Default 10000 ms. */
+  recoveryIntervalMs?: number;
   /** Milliseconds running runs get to finish on shutdown before they are checkpointed. Default 10000. */
   shutdownTimeoutMs?: number;
   /** Where the server's log lines go (default stderr). Each line has secrets redacted first. */
@@ -56,9 +60,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated). */
-export function apiTokens(config: ThinkflowConfig, env = process.env): string[] {
-  return [...(config.auth?.tokens ?? []), ...envApiTokens(env)].filter((t) => t.length > 0);
+/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated plain tokens). */
+export function apiTokens(config: ThinkflowConfig, env = process.env): ApiToken[] {
+  // Objects are kept as they are: a malformed one is refused, by name, when the app is built.
+  return [...(config.auth?.tokens ?? []), ...envApiTokens(env)].filter((t) => typeof t !== 'string' || t.length > 0);
+}
+
+/**
+ * Where the server keeps `/v1/sessions` conversations unless the config names a store: `sessions.db` in
+ * the data dir, a file of its own. `thinkflow chat` keeps its sessions in `thinkflow.db`; sharing them
+ * with the server (so that an HTTP caller reads and writes the CLI's conversations) takes an explicit
+ * `sessions: new SqliteSessionStore({ dataDir })` in the config.
+ */
+export function serverSessionsFile(dataDir = thinkflowHome()): string {
+  return join(dataDir, 'sessions.db');
 }
 
 /** Opens the store the options and config ask for (PostgreSQL if `pg`, else the config's, else SQLite). */
@@ -89,8 +104,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Errors can carry URLs with credentials or keys echoed by a provider: never log them as they are.
   const log = (line: string) => write(redactText(line));
+  // An outage repeats the same error for every request and reconnect: one line per interval, with a count.
+  const throttled = createLogThrottle(log);
+  const logError = (prefix: string, e: unknown) =>
+    isDependencyUnavailable(e)
+      ? throttled(`${prefix}${e instanceof Error ? e.message : String(e)}`)
+      : log(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   // A token no client can send is refused before anything opens.
-  const tokens = checkApiTokens([...apiTokens(config), ...(options.tokens ?? [])]);
+  const tokens: ApiToken[] = [...apiTokens(config), ...(options.tokens ?? [])];
+  checkApiTokens(tokens.map((t) => (typeof t === 'string' ? t : t.token)));
   const hostname = options.hostname ?? '127.0.0.1';
   const store = await openStore(options, config.store);
   const agents = config.agents;
@@ -102,16 +124,20 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         agents: Object.keys(agents),
         store,
         limits: config.limits,
+        recoveryIntervalMs: options.recoveryIntervalMs,
+        onError: (e) => logError('thinkflow serve: ', e),
+        onRecovered: (n) => log(`thinkflow serve: re-enqueued ${n} run(s) that had no job (PostgreSQL holds them).`),
       })
     : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
-  const sessions = config.sessions ?? new SqliteSessionStore({ dataDir: options.dataDir });
-  if (tokens.length === 0)
+  const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
+  const auth = { ...config.auth, tokens };
+  if (!authRequired(auth))
     log(
       'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).',
     );
   const appOptions: CreateAppOptions = {
     runs,
-    auth: { tokens },
+    auth,
     security: {
       ...config.security,
       allowedHosts: [
@@ -126,8 +152,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     studio: config.studio,
     sessions,
     replayAgents: agents,
-    onError: (e) =>
-      log(`thinkflow serve: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    onError: (e) => logError('thinkflow serve: a request failed: ', e),
     log,
   };
   const app = createApp(appOptions);
@@ -166,6 +191,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await retention.stop();
         await store.close();
         await sessions.close?.();
+        throttled.close();
       })();
       return closing;
     },

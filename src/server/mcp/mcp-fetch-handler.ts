@@ -76,7 +76,8 @@ export function mcpFetchHandler(
   };
   const app = new Hono();
   app.use('*', securityMiddleware({ security: options.security, cors: options.cors, refuse }));
-  const tokens = options.auth?.tokens ?? [];
+  // MCP has no principals: any configured token opens it.
+  const tokens = (options.auth?.tokens ?? []).map((t) => (typeof t === 'string' ? t : t.token));
   if (tokens.some((token) => token.length > 0)) app.use('*', bearerTokenAuth(tokens, refuse));
   app.all('*', (c) => answer(c.req.raw));
   app.onError((error) => {

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { apiError, readBody } from '../http-error.js';
+import { currentScope } from '../request-scope.js';
 import type { RunService } from '../run-service.js';
 import { startRefusal } from './run-routes.js';
 
@@ -9,6 +10,12 @@ export interface HookConfig {
   agent: string;
   /** Turns the JSON payload into the run's input. Default: `payload.input` if a string, else the payload as JSON. */
   input?: (payload: unknown) => string;
+  /**
+   * The header naming each delivery, used as the Idempotency-Key when the request has none (GitHub's
+   * `X-GitHub-Delivery`, Standard Webhooks' `webhook-id`): a sender's redelivery of the same payload
+   * gets the first run back instead of starting another.
+   */
+  deliveryHeader?: string;
 }
 
 function defaultInput(payload: unknown): string {
@@ -41,6 +48,8 @@ export function hookRoutes(
       onError(error);
       return apiError(c, 'invalid_request', `Hook "${name}" could not turn the payload into a run input.`);
     }
+    const scope = currentScope();
+    if (scope && hook.deliveryHeader) scope.idempotencyHeader = hook.deliveryHeader;
     const started = await runs.start({ agent: hook.agent, input, source: 'hook' });
     if (!started.ok) return startRefusal(c, started, hook.agent);
     return c.json(started.run, 202, { Location: `/v1/runs/${started.run.id}` });

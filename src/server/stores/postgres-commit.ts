@@ -27,9 +27,15 @@ const set = (column: string, bit: number) =>
 export function commitStatement(schema: string): string {
   const s = schema;
   return `WITH created AS (
-  INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested)
+  INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
-    $9::text[], $10::text[], $11::boolean[])
+    $9::text[], $10::text[], $11::boolean[], $29::text[])
+  -- A commit retried after its answer was lost (the connection dropped) may find its runs there already.
+  ON CONFLICT (id) DO NOTHING
+), outboxed AS (
+  INSERT INTO ${s}.run_outbox (run_id, created_at) SELECT unnest($30::text[]), $27 ON CONFLICT (run_id) DO NOTHING
+), relayed AS (
+  DELETE FROM ${s}.run_outbox WHERE run_id = ANY($31::text[]) OR run_id = ANY($28::text[])
 ), patched AS (
   UPDATE ${s}.runs AS r SET ${set('status', PATCH_BITS.status)}, ${set('result', PATCH_BITS.result)},
     ${set('questions', PATCH_BITS.questions)}, ${set('cancel_requested', PATCH_BITS.cancelRequested)},
@@ -142,12 +148,20 @@ export function commitValues(
     JSON.stringify(checkpoints),
     now,
     ended,
+    runs.map((run) => run.owner ?? null),
+    batch.outbox,
+    batch.enqueued,
   ];
 }
 
 /** True when the batch writes nothing. */
 export function isEmptyBatch(batch: WriteBatch): boolean {
   return (
-    batch.creates.length === 0 && batch.patches.size === 0 && batch.events.length === 0 && batch.checkpoints.size === 0
+    batch.creates.length === 0 &&
+    batch.patches.size === 0 &&
+    batch.events.length === 0 &&
+    batch.checkpoints.size === 0 &&
+    batch.outbox.length === 0 &&
+    batch.enqueued.length === 0
   );
 }

@@ -10,6 +10,10 @@ export interface WriteBatch {
   events: { runId: string; seq: number; event: AgentEvent }[];
   /** Only the latest checkpoint of each run is written. */
   checkpoints: Map<string, Checkpoint>;
+  /** Runs created with an outbox row (queue mode): their job is still to be added. */
+  outbox: string[];
+  /** Runs whose job was added: their outbox rows go. */
+  enqueued: string[];
 }
 
 export interface WriteBatcher {
@@ -20,7 +24,7 @@ export interface WriteBatcher {
 }
 
 function emptyBatch(): WriteBatch {
-  return { creates: [], patches: new Map(), events: [], checkpoints: new Map() };
+  return { creates: [], patches: new Map(), events: [], checkpoints: new Map(), outbox: [], enqueued: [] };
 }
 
 /*
@@ -40,10 +44,16 @@ export function addEvent(batcher: WriteBatcher, runId: string, seq: number, even
   return batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
 }
 
-/** Queues a new run, redacted: its input, history (a chat request's system message) and any result. */
-export function addRun(batcher: WriteBatcher, run: RunRecord): Promise<void> {
+/**
+ * Queues a new run, redacted: its input, history (a chat request's system message) and any result.
+ * With `outbox`, its outbox row goes in the same commit (queue mode: the job is still to be added).
+ */
+export function addRun(batcher: WriteBatcher, run: RunRecord, options: { outbox?: boolean } = {}): Promise<void> {
   const safe = redactedIfSecret(run);
-  return batcher.add((batch) => batch.creates.push(safe));
+  return batcher.add((batch) => {
+    batch.creates.push(safe);
+    if (options.outbox) batch.outbox.push(safe.id);
+  });
 }
 
 /** Queues a change of a run, redacted: its result (input, tool arguments, output) and its questions. */
