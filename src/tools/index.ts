@@ -56,6 +56,7 @@ export {
   type Logger,
   type ParentRun,
   type Tool,
+  type ToolAnnotations,
   type ToolContext,
   type ToolInputIssue,
   type ToolInputResult,
@@ -66,6 +67,7 @@ export {
   type ToolExecutor,
   type ToolExecutorOptions,
 } from './tool-executor.js';
+export type { ElicitRequest, ElicitResult, LogLevel, SampleMessage, SampleRequest, SampleResult } from './tool-peer.js';
 export type { ToolCallInput, ToolEndRecord, ToolErrorKind, ToolStartRecord } from './tool-records.js';
 export { type ToolLookup, ToolRegistry } from './tool-registry.js';
 export { truncateObservation } from './truncate-observation.js';

@@ -23,6 +23,7 @@ export function jsonSchemaTool<O>(options: JsonSchemaToolOptions<O>): Tool<Recor
   }
   const { parameters: given, ...rest } = options;
   const tool = defineTool({ ...rest, input: schema });
-  const { $schema: _drop, ...parameters } = given;
-  return { ...tool, parameters };
+  // Providers get the schema without its dialect marker; MCP lists the dialect again.
+  const { $schema: dialect, ...parameters } = given;
+  return { ...tool, parameters, schemaDialect: typeof dialect === 'string' ? dialect : undefined };
 }

@@ -2,13 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { requireOptional } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
-import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
+import { createMcpServer, type McpServerInfo, notifyResourceUpdated } from './create-mcp-server.js';
 import { mcpFetchHandler } from './mcp-fetch-handler.js';
+import type { McpSessionLimits } from './mcp-sessions.js';
 
 /** How `serveMcp` is reached: stdin/stdout, or streamable HTTP on a port. */
 export type McpTransportOptions =
   | { transport: 'stdio' }
-  | {
+  | ({
       transport: 'http';
       /** Port to bind (0 picks a free one; default 0). */
       port?: number;
@@ -16,7 +17,7 @@ export type McpTransportOptions =
       host?: string;
       /** Endpoint path (default `/mcp`). */
       path?: string;
-    };
+    } & McpSessionLimits);
 
 export type ServeMcpOptions = McpTransportOptions & McpServerInfo;
 
@@ -24,6 +25,8 @@ export type ServeMcpOptions = McpTransportOptions & McpServerInfo;
 export interface McpServing {
   /** The endpoint URL (HTTP only). */
   readonly url?: string;
+  /** Tells the clients subscribed to `uri` (`resources/subscribe`) that the resource changed. */
+  resourceUpdated(uri: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,10 +37,16 @@ export interface McpHttpServing extends McpServing {
 
 /**
  * Serves thinkflow tools over MCP, on stdio (for clients that spawn `thinkflow mcp-serve`) or on
- * streamable HTTP. Validation errors and tool failures come back as `isError` results.
+ * streamable HTTP with sessions, with the `resources`, `resourceTemplates` and `prompts` given.
+ * Validation errors and tool failures come back as `isError` results.
  *
  * @example
- * const serving = await serveMcp([calculatorTool], { transport: 'http', port: 3001 });
+ * const serving = await serveMcp([calculatorTool], {
+ *   transport: 'http',
+ *   port: 3001,
+ *   resources: [{ uri: 'notes://today', name: 'today', mimeType: 'text/plain', read: () => 'Buy milk.' }],
+ *   prompts: [{ name: 'review', description: 'Review a file', arguments: [{ name: 'path', required: true }], get: ({ path }) => `Review ${path}.` }],
+ * });
  * console.log(serving.url); // http://127.0.0.1:3001/mcp
  */
 export async function serveMcp(
@@ -54,7 +63,7 @@ export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptio
       'server/stdio.js',
     );
     await server.connect(new StdioServerTransport());
-    return { close: () => server.close() };
+    return { resourceUpdated: (uri) => notifyResourceUpdated(server, uri), close: () => server.close() };
   }
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
@@ -67,10 +76,13 @@ export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptio
   });
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    resourceUpdated: (uri) => fetch.resourceUpdated(uri),
+    close: async () => {
+      await fetch.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
