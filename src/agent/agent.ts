@@ -89,6 +89,7 @@ export class Agent<T = unknown> {
         emit,
         remainingBudget: () => remainingBudget(budget, state),
         addUsage: (usage) => addChildUsage(state, usage),
+        model: this.options.model,
       };
       const tools = createRunTools(this.tools, this.options as AgentOptions, run, parent);
       const protocol = this.protocol;

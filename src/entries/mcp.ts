@@ -28,7 +28,12 @@ export {
   serveMcp,
 } from '../server/index.js';
 export {
+  type McpAuth,
+  type McpClientAnswers,
+  type McpConnection,
   type McpHttpOptions,
+  type McpRoot,
+  type McpSamplingOptions,
   type McpServerOptions,
   type McpStdioOptions,
   type McpToolSet,

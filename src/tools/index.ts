@@ -33,8 +33,13 @@ export { type CoercedArguments, coerceArguments } from './coerce-arguments.js';
 export { formatInputIssues } from './format-input-issues.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './json-schema-tool.js';
 export {
+  type McpAuth,
+  type McpClientAnswers,
   type McpCommonOptions,
+  type McpConnection,
   type McpHttpOptions,
+  type McpRoot,
+  type McpSamplingOptions,
   type McpServerOptions,
   type McpStdioOptions,
   type McpToolSet,

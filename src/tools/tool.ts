@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentEvent, JsonSchema, RunUsage } from '../core/index.js';
+import type { Model } from '../llm/index.js';
 import type { ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from './tool-peer.js';
 
 /** Minimal structured logger handed to tools. */
@@ -62,6 +63,8 @@ export interface ParentRun {
   remainingBudget(): { maxTotalTokens?: number; maxDurationMs?: number } | undefined;
   /** Adds a child's token use to the parent's totals. */
   addUsage(usage: RunUsage): void;
+  /** The calling run's model, for tools that need one of their own (MCP sampling defaults to it). */
+  model?: Model;
 }
 
 /** One problem with a tool's input, precise enough for the model to fix it. */

@@ -42,10 +42,11 @@ describe('mcpTools over stdio (real SDK server process)', { timeout: 60_000 }, (
     expect(Number(await tool('stats_pid').run({}, toolContext()))).toBeGreaterThan(0);
   });
 
-  it('describes non-text content blocks as placeholders', async () => {
-    expect(await tool('picture').run({}, toolContext())).toBe(
-      '[image: image/png, 8 bytes]\n[resource: file:///tmp/a.txt (a.txt)]',
-    );
+  it('returns images as image parts (a vision model sees them) and resource links as placeholders', async () => {
+    expect(await tool('picture').run({}, toolContext())).toEqual([
+      { type: 'image', data: 'cG5nYnl0ZXM=', mediaType: 'image/png' },
+      { type: 'text', text: '[resource: file:///tmp/a.txt (a.txt)]' },
+    ]);
   });
 
   it('turns isError results into a thrown tool error carrying the server text', async () => {
