@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { redactText, ThinkflowError } from '../../core/index.js';
 import { jsonSchemaTool } from '../json-schema-tool.js';
 import { type AnyTool, defineTool } from '../tool.js';
+import { type JsonSchemaCheck, jsonSchemaValidator } from './json-schema-validator.js';
+import { loadMcpClientSdk } from './mcp-client-sdk.js';
 import { type McpConnection, mcpConnection } from './mcp-connection.js';
 import { mcpContentOutput, mcpContentText } from './mcp-content-text.js';
 import type { McpServerOptions } from './mcp-server-options.js';
@@ -28,7 +30,8 @@ export interface McpToolSet {
 
 /**
  * Connects to an MCP server over stdio (`command`) or streamable HTTP (`url`) and exposes its tools
- * as thinkflow tools, their JSON Schemas passed through. The client declares sampling (answered by
+ * as thinkflow tools, their JSON Schemas passed through and enforced in full (JSON Schema 2020-12,
+ * with ajv). The client declares sampling (answered by
  * the run's model behind its approval hook), elicitation (answered through the run's `ask` channel,
  * else `elicit`) and roots; progress restarts a call's timeout and becomes `tool_progress` events;
  * a changed tool list is fetched again. Tool errors (`isError`), a server that crashes mid-call and
@@ -42,6 +45,9 @@ export interface McpToolSet {
  * try { await agent.run('List the files here.'); } finally { await fs.close(); }
  */
 export async function mcpTools(options: McpServerOptions): Promise<McpToolSet> {
+  // The SDK first, so a missing SDK is the error named, then its validator (ajv), then the server.
+  await loadMcpClientSdk();
+  const compile = await jsonSchemaValidator();
   const connection = await mcpConnection(options);
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -52,7 +58,7 @@ export async function mcpTools(options: McpServerOptions): Promise<McpToolSet> {
   const tools: AnyTool[] = [];
   const refresh = async () => {
     const listed = await connection.listTools();
-    tools.splice(0, tools.length, ...toTools(listed, connection, options, warn));
+    tools.splice(0, tools.length, ...toTools(listed, { connection, options, warn, compile }));
     if (options.resourceTool) tools.push(readResourceTool(connection, options.prefix ?? ''));
   };
   try {
@@ -70,12 +76,14 @@ export async function mcpTools(options: McpServerOptions): Promise<McpToolSet> {
   return { tools, server: connection.name, connection, warnings, close, [Symbol.asyncDispose]: close };
 }
 
-function toTools(
-  listed: McpTool[],
-  connection: McpConnection,
-  options: McpServerOptions,
-  warn: (message: string) => void,
-): AnyTool[] {
+interface ToolsContext {
+  connection: McpConnection;
+  options: McpServerOptions;
+  warn: (message: string) => void;
+  compile: (schema: McpTool['inputSchema']) => JsonSchemaCheck;
+}
+
+function toTools(listed: McpTool[], { connection, options, warn, compile }: ToolsContext): AnyTool[] {
   const taken = new Set<string>();
   const tools: AnyTool[] = [];
   for (const remote of listed) {
@@ -93,6 +101,7 @@ function toTools(
         title: remote.title ?? remote.annotations?.title,
         description: remote.description ?? remote.title ?? remote.name,
         parameters: remote.inputSchema,
+        validate: compile(remote.inputSchema),
         annotations: remote.annotations,
         idempotent: remote.annotations?.idempotentHint,
         async run(input, ctx) {
