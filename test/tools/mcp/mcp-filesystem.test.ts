@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { mcpTools } from '../../../src/tools/mcp/index.js';
 import { toolContext } from './fixture-process.js';
 
-const FILESYSTEM = join(import.meta.dirname, '../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const FILESYSTEM = join(
+  import.meta.dirname,
+  '../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
+);
 
 describe('mcpTools against @modelcontextprotocol/server-filesystem', { timeout: 60_000 }, () => {
   it('gives the server its roots: started with no folder, it works in the configured root', async () => {

@@ -17,7 +17,15 @@ describe('mcpTools over stdio (real SDK server process)', { timeout: 60_000 }, (
   };
 
   it('lists the server tools with their descriptions and JSON Schemas', () => {
-    expect(set.tools.map((t) => t.name).sort()).toEqual(['add', 'crash', 'echo', 'fail', 'grow', 'picture', 'stats_pid']);
+    expect(set.tools.map((t) => t.name).sort()).toEqual([
+      'add',
+      'crash',
+      'echo',
+      'fail',
+      'grow',
+      'picture',
+      'stats_pid',
+    ]);
     const echo = tool('echo');
     expect(echo.description).toBe('Echoes the text back.');
     expect(echo.parameters).toMatchObject({
