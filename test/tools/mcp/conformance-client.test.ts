@@ -23,7 +23,20 @@ describe('the MCP conformance suite against an mcpTools client (examples/mcp-con
       mkdtempSync(join(tmpdir(), 'mcp-conformance-client-')),
       false,
     );
-    const scenarios = [...alone.scenarios, ...suite.scenarios.filter((s) => s.scenario !== 'sse-retry')];
+    let scenarios = [...alone.scenarios, ...suite.scenarios.filter((s) => s.scenario !== 'sse-retry')];
+    // The suite starts every client at once; on a loaded 2-core machine a client can lose a socket
+    // (ECONNRESET) or its clock. A scenario that failed unexpectedly runs once more, alone: a real
+    // regression fails both times.
+    const expected = new Set(expectedFailures('client'));
+    for (const failed of scenarios.filter((s) => s.failed > 0 && !expected.has(s.scenario))) {
+      const again = await runConformance(
+        ['client', '--command', CLIENT, '--scenario', failed.scenario],
+        mkdtempSync(join(tmpdir(), 'mcp-conformance-again-')),
+        false,
+      );
+      console.log(`re-ran ${failed.scenario} alone: ${failed.failures.join('; ')}`);
+      scenarios = scenarios.map((s) => (s.scenario === failed.scenario ? (again.scenarios[0] ?? s) : s));
+    }
     const failing = scenarios.filter((s) => s.failed > 0);
     console.log(
       `MCP conformance, client: ${scenarios.length - failing.length}/${scenarios.length} scenarios pass\n` +
