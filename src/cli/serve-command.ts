@@ -3,8 +3,9 @@ import { ConfigError } from '../core/index.js';
 import { loadConfig, serve } from '../server/index.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';
+import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
 
-interface ServeFlags {
+interface ServeFlags extends SecurityFlags {
   port: string;
   host: string;
   config: string;
@@ -61,6 +62,8 @@ export function registerServeCommand(program: Command): void {
         config,
         port: Number.parseInt(flags.port, 10),
         hostname: flags.host,
+        tokens: flags.token,
+        allowedHosts: flags.allowedHost,
         queue: flags.queue,
         queueName: flags.queueName,
         pg: flags.pg,
@@ -71,6 +74,7 @@ export function registerServeCommand(program: Command): void {
       process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
       onShutdownSignal(server.close);
     });
+  addSecurityFlags(command);
   addExamples(command, [
     ['the agents of ./thinkflow.config.ts on port 8787', 'thinkflow serve'],
     ['any free port, data in a folder of your choice', 'thinkflow serve --port 0 --data-dir ./data'],

@@ -5,6 +5,7 @@ import type { RunRecord } from './run-record.js';
 import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
 import { type AgentEntry, resolveAgent } from './servable-agent.js';
 import { agentLimits, type ServerLimits } from './server-limits.js';
+import { startOnce } from './start-once.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 
@@ -113,21 +114,28 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   const service: LocalRuns = {
     agentNames: () => Object.keys(agents),
 
-    async start(request) {
+    start(request) {
       const { agent } = request;
-      if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
-      const own = lane(agent);
-      const { concurrent, queued } = agentLimits(limits, agent);
-      if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
-        return queueFull(limits);
-      }
-      const run = queuedRun(request);
-      track(run.id);
-      own.queue.push({ run, fresh: true });
-      // Committed with the first events in one transaction; reads always see it.
-      void store.createRun(run).catch(onError);
-      pump(agent);
-      return { ok: true, run };
+      return startOnce({
+        store,
+        request,
+        keyHours: limits?.idempotencyKeyHours,
+        start: async (id) => {
+          if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
+          const own = lane(agent);
+          const { concurrent, queued } = agentLimits(limits, agent);
+          if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
+            return queueFull(limits);
+          }
+          const run = queuedRun(request, id);
+          track(run.id);
+          own.queue.push({ run, fresh: true });
+          // Committed with the first events in one transaction; reads always see it.
+          void store.createRun(run).catch(onError);
+          pump(agent);
+          return { ok: true, run };
+        },
+      });
     },
 
     get: (id) => store.getRun(id),

@@ -2,12 +2,19 @@ import type { Queue } from 'bullmq';
 import { assertPeers } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
-import { newRunId } from './new-run-id.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { subscribeRunEnds } from './run-ends.js';
 import { isFinished } from './run-record.js';
-import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
+import {
+  queuedRun,
+  queueFull,
+  type RunService,
+  type StartRequest,
+  type StartResult,
+  waitForEnd,
+} from './run-service.js';
 import { agentLimits, type ServerLimits } from './server-limits.js';
+import { startOnce } from './start-once.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 import { createUnendedRuns } from './unended-runs.js';
@@ -45,32 +52,40 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   subscription.catch(() => {});
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+  async function startNew(request: StartRequest, id: string): Promise<StartResult> {
+    const { agent } = request;
+    if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
+    if (!(await waiting.add(agent, id, agentLimits(options.limits, agent).queued))) return queueFull(options.limits);
+    const run = queuedRun(request, id);
+    try {
+      // The row must be committed before a worker can take the job, and its end must not go unheard.
+      await Promise.all([store.createRun(run), subscription]);
+      // Marked before the job exists: a run that ends before queue.add returns is heard and unmarked,
+      // where marking it after would keep its id forever.
+      unended.add(id);
+      await queue.add(
+        'run',
+        { runId: id, agent },
+        { jobId: id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
+      );
+    } catch (error) {
+      unended.delete(id);
+      await waiting.remove(agent, id).catch(() => {});
+      throw error;
+    }
+    return { ok: true, run };
+  }
+
   const service: RunService = {
     agentNames: () => [...options.agents],
 
-    async start(request) {
-      const { agent } = request;
-      if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
-      const id = newRunId();
-      if (!(await waiting.add(agent, id, agentLimits(options.limits, agent).queued))) return queueFull(options.limits);
-      const run = queuedRun(request, id);
-      try {
-        // The row must be committed before a worker can take the job, and its end must not go unheard.
-        await Promise.all([store.createRun(run), subscription]);
-        // Marked before the job exists: a run that ends before queue.add returns is heard and unmarked,
-        // where marking it after would keep its id forever.
-        unended.add(id);
-        await queue.add(
-          'run',
-          { runId: id, agent },
-          { jobId: id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
-        );
-      } catch (error) {
-        unended.delete(id);
-        await waiting.remove(agent, id).catch(() => {});
-        throw error;
-      }
-      return { ok: true, run };
+    start(request) {
+      return startOnce({
+        store,
+        request,
+        keyHours: options.limits?.idempotencyKeyHours,
+        start: (id) => startNew(request, id),
+      });
     },
 
     get: (id) => store.getRun(id),

@@ -7,9 +7,19 @@ import type { RunPage, RunQuery } from './stores/run-listing.js';
 
 /** Why a run could not be started, as data the HTTP layer maps to a status code. */
 export type StartResult =
-  | { ok: true; run: RunRecord }
+  /** `replayed`: the request's Idempotency-Key had started this run already; nothing new was started. */
+  | { ok: true; run: RunRecord; replayed?: boolean }
   | { ok: false; reason: 'unknown_agent' }
-  | { ok: false; reason: 'queue_full'; retryAfterSeconds: number };
+  | { ok: false; reason: 'queue_full'; retryAfterSeconds: number }
+  /** The Idempotency-Key was used for another request (another body, route or query). */
+  | { ok: false; reason: 'idempotency_mismatch'; runId: string }
+  | { ok: false; reason: 'invalid_idempotency_key' };
+
+/** An Idempotency-Key and a fingerprint of the request that carries it. */
+export interface IdempotencyRequest {
+  key: string;
+  fingerprint: string;
+}
 
 /** What starts a run. */
 export interface StartRequest {
@@ -17,12 +27,18 @@ export interface StartRequest {
   input: string;
   history?: Message[];
   source?: RunSource;
+  /** The principal starting it; the run is theirs. */
+  owner?: string;
+  /** Start at most one run per key and owner: a retry with the same key gets the first run back. */
+  idempotency?: IdempotencyRequest;
 }
 
 /** The record of a run just started, waiting its turn: the same in every run service. */
-export function queuedRun({ agent, input, history, source = 'api' }: StartRequest, id = newRunId()): RunRecord {
+export function queuedRun({ agent, input, history, source = 'api', owner }: StartRequest, id = newRunId()): RunRecord {
   const now = Date.now();
-  return { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
+  const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
+  if (owner !== undefined) run.owner = owner;
+  return run;
 }
 
 /** The refusal when an agent has as many runs waiting as it may (429 with Retry-After). */

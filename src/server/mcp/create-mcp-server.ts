@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, LoggingLevel, Tool as McpToolListing } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, requireOptional } from '../../core/index.js';
 import { type AnyTool, formatInputIssues } from '../../tools/index.js';
+import { MAX_BODY_DEPTH, nestingDepth } from '../http-error.js';
 import { type McpCatalog, registerCatalog } from './mcp-catalog.js';
 import { toMcpContent } from './mcp-content.js';
 import { type McpCallContext, mcpToolContext } from './mcp-tool-context.js';
@@ -94,6 +95,10 @@ export async function notifyResourceUpdated(server: Server, uri: string): Promis
 }
 
 async function callTool(tool: AnyTool, input: unknown, call: McpCallContext): Promise<CallToolResult> {
+  // Validating (and quoting) deeper arguments would overflow the stack and answer with its internal text.
+  if (nestingDepth(input, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    return failure(`The arguments of "${tool.name}" are nested deeper than ${MAX_BODY_DEPTH} levels.`);
+  }
   const parsed = tool.parse(input);
   if (!parsed.ok) return failure(formatInputIssues(tool, parsed.issues, input));
   // A timer we hold rather than `AbortSignal.timeout`: combined by `AbortSignal.any`, that signal is only

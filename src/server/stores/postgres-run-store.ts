@@ -4,7 +4,9 @@ import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
+import type { IdempotencyClaim } from './idempotency-claim.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
+import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
 import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
@@ -83,7 +85,16 @@ export class PostgresRunStore implements RunStore {
       -- A checkpoint's steps, written once each (checkpoints written before this table hold them inline).
       CREATE TABLE IF NOT EXISTS ${s}.run_steps (
         run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx)
-      );`;
+      );
+      -- Who started each run; runs stored before owners keep none (only admins see them).
+      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS owner TEXT;
+      CREATE INDEX IF NOT EXISTS runs_owner ON ${s}.runs (owner, created_at, id);
+      -- Idempotency-Key claims: which run a caller's key started, and a fingerprint of the request that did.
+      CREATE TABLE IF NOT EXISTS ${s}.run_idempotency_keys (
+        scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, run_id TEXT NOT NULL, created_at BIGINT NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX IF NOT EXISTS run_idempotency_keys_created ON ${s}.run_idempotency_keys (created_at);`;
   }
 
   createRun(run: RunRecord): Promise<void> {
@@ -92,6 +103,14 @@ export class PostgresRunStore implements RunStore {
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
     return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
+    return postgresClaimKey(this.#pool, this.#schema, claim, expiredBefore);
+  }
+
+  releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void> {
+    return postgresReleaseKey(this.#pool, this.#schema, claim);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {

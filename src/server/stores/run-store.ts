@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
+import type { IdempotencyClaim } from './idempotency-claim.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 
 /**
@@ -19,6 +20,14 @@ export interface RunStore {
   listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]>;
   /** One page of run summaries, newest first (`GET /v1/runs`, `thinkflow runs list`). */
   queryRuns(query: RunQuery): Promise<RunPage>;
+  /**
+   * Records an Idempotency-Key claim unless its key is held, atomically across processes sharing the
+   * store: resolves with the claim that holds the key (this one, or the first). Claims made before
+   * `expiredBefore` no longer hold their key.
+   */
+  claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim>;
+  /** Drops a claim if `runId` still holds it (the run it was for was refused). */
+  releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void>;
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void>;
   /** Events with `seq > afterSeq`, in order. */
   readEvents(runId: string, afterSeq: number, limit?: number): Promise<StoredEvent[]>;

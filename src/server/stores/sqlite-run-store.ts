@@ -5,11 +5,13 @@ import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { packEvents, unpackEvents } from './event-block-codec.js';
+import type { IdempotencyClaim } from './idempotency-claim.js';
 import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
+import { sqliteClaimKey, sqliteReleaseKey } from './sqlite-idempotency.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
@@ -97,6 +99,14 @@ export class SqliteRunStore implements RunStore {
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
     return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+  }
+
+  async claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
+    return retryBusy(() => sqliteClaimKey(this.#db, claim, expiredBefore), 5_000);
+  }
+
+  async releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void> {
+    sqliteReleaseKey(this.#db, claim);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
@@ -235,7 +245,7 @@ export class SqliteRunStore implements RunStore {
 
   #commit(batch: WriteBatch): void {
     const insertRun = this.#statement(
-      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
       this.#strings.start(run.id, run.input);
@@ -251,6 +261,7 @@ export class SqliteRunStore implements RunStore {
         run.result ? JSON.stringify(run.result) : null,
         run.questions ? JSON.stringify(run.questions) : null,
         run.cancelRequested ? 1 : 0,
+        run.owner ?? null,
       );
     }
     // Events before patches: a result's strings refer to the events that carry them first.
