@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/core/index.js';
+import { Agent } from '../../../src/agent/index.js';
+import type { AgentEvent, Message } from '../../../src/core/index.js';
 import { scriptedModel } from '../../../src/llm/index.js';
 import type { ElicitRequest } from '../../../src/tools/index.js';
 import { type McpToolSet, mcpTools } from '../../../src/tools/mcp/index.js';
@@ -104,6 +105,28 @@ describe('mcpTools against @modelcontextprotocol/server-everything (stdio)', { t
     // The last report may race the result (the SDK stops listening once the result is in).
     expect(progress.map((e) => (e.type === 'tool_progress' ? e.progress : 0)).slice(0, 2)).toEqual([1, 2]);
     expect(progress[0]).toMatchObject({ tool: 'trigger-long-running-operation', total: 3, callId: 'call-1' });
+  });
+
+  it('in an agent run: the image reaches a model that reads images, a placeholder the others; progress is an event', async () => {
+    const call = (name: string, args: object) => ({
+      text: '',
+      toolCalls: [{ id: 'c1', name, arguments: JSON.stringify(args) }],
+    });
+    const toolMessages = (messages: Message[]) => JSON.stringify(messages.filter((m) => m.role !== 'system'));
+    const vision = scriptedModel([call('get-tiny-image', {}), 'A tiny image.'], { capabilities: { images: true } });
+    await new Agent({ model: vision, tools: set.tools }).run('Show me the image.');
+    expect(toolMessages(vision.calls[1].messages)).toContain('"type":"image"');
+    const text = scriptedModel([call('get-tiny-image', {}), 'An image I cannot see.'], {
+      capabilities: { images: false },
+    });
+    await new Agent({ model: text, tools: set.tools }).run('Show me the image.');
+    expect(toolMessages(text.calls[1].messages)).not.toContain('"type":"image"');
+    expect(toolMessages(text.calls[1].messages)).toMatch(/image\/png/);
+
+    const events: AgentEvent[] = [];
+    const slow = scriptedModel([call('trigger-long-running-operation', { duration: 0.3, steps: 3 }), 'Done.']);
+    await new Agent({ model: slow, tools: set.tools }).run('Run it.', { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'tool_progress').length).toBeGreaterThanOrEqual(2);
   });
 
   it('validates arguments with the full JSON Schema before calling', () => {
