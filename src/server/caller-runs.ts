@@ -99,6 +99,10 @@ export function callerRuns(inner: RunService): RunService {
 
     changed: (id, timeoutMs) => inner.changed(id, timeoutMs),
 
+    async status(id) {
+      return (await visible(id)) ? inner.status(id) : undefined;
+    },
+
     async wait(id, signal) {
       return (await visible(id)) ? inner.wait(id, signal) : undefined;
     },

@@ -10,6 +10,7 @@ import { isClientGone } from './client-gone.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError, runFailed } from './http-error.js';
+import { DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './outage.js';
 import { currentScope } from './request-scope.js';
 import { type AuthConfig, resolveCaller } from './resolve-caller.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
@@ -83,8 +84,11 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   const runs = callerRuns(service);
   const sessions = options.sessions && callerSessions(options.sessions);
   const app = new Hono();
+  // An outage fails every request the same way: one line per interval, with a count.
+  const outageLog = stderrErrors('thinkflow server: requests failed');
   const reportError = (error: unknown) => {
     if (options.onError) options.onError(error);
+    else if (isDependencyUnavailable(error)) outageLog(error);
     else {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
       process.stderr.write(`thinkflow server: a request failed: ${redactText(text)}\n`);
@@ -100,7 +104,12 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       bodyTypes: { '/v1/agents/:name/replay': REPLAY_BODY_TYPES },
     }),
   );
+  // Liveness: the process answers. Readiness: so do the services its runs need (send traffic here).
   app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/ready', async (c) => {
+    const readiness = service.ready ? await service.ready() : { ok: true, checks: {} };
+    return c.json(readiness, readiness.ok ? 200 : 503, readiness.ok ? {} : { 'Retry-After': '5' });
+  });
   // Names the caller (or answers 401); the routes after it run in the caller's scope.
   app.use('/v1/*', resolveCaller(options.auth));
   app.use(
@@ -140,6 +149,17 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       if (options.log) options.log(line);
       else process.stderr.write(`${line}\n`);
       return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
+    }
+    if (isDependencyUnavailable(error)) {
+      // An outage, not a bug: the client retries later. Reported as one line (serve throttles them).
+      reportError(error);
+      const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
+      const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
+      const name =
+        dependency === 'redis' ? 'Redis' : dependency === 'postgres' ? 'PostgreSQL' : 'A service the server needs';
+      return apiError(c, 'dependency_unavailable', `${name} is unreachable right now; retry in ${seconds} s.`, {
+        'Retry-After': String(seconds),
+      });
     }
     reportError(error);
     // Once a run is started, a retry of the request would start another: say so, in a way clients obey.

@@ -1,3 +1,4 @@
+import { redactedIfSecret } from '../core/index.js';
 import { createChangeSignal } from './change-signal.js';
 import { executeRun } from './execute-run.js';
 import type { QuestionBox } from './question-box.js';
@@ -133,12 +134,14 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
           // Committed with the first events in one transaction; reads always see it.
           void store.createRun(run).catch(onError);
           pump(agent);
-          return { ok: true, run };
+          // The caller gets the run as the store keeps it; the queued copy keeps the input as given.
+          return { ok: true, run: redactedIfSecret(run) };
         },
       });
     },
 
     get: (id) => store.getRun(id),
+    status: (id) => store.getStatus(id),
     list: (query) => store.queryRuns(query),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (id, timeoutMs) => signal.wait(id, timeoutMs),

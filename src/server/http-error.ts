@@ -19,7 +19,8 @@ export type ApiErrorCode =
   | 'headers_too_large'
   | 'unprocessable'
   | 'run_failed'
-  | 'internal';
+  | 'internal'
+  | 'dependency_unavailable';
 
 const STATUS = {
   invalid_request: 400,
@@ -38,6 +39,7 @@ const STATUS = {
   // Not a 5xx: see runFailed.
   run_failed: 400,
   internal: 500,
+  dependency_unavailable: 503,
 } as const satisfies Record<ApiErrorCode, ContentfulStatusCode>;
 
 /** The HTTP status each error code answers with. */
@@ -47,7 +49,10 @@ export function errorStatus(code: ApiErrorCode): ContentfulStatusCode {
 
 /** The JSON body of every API error: OpenAI's shape, which every client knows how to show. */
 export function errorBody(code: ApiErrorCode, message: string) {
-  const type = code === 'internal' || code === 'run_failed' ? 'server_error' : 'invalid_request_error';
+  const type =
+    code === 'internal' || code === 'run_failed' || code === 'dependency_unavailable'
+      ? 'server_error'
+      : 'invalid_request_error';
   return { error: { message, type, code } };
 }
 

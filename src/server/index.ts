@@ -28,9 +28,19 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
+export {
+  type Backoff,
+  backoffDelay,
+  createLogThrottle,
+  type Dependency,
+  DependencyUnavailableError,
+  isDependencyUnavailable,
+  type LogThrottle,
+} from './outage.js';
 export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
+export type { Readiness } from './readiness.js';
 export type { Caller } from './request-scope.js';
 export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
 export {
@@ -79,5 +89,6 @@ export {
   RunStoreStats,
   RunSummary,
 } from './stores/run-listing.js';
+export type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
 export type { RunStore } from './stores/run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';

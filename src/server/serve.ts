@@ -7,6 +7,7 @@ import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
 import { listenHttp } from './listen-http.js';
+import { createLogThrottle, isDependencyUnavailable } from './outage.js';
 import { type ApiToken, authRequired } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
@@ -39,6 +40,8 @@ export interface ServeOptions {
   pgSchema?: string;
   /** Days finished runs are kept (`--retention-days`); wins over `config.retention.maxAgeDays`. 0 keeps them forever. */
   retentionDays?: number;
+  /** With `queue`: how often the reconciler re-enqueues runs that have no job. Default 10000 ms. */
+  recoveryIntervalMs?: number;
   /** Milliseconds running runs get to finish on shutdown before they are checkpointed. Default 10000. */
   shutdownTimeoutMs?: number;
   /** Where the server's log lines go (default stderr). Each line has secrets redacted first. */
@@ -101,6 +104,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Errors can carry URLs with credentials or keys echoed by a provider: never log them as they are.
   const log = (line: string) => write(redactText(line));
+  // An outage repeats the same error for every request and reconnect: one line per interval, with a count.
+  const throttled = createLogThrottle(log);
+  const logError = (prefix: string, e: unknown) =>
+    isDependencyUnavailable(e)
+      ? throttled(`${prefix}${e instanceof Error ? e.message : String(e)}`)
+      : log(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   // A token no client can send is refused before anything opens.
   const tokens: ApiToken[] = [...apiTokens(config), ...(options.tokens ?? [])];
   checkApiTokens(tokens.map((t) => (typeof t === 'string' ? t : t.token)));
@@ -115,6 +124,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         agents: Object.keys(agents),
         store,
         limits: config.limits,
+        recoveryIntervalMs: options.recoveryIntervalMs,
+        onError: (e) => logError('thinkflow serve: ', e),
+        onRecovered: (n) => log(`thinkflow serve: re-enqueued ${n} run(s) that had no job (PostgreSQL holds them).`),
       })
     : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
   const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
@@ -140,8 +152,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     studio: config.studio,
     sessions,
     replayAgents: agents,
-    onError: (e) =>
-      log(`thinkflow serve: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    onError: (e) => logError('thinkflow serve: a request failed: ', e),
     log,
   };
   const app = createApp(appOptions);
@@ -180,6 +191,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await retention.stop();
         await store.close();
         await sessions.close?.();
+        throttled.close();
       })();
       return closing;
     },

@@ -14,6 +14,8 @@ export interface RunStore {
   init(): Promise<void>;
   createRun(run: RunRecord): Promise<void>;
   getRun(id: string): Promise<RunRecord | undefined>;
+  /** Where a run stands, without reading its input and result (a reader polls it). */
+  getStatus(id: string): Promise<ServerRunStatus | undefined>;
   /** The runs of those ids that exist, in any order (a worker polls all its runs at once). */
   getRuns(ids: readonly string[]): Promise<RunRecord[]>;
   updateRun(id: string, patch: RunPatch): Promise<void>;
