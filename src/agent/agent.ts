@@ -90,6 +90,7 @@ export class Agent<T = unknown> {
         emit,
         remainingBudget: () => remainingBudget(budget, state),
         addUsage: (usage) => addChildUsage(state, usage),
+        model: this.options.model,
       };
       // Every question the run's tools put to a person is announced in the event stream.
       const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });

@@ -68,7 +68,14 @@ export {
   type ReplyHabit,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
-export { redactedIfSecret, redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
+export {
+  mayHoldSecret,
+  redactedIfSecret,
+  redactedJson,
+  redactSecrets,
+  redactText,
+  SECRET_SHAPES,
+} from './redact-secrets.js';
 export {
   addStats,
   emptyStats,

@@ -5,13 +5,26 @@ export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create
 export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
 export { loadConfig } from './load-config.js';
 export {
+  AudioPart,
   createMcpServer,
+  type McpCatalog,
+  type McpCompleter,
+  McpContentPart,
+  type McpFetchHandler,
   type McpFetchHandlerOptions,
   type McpHttpServing,
+  type McpPrompt,
+  type McpPromptMessage,
+  type McpResource,
+  type McpResourceBody,
+  type McpResourceTemplate,
   type McpServerInfo,
   type McpServing,
+  type McpSessionLimits,
   type McpTransportOptions,
   mcpFetchHandler,
+  ResourceLinkPart,
+  ResourcePart,
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
@@ -54,7 +67,6 @@ export {
 } from './run-record.js';
 export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
 export {
-  bearerTokenAuth,
   type CorsConfig,
   checkApiTokens,
   envApiTokens,
