@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
@@ -90,7 +91,11 @@ export class Agent<T = unknown> {
         remainingBudget: () => remainingBudget(budget, state),
         addUsage: (usage) => addChildUsage(state, usage),
       };
-      const tools = createRunTools(this.tools, this.options as AgentOptions, run, parent);
+      // A run's own output schema stands in for the agent's (a server request's `response_format`).
+      const runAgentOptions = (
+        options.outputSchema ? { ...this.options, outputSchema: options.outputSchema } : this.options
+      ) as AgentOptions;
+      const tools = createRunTools(this.tools, runAgentOptions, run, parent);
       const protocol = this.protocol;
       const result = await runLoop(
         state,
@@ -98,10 +103,15 @@ export class Agent<T = unknown> {
           model: this.options.model,
           protocol,
           tools,
-          prompt: this.#promptContext(tools.registry.specs() as ToolSpec[], language, recall.block),
-          responseFormat: protocol.name === 'native' ? this.#responseFormat() : undefined,
+          prompt: this.#promptContext(
+            tools.registry.specs() as ToolSpec[],
+            language,
+            recall.block,
+            runAgentOptions.outputSchema,
+          ),
+          responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,
           language,
-          options: this.options as AgentOptions,
+          options: runAgentOptions,
           run,
           context: this.#contextWindow(),
           recalled: recall.memories,
@@ -160,16 +170,19 @@ export class Agent<T = unknown> {
     return [{ role: 'system', content: system }, ...(options.history ?? []), { role: 'user', content: input }];
   }
 
-  #promptContext(tools: PromptContext['tools'], language: Language, recalled = ''): PromptContext {
-    const context = [
-      recalled,
-      this.options.outputSchema ? outputSchemaBlock(this.options.outputSchema, language) : '',
-    ].filter(Boolean);
+  #promptContext(
+    tools: PromptContext['tools'],
+    language: Language,
+    recalled = '',
+    outputSchema: z.ZodType | undefined = this.options.outputSchema,
+  ): PromptContext {
+    const context = [recalled, outputSchema ? outputSchemaBlock(outputSchema, language) : ''].filter(Boolean);
     return { instructions: this.options.instructions, tools, language, context: context.length ? context : undefined };
   }
 
-  /** The output schema as a structured-output request, built once. */
-  #responseFormat() {
+  /** The output schema as a structured-output request, built once for the agent's own schema. */
+  #responseFormat(runSchema?: z.ZodType) {
+    if (runSchema) return outputResponseFormat(runSchema);
     const schema = this.options.outputSchema;
     if (!schema) return undefined;
     this.#responseFormatCache ??= outputResponseFormat(schema);

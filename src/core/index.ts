@@ -1,5 +1,12 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
 export {
+  type AnswerDelta,
+  type AnswerReader,
+  type AnswerReaderOptions,
+  createAnswerReader,
+  SEGMENT_BREAK,
+} from './answer-text.js';
+export {
   contentText,
   describePart,
   estimateMediaTokens,

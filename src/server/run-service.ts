@@ -1,7 +1,7 @@
 import type { Message } from '../core/index.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
-import { isFinished, type RunRecord, type RunSource, type StoredEvent } from './run-record.js';
+import { type CallerOptions, isFinished, type RunRecord, type RunSource, type StoredEvent } from './run-record.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunPage, RunQuery } from './stores/run-listing.js';
 
@@ -17,12 +17,15 @@ export interface StartRequest {
   input: string;
   history?: Message[];
   source?: RunSource;
+  caller?: CallerOptions;
 }
 
 /** The record of a run just started, waiting its turn: the same in every run service. */
-export function queuedRun({ agent, input, history, source = 'api' }: StartRequest, id = newRunId()): RunRecord {
+export function queuedRun({ agent, input, history, source = 'api', caller }: StartRequest, id = newRunId()): RunRecord {
   const now = Date.now();
-  return { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
+  const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
+  if (caller) run.caller = caller;
+  return run;
 }
 
 /** The refusal when an agent has as many runs waiting as it may (429 with Retry-After). */

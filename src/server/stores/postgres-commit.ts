@@ -27,9 +27,9 @@ const set = (column: string, bit: number) =>
 export function commitStatement(schema: string): string {
   const s = schema;
   return `WITH created AS (
-  INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested)
+  INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, caller)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
-    $9::text[], $10::text[], $11::boolean[])
+    $9::text[], $10::text[], $11::boolean[], $29::text[])
 ), patched AS (
   UPDATE ${s}.runs AS r SET ${set('status', PATCH_BITS.status)}, ${set('result', PATCH_BITS.result)},
     ${set('questions', PATCH_BITS.questions)}, ${set('cancel_requested', PATCH_BITS.cancelRequested)},
@@ -142,6 +142,7 @@ export function commitValues(
     JSON.stringify(checkpoints),
     now,
     ended,
+    runs.map((run) => json(run.caller)),
   ];
 }
 

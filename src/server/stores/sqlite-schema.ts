@@ -7,7 +7,8 @@ import type Database from 'better-sqlite3';
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
-  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER,
+  caller TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
 -- Listings page newest first and retention scans oldest first: both walk this index.
@@ -25,6 +26,9 @@ CREATE TABLE IF NOT EXISTS run_steps (run_id TEXT NOT NULL, idx INTEGER NOT NULL
 /** Creates the tables, and moves a log kept one event per row (before blocks) into blocks. */
 export function openSchema(db: Database.Database): void {
   db.exec(SCHEMA);
+  // A store made before runs kept their caller's options (client tools, output schema) gains the column.
+  const columns = db.prepare('PRAGMA table_info(runs)').all() as { name: string }[];
+  if (!columns.some((column) => column.name === 'caller')) db.exec('ALTER TABLE runs ADD COLUMN caller TEXT');
   const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_events'").get();
   if (!legacy) return;
   db.transaction(() => {
