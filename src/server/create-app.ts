@@ -12,7 +12,9 @@ import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
+import { modelsRoute } from './routes/models-route.js';
 import { replayRoute } from './routes/replay-route.js';
+import { responsesRoute } from './routes/responses-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
@@ -116,6 +118,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
+  responsesRoute(app, runs);
+  modelsRoute(app, runs);
   hookRoutes(app, runs, options.hooks ?? {});
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
