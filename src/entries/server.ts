@@ -6,6 +6,8 @@
 export {
   type AgentEntry,
   type AuthConfig,
+  CallerOptions,
+  ClientTool,
   type CreateAppOptions,
   createApp,
   createLocalRuns,
@@ -18,6 +20,7 @@ export {
   PendingQuestion,
   type PruneRequest,
   type PruneResult,
+  ResponsesBody,
   type RetentionConfig,
   type RunningServer,
   type RunPage,

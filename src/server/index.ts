@@ -28,8 +28,11 @@ export {
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
+export { ResponsesBody } from './routes/responses-wire.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
 export {
+  CallerOptions,
+  ClientTool,
   isFinished,
   PendingQuestion,
   type RunPatch,
