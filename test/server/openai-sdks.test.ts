@@ -3,9 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
-import { run, Agent as SdkAgent, tool as sdkTool, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
+import { run, Agent as SdkAgent, tool as sdkTool, setDefaultOpenAIKey, setTracingDisabled } from '@openai/agents';
 import { generateObject, generateText, stepCountIs, tool } from 'ai';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tempDir } from './server-fixtures.js';
@@ -85,9 +84,14 @@ describe('LangChain against thinkflow serve', () => {
 });
 
 describe('OpenAI Agents SDK against thinkflow serve', () => {
+  // Its default provider makes its own client (with its own openai package) from the environment.
   beforeAll(() => {
     setTracingDisabled(true);
-    setDefaultOpenAIClient(new OpenAI({ baseURL, apiKey: 'none', maxRetries: 0 }));
+    process.env.OPENAI_BASE_URL = baseURL;
+    setDefaultOpenAIKey('none');
+  });
+  afterAll(() => {
+    delete process.env.OPENAI_BASE_URL;
   });
 
   it('function tools: the SDK runs them and sends the outputs back', async () => {
