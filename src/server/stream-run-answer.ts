@@ -25,7 +25,7 @@ export interface StreamRunAnswerOptions {
   finalOnly?: boolean;
   /** Answer only from events after this one (a run resumed with tool results goes on from there). */
   afterSeq?: number;
-  /** Calls whose results the caller just posted: the run no longer waits on them. */
+  /** Questions the caller just answered (their ids): the run no longer waits on them, whatever its stored record still says. */
   answered?: ReadonlySet<string>;
 }
 
@@ -83,11 +83,9 @@ function waitingCalls(
   open: ReadonlySet<string>,
   answered: ReadonlySet<string> | undefined,
 ): PendingQuestion[] | undefined {
-  if (run.status !== 'waiting') return undefined;
-  const expected = [...open].filter((callId) => !answered?.has(callId));
-  if (expected.length === 0) return undefined;
-  const asked = (run.questions ?? []).filter((q) => q.kind === 'client_tool' && !q.answer);
-  const calls = expected.map((callId) => asked.find((q) => q.callId === callId));
+  if (run.status !== 'waiting' || open.size === 0) return undefined;
+  const asked = (run.questions ?? []).filter((q) => q.kind === 'client_tool' && !q.answer && !answered?.has(q.id));
+  const calls = [...open].map((callId) => asked.find((q) => q.callId === callId));
   return calls.every((q) => q !== undefined) ? (calls as PendingQuestion[]) : undefined;
 }
 

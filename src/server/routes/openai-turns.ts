@@ -65,7 +65,7 @@ export async function continueWithResults(
     if (!question) return refuse(result.field, `the run does not wait for tool call "${result.id}".`);
     const outcome = await runs.answer(run.id, { questionId: question.id, approved: true, text: result.output });
     if (outcome !== 'answered') return refuse(result.field, `tool call "${result.id}" was already answered.`);
-    if (question.callId) answered.add(question.callId);
+    answered.add(question.id);
   }
   return { ok: true, continued: { run, afterSeq, answered } };
 }
