@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
-import { scriptedModel } from '../../src/llm/index.js';
+import { openaiCompatible, openaiResponses, scriptedModel } from '../../src/llm/index.js';
 import { loadConfig, type RunningServer, serve } from '../../src/server/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { tempDir } from './server-fixtures.js';
@@ -85,5 +85,20 @@ describe('the same answer streamed and not', () => {
     expect(data.usage?.completion_tokens).toBeGreaterThan(0);
     expect((data.usage as unknown as { estimated?: boolean }).estimated).toBe(true);
     expect(response.headers.get('x-thinkflow-usage-estimated')).toBe('true');
+  });
+
+  it("thinkflow's own OpenAI providers read what it serves, streamed and not", async () => {
+    const baseURL = `${server.url}/v1`;
+    for (const model of [
+      openaiResponses({ baseURL, model: 'speaker' }),
+      openaiCompatible({ baseURL, model: 'speaker' }),
+    ]) {
+      for (const streaming of [true, false]) {
+        const result = await new Agent({ model, streaming }).run('What is the answer?');
+        expect(result.status, `${model.id} streaming=${streaming}`).toBe('done');
+        expect(result.output).toContain('The answer is 42.');
+        expect(result.usage.promptTokens).toBeGreaterThan(0);
+      }
+    }
   });
 });

@@ -112,6 +112,8 @@ export function unsupportedResponsesField(body: ResponsesBody): { field: string;
     return { field: 'truncation', why: 'the agent keeps its own context window; leave it out' };
   }
   for (const [i, value] of (body.include ?? []).entries()) {
+    // An agent's answer carries no reasoning items, so asking for their encrypted content asks for nothing.
+    if (value === 'reasoning.encrypted_content') continue;
     return { field: `include[${i}]`, why: `"${value}" is not produced by an agent run` };
   }
   for (const key of Object.keys(body)) {
