@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
 import type { ModelRequest } from '../../src/core/index.js';
 import { type ScriptedModel, scriptedModel } from '../../src/llm/index.js';
-import { type RunningServer, serve } from '../../src/server/index.js';
+import { createRunWorker, PostgresRunStore, type RunningServer, serve } from '../../src/server/index.js';
 import { defineTool } from '../../src/tools/index.js';
+import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
 import { tempDir } from './server-fixtures.js';
 
 const dir = tempDir();
@@ -164,4 +165,45 @@ describe('client-side tools', () => {
       { role: 'user', content: 'Thanks.' },
     ]);
   });
+
+  it('queue mode: the API server answers the call, the worker that waits on it goes on', async () => {
+    const schema = uniqueName('tf_client_tools');
+    const queueName = uniqueName('runs');
+    const agents = {
+      remote: () =>
+        new Agent({
+          model: scriptedModel((r) =>
+            toolResults(r) === 0
+              ? { text: '', toolCalls: [call('q', 'get_weather', { city: 'Lima' })] }
+              : `Queued: ${r.messages.at(-1)?.content}`,
+          ),
+        }),
+    };
+    const api = await serve({
+      port: 0,
+      log: () => {},
+      config: { agents },
+      queue: TEST_REDIS,
+      queueName,
+      pg: TEST_PG,
+      pgSchema: schema,
+    });
+    const workerStore = new PostgresRunStore({ connectionString: TEST_PG, schema });
+    const worker = createRunWorker({ agents, store: workerStore, redisUrl: TEST_REDIS, queueName, pollMs: 50 });
+    try {
+      const remote = new OpenAI({ baseURL: `${api.url}/v1`, apiKey: 'none', maxRetries: 0 });
+      const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Go.' }];
+      const first = await remote.chat.completions.create({ model: 'remote', messages, tools: [weather] });
+      const toolCall = first.choices[0].message.tool_calls?.[0];
+      expect(first.choices[0].finish_reason).toBe('tool_calls');
+      messages.push(first.choices[0].message, { role: 'tool', tool_call_id: toolCall?.id ?? '', content: 'mild' });
+      const second = await remote.chat.completions.create({ model: 'remote', messages, tools: [weather] });
+      expect(second.choices[0].message.content).toBe('Queued: mild');
+    } finally {
+      await worker.close();
+      await workerStore.drop();
+      await workerStore.close();
+      await api.close();
+    }
+  }, 30_000);
 });
