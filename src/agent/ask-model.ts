@@ -1,5 +1,5 @@
 import { type ModelRequest, type ModelResponse, reasoningText } from '../core/index.js';
-import { costOf, type Model, withUsage } from '../llm/index.js';
+import { costOf, type Model, roughUsage } from '../llm/index.js';
 import { callModel } from './call-model.js';
 import { addUsage, event, type RunScope } from './run-state.js';
 import { withoutMedia } from './unsupported-media.js';
@@ -35,11 +35,12 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
   // A `then`, not an async function: one promise fewer per step (see docs/loop.md). Promise.resolve
   // also takes a model whose generate() returns a plain value.
   return Promise.resolve(callModel(model, request, { streaming: call.streaming, onDelta, onReasoning })).then(
-    (reply) => {
-      const cached = reply.cached === true;
+    (response) => {
+      const cached = response.cached === true;
       // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
-      // one, rather than a false zero that clients read as "no usage" (LangChain drops it).
-      const response = reply.usage || cached ? reply : withUsage(reply, request);
+      // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
+      // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
+      if (!response.usage && !cached) response.usage = roughUsage(request, response);
       addUsage(state, response.usage, cached);
       const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
       if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
