@@ -117,8 +117,23 @@ function planTasks(question: string, lang: 'en' | 'zh'): Plan {
     tasks.push({ tool: 'weather', city });
   }
   for (const expression of findExpressions(question)) tasks.push({ tool: 'calculator', expression });
-  if (tasks.length === 0) tasks.push({ tool: 'search', query: question.replace(/[?？]\s*$/, '').trim() });
+  if (tasks.length === 0) tasks.push({ tool: 'search', query: searchQuery(question) });
   return { tasks };
+}
+
+/**
+ * Most characters of a search query. A model writes a short query, whatever the question's length;
+ * echoing the whole question made a 1 MiB question a 1 MiB reply, streamed as 130,000 deltas.
+ */
+const MAX_QUERY = 200;
+
+/** The question as a search query: without its question mark, cut at a word before `MAX_QUERY`. */
+function searchQuery(question: string): string {
+  const query = question.replace(/[?？]\s*$/, '').trim();
+  if (query.length <= MAX_QUERY) return query;
+  const cut = query.slice(0, MAX_QUERY);
+  const space = cut.search(/\s\S*$/);
+  return (space > MAX_QUERY / 2 ? cut.slice(0, space) : cut).trimEnd();
 }
 
 /** A known city, else the name the question gives (`in Madrid`, `杭州天气`), else none. */

@@ -1,5 +1,5 @@
 import type { RunResult } from '../core/index.js';
-import { errorMessage } from '../core/index.js';
+import { errorMessage, redactedIfSecret } from '../core/index.js';
 import { callerRunOptions } from './caller-run-options.js';
 import { createQuestionBox, type QuestionBox } from './question-box.js';
 import type { RunRecord } from './run-record.js';
@@ -20,7 +20,7 @@ export interface ExecuteRunOptions {
   isStopping?: () => boolean;
   /** Where write failures that have no awaiting caller go (the next checkpoint's commit also fails loudly). */
   onError?: (error: unknown) => void;
-  /** Called once the run's end is committed, with the run as now stored. */
+  /** Called once the run's end is committed, with the run as now stored (redacted, as every answer is). */
   onEnd?: (run: RunRecord) => void;
   /** A run never started before: skips reading its (empty) log and checkpoint. */
   fresh?: boolean;
@@ -94,7 +94,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   const patch = { status: result.status, result, updatedAt: Date.now() };
   await store.updateRun(run.id, { ...patch, questions: undefined });
   const { questions: _, ...rest } = run;
-  options.onEnd?.({ ...rest, ...patch });
+  options.onEnd?.(redactedIfSecret({ ...rest, ...patch }));
   changed();
   return result;
 }

@@ -71,6 +71,8 @@ export const RunRecord = z.object({
   caller: CallerOptions.optional(),
   status: ServerRunStatus,
   source: RunSource,
+  /** The principal who started it (absent on an open server, and for runs stored before owners). */
+  owner: z.string().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   result: z.custom<RunResult>((value) => typeof value === 'object' && value !== null).optional(),

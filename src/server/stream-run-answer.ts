@@ -19,6 +19,19 @@ export type AnswerEnd = { usage: AnswerUsage } & (
   | { type: 'aborted' }
 );
 
+/** What following an answer reads of the run service. */
+export type AnswerSource = Pick<RunService, 'events' | 'changed' | 'get' | 'status' | 'wait'>;
+
+/** The sequence number of a run's last logged event (0 for none), read a page at a time. */
+export async function lastSeq(runs: Pick<RunService, 'events'>, id: string): Promise<number> {
+  let seq = 0;
+  for (;;) {
+    const page = await runs.events(id, seq);
+    if (page.length === 0) return seq;
+    seq = page[page.length - 1].seq;
+  }
+}
+
 export interface StreamRunAnswerOptions {
   signal?: AbortSignal;
   /** Only the final answer, whole (structured output). */
@@ -36,14 +49,15 @@ export interface StreamRunAnswerOptions {
  * for its result); the run waits for the caller's next request, which continues it.
  */
 export async function* streamRunAnswer(
-  runs: Pick<RunService, 'events' | 'changed' | 'get' | 'wait'>,
+  runs: AnswerSource,
   id: string,
   options: StreamRunAnswerOptions = {},
 ): AsyncGenerator<AnswerDelta, AnswerEnd> {
   const { signal, afterSeq = 0 } = options;
   const reader = createAnswerReader({ finalOnly: options.finalOnly });
   const record = await runs.get(id);
-  const clientTools = new Set(record?.caller?.tools?.map((tool) => tool.name));
+  if (!record) return { type: 'ended', run: undefined, usage: { promptTokens: 0, completionTokens: 0 } };
+  const clientTools = new Set(record.caller?.tools?.map((tool) => tool.name));
   // The caller's tool calls of the current step that have not ended.
   const open = new Set<string>();
   const usage: AnswerUsage = { promptTokens: 0, completionTokens: 0 };
@@ -66,12 +80,18 @@ export async function* streamRunAnswer(
       if (seq > afterSeq) yield* deltas;
       if (event.type === 'run_end') return { type: 'ended', run: await runs.wait(id, signal), usage };
     }
-    if (events.length > 0) continue;
-    const run = await runs.get(id);
+    if (events.length > 0) {
+      // Between pages the event loop serves everyone else (a long log, many readers).
+      await new Promise((resolve) => setImmediate(resolve));
+      continue;
+    }
+    const status = await runs.status(id);
     // Events are committed before the final status, so an ended run with nothing left to read is done.
-    if (!run || isFinished(run.status)) return { type: 'ended', run, usage };
-    const waiting = waitingCalls(run, open, options.answered);
-    if (waiting) return { type: 'client_tools', run, calls: waiting, usage };
+    if (!status || isFinished(status)) return { type: 'ended', run: await runs.get(id), usage };
+    // Only a run that waits, with the caller's calls open, can be waiting for the caller.
+    const run = status === 'waiting' && open.size > 0 ? await runs.get(id) : undefined;
+    const waiting = run && waitingCalls(run, open, options.answered);
+    if (run && waiting) return { type: 'client_tools', run, calls: waiting, usage };
     await runs.changed(id, 1000);
   }
   return { type: 'aborted', usage };
@@ -91,7 +111,7 @@ function waitingCalls(
 
 /** The whole answer, as `streamRunAnswer` would stream it: chat text joins segments with a blank line. */
 export async function collectRunAnswer(
-  runs: Pick<RunService, 'events' | 'changed' | 'get' | 'wait'>,
+  runs: AnswerSource,
   id: string,
   options: StreamRunAnswerOptions = {},
 ): Promise<{ segments: string[]; end: AnswerEnd }> {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type Message, SEGMENT_BREAK } from '../../core/index.js';
 import { schemaOf } from '../caller-run-options.js';
-import { apiError, readBody } from '../http-error.js';
+import { apiError, readBody, runFailed } from '../http-error.js';
 import type { CallerOptions } from '../run-record.js';
 import type { RunService } from '../run-service.js';
 import { type AnswerEnd, collectRunAnswer, streamRunAnswer } from '../stream-run-answer.js';
@@ -156,7 +156,7 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
     if (!request.stream) {
       const { segments, end } = await collectRunAnswer(runs, runId, { ...follow, signal: c.req.raw.signal });
       const failed = endFailure(end);
-      if (failed || end.type === 'aborted') return apiError(c, 'internal', failed ?? 'The request was aborted.');
+      if (failed || end.type === 'aborted') return runFailed(c, runId, failed ?? 'the request was aborted');
       const content = segments.join(SEGMENT_BREAK);
       const calls = toolCalls(end);
       if (end.usage.estimated) c.header(USAGE_ESTIMATED_HEADER, 'true');
@@ -207,7 +207,13 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
       const failed = endFailure(end);
       if (failed) {
         await sse.writeSSE({
-          data: JSON.stringify({ error: { message: failed, type: 'server_error', code: 'internal' } }),
+          data: JSON.stringify({
+            error: {
+              message: `Agent run ${runId} did not answer: ${failed}`,
+              type: 'server_error',
+              code: 'run_failed',
+            },
+          }),
         });
         return;
       }

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { apiError } from '../http-error.js';
 import type { CallerOptions, PendingQuestion, RunRecord } from '../run-record.js';
 import type { RunService } from '../run-service.js';
-import type { AnswerEnd, AnswerUsage } from '../stream-run-answer.js';
+import { type AnswerEnd, type AnswerUsage, lastSeq } from '../stream-run-answer.js';
 
 /**
  * What the OpenAI Chat and Responses routes share: the ids of the caller's tool calls, continuing a
@@ -54,8 +54,7 @@ export async function continueWithResults(
       `the run of tool call "${results[0].id}" is not waiting for tool results (it ended or is unknown); start a new conversation turn.`,
     );
   }
-  const events = await runs.events(run.id, 0);
-  const afterSeq = events.at(-1)?.seq ?? 0;
+  const afterSeq = await lastSeq(runs, run.id);
   const answered = new Set<string>();
   for (const result of results) {
     const match = CALL_ID.exec(result.id);
@@ -88,10 +87,10 @@ export function chatUsage(usage: AnswerUsage) {
 /** The header that tells a client the usage is an estimate (no model reported it). */
 export const USAGE_ESTIMATED_HEADER = 'X-Thinkflow-Usage-Estimated';
 
-/** Why an answer that ended has nothing to give the caller, or undefined when it has an answer. */
+/** Why a run that ended has nothing to give the caller (for `runFailed`), or undefined when it answered. */
 export function endFailure(end: AnswerEnd): string | undefined {
   if (end.type !== 'ended') return undefined;
   const result = end.run?.result;
   if (result && (result.status === 'done' || result.output)) return undefined;
-  return `Agent run ${end.run?.id ?? ''} did not answer: ${result?.error?.message ?? `the run ended ${end.run?.status ?? 'unknown'}`}`;
+  return result?.error?.message ?? `the run ended ${end.run?.status ?? 'unknown'}`;
 }

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AnswerDelta, Message } from '../../core/index.js';
 import { schemaOf } from '../caller-run-options.js';
-import { apiError, readBody } from '../http-error.js';
+import { apiError, readBody, runFailed } from '../http-error.js';
 import { type CallerOptions, isFinished, type RunRecord } from '../run-record.js';
 import type { RunService } from '../run-service.js';
 import { type AnswerEnd, type AnswerUsage, streamRunAnswer } from '../stream-run-answer.js';
@@ -299,7 +299,7 @@ async function createResponse(c: Context, { runs, runId, follow, writer }: Answe
   close();
   const end = next.value;
   const failed = endFailure(end);
-  if (failed || end.type === 'aborted') return apiError(c, 'internal', failed ?? 'The request was aborted.');
+  if (failed || end.type === 'aborted') return runFailed(c, runId, failed ?? 'the request was aborted');
   if (end.type === 'client_tools') for (const q of end.calls) writer.output.push(writer.functionCall(end, q));
   if (end.usage.estimated) c.header(USAGE_ESTIMATED_HEADER, 'true');
   return c.json(writer.response(endStatus(end), end.usage));
@@ -348,7 +348,8 @@ function streamResponse(c: Context, { runs, runId, follow, writer }: AnswerCall)
     if (end.type === 'aborted') return;
     const failed = endFailure(end);
     if (failed) {
-      await send('response.failed', { response: writer.response('failed', end.usage, failed) });
+      const message = `Agent run ${runId} did not answer: ${failed}`;
+      await send('response.failed', { response: writer.response('failed', end.usage, message) });
       return;
     }
     if (end.type === 'client_tools') {
