@@ -1,4 +1,5 @@
 import type { AgentEvent } from './agent-event.js';
+import { redactText } from './redact-secrets.js';
 
 /**
  * One piece of a run's answer text. `start` marks the first piece of a new segment: what one model
@@ -87,7 +88,9 @@ export function createAnswerReader(options: AnswerReaderOptions = {}): AnswerRea
   const onFinal = (output: string): AnswerDelta[] => {
     finalSeen = true;
     if (options.finalOnly) return piece(output, true);
-    const said = call.trimStart().slice(0, sent);
+    // A stored run's final answer has its secrets redacted, its streamed pieces each on their own: the
+    // same text either way once redacted, so what was said is compared as the store would keep it.
+    const said = redactText(call.trimStart().slice(0, sent));
     if (said.trim() === output.trim()) return [];
     if (said !== '' && output.startsWith(said)) return piece(output.slice(said.length), false);
     return piece(output.trimStart(), true);

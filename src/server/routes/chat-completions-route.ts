@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type Message, SEGMENT_BREAK } from '../../core/index.js';
+import { type Message, redactText, SEGMENT_BREAK } from '../../core/index.js';
 import { schemaOf } from '../caller-run-options.js';
 import { apiError, readBody, runFailed } from '../http-error.js';
 import type { CallerOptions } from '../run-record.js';
@@ -157,7 +157,8 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
       const { segments, end } = await collectRunAnswer(runs, runId, { ...follow, signal: c.req.raw.signal });
       const failed = endFailure(end);
       if (failed || end.type === 'aborted') return runFailed(c, runId, failed ?? 'the request was aborted');
-      const content = segments.join(SEGMENT_BREAK);
+      // Redacted as a whole: a secret split across streamed pieces is whole again here.
+      const content = redactText(segments.join(SEGMENT_BREAK));
       const calls = toolCalls(end);
       if (end.usage.estimated) c.header(USAGE_ESTIMATED_HEADER, 'true');
       return c.json({

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { AnswerDelta, Message } from '../../core/index.js';
+import { type AnswerDelta, type Message, redactText } from '../../core/index.js';
 import { schemaOf } from '../caller-run-options.js';
 import { apiError, readBody, runFailed } from '../http-error.js';
 import { type CallerOptions, isFinished, type RunRecord } from '../run-record.js';
@@ -289,7 +289,8 @@ async function createResponse(c: Context, { runs, runId, follow, writer }: Answe
   let next = await answer.next();
   let text: string | undefined;
   const close = () => {
-    if (text !== undefined) writer.output.push(writer.message(text, 'completed'));
+    // Redacted as a whole: a secret split across streamed pieces is whole again here.
+    if (text !== undefined) writer.output.push(writer.message(redactText(text), 'completed'));
     text = undefined;
   };
   for (; !next.done; next = await answer.next()) {
