@@ -1,4 +1,12 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
+export { analyzeText, hasCjk, isCjkToken, queryTerms, textTokens } from './analyze-text.js';
+export {
+  type AnswerPart,
+  type AnswerPartReader,
+  type AnswerPartReaderOptions,
+  type AnswerPartType,
+  createAnswerPartReader,
+} from './answer-parts.js';
 export {
   type AnswerDelta,
   type AnswerReader,
@@ -67,7 +75,14 @@ export {
   type ReplyHabit,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
-export { redactedIfSecret, redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
+export {
+  mayHoldSecret,
+  redactedIfSecret,
+  redactedJson,
+  redactSecrets,
+  redactText,
+  SECRET_SHAPES,
+} from './redact-secrets.js';
 export {
   addStats,
   emptyStats,

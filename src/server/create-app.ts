@@ -12,7 +12,9 @@ import { createLocalRuns } from './create-local-runs.js';
 import { apiError, httpExceptionError, runFailed } from './http-error.js';
 import { DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './outage.js';
 import { currentScope } from './request-scope.js';
-import { type AuthConfig, resolveCaller } from './resolve-caller.js';
+import { type AuthConfig, authRequired, resolveCaller } from './resolve-caller.js';
+import { a2aRoutes } from './routes/a2a-route.js';
+import { agUiRoute } from './routes/ag-ui-route.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
@@ -23,6 +25,7 @@ import { responsesRoute } from './routes/responses-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
+import { uiStreamRoute } from './routes/ui-stream-route.js';
 import type { RunService } from './run-service.js';
 import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
@@ -112,19 +115,21 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
     const readiness = service.ready ? await service.ready() : { ok: true, checks: {} };
     return c.json(readiness, readiness.ok ? 200 : 503, readiness.ok ? {} : { 'Retry-After': '5' });
   });
-  // Names the caller (or answers 401); the routes after it run in the caller's scope.
-  app.use('/v1/*', resolveCaller(options.auth));
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
-      // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
-      onError: (c) =>
-        apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
-          Connection: 'close',
-        }),
-    }),
-  );
+  // Names the caller (or answers 401); the routes after it run in the caller's scope. An A2A agent's
+  // JSON-RPC endpoint is the API too; its card stays readable, as discovery needs.
+  const caller = resolveCaller(options.auth);
+  app.use('/v1/*', caller);
+  app.use('/a2a/:name', caller);
+  const limit = bodyLimit({
+    maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
+    onError: (c) =>
+      apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
+        Connection: 'close',
+      }),
+  });
+  app.use('/v1/*', limit);
+  app.use('/a2a/:name', limit);
   listRunsRoute(app, runs);
   runRoutes(app, runs);
   traceRoute(app, runs);
@@ -136,6 +141,9 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   chatCompletionsRoute(app, runs);
   responsesRoute(app, runs);
   modelsRoute(app, runs);
+  uiStreamRoute(app, { runs, sessions, onError: reportError });
+  agUiRoute(app, { runs, sessions, onError: reportError });
+  a2aRoutes(app, { runs, sessions, authRequired: authRequired(options.auth), onError: reportError });
   hookRoutes(app, runs, options.hooks ?? {}, reportError);
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
@@ -154,9 +162,13 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       else process.stderr.write(`${line}\n`);
       return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
     }
+    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
+    const started = currentScope()?.started?.at(-1);
     if (isDependencyUnavailable(error)) {
-      // An outage, not a bug: the client retries later. Reported as one line (serve throttles them).
+      // An outage, not a bug: the client retries later (unless its run started). One line in the log
+      // (serve throttles them).
       reportError(error);
+      if (started) return runFailed(c, started, 'a service the server needs became unreachable while answering');
       const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
       const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
       const name =
@@ -166,8 +178,6 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       });
     }
     reportError(error);
-    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
-    const started = currentScope()?.started?.at(-1);
     if (started) return runFailed(c, started, 'the server failed while answering');
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });

@@ -122,7 +122,10 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     try {
       await bounded(addRunJob(queue, run));
     } catch (error) {
-      report(new Error(`run ${run.id} stored; its job is added once Redis answers (${errorMessage(error)})`));
+      // No run id in the line: an outage repeats it, and the throttle folds identical lines.
+      report(
+        new Error(`a run was stored; its job is added once Redis answers (${errorMessage(error)})`, { cause: error }),
+      );
       return;
     }
     outbox?.markEnqueued([run.id]).catch(report);

@@ -2,6 +2,7 @@ import type { RunResult } from '../core/index.js';
 import { errorMessage, redactedIfSecret } from '../core/index.js';
 import { callerRunOptions } from './caller-run-options.js';
 import { createQuestionBox, type QuestionBox } from './question-box.js';
+import { createDeltaRedactor } from './redact-deltas.js';
 import type { RunRecord } from './run-record.js';
 import type { ServableAgent } from './servable-agent.js';
 import type { RunStore } from './stores/run-store.js';
@@ -44,6 +45,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
     write.catch(report);
   };
   let seq = options.fresh ? 0 : await store.lastSeq(run.id);
+  // A credential the model streams arrives in pieces; the stored deltas hold it back whole (redacted).
+  const deltas = createDeltaRedactor();
   const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
   const box = createQuestionBox({
     signal,
@@ -70,17 +73,32 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
       onEvent(event) {
         // A run stopped by a shutdown resumes later; its log must not claim it ended.
         if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
-        seq += 1;
-        // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
-        unawaited(store.appendEvent(run.id, seq, event));
+        for (const stored of deltas.next(event)) {
+          seq += 1;
+          // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
+          unawaited(store.appendEvent(run.id, seq, stored));
+        }
         changed();
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
       approve: async (request) =>
-        (await box.ask({ kind: 'approval', tool: request.tool, input: request.input, question: request.question }))
-          .approved,
+        (
+          await box.ask({
+            kind: 'approval',
+            tool: request.tool,
+            input: request.input,
+            question: request.question,
+            callId: request.callId,
+          })
+        ).approved,
       ask: async (question, call) => {
-        const answer = await box.ask({ kind: 'question', tool: call.tool, input: { question }, question });
+        const answer = await box.ask({
+          kind: 'question',
+          tool: call.tool,
+          input: { question },
+          question,
+          callId: call.callId,
+        });
         // Stopped before anyone answered: not an answer (a resumed run asks again).
         if (signal.aborted) throw new Error('The run stopped before the user answered.');
         return answer.text ?? (answer.approved ? 'yes' : 'no');

@@ -37,11 +37,13 @@ export {
   retentionRequest,
   startRetention,
 } from './retention.js';
+export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ResponsesBody } from './routes/responses-wire.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
+export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export {
   CallerOptions,
   ClientTool,
@@ -55,7 +57,6 @@ export {
 } from './run-record.js';
 export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
 export {
-  bearerTokenAuth,
   type CorsConfig,
   checkApiTokens,
   envApiTokens,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from '../core/index.js';
 import { apiError } from './http-error.js';
 import { type Caller, runInScope } from './request-scope.js';
-import { checkApiTokens } from './security/index.js';
+import { checkApiTokens, type Refuse } from './security/index.js';
 
 /** A bearer token and who it names. A plain string is a token whose principal is `tokenPrincipal(token)`. */
 export const ApiToken = z.union([
@@ -24,7 +24,11 @@ function tokenText(entry: ApiToken): string {
 
 /** Who may call the API, and who they are. */
 export interface AuthConfig {
-  /** Accepted bearer tokens. With none (and no `resolvePrincipal`), the API is open (serve warns). */
+  /**
+   * Accepted bearer tokens. With none (and no `resolvePrincipal`), the API is open (serve warns). A token
+   * must be a bearer token (letters, digits, `-._~+/`, `=` at the end): any other is refused when the
+   * app is created.
+   */
   tokens?: ApiToken[];
   /**
    * Names the caller from the request with the application's own auth (a session cookie, a JWT): the
@@ -59,19 +63,31 @@ interface KnownToken {
   caller: Caller;
 }
 
-/** The configured tokens with their callers; an entry that is not a token (or a token listed twice) is a ConfigError. */
-function knownTokens(tokens: readonly unknown[]): KnownToken[] {
-  const known: KnownToken[] = [];
-  tokens.forEach((value, index) => {
+/**
+ * The configured tokens that are not empty, refusing at start-up an entry that is not a token or
+ * `{ token, principal, admin? }`, a token no client could send (`checkApiTokens`: a space, `!`, `:`),
+ * and a token listed twice.
+ */
+export function checkTokenEntries(tokens: readonly unknown[]): ApiToken[] {
+  const entries = tokens.map((value, index) => {
     const parsed = ApiToken.safeParse(value);
     if (!parsed.success) {
       throw new ConfigError({
         message: `auth.tokens[${index}] must be a token string or { token, principal, admin? }: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
       });
     }
-    const entry = parsed.data;
+    return parsed.data;
+  });
+  const kept = entries.filter((entry) => tokenText(entry).length > 0);
+  checkApiTokens(kept.map(tokenText));
+  return kept;
+}
+
+/** The configured tokens with their callers. */
+function knownTokens(tokens: readonly unknown[]): KnownToken[] {
+  const known: KnownToken[] = [];
+  checkTokenEntries(tokens).forEach((entry, index) => {
     const token = tokenText(entry);
-    if (token.length === 0) return;
     const principal = typeof entry === 'string' ? tokenPrincipal(entry) : entry.principal;
     const hash = digest(token);
     if (known.some((other) => other.hash.equals(hash))) {
@@ -104,9 +120,10 @@ const REALM = 'Bearer realm="thinkflow"';
  * The middleware in front of the API that names the caller: a configured bearer token, else
  * `auth.resolvePrincipal(request)`, else 401 (an open server names everyone the anonymous admin). The
  * rest of the request runs in a scope holding the caller, which the run service reads: what a caller
- * starts is theirs, and what is not theirs is not found (`caller-runs.ts`).
+ * starts is theirs, and what is not theirs is not found (`caller-runs.ts`). MCP over HTTP uses it too,
+ * with `refuse` writing its refusals as JSON-RPC errors.
  */
-export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
+export function resolveCaller(auth: AuthConfig | undefined, refuse: Refuse = apiError): MiddlewareHandler {
   const known = knownTokens(auth?.tokens ?? []);
   // A token no client can send (a space, `!`, `:`) would make every request fail: refuse it now.
   checkApiTokens((auth?.tokens ?? []).map((t) => (typeof t === 'string' ? t : (t as { token: string }).token)));
@@ -118,7 +135,7 @@ export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
     if (header !== undefined && known.length > 0) {
       const match = BEARER.exec(header);
       if (!match && !resolve) {
-        return apiError(
+        return refuse(
           c,
           'invalid_request',
           'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
@@ -130,7 +147,7 @@ export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
       const caller = match ? matchToken(known, match[1]) : undefined;
       if (caller) return runInScope({ caller, context: c }, next);
       if (!resolve) {
-        return apiError(c, 'unauthorized', 'The bearer token is not valid.', {
+        return refuse(c, 'unauthorized', 'The bearer token is not valid.', {
           'WWW-Authenticate': `${REALM}, error="invalid_token"`,
         });
       }
@@ -138,7 +155,7 @@ export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
     const resolved = resolve ? await resolve(c.req.raw) : undefined;
     const caller = callerOf(resolved);
     if (caller) return runInScope({ caller, context: c }, next);
-    return unauthorized(c, header !== undefined);
+    return unauthorized(c, header !== undefined, refuse);
   };
 }
 
@@ -150,12 +167,12 @@ function callerOf(resolved: Awaited<ReturnType<NonNullable<AuthConfig['resolvePr
   return undefined;
 }
 
-function unauthorized(c: Context, presented: boolean): Response {
+function unauthorized(c: Context, presented: boolean, refuse: Refuse): Response {
   return presented
-    ? apiError(c, 'unauthorized', 'The credentials are not valid.', {
+    ? refuse(c, 'unauthorized', 'The credentials are not valid.', {
         'WWW-Authenticate': `${REALM}, error="invalid_token"`,
       })
-    : apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".', {
+    : refuse(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".', {
         'WWW-Authenticate': REALM,
       });
 }

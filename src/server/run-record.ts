@@ -31,10 +31,10 @@ export const PendingQuestion = z.object({
   id: z.string(),
   kind: z.enum(['approval', 'question', 'client_tool']),
   tool: z.string(),
-  /** The model's id for the call (client tools). */
-  callId: z.string().optional(),
   input: z.unknown(),
   question: z.string().optional(),
+  /** The tool call that asks (the model's id), so a protocol adapter can answer the question of one call. */
+  callId: z.string().optional(),
   /** Set by POST /v1/runs/:id/approvals; the run picks it up and goes on. */
   answer: z.object({ approved: z.boolean(), text: z.string().optional() }).optional(),
 });

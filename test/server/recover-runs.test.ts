@@ -98,6 +98,20 @@ describe('the reconciler (PostgreSQL is the source of truth, Redis only delivers
     await runs.close();
   }, 30_000);
 
+  it('stores a queued run with its outbox row redacted, as any run is stored', async () => {
+    const d = await deployment();
+    const secret = 'sk-proj-Ab12Cd34Ef56Gh78Ij90KlMn';
+    await d.store.createQueuedRun(d.run('with-secret', 'queued'));
+    await d.store.createQueuedRun({ ...d.run('keyed', 'queued'), input: `use ${secret}` });
+    const stored = await d.store.getRun('keyed');
+    expect(stored?.input).not.toContain(secret);
+    let outboxed: string[] = [];
+    await d.store.withRecoverableRuns(async (runs) => {
+      outboxed = runs.filter((run) => run.outboxed).map((run) => run.id);
+    });
+    expect(outboxed.sort()).toEqual(['keyed', 'with-secret']);
+  }, 30_000);
+
   it('runs in one process at a time: a second store finds the lock taken and skips its pass', async () => {
     const d = await deployment();
     const other = new PostgresRunStore({ connectionString: TEST_PG, schema: d.schema });

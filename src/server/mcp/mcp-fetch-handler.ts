@@ -5,13 +5,8 @@ import type { AnyTool } from '../../tools/index.js';
 import { closeIfBodyUnread } from '../close-unread-body.js';
 import type { AuthConfig } from '../create-app.js';
 import { errorStatus } from '../http-error.js';
-import {
-  bearerTokenAuth,
-  type CorsConfig,
-  type Refuse,
-  type SecurityConfig,
-  securityMiddleware,
-} from '../security/index.js';
+import { resolveCaller } from '../resolve-caller.js';
+import { type CorsConfig, type Refuse, type SecurityConfig, securityMiddleware } from '../security/index.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
 
 /** Options for `mcpFetchHandler`. */
@@ -77,8 +72,8 @@ export function mcpFetchHandler(
   const app = new Hono();
   app.use('*', securityMiddleware({ security: options.security, cors: options.cors, refuse }));
   // MCP has no principals: any configured token opens it.
-  const tokens = (options.auth?.tokens ?? []).map((t) => (typeof t === 'string' ? t : t.token));
-  if (tokens.some((token) => token.length > 0)) app.use('*', bearerTokenAuth(tokens, refuse));
+  // The API's own caller check (tokens with principals, resolvePrincipal), answering in JSON-RPC.
+  app.use('*', resolveCaller(options.auth, refuse));
   app.all('*', (c) => answer(c.req.raw));
   app.onError((error) => {
     if (error instanceof HTTPException) return error.getResponse();

@@ -2,7 +2,7 @@ import { requireOptional } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
 import type { AuthConfig } from '../create-app.js';
 import { listenHttp } from '../listen-http.js';
-import { boundHosts, type CorsConfig, type SecurityConfig } from '../security/index.js';
+import { boundHosts, type CorsConfig, envApiTokens, type SecurityConfig } from '../security/index.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
 import { mcpFetchHandler, rpcErrorBody } from './mcp-fetch-handler.js';
 
@@ -17,7 +17,7 @@ export type McpTransportOptions =
       host?: string;
       /** Endpoint path (default `/mcp`). */
       path?: string;
-      /** Bearer tokens a client must send (`--token`, `THINKFLOW_API_TOKENS`); with none the endpoint is open. */
+      /** Bearer tokens a client must send, with those of `THINKFLOW_API_TOKENS` (as `serve` reads them); with none the endpoint is open. */
       auth?: AuthConfig;
       /** Host names answered besides loopback ones and `host` (403 otherwise). */
       security?: SecurityConfig;
@@ -66,7 +66,13 @@ export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptio
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const allowedHosts = [...(options.security?.allowedHosts ?? []), ...boundHosts(host)];
-  const fetch = mcpFetchHandler(tools, { ...options, path, security: { ...options.security, allowedHosts } });
+  const tokens = [...(options.auth?.tokens ?? []), ...envApiTokens().filter((token) => token.length > 0)];
+  const fetch = mcpFetchHandler(tools, {
+    ...options,
+    path,
+    auth: { ...options.auth, tokens },
+    security: { ...options.security, allowedHosts },
+  });
   const { server, port } = await listenHttp({
     fetch,
     port: options.port ?? 0,

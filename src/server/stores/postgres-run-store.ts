@@ -127,10 +127,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   }
 
   createQueuedRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => {
-      batch.creates.push(run);
-      batch.outbox.push(run.id);
-    });
+    return addRun(this.#batcher, run, { outbox: true });
   }
 
   markEnqueued(runIds: readonly string[]): Promise<void> {

@@ -44,10 +44,16 @@ export function addEvent(batcher: WriteBatcher, runId: string, seq: number, even
   return batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
 }
 
-/** Queues a new run, redacted: its input, history (a chat request's system message) and any result. */
-export function addRun(batcher: WriteBatcher, run: RunRecord): Promise<void> {
+/**
+ * Queues a new run, redacted: its input, history (a chat request's system message) and any result.
+ * With `outbox`, its outbox row goes in the same commit (queue mode: the job is still to be added).
+ */
+export function addRun(batcher: WriteBatcher, run: RunRecord, options: { outbox?: boolean } = {}): Promise<void> {
   const safe = redactedIfSecret(run);
-  return batcher.add((batch) => batch.creates.push(safe));
+  return batcher.add((batch) => {
+    batch.creates.push(safe);
+    if (options.outbox) batch.outbox.push(safe.id);
+  });
 }
 
 /** Queues a change of a run, redacted: its result (input, tool arguments, output) and its questions. */
