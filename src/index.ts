@@ -41,11 +41,16 @@ export {
   withCache,
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
+// One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
 export {
+  type AnswerDelta,
+  type AnswerReader,
+  type AnswerReaderOptions,
   analyzeText,
   ConfigError,
   ContentPart,
   contentText,
+  createAnswerReader,
   type ErrorCode,
   errorMessage,
   FilePart,
@@ -68,6 +73,7 @@ export {
   type RunStats,
   type RunStatus,
   type RunUsage,
+  SEGMENT_BREAK,
   type Step,
   StoreError,
   TextPart,

@@ -8,6 +8,13 @@ export {
   createAnswerPartReader,
 } from './answer-parts.js';
 export {
+  type AnswerDelta,
+  type AnswerReader,
+  type AnswerReaderOptions,
+  createAnswerReader,
+  SEGMENT_BREAK,
+} from './answer-text.js';
+export {
   contentText,
   describePart,
   estimateMediaTokens,

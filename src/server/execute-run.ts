@@ -1,5 +1,6 @@
 import type { RunResult } from '../core/index.js';
 import { errorMessage, redactedIfSecret } from '../core/index.js';
+import { callerRunOptions } from './caller-run-options.js';
 import { createQuestionBox, type QuestionBox } from './question-box.js';
 import { createDeltaRedactor } from './redact-deltas.js';
 import type { RunRecord } from './run-record.js';
@@ -64,6 +65,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   let result: RunResult;
   try {
     result = await agent.run(run.input, {
+      ...callerRunOptions(run.caller, box),
       runId: run.id,
       history: run.history,
       signal,

@@ -54,9 +54,12 @@ export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
+export { ResponsesBody } from './routes/responses-wire.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
 export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export {
+  CallerOptions,
+  ClientTool,
   isFinished,
   PendingQuestion,
   type RunPatch,

@@ -311,7 +311,7 @@ export class SqliteRunStore implements RunStore {
 
   #commit(batch: WriteBatch): void {
     const insertRun = this.#statement(
-      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
       this.#strings.start(run.id, run.input);
@@ -328,6 +328,7 @@ export class SqliteRunStore implements RunStore {
         run.questions ? JSON.stringify(run.questions) : null,
         run.cancelRequested ? 1 : 0,
         run.owner ?? null,
+        run.caller ? JSON.stringify(run.caller) : null,
       );
     }
     // Events before patches: a result's strings refer to the events that carry them first.
