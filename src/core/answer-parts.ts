@@ -1,4 +1,5 @@
 import type { AgentEvent } from './agent-event.js';
+import { type AnswerDelta, createAnswerReader } from './answer-text.js';
 import { parseJsonLenient } from './parse-json-lenient.js';
 import type { RunError, RunStatus, RunUsage } from './run-result.js';
 
@@ -51,11 +52,12 @@ export interface AnswerPartReader {
 }
 
 /**
- * Turns a run's events into its answer parts. With the `native` protocol the model's streamed text
- * (`model_delta`) is what the agent says, so it goes out live; the `json` and `react` protocols
- * stream their scaffolding (`Thought:`, `Action:`), so only their final answer goes out. Whatever
- * part of the final answer was not streamed (a model that does not stream, a rewritten answer)
- * follows at `final`, continuing the streamed text when it extends it. Pure: no I/O, no clock.
+ * Turns a run's events into its answer parts. The text parts are the answer text pieces of
+ * `createAnswerReader` (the one translation from events to answer text), so every UI protocol
+ * streams the same words as the OpenAI streams and the non-streamed answer: live native speech,
+ * none of a text protocol's scaffolding (`Thought:`, a JSON action), the final answer once. A piece
+ * that starts a segment opens a new text part; tool calls, questions, reasoning and steps come from
+ * the events beside it. Pure: no I/O, no clock.
  *
  * Joining the `text_delta`s of a run, with a blank line between segments, gives the answer text the
  * OpenAI chat stream sends (`streamRunAnswer`).
@@ -65,13 +67,11 @@ export function createAnswerPartReader(options: AnswerPartReaderOptions): Answer
   const prefix = options.idPrefix ?? runId;
   const known = new Set(options.knownCalls ?? []);
   const denied = new Set<string>();
-  let live = false;
+  const answer = createAnswerReader({ runId });
   let step: number | undefined;
   let text: string | undefined;
   let reasoning: string | undefined;
   let reasoningSent = false;
-  // The text streamed for the current model call, to tell what of the final answer is still unsent.
-  let callText = '';
   let counter = 0;
   let object: unknown;
 
@@ -89,18 +89,17 @@ export function createAnswerPartReader(options: AnswerPartReaderOptions): Answer
     if (step !== undefined) out.push({ type: 'step_end', step });
     step = undefined;
   };
-  const say = (out: AnswerPart[], piece: string) => {
-    // A call's leading whitespace (or a whitespace-only reply before a tool call) is no segment.
-    const value = callText === '' ? piece.trimStart() : piece;
-    if (value === '') return;
-    closeReasoning(out);
-    if (text === undefined) {
-      counter += 1;
-      text = `${prefix}-text-${counter}`;
-      out.push({ type: 'text_start', id: text });
+  const say = (out: AnswerPart[], pieces: readonly AnswerDelta[]) => {
+    for (const piece of pieces) {
+      closeReasoning(out);
+      if (piece.start) closeText(out);
+      if (text === undefined) {
+        counter += 1;
+        text = `${prefix}-text-${counter}`;
+        out.push({ type: 'text_start', id: text });
+      }
+      out.push({ type: 'text_delta', id: text, text: piece.text });
     }
-    callText += value;
-    out.push({ type: 'text_delta', id: text, text: value });
   };
   const think = (out: AnswerPart[], piece: string) => {
     if (piece === '') return;
@@ -123,10 +122,8 @@ export function createAnswerPartReader(options: AnswerPartReaderOptions): Answer
   function read(event: AgentEvent): AnswerPart[] {
     if (event.runId !== runId) return [];
     const out: AnswerPart[] = [];
+    const pieces = answer.read(event);
     switch (event.type) {
-      case 'run_start':
-        live = event.protocol === 'native';
-        break;
       case 'step_start':
         closeStep(out);
         step = event.step;
@@ -135,11 +132,7 @@ export function createAnswerPartReader(options: AnswerPartReaderOptions): Answer
       case 'model_request':
         closeText(out);
         closeReasoning(out);
-        callText = '';
         reasoningSent = false;
-        break;
-      case 'model_delta':
-        if (live) say(out, event.text);
         break;
       case 'reasoning_delta':
         think(out, event.text);
@@ -147,8 +140,8 @@ export function createAnswerPartReader(options: AnswerPartReaderOptions): Answer
       case 'model_response':
         if (event.reasoning && !reasoningSent) think(out, event.reasoning);
         closeReasoning(out);
-        // A model that did not stream: what it said before its tool calls is still what the agent says.
-        if (live && callText === '' && event.toolCalls?.length) say(out, event.text);
+        // What the model said before its tool calls (held back until the reply was read) goes first.
+        say(out, pieces);
         for (const call of event.toolCalls ?? []) {
           const parsed = parseJsonLenient(call.arguments);
           announce(out, call.id, call.name, parsed.ok ? parsed.value : call.arguments, call.arguments);
@@ -186,22 +179,13 @@ export function createAnswerPartReader(options: AnswerPartReaderOptions): Answer
           denied: !event.ok && denied.has(event.callId),
         });
         break;
-      case 'final': {
+      case 'final':
         object = event.object;
-        const { output } = event;
-        if (callText.trim() === output.trim()) break;
-        if (text !== undefined && output.startsWith(callText)) {
-          // Continues the streamed text: the same segment.
-          const rest = output.slice(callText.length);
-          if (rest !== '') say(out, rest);
-          break;
-        }
-        closeText(out);
-        callText = '';
-        say(out, output);
+        say(out, pieces);
         break;
-      }
       case 'run_end':
+        // The best answer of a run that ended without a `final` (max steps) is its last text.
+        say(out, pieces);
         closeStep(out);
         out.push({
           type: 'run_end',
@@ -212,6 +196,8 @@ export function createAnswerPartReader(options: AnswerPartReaderOptions): Answer
           error: event.error,
         });
         break;
+      default:
+        say(out, pieces);
     }
     return out;
   }

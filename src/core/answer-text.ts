@@ -20,6 +20,8 @@ export interface AnswerReader {
 export interface AnswerReaderOptions {
   /** Only the final answer, whole (a structured-output answer must be the JSON and nothing else). */
   finalOnly?: boolean;
+  /** The run whose answer this is (default: the first `run_start` read); nested runs' events are not. */
+  runId?: string;
 }
 
 /** The blank line a chat reply puts between segments. */
@@ -45,7 +47,7 @@ const DECIDE_AT = 16;
  * nested runs (an agent used as a tool) are not part of the answer.
  */
 export function createAnswerReader(options: AnswerReaderOptions = {}): AnswerReader {
-  let runId: string | undefined;
+  let runId = options.runId;
   let live = false;
   let finalSeen = false;
   // The current model call: its whole text so far, how much of it (after leading whitespace) went out.

@@ -36,15 +36,15 @@ describe('answer parts', () => {
         streaming,
         model: scriptedModel((request) =>
           request.messages.some((m) => m.role === 'tool')
-            ? 'It is sunny.'
+            ? 'It is sunny in Paris, all day long.'
             : { text: 'Let me check.', toolCalls: [{ id: 'w1', name: 'weather', arguments: '{"city":"Paris"}' }] },
         ),
         tools: [weather],
       });
       const parts = await partsOf(agent);
-      // Streamed, the text comes in pieces; not streamed, one delta per segment.
+      // Streamed, the text comes in pieces (once it cannot be scaffolding); not streamed, one delta per segment.
       expect(parts.filter((p) => p.type === 'text_delta').length > 2).toBe(streaming);
-      expect(texts(parts)).toEqual(['Let me check.', 'It is sunny.']);
+      expect(texts(parts)).toEqual(['Let me check.', 'It is sunny in Paris, all day long.']);
       expect(parts.map((p) => p.type).filter((t) => !t.startsWith('text_'))).toEqual([
         'step_start',
         'tool_call',
