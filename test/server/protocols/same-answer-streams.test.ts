@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SendMessageRequest, type StreamResponse } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import { HttpAgent } from '@ag-ui/client';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import OpenAI from 'openai';
@@ -109,6 +111,27 @@ async function agUi(agent: string, threadId: string, content: string): Promise<s
   return newMessages.flatMap((m) => (m.role === 'assistant' && m.content ? [m.content] : []));
 }
 
+/** The A2A answer artifact as it streamed (before the final replacement), and as message/send returns it. */
+async function a2a(agent: string, text: string): Promise<{ streamed: string; sent: string }> {
+  const client = await new ClientFactory().createFromUrl(`${server.url}/a2a/${agent}/`);
+  const request = () =>
+    SendMessageRequest.fromJSON({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+  let streamed = '';
+  for await (const event of client.sendMessageStream(request()) as AsyncIterable<StreamResponse>) {
+    const payload = event.payload;
+    if (payload?.$case !== 'artifactUpdate' || payload.value.lastChunk) continue;
+    const piece = payload.value.artifact?.parts[0]?.content;
+    if (piece?.$case === 'text') streamed += piece.value;
+  }
+  const task = await client.sendMessage(request());
+  const artifacts = 'artifacts' in task ? task.artifacts : [];
+  const sent = artifacts
+    .flatMap((a) => a.parts)
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+    .join('');
+  return { streamed, sent };
+}
+
 describe('the same answer from every stream', () => {
   const cases = [
     { agent: 'demo', question: 'What is (15 + 7) * 3?', answer: '[demo simulation, no real LLM] (15 + 7) * 3 = 66' },
@@ -123,7 +146,7 @@ describe('the same answer from every stream', () => {
     },
   ];
   for (const { agent, question, answer } of cases) {
-    it(`${agent}: chat completions, the UI message stream and AG-UI say the non-streamed answer`, async () => {
+    it(`${agent}: chat completions, the UI message stream, AG-UI and A2A stream the non-streamed answer`, async () => {
       const { plain, streamed } = await chat(agent, question);
       expect(plain).toBe(answer);
       expect(streamed).toBe(plain);
@@ -131,6 +154,10 @@ describe('the same answer from every stream', () => {
       expect(join2(ui)).toBe(plain);
       const ag = await agUi(agent, `same-ag-${agent}`, question);
       expect(join2(ag)).toBe(plain);
+      const { streamed: a2aStreamed, sent } = await a2a(agent, question);
+      // A2A streams the answer text as it comes, then its task artifact, the final answer, replaces it.
+      expect(a2aStreamed).toBe(plain);
+      expect(sent).toBe(plain.split('\n\n').at(-1));
     });
   }
 });
