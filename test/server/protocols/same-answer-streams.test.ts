@@ -60,6 +60,9 @@ beforeAll(async () => {
         model: scriptedModel(['{"name": "lookup", "arguments": {}}', 'The answer is 42, as the lookup says.']),
         tools: [lookup],
       }),
+    // A native agent whose model thinks aloud in a <think> block before it answers.
+    thinker: () =>
+      new Agent({ model: scriptedModel(['<think>Easy one.</think>The answer is 42, as the lookup says.']) }),
     // A native agent that says something before its tool call.
     speaker: () =>
       new Agent({
@@ -139,6 +142,7 @@ describe('the same answer from every stream', () => {
     { agent: 'jsoner', question: 'What is the answer?', answer: 'The answer is 42, as the lookup says.' },
     { agent: 'textReact', question: 'What is the answer?', answer: 'The answer is 42, as the lookup says.' },
     { agent: 'textJson', question: 'What is the answer?', answer: 'The answer is 42, as the lookup says.' },
+    { agent: 'thinker', question: 'What is the answer?', answer: 'The answer is 42, as the lookup says.' },
     {
       agent: 'speaker',
       question: 'What is the answer?',
