@@ -23,27 +23,27 @@ export type StepLike = WorkflowStep<any, any, any, string> | Workflow<any, any, 
 
 /** The input type a step-like takes. */
 export type InputOf<S> =
-  S extends WorkflowStep<infer I, unknown, infer _R, string>
+  S extends WorkflowStep<infer I, infer _O, infer _R, string>
     ? I
-    : S extends Workflow<infer I, unknown, string>
+    : S extends Workflow<infer I, infer _O, string>
       ? I
       : S extends Agent
         ? string
-        : S extends Tool<infer I, unknown>
+        : S extends Tool<infer I, infer _O>
           ? I
           : never;
 
 /** The output type a step-like gives. */
 export type OutputOf<S> =
-  S extends WorkflowStep<never, infer O, infer _R, string>
+  S extends WorkflowStep<infer _I, infer O, infer _R, string>
     ? O
-    : S extends Workflow<never, infer O, string>
+    : S extends Workflow<infer _I, infer O, string>
       ? O
       : S extends Agent<infer T>
         ? unknown extends T
           ? string
           : T
-        : S extends Tool<never, infer O>
+        : S extends Tool<infer _I, infer O>
           ? O
           : never;
 
