@@ -13,6 +13,9 @@ import type {
   WorkflowStore,
 } from './workflow-types.js';
 
+/** The signal of a run nobody can cancel: one for all of them. */
+const NEVER = new AbortController().signal;
+
 /** What a committed workflow keeps to run itself. */
 export interface WorkflowRuntime {
   shape: WorkflowShape;
@@ -44,8 +47,8 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
   const store = execution.options?.store ?? runtime.defaultStore;
   const prepared = await prepare(runtime, store, execution);
   const started = Date.now();
-  const emit = execution.options?.onEvent ?? (() => {});
-  const signal = execution.options?.signal ?? new AbortController().signal;
+  const emit = execution.options?.onEvent;
+  const signal = execution.options?.signal ?? NEVER;
   const ctx: EngineContext = {
     run: prepared.run,
     store,
@@ -58,7 +61,7 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
     seq: { n: 0 },
   };
   const { run } = prepared;
-  emit(
+  emit?.(
     at(run, 'workflow_start', {
       workflow: run.workflowId,
       input: run.input,
@@ -90,7 +93,7 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
   }
   await store.updateRun(run.id, { status, output, error });
   const durationMs = Date.now() - started;
-  emit(at(run, 'workflow_end', { workflow: run.workflowId, status, output, usage: ctx.usage, durationMs, error }));
+  emit?.(at(run, 'workflow_end', { workflow: run.workflowId, status, output, usage: ctx.usage, durationMs, error }));
   return {
     runId: run.id,
     workflowId: run.workflowId,

@@ -21,7 +21,8 @@ export interface EngineContext {
   resume?: { path: string; payload: unknown };
   usage: RunUsage;
   suspended: SuspendedStep[];
-  emit(event: AgentEvent): void;
+  /** Absent when nobody listens: events are then not even built. */
+  emit?: (event: AgentEvent) => void;
   signal: AbortSignal;
   /** Counts step starts, for the events' `step`. */
   seq: { n: number };
@@ -159,7 +160,7 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
   if (step.workflow) return runNested(ctx, { step, path, input: parsed.data });
   const n = ctx.seq.n++;
   const started = Date.now();
-  ctx.emit(event(ctx, 'step_start', { step: n, stepId: step.id, path }));
+  ctx.emit?.(event(ctx, 'step_start', { step: n, stepId: step.id, path }));
   const usage = emptyUsage();
   const stateKey = `${path}~state`;
   const durable: DurableState = {
@@ -177,7 +178,7 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
       throw new Suspend(payload);
     },
     addUsage: (more) => addUsage(usage, more),
-    emit: ctx.emit,
+    emit: ctx.emit ?? noop,
     durable,
   };
   try {
@@ -189,7 +190,7 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
       );
     await save(ctx, path, { status: 'done', output: checked.data, usage });
     addUsage(ctx.usage, usage);
-    ctx.emit(
+    ctx.emit?.(
       event(ctx, 'step_end', {
         step: n,
         stepId: step.id,
@@ -205,11 +206,11 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
       addUsage(ctx.usage, usage);
       await save(ctx, path, { status: 'suspended', stepId: step.id, payload: error.payload });
       ctx.suspended.push({ path, stepId: step.id, payload: error.payload });
-      ctx.emit(event(ctx, 'step_suspended', { step: n, stepId: step.id, path, payload: error.payload }));
+      ctx.emit?.(event(ctx, 'step_suspended', { step: n, stepId: step.id, path, payload: error.payload }));
       return SUSPENDED;
     }
     const message = error instanceof Error ? error.message : String(error);
-    ctx.emit(
+    ctx.emit?.(
       event(ctx, 'step_end', { step: n, stepId: step.id, path, ms: Date.now() - started, ok: false, error: message }),
     );
     throw error;
@@ -259,7 +260,7 @@ async function waitForEvent(
   }
   if (!record) {
     await save(ctx, key, { status: 'suspended', stepId: node.name, event: node.name });
-    ctx.emit(event(ctx, 'step_suspended', { step: ctx.seq.n++, stepId: node.name, path: key, event: node.name }));
+    ctx.emit?.(event(ctx, 'step_suspended', { step: ctx.seq.n++, stepId: node.name, path: key, event: node.name }));
   }
   ctx.suspended.push({ path: key, stepId: node.name, event: node.name });
   return SUSPENDED;
@@ -332,6 +333,8 @@ function event<T extends AgentEvent['type']>(
 ): AgentEvent {
   return { type, runId: ctx.run.id, ts: Date.now(), ...fields } as AgentEvent;
 }
+
+const noop = () => {};
 
 export function emptyUsage(): RunUsage {
   return { promptTokens: 0, completionTokens: 0, llmCalls: 0 };

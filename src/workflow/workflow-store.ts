@@ -1,32 +1,35 @@
 import { openSqlite, type SqliteLocation } from '../memory/index.js';
 import type { StepRecord, WorkflowRunRecord, WorkflowStore } from './workflow-types.js';
 
-/** Keeps runs in memory: fine for tests and one-shot scripts, gone with the process. */
+/**
+ * Keeps runs in memory: for tests and one-shot scripts, gone with the process. Step outputs are kept
+ * by reference, as a step returned them (a step that mutates its input after it was checkpointed
+ * changes the checkpoint too; the SQLite store serialises instead).
+ */
 export function memoryWorkflowStore(): WorkflowStore {
   const runs = new Map<string, WorkflowRunRecord>();
   const steps = new Map<string, Record<string, StepRecord>>();
-  const copy = <T>(value: T): T => structuredClone(value);
   return {
     async createRun(run, initial = {}) {
       if (runs.has(run.id)) throw new Error(`Workflow run "${run.id}" already exists.`);
-      runs.set(run.id, copy(run));
-      steps.set(run.id, copy(initial));
+      runs.set(run.id, { ...run });
+      steps.set(run.id, { ...initial });
     },
     async getRun(runId) {
       const run = runs.get(runId);
-      return run && copy(run);
+      return run && { ...run };
     },
     async updateRun(runId, patch) {
       const run = runs.get(runId);
-      if (run) runs.set(runId, { ...run, ...copy(patch), updatedAt: Date.now() });
+      if (run) runs.set(runId, { ...run, ...patch, updatedAt: Date.now() });
     },
     async loadSteps(runId) {
-      return copy(steps.get(runId) ?? {});
+      return { ...steps.get(runId) };
     },
     async saveStep(runId, path, record) {
-      const all = steps.get(runId) ?? {};
-      all[path] = copy(record);
-      steps.set(runId, all);
+      const all = steps.get(runId);
+      if (all) all[path] = record;
+      else steps.set(runId, { [path]: record });
     },
     async deleteSteps(runId, paths) {
       const all = steps.get(runId);

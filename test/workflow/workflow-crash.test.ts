@@ -34,7 +34,8 @@ describe('a workflow killed -9 mid-parallel', () => {
     try {
       // The fast branch's output is committed and the slow one is running: kill the process there.
       await until(
-        async () => (await store.loadSteps('crash-run').catch(() => ({})))['0.fast'] !== undefined,
+        async () =>
+          (await store.loadSteps('crash-run').catch(() => ({}) as Record<string, unknown>))['0.fast'] !== undefined,
         'the fast branch',
       );
       await until(() => effects(dir).includes('slow'), 'the slow branch to start');
