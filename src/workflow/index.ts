@@ -16,6 +16,7 @@ export {
   type WorkflowBuilder,
 } from './create-workflow.js';
 export { WorkflowRequestError } from './execute-workflow.js';
+export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
 export { StepInputError } from './run-nodes.js';
 export { memoryWorkflowStore, sqliteWorkflowStore } from './workflow-store.js';
 export type {
