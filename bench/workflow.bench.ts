@@ -62,12 +62,18 @@ console.log(`workflow / hand-written: ${ratios.map((r) => r.toFixed(1)).join(', 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-wf-bench-'));
 const sqlite = sqliteWorkflowStore({ file: join(dir, 'wf.db') });
 let commits = 0;
+const tally =
+  <A extends unknown[], R>(fn: (...args: A) => R) =>
+  (...args: A): R => {
+    commits++;
+    return fn(...args);
+  };
 const counted: WorkflowStore = {
   ...sqlite,
-  createRun: (...a) => (commits++, sqlite.createRun(...a)),
-  updateRun: (...a) => (commits++, sqlite.updateRun(...a)),
-  saveStep: (...a) => (commits++, sqlite.saveStep(...a)),
-  deleteSteps: (...a) => (commits++, sqlite.deleteSteps(...a)),
+  createRun: tally(sqlite.createRun),
+  updateRun: tally(sqlite.updateRun),
+  saveStep: tally(sqlite.saveStep),
+  deleteSteps: tally(sqlite.deleteSteps),
 };
 await flow.run(input, { store: counted });
 console.log(
