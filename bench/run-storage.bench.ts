@@ -75,8 +75,9 @@ async function runAll(store: RunStore, steps: number): Promise<{ ids: string[]; 
   const ids: string[] = [];
   for (let i = 0; i < RUNS; i++) {
     const response = await app.fetch(
-      new Request('http://x/v1/agents/a/runs?wait=true', {
+      new Request('http://localhost/v1/agents/a/runs?wait=true', {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ input: `Summarise this report:\n${DOCUMENT}` }),
       }),
     );

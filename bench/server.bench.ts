@@ -84,7 +84,11 @@ async function drive(concurrency: number, total: number, once: () => Promise<boo
 function measure(app: ThinkflowApp, concurrency: number, total: number): Promise<Measured> {
   return drive(concurrency, total, async () => {
     const response = await app.fetch(
-      new Request('http://bench/v1/agents/steps/runs?wait=true', { method: 'POST', body: '{"input":"go"}' }),
+      new Request('http://localhost/v1/agents/steps/runs?wait=true', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"input":"go"}',
+      }),
     );
     return ((await response.json()) as { status?: string }).status === 'done';
   });

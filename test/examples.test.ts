@@ -23,3 +23,18 @@ describe('README examples', { timeout: 120_000 }, () => {
     });
   }
 });
+
+describe('the seeds’ examples', { timeout: 120_000 }, () => {
+  for (const [file, expected] of [
+    [
+      'examples/holiday-movie.ts',
+      /→ get_holiday[\s\S]*→ get_movie_recommendation[\s\S]*done .*国庆节.*《我和我的祖国》/,
+    ],
+    ['examples/earth-circumference.ts', /行动：search[\s\S]*行动：calculator[\s\S]*done .*40075000 \/ 1000 = 40075/],
+  ] as const) {
+    it(`${file} runs the chain and prints what it claims`, async () => {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { cwd: ROOT });
+      expect(stdout).toMatch(expected);
+    });
+  }
+});

@@ -12,7 +12,7 @@ import type {
 } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
-import type { Language, ProtocolName } from '../protocols/index.js';
+import type { FewShotExample, Language, ProtocolName } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
 import type { Guardrails } from './guardrails/index.js';
 import type { Budget } from './guards/index.js';
@@ -61,6 +61,12 @@ export interface AgentOptions<T = unknown> {
   budget?: Budget;
   /** Identical observations this many steps in a row: a warning, then a stop one step later. Default 3. */
   sameObservationLimit?: number;
+  /**
+   * How alike two observations in a row must be to count as the same (character-bigram similarity
+   * after normalising case, width, spaces and punctuation; works for Chinese too), 0–1. Default 0.8;
+   * 1 counts identical observations only. Observations that differ only in their numbers are progress.
+   */
+  sameObservationThreshold?: number;
   /** Calls run at once within a step. Default 8. */
   toolConcurrency?: number;
   /** A tool failing this many times in a run is disabled. Default 3. */
@@ -87,6 +93,19 @@ export interface AgentOptions<T = unknown> {
   toolRouting?: ToolRoutingOptions | false;
   /** A cheaper model for simple work: summaries of dropped steps and reflections. The main model still reasons. */
   models?: { cheap?: Model };
+  /**
+   * Sampling temperature sent with every model call (each provider's own field). Unset: the provider's
+   * default. Low values (0–0.2) make replies repeatable, which helps an agent keep its reply format.
+   */
+  temperature?: number;
+  /** Nucleus sampling (`top_p`, Gemini `topP`, Ollama `top_p`) sent with every model call. Unset: the provider's default. */
+  topP?: number;
+  /**
+   * Few-shot examples in the system prompt, each rendered in the protocol's own format (ReAct lines,
+   * JSON objects, or a transcript of native calls): a worked question with its tool calls and answer,
+   * or a string inserted as written.
+   */
+  examples?: FewShotExample[];
   /** Agents this one can pass the conversation to (a `transfer_to_<name>` tool each). */
   handoffs?: Handoff[];
   beforeStep?: (state: StepState) => StepOverrides | undefined | Promise<StepOverrides | undefined>;

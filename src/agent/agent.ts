@@ -1,11 +1,12 @@
 import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
-import { getProtocol, type Language, type PromptContext, type Protocol } from '../protocols/index.js';
+import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
+import { announceQuestions } from './announce-questions.js';
 import { streamRun } from './event-channel.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
@@ -90,7 +91,9 @@ export class Agent<T = unknown> {
         remainingBudget: () => remainingBudget(budget, state),
         addUsage: (usage) => addChildUsage(state, usage),
       };
-      const tools = createRunTools(this.tools, this.options as AgentOptions, run, parent);
+      // Every question the run's tools put to a person is announced in the event stream.
+      const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
+      const tools = createRunTools(this.tools, this.options as AgentOptions, { ...run, ...asking }, parent);
       const protocol = this.protocol;
       const result = await runLoop(
         state,
@@ -165,7 +168,14 @@ export class Agent<T = unknown> {
       recalled,
       this.options.outputSchema ? outputSchemaBlock(this.options.outputSchema, language) : '',
     ].filter(Boolean);
-    return { instructions: this.options.instructions, tools, language, context: context.length ? context : undefined };
+    const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
+    return {
+      instructions: this.options.instructions,
+      tools,
+      language,
+      ...(examples?.length ? { examples } : {}),
+      context: context.length ? context : undefined,
+    };
   }
 
   /** The output schema as a structured-output request, built once. */
@@ -197,7 +207,7 @@ export class Agent<T = unknown> {
       options?.summarize === false
         ? undefined
         : options?.summarize === true || options?.summarize === undefined
-          ? this.options.model
+          ? (this.options.models?.cheap ?? this.options.model)
           : options.summarize;
     return createContextWindow({
       budgetTokens,

@@ -9,7 +9,7 @@ import { finishPendingStep } from './finish-pending-step.js';
 import { guardText } from './guardrails/index.js';
 import { budgetGuard, invalidStreakGuard, maxStepsGuard, type StopReason } from './guards/index.js';
 import { ABORTED } from './link-abort.js';
-import { createRunContext, type Emit, type LoopConfig } from './loop-config.js';
+import { createRunContext, type Emit, type LoopConfig, sampling } from './loop-config.js';
 import { nextStep } from './next-step.js';
 import { prepareStep, stepState, systemMessage } from './prepare-step.js';
 import { questionMessage } from './question-message.js';
@@ -68,21 +68,21 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       // 2. Ask the model.
       const { model: stepModel, messages, tools, specs } = prepared;
       const promptTools = tools ? undefined : specs;
-      const { responseFormat } = config;
       const request = {
         messages,
         tools,
         promptTools,
         stop: stopSequences,
         protocol: protocol.name,
-        responseFormat,
+        responseFormat: config.responseFormat,
+        ...sampling(options),
         signal: abort.signal,
       };
       const streaming = options.streaming ?? true;
       const response = await askModel(ctx, { model: stepModel, request, step: index, streaming });
 
       // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).
-      const reply = nextStep(protocol.readReply(response), response.text, options.outputSchema);
+      const reply = nextStep(protocol.readReply(response), { raw: response.text, config });
       if (reply.thought) emit(event(state, 'thought', { step: index, text: reply.thought }));
       const step: Step = {
         index,

@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
-import type { ToolSpec } from '../core/index.js';
+import { isCjkToken, queryTerms, type ToolSpec, textTokens } from '../core/index.js';
+import { conceptTokens } from './routing-concepts.js';
 
 /** Options for picking a relevant subset of many tools at each step. */
 export interface ToolRoutingOptions {
@@ -19,9 +20,28 @@ function words(name: string): string {
   return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ');
 }
 
+/** Index side: the shared analysis (CJK segmented), plus the concepts its words name in either language. */
+const indexTokens = (text: string): string[] => {
+  const tokens = textTokens(text);
+  return [...tokens, ...conceptTokens(text, tokens)];
+};
+
+/** Query side: the same analysis without stopwords, plus concepts, so "下雨" finds a tool described as "weather". */
+const searchTokens = (text: string): string[] => {
+  const tokens = queryTerms(text);
+  return [...tokens, ...conceptTokens(text, tokens)];
+};
+
+/** Prefix and fuzzy matching are for Latin words; on CJK words and concepts they only match noise. */
+const latin = (term: string) => !term.startsWith('#') && !isCjkToken(term);
+
 /**
- * Picks the top-k tools for a query by BM25 over names and descriptions. The index is built once
- * per tool list (the registry keeps the same array until its tools change).
+ * Picks the top-k tools for a query by BM25 over names and descriptions, in any language: the text goes
+ * through the same analysis as memory search (Chinese and Japanese segmented into words), and a
+ * bilingual table of common tool concepts lets a Chinese question reach an English description and back.
+ * When fewer than k tools match, the rest of the k slots keep the registry's order, so a question with
+ * no word in common with any description still gets tools to choose from. The index is built once per
+ * tool list (the registry keeps the same array until its tools change).
  */
 export function createToolRouter(options: ToolRoutingOptions = {}): Router {
   const topK = options.topK ?? 8;
@@ -38,12 +58,24 @@ export function createToolRouter(options: ToolRoutingOptions = {}): Router {
         fields: ['name', 'description'],
         storeFields: [],
         idField: 'id',
-        searchOptions: { boost: { name: 2 }, prefix: true, fuzzy: 0.2 },
+        tokenize: indexTokens,
+        processTerm: (term) => term,
+        searchOptions: {
+          boost: { name: 2 },
+          prefix: latin,
+          fuzzy: (term) => (latin(term) ? 0.2 : false),
+          tokenize: searchTokens,
+          processTerm: (term) => term,
+        },
       });
       search.addAll(tools.map((t, id) => ({ id, name: words(t.name), description: t.description })));
       indexed = tools;
     }
-    const hits = search.search(query, { combineWith: 'OR' }).slice(0, topK);
-    return hits.map((h) => tools[h.id as number]);
+    const picked = search.search(query, { combineWith: 'OR' }).map((h) => h.id as number);
+    if (picked.length < topK) {
+      const seen = new Set(picked);
+      for (let id = 0; id < tools.length && picked.length < topK; id++) if (!seen.has(id)) picked.push(id);
+    }
+    return picked.slice(0, topK).map((id) => tools[id]);
   };
 }

@@ -27,8 +27,8 @@ export function memoryCacheStore(): CacheStore & { readonly size: number } {
  * sampling settings. The abort signal is not part of it.
  */
 export function cacheKey(modelId: string, request: ModelRequest): string {
-  const { messages, tools, temperature, maxTokens, stop } = request;
-  const text = stableJson({ model: modelId, messages, tools, temperature, maxTokens, stop });
+  const { messages, tools, temperature, topP, maxTokens, stop } = request;
+  const text = stableJson({ model: modelId, messages, tools, temperature, topP, maxTokens, stop });
   return createHash('sha256').update(text).digest('hex');
 }
 

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
-import { serveMcp } from '../server/index.js';
+import { envApiTokens, serveMcp } from '../server/index.js';
 import { type AnyTool, type BuiltinOptions, builtinTools } from '../tools/index.js';
 import { addExamples } from './global-options.js';
+import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
 import { selectTools } from './select-tools.js';
 
 /** Options of `thinkflow mcp-serve`. */
-export interface McpServeCommandOptions {
+export interface McpServeCommandOptions extends SecurityFlags {
   tools: string;
   http?: string;
   host?: string;
@@ -33,7 +34,20 @@ export async function mcpServe(options: McpServeCommandOptions): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError({ message: `--http needs a port number (0-65535), got "${options.http}".` });
   }
-  const serving = await serveMcp(tools, { transport: 'http', port, host: options.host });
+  // The same tokens as `thinkflow serve` takes, checked by the same code.
+  const tokens = [...(options.token ?? []), ...envApiTokens()].filter((token) => token.length > 0);
+  const serving = await serveMcp(tools, {
+    transport: 'http',
+    port,
+    host: options.host,
+    auth: { tokens },
+    security: { allowedHosts: options.allowedHost },
+  });
+  if (tokens.length === 0) {
+    process.stderr.write(
+      'thinkflow mcp-serve: no token (--token or THINKFLOW_API_TOKENS): any local process can call these tools.\n',
+    );
+  }
   process.stderr.write(`thinkflow MCP server (${tools.map((t) => t.name).join(', ')}) on ${serving.url}\n`);
   const stop = () => void serving.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
@@ -50,11 +64,12 @@ export function registerMcpServeCommand(program: Command): void {
     .option('--host <host>', 'interface to bind with --http', '127.0.0.1')
     .option('--root <dir>', 'folder the file tools are confined to (default: working directory)')
     .action((options: McpServeCommandOptions) => mcpServe(options));
+  addSecurityFlags(command);
   addExamples(command, [
     ['the calculator for Claude Desktop or any stdio MCP client', 'thinkflow mcp-serve --tools calculator'],
     [
       'file tools over streamable HTTP, confined to a folder',
-      'thinkflow mcp-serve --tools files --http 3001 --root ./docs',
+      'thinkflow mcp-serve --tools files --http 3001 --root ./docs --token "$(openssl rand -hex 32)"',
     ],
   ]);
 }

@@ -1,15 +1,8 @@
 import { ConfigError } from '../core/index.js';
-import {
-  type AnyTool,
-  type BuiltinOptions,
-  builtinTools,
-  calculatorTool,
-  demoSearchTool,
-  demoWeatherTool,
-} from '../tools/index.js';
+import { type AnyTool, type BuiltinOptions, builtinTools, calculatorTool, demoTools } from '../tools/index.js';
 
-/** The demo model's tools: calculator, and search and weather over built-in mock data. */
-export const DEMO_TOOLS: AnyTool[] = [calculatorTool, demoSearchTool, demoWeatherTool];
+/** The demo model's tools: calculator, and search, weather, holidays and films over built-in mock data. */
+export const DEMO_TOOLS: AnyTool[] = [calculatorTool, ...demoTools];
 
 /** Builds the tools named in `--tools a,b,c` from the built-in kits. */
 export function selectTools(names: string | undefined, options: BuiltinOptions, demo: boolean): AnyTool[] {

@@ -3,8 +3,9 @@ import { ConfigError } from '../core/index.js';
 import { loadConfig, serve } from '../server/index.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';
+import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
 
-interface ServeFlags {
+interface ServeFlags extends SecurityFlags {
   port: string;
   host: string;
   config: string;
@@ -14,6 +15,7 @@ interface ServeFlags {
   pgSchema?: string;
   dataDir?: string;
   retentionDays?: string;
+  recoveryInterval?: string;
 }
 
 /** Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. */
@@ -37,6 +39,14 @@ function retentionDays(text: string): number {
   return days;
 }
 
+/** Reads `--recovery-interval`: milliseconds, more than 0. */
+function recoveryInterval(text: string): number {
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new ConfigError({ message: `--recovery-interval must be a positive number of milliseconds; got "${text}".` });
+  return ms;
+}
+
 /** Registers `thinkflow serve`. */
 export function registerServeCommand(program: Command): void {
   const command = program
@@ -50,6 +60,10 @@ export function registerServeCommand(program: Command): void {
     .option('--pg <postgres-url>', 'keep runs in PostgreSQL (required with --queue)')
     .option('--pg-schema <name>', 'the PostgreSQL schema (default thinkflow)')
     .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
+    .option(
+      '--recovery-interval <ms>',
+      'with --queue: how often runs PostgreSQL holds but Redis lost are re-enqueued (default 10000)',
+    )
     .option('--retention-days <n>', 'days finished runs are kept (default 30, or the config; 0 = forever)')
     .action(async (flags: ServeFlags) => {
       if (flags.queue && !flags.pg)
@@ -61,16 +75,20 @@ export function registerServeCommand(program: Command): void {
         config,
         port: Number.parseInt(flags.port, 10),
         hostname: flags.host,
+        tokens: flags.token,
+        allowedHosts: flags.allowedHost,
         queue: flags.queue,
         queueName: flags.queueName,
         pg: flags.pg,
         pgSchema: flags.pgSchema,
         dataDir: dataDir(flags.dataDir),
         retentionDays: flags.retentionDays === undefined ? undefined : retentionDays(flags.retentionDays),
+        recoveryIntervalMs: flags.recoveryInterval === undefined ? undefined : recoveryInterval(flags.recoveryInterval),
       });
       process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
       onShutdownSignal(server.close);
     });
+  addSecurityFlags(command);
   addExamples(command, [
     ['the agents of ./thinkflow.config.ts on port 8787', 'thinkflow serve'],
     ['any free port, data in a folder of your choice', 'thinkflow serve --port 0 --data-dir ./data'],

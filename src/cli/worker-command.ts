@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError, redactText } from '../core/index.js';
-import { createRunWorker, loadConfig, openStore } from '../server/index.js';
+import { createLogThrottle, createRunWorker, loadConfig, openStore } from '../server/index.js';
 import { addExamples } from './global-options.js';
 import { onShutdownSignal } from './serve-command.js';
 
@@ -13,6 +13,7 @@ interface WorkerFlags {
   concurrency: string;
   lockDuration: string;
   stalledInterval?: string;
+  leaseDuration?: string;
 }
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
@@ -36,11 +37,17 @@ export function registerWorkerCommand(program: Command): void {
     .option('--concurrency <n>', 'runs executed at once', '16')
     .option('--lock-duration <ms>', "how long a dead worker's runs wait before another worker resumes them", '30000')
     .option('--stalled-interval <ms>', 'how often to look for runs of dead workers (default: half the lock duration)')
+    .option(
+      '--lease-duration <ms>',
+      "how long this worker's PostgreSQL lease on a run lasts unrenewed before the run counts as abandoned (default: the lock duration)",
+    )
     .action(async (flags: WorkerFlags) => {
       const concurrency = positiveInt(flags.concurrency, '--concurrency');
       const lockDurationMs = positiveInt(flags.lockDuration, '--lock-duration');
       const stalledIntervalMs = positiveInt(flags.stalledInterval, '--stalled-interval');
+      const leaseMs = positiveInt(flags.leaseDuration, '--lease-duration');
       const config = await loadConfig(flags.config);
+      const log = createLogThrottle((line) => process.stderr.write(`${line}\n`));
       const store = await openStore({ pg: flags.pg, pgSchema: flags.pgSchema }, undefined);
       const worker = createRunWorker({
         agents: config.agents,
@@ -50,7 +57,9 @@ export function registerWorkerCommand(program: Command): void {
         concurrency,
         lockDurationMs,
         stalledIntervalMs,
-        onError: (error) => process.stderr.write(`thinkflow worker: ${redactText(String(error))}\n`),
+        leaseMs,
+        // An outage repeats the same error on every reconnect and retry: one line per interval, with a count.
+        onError: (error) => log(`thinkflow worker: ${redactText(String(error))}`),
       });
       process.stderr.write(`thinkflow: worker serving ${Object.keys(config.agents).join(', ')}\n`);
       onShutdownSignal(async () => {

@@ -64,7 +64,11 @@ export type AgentEvent =
       { guardrail: string; stage: 'input' | 'output' | 'tool_call'; action: 'block' | 'rewrite'; reason: string }
     >
   | E<'cache_hit', { step: number; key: string }>
-  | E<'approval_request', { step: number; callId: string; tool: string; input: unknown; question?: string }>
+  /** A person is asked: to approve a call (`approval`), or to answer a tool's free-form question (`question`, `ask_user`). */
+  | E<
+      'approval_request',
+      { step: number; callId: string; tool: string; input: unknown; question?: string; kind?: 'approval' | 'question' }
+    >
   | E<'approval_response', { step: number; callId: string; approved: boolean; answer?: string }>
   | E<'reflection', { step: number; text: string }>
   | E<'handoff', { step: number; from?: string; to: string; reason?: string }>

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'script_exhausted'
   | 'tool'
   | 'store'
+  | 'dependency_unavailable'
   | 'not_found'
   | 'invalid_input';
 

@@ -1,4 +1,12 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
+export { analyzeText, hasCjk, isCjkToken, queryTerms, textTokens } from './analyze-text.js';
+export {
+  type AnswerPart,
+  type AnswerPartReader,
+  type AnswerPartReaderOptions,
+  type AnswerPartType,
+  createAnswerPartReader,
+} from './answer-parts.js';
 export {
   contentText,
   describePart,

@@ -56,6 +56,8 @@ export interface ModelRequest {
   messages: Message[];
   tools?: ToolSpec[];
   temperature?: number;
+  /** Nucleus sampling: only the most likely tokens whose probabilities add up to this. */
+  topP?: number;
   maxTokens?: number;
   stop?: string[];
   signal?: AbortSignal;

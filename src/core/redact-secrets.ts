@@ -8,6 +8,9 @@ const SECRET_KEY =
 const SECRET_PARAM =
   'api[_-]?key|apikey|key|token|access[_-]?token|auth|client[_-]?secret|secret|password|sig|signature|x-amz-signature|x-goog-signature';
 
+/** Secret-named settings written in text (`"password":"…"` in a call's JSON arguments, `DB_PASSWORD=…`). */
+const SECRET_SETTING = String.raw`(?<![\w-])(?:[\w-]*[_-])?(?:api[_-]?key|apikey|password|passwd|secret|client[_-]?secret|access[_-]?token|refresh[_-]?token|private[_-]?key)`;
+
 /**
  * The credential shapes thinkflow redacts: those of the providers it documents and of a few common
  * services. `pattern` matches the secret itself (a lookbehind keeps what names it, as in
@@ -47,6 +50,14 @@ export const SECRET_SHAPES: readonly { name: string; pattern: string; hint?: str
     name: 'secret query parameter',
     pattern: String.raw`(?<=[?&](?:${SECRET_PARAM})=)[^&\s#"'<>]+`,
     hint: `[?&](?:${SECRET_PARAM})=`,
+    anyCase: true,
+  },
+  {
+    // Last: a Bearer or Basic value, matched above, is not taken for the setting's value.
+    name: 'secret-named setting',
+    pattern: String.raw`(?<=${SECRET_SETTING}["']?\s*[:=]\s*["'])(?!\[redacted\])[^"'\n]+|(?<=${SECRET_SETTING}["']?\s*[:=]\s*)(?!(?:null|true|false)\b|\[redacted\])[^\s"',;&}\]]+`,
+    // Without the setting's prefix and boundary: a hint may match more, and this one scans fast.
+    hint: String.raw`(?:api[_-]?key|apikey|password|passwd|secret|access[_-]?token|refresh[_-]?token|private[_-]?key)\\?["']?\s*[:=]`,
     anyCase: true,
   },
   {

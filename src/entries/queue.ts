@@ -8,6 +8,8 @@ export {
   createRunWorker,
   type QueueLocation,
   type QueueRunsOptions,
+  type RecoverableRun,
+  type RunQueueStore,
   type RunWorker,
   type RunWorkerOptions,
 } from '../server/index.js';

@@ -1,45 +1,19 @@
-import { contentText, type Message, type ModelRequest } from '../core/index.js';
-import { findExpressions } from './demo-expression.js';
+import { contentText, type Message, type ModelRequest, type ModelResponse } from '../core/index.js';
+import { type DemoStep, type Lang, planFor } from './demo-plan.js';
 import type { Model } from './model.js';
 import { scriptedModel } from './scripted-model.js';
 
-/** Cities the demo weather tool knows (English and Chinese names). */
-const CITIES = [
-  'Beijing',
-  'Shanghai',
-  'Shenzhen',
-  'Paris',
-  'London',
-  'Tokyo',
-  'New York',
-  'Berlin',
-  'Sydney',
-  '北京',
-  '上海',
-  '深圳',
-  '巴黎',
-  '伦敦',
-  '东京',
-];
-
-type Task =
-  | { tool: 'weather'; city: string }
-  | { tool: 'calculator'; expression: string }
-  | { tool: 'search'; query: string };
-
-/** What the demo does with a question: call tools one after another, or answer at once. */
-type Plan = { tasks: Task[] } | { answer: string };
-
 const TAG = { en: '[demo simulation, no real LLM]', zh: '【演示模拟，未使用真实模型】' };
 const SKILLS = {
-  en: 'The demo model only does arithmetic, weather for a few cities and a few built-in facts; for real answers use a real model (see `thinkflow run --help`).',
-  zh: '演示模型只会算术、查询几个城市的天气和几条内置知识；要真正的回答请使用真实模型（见 `thinkflow run --help`）。',
+  en: 'The demo model only does arithmetic, weather for a few cities, a few built-in facts, holidays and films, and short trip plans; for real answers use a real model (see `thinkflow run --help`).',
+  zh: '演示模型只会算术、查询几个城市的天气、几条内置知识、节日与电影和简短的行程规划；要真正的回答请使用真实模型（见 `thinkflow run --help`）。',
 };
 
 /**
  * The rule-based demo model from the tutorials: it reads the question, picks the demo tools
- * (calculator, search, weather) by simple rules and replies in ReAct, so a newcomer sees the whole
- * loop work with no LLM. It reads whole expressions (parentheses, powers, percentages, `×`/`÷`,
+ * (calculator, search, weather, holidays, films) by intent rules (chains of tools, several cities,
+ * asking back when a detail is missing, a greeting) and replies in the request's protocol (ReAct
+ * text, JSON actions or native tool calls), so a newcomer sees the whole loop work with no LLM. It reads whole expressions (parentheses, powers, percentages, `×`/`÷`,
  * spoken operators, Chinese numerals), says plainly when a tool failed or it does not know, and
  * every final answer says it is a simulation.
  *
@@ -57,22 +31,34 @@ export function demoModel(): Model {
   };
 }
 
-function demoReply(request: ModelRequest): string {
+/** How the demo writes its replies: in the format of the request's protocol. */
+type Format = NonNullable<ModelRequest['protocol']>;
+
+function demoReply(request: ModelRequest): string | ModelResponse {
+  const format: Format = request.protocol ?? 'react';
   const { question, observations } = readConversation(request.messages);
   // Chinese characters, or the full-width forms a Chinese input method types, mean a Chinese answer.
-  const lang = /[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]/.test(question) ? 'zh' : 'en';
-  const plan = planTasks(question, lang);
-  if ('answer' in plan) return final(plan.answer, lang);
-  const next = plan.tasks[observations.length];
-  if (next) return action(next, lang);
-  const parts = plan.tasks.map((task, i) => describe(task, observations[i].trim().replace(/\s+/g, ' '), lang));
-  return final(parts.join(lang === 'zh' ? '；' : '; '), lang);
+  const lang: Lang = /[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]/.test(question) ? 'zh' : 'en';
+  const plan = planFor(question, lang);
+  if ('answer' in plan) return final(plan.answer, lang, format);
+  const seen = observations.map((o) => o.trim().replace(/\s+/g, ' '));
+  // A step that did not give a result ends the chain: the answer says which and why.
+  for (const [i, observation] of seen.entries()) {
+    const step = plan.steps[i];
+    const failure = step && failed(step, observation, seen.slice(0, i), lang);
+    if (failure) return final(failure, lang, format);
+  }
+  const next = plan.steps[seen.length];
+  if (next) return action(next, { input: next.input(seen), lang, format, index: seen.length });
+  return final(plan.finish(seen), lang, format);
 }
 
-function final(text: string, lang: 'en' | 'zh'): string {
-  return lang === 'zh'
-    ? `思考：我已经得到需要的信息。\n最终答案：${TAG.zh}${text}`
-    : `Thought: I have what I need.\nFinal Answer: ${TAG.en} ${text}`;
+function final(text: string, lang: Lang, format: Format): string {
+  const answer = lang === 'zh' ? `${TAG.zh}${text}` : `${TAG.en} ${text}`;
+  const thought = lang === 'zh' ? '我已经得到需要的信息。' : 'I have what I need.';
+  if (format === 'native') return answer;
+  if (format === 'json') return JSON.stringify({ thought, action: 'final_answer', action_input: answer });
+  return lang === 'zh' ? `思考：${thought}\n最终答案：${answer}` : `Thought: ${thought}\nFinal Answer: ${answer}`;
 }
 
 function readConversation(messages: Message[]): { question: string; observations: string[] } {
@@ -94,80 +80,45 @@ function readConversation(messages: Message[]): { question: string; observations
   return { question, observations };
 }
 
-function planTasks(question: string, lang: 'en' | 'zh'): Plan {
-  if (/^\s*(hi|hello|hey|你好|您好|嗨)[\s!！.。,，]*$/i.test(question)) {
-    return {
-      answer:
-        lang === 'zh'
-          ? `你好！我是演示模型。试试问我：(15+7)*3 等于多少？或者：北京天气怎么样？`
-          : 'Hello! I am the demo model. Try: What is (15 + 7) * 3? or: What is the weather in Paris?',
-    };
-  }
-  const tasks: Task[] = [];
-  if (/weather|temperature|forecast|天气|气温/i.test(question)) {
-    const city = findCity(question);
-    if (!city) {
-      return {
-        answer:
-          lang === 'zh'
-            ? `请告诉我是哪个城市。演示数据有：${CITIES.filter((c) => /[\u4e00-\u9fff]/.test(c)).join('、')}。`
-            : `Which city? The demo has weather for ${CITIES.filter((c) => /^[A-Z]/.test(c)).join(', ')}.`,
-      };
-    }
-    tasks.push({ tool: 'weather', city });
-  }
-  for (const expression of findExpressions(question)) tasks.push({ tool: 'calculator', expression });
-  if (tasks.length === 0) tasks.push({ tool: 'search', query: question.replace(/[?？]\s*$/, '').trim() });
-  return { tasks };
-}
-
-/** A known city, else the name the question gives (`in Madrid`, `杭州天气`), else none. */
-function findCity(question: string): string | undefined {
-  const known = CITIES.find((c) => question.toLowerCase().includes(c.toLowerCase()));
-  if (known) return known;
-  const english = question.match(/\b(?:in|for|at)\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)/);
-  if (english) return english[1];
-  const chinese = question.match(/([\u4e00-\u9fff]{2,6}?)(?:的)?(?:天气|气温)/);
-  return chinese?.[1].replace(/^(今天|明天|现在)|(今天|明天|现在)$/g, '') || undefined;
-}
-
 /** Observations the executor writes when a tool did not give a result. */
 const TOOL_FAILURE = /^(Tool \S+ (failed|timed out|was aborted|is disabled)|Unknown tool|Invalid (input|arguments))/i;
 
-function describe(task: Task, observation: string, lang: 'en' | 'zh'): string {
-  const failed = TOOL_FAILURE.test(observation);
-  switch (task.tool) {
+/** What to say when a step's observation is no result, or undefined when it is one. */
+function failed(step: DemoStep, observation: string, before: string[], lang: Lang): string | undefined {
+  const failure = TOOL_FAILURE.test(observation);
+  const input = step.input(before);
+  switch (step.tool) {
     case 'calculator':
-      if (failed)
-        return lang === 'zh'
-          ? `我没能算出 ${task.expression}：计算器报错（${observation}）`
-          : `I could not work out ${task.expression}: the calculator reported an error (${observation})`;
-      return `${task.expression} = ${observation}`;
+      if (!failure) return undefined;
+      return lang === 'zh'
+        ? `我没能算出 ${input.expression}：计算器报错（${observation}）`
+        : `I could not work out ${input.expression}: the calculator reported an error (${observation})`;
     case 'weather':
-      if (failed || observation.startsWith('No demo weather data'))
-        return lang === 'zh'
-          ? `我没有${task.city}的天气数据（${observation}）`
-          : `I have no weather for ${task.city} (${observation})`;
-      return observation;
+      if (!failure && !observation.startsWith('No demo weather data')) return undefined;
+      return lang === 'zh'
+        ? `我没有${input.city}的天气数据（${observation}）`
+        : `I have no weather for ${input.city} (${observation})`;
     case 'search':
-      if (failed || observation.startsWith('No demo results'))
-        return lang === 'zh' ? `我不知道。${SKILLS.zh}` : `I don't know. ${SKILLS.en}`;
-      return observation;
+      if (!failure && !observation.startsWith('No demo results')) return undefined;
+      return lang === 'zh' ? `我不知道。${SKILLS.zh}` : `I don't know. ${SKILLS.en}`;
+    default:
+      if (!failure) return undefined;
+      return lang === 'zh'
+        ? `工具 ${step.tool} 没有给出结果（${observation}）`
+        : `The ${step.tool} tool gave no result (${observation})`;
   }
 }
 
-function action(task: Task, lang: 'en' | 'zh'): string {
-  const zh = lang === 'zh';
-  const [why, input] =
-    task.tool === 'weather'
-      ? [zh ? `我需要查询${task.city}的天气。` : `I need the weather in ${task.city}.`, { city: task.city }]
-      : task.tool === 'calculator'
-        ? [
-            zh ? '这需要计算，我使用计算器。' : 'This needs arithmetic, so I will use the calculator.',
-            { expression: task.expression },
-          ]
-        : [zh ? '我先搜索相关信息。' : 'I will search for this first.', { query: task.query }];
-  return zh
-    ? `思考：${why}\n行动：${task.tool}\n行动输入：${JSON.stringify(input)}`
-    : `Thought: ${why}\nAction: ${task.tool}\nAction Input: ${JSON.stringify(input)}`;
+function action(
+  step: DemoStep,
+  call: { input: Record<string, unknown>; lang: Lang; format: Format; index: number },
+): string | ModelResponse {
+  const { input, lang, format } = call;
+  if (format === 'native') {
+    return { text: '', toolCalls: [{ id: `demo_${call.index}`, name: step.tool, arguments: JSON.stringify(input) }] };
+  }
+  if (format === 'json') return JSON.stringify({ thought: step.why, action: step.tool, action_input: input });
+  return lang === 'zh'
+    ? `思考：${step.why}\n行动：${step.tool}\n行动输入：${JSON.stringify(input)}`
+    : `Thought: ${step.why}\nAction: ${step.tool}\nAction Input: ${JSON.stringify(input)}`;
 }

@@ -96,6 +96,7 @@ function withoutSignal(request: ModelRequest): Omit<ModelRequest, 'signal'> {
   const copy: Omit<ModelRequest, 'signal'> = { messages: request.messages };
   if (request.tools !== undefined) copy.tools = request.tools;
   if (request.temperature !== undefined) copy.temperature = request.temperature;
+  if (request.topP !== undefined) copy.topP = request.topP;
   if (request.maxTokens !== undefined) copy.maxTokens = request.maxTokens;
   if (request.stop !== undefined) copy.stop = request.stop;
   if (request.protocol !== undefined) copy.protocol = request.protocol;

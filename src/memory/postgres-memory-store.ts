@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { errorMessage, isThinkflowError, requireOptional, StoreError } from '../core/index.js';
+import { analyzeText, errorMessage, isThinkflowError, queryTerms, requireOptional, StoreError } from '../core/index.js';
 import type { EmbeddingProvider } from './embedding-provider.js';
 import {
   Memory,
@@ -12,7 +12,6 @@ import {
 } from './memory-store.js';
 import { newMemories } from './new-memories.js';
 import { inTransaction, withSchemaLock } from './postgres-transaction.js';
-import { queryTerms } from './query-terms.js';
 import { cosineSimilarity, rankMemories } from './rank-memories.js';
 
 export interface PostgresMemoryStoreOptions {
@@ -97,6 +96,7 @@ export class PostgresMemoryStore implements MemoryStore {
           embedding ${vector ? 'vector' : 'REAL[]'}, embedding_model TEXT
         )`,
       );
+      await analyzeOldRows(client, this.#table);
       await client.query(`CREATE INDEX IF NOT EXISTS "${table}_tsv" ON ${this.#table} USING GIN (tsv)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${table}_tags" ON ${this.#table} USING GIN (tags)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${table}_created" ON ${this.#table} (created_at DESC, seq DESC)`);
@@ -162,8 +162,8 @@ export class PostgresMemoryStore implements MemoryStore {
       for (const [i, m] of memories.entries()) {
         const vector = vectors?.[i];
         await client.query(
-          `INSERT INTO ${this.#table} (id, kind, text, tags, metadata, created_at, updated_at, tsv, embedding, embedding_model)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, to_tsvector('english', $8), $9${mode === 'pgvector' ? '::vector' : '::real[]'}, $10)`,
+          `INSERT INTO ${this.#table} (id, kind, text, tags, metadata, created_at, updated_at, tsv, embedding, embedding_model, analyzer)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, to_tsvector('english', $8), $9${mode === 'pgvector' ? '::vector' : '::real[]'}, $10, ${ANALYZER})`,
           [
             m.id,
             m.kind,
@@ -172,7 +172,7 @@ export class PostgresMemoryStore implements MemoryStore {
             m.metadata ? JSON.stringify(m.metadata) : null,
             m.createdAt,
             m.updatedAt,
-            `${m.text} ${m.tags.join(' ')}`,
+            tsvText(m.text, m.tags),
             vector ? (mode === 'pgvector' ? JSON.stringify(vector) : vector) : null,
             vector ? embed!.id : null,
           ],
@@ -270,6 +270,36 @@ export class PostgresMemoryStore implements MemoryStore {
       createdAt: Number(row.created_at),
       updatedAt: Number(row.updated_at),
     });
+  }
+}
+
+/** The version of `analyzeText` a row's `tsv` was built with; 0 is the raw text of the stores before it. */
+const ANALYZER = 1;
+
+/** What `tsv` indexes: the analysed text and tags (CJK segmented into words, the rest as written). */
+function tsvText(text: string, tags: string[]): string {
+  return analyzeText(`${text} ${tags.join(' ')}`);
+}
+
+/**
+ * Migrates a table written before the analysed index: rows of plain ASCII are already indexed as
+ * `analyzeText` would, so they are only marked; the others get their `tsv` rebuilt, in batches.
+ */
+async function analyzeOldRows(client: pg.PoolClient, table: string): Promise<void> {
+  await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS analyzer SMALLINT NOT NULL DEFAULT 0`);
+  await client.query(
+    `UPDATE ${table} SET analyzer = ${ANALYZER} WHERE analyzer < ${ANALYZER} AND text !~ '[^\x01-\x7f]' AND array_to_string(tags, ' ') !~ '[^\x01-\x7f]'`,
+  );
+  for (;;) {
+    const { rows } = await client.query<{ id: string; text: string; tags: string[] }>(
+      `SELECT id, text, tags FROM ${table} WHERE analyzer < ${ANALYZER} LIMIT 500`,
+    );
+    if (!rows.length) return;
+    await client.query(
+      `UPDATE ${table} t SET tsv = to_tsvector('english', u.body), analyzer = ${ANALYZER}
+       FROM unnest($1::text[], $2::text[]) AS u(id, body) WHERE t.id = u.id`,
+      [rows.map((r) => r.id), rows.map((r) => tsvText(r.text, r.tags))],
+    );
   }
 }
 

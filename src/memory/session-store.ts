@@ -17,7 +17,10 @@ export interface SessionInfo {
 export interface SessionStore {
   /** The session's messages, oldest first; `[]` for an unknown session. */
   load(sessionId: string): Promise<Message[]>;
-  /** Adds messages at the end of the session, creating it if needed. */
+  /**
+   * Adds messages at the end of the session, creating it if needed. `SqliteSessionStore` stores them
+   * redacted as traces are (credentials become `[redacted]`), so a later turn sees the redacted text.
+   */
   append(sessionId: string, messages: Message[]): Promise<void>;
   /** Forgets the session's messages. */
   reset(sessionId: string): Promise<void>;

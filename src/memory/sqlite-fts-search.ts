@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { queryTerms } from './query-terms.js';
+import { queryTerms } from '../core/index.js';
 
 /** A term in more than this share of the memories barely changes BM25 ranking but costs a scan of its postings. */
 const COMMON_TERM_SHARE = 0.05;

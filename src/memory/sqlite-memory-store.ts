@@ -14,6 +14,7 @@ import { newMemories } from './new-memories.js';
 import { openSqlite, retryBusy, type SqliteLocation, sqliteCall } from './open-sqlite.js';
 import { cosineSimilarity, rankMemories } from './rank-memories.js';
 import { filterSql, ftsSearch, type TermCounts } from './sqlite-fts-search.js';
+import { ensureAnalyzedIndex, indexMemory } from './sqlite-memory-index.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS memories (
@@ -35,16 +36,7 @@ CREATE TABLE IF NOT EXISTS memory_tags (
   memory_rowid INTEGER NOT NULL,
   PRIMARY KEY (tag, memory_rowid)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
-  text, tags, content = 'memories', content_rowid = 'rowid', tokenize = 'porter unicode61'
-);
-CREATE TRIGGER IF NOT EXISTS memories_ai AFTER INSERT ON memories BEGIN
-  INSERT INTO memories_fts (rowid, text, tags) VALUES (new.rowid, new.text, new.tags);
-END;
-CREATE TRIGGER IF NOT EXISTS memories_ad AFTER DELETE ON memories BEGIN
-  INSERT INTO memories_fts (memories_fts, rowid, text, tags) VALUES ('delete', old.rowid, old.text, old.tags);
-  DELETE FROM memory_tags WHERE memory_rowid = old.rowid;
-END;`;
+`;
 
 interface Row {
   rowid: number;
@@ -90,7 +82,12 @@ export class SqliteMemoryStore implements MemoryStore {
       const { db, file, busyTimeoutMs } = openSqlite(this.#options);
       this.#file = file;
       try {
-        sqliteCall(file, 'create the memory tables in', () => retryBusy(() => db.exec(SCHEMA), busyTimeoutMs));
+        sqliteCall(file, 'create the memory tables in', () =>
+          retryBusy(() => {
+            db.exec(SCHEMA);
+            ensureAnalyzedIndex(db);
+          }, busyTimeoutMs),
+        );
       } catch (error) {
         db.close();
         throw error;
@@ -120,6 +117,7 @@ export class SqliteMemoryStore implements MemoryStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const tag = db.prepare('INSERT OR IGNORE INTO memory_tags (tag, memory_rowid) VALUES (?, ?)');
+      const index = indexMemory(db);
       db.transaction(() => {
         memories.forEach((m, i) => {
           const vector = vectors?.[i] ? Buffer.from(new Float32Array(vectors[i]).buffer) : null;
@@ -135,6 +133,7 @@ export class SqliteMemoryStore implements MemoryStore {
             vector ? embed!.id : null,
           );
           for (const t of m.tags) tag.run(t, lastInsertRowid);
+          index(lastInsertRowid, m.text, m.tags);
         });
       }).immediate();
     });

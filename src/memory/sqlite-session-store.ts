@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { Message, StoreError } from '../core/index.js';
+import { Message, redactedJson, StoreError } from '../core/index.js';
 import { openSqlite, retryBusy, type SqliteLocation, sqliteCall } from './open-sqlite.js';
 import type { SessionInfo, SessionStore } from './session-store.js';
 
@@ -92,7 +92,7 @@ export class SqliteSessionStore implements SessionStore {
       // IMMEDIATE takes the write lock up front, so two processes appending cannot pick the same seq.
       db.transaction(() => {
         let seq = (next.get(sessionId) as { seq: number }).seq;
-        for (const message of valid) insert.run(sessionId, ++seq, JSON.stringify(message), now);
+        for (const message of valid) insert.run(sessionId, ++seq, redactedJson(message), now);
       }).immediate();
     });
   }

@@ -19,3 +19,5 @@ export { reactPrompt } from './react/prompt.js';
 export { reactProtocol } from './react/react-protocol.js';
 export { PLAIN_ANSWER_MAX_CHARS } from './shared/build-step.js';
 export { type PromptTemplate, type PromptTemplates, replyLanguage } from './shared/prompt-template.js';
+export { findProseToolCall, type ProseToolCall, proseCallCorrection } from './shared/prose-tool-call.js';
+export { type ExampleCall, type FewShotExample, renderExample } from './shared/render-example.js';

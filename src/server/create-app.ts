@@ -1,35 +1,44 @@
 import { Hono } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
+import { callerRuns } from './caller-runs.js';
+import { callerSessions } from './caller-sessions.js';
+import { isClientGone } from './client-gone.js';
 import { closeUnreadBody } from './close-unread-body.js';
 import { createLocalRuns } from './create-local-runs.js';
-import { apiError, httpExceptionError } from './http-error.js';
+import { apiError, httpExceptionError, runFailed } from './http-error.js';
+import { DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './outage.js';
+import { currentScope } from './request-scope.js';
+import { type AuthConfig, authRequired, resolveCaller } from './resolve-caller.js';
+import { a2aRoutes } from './routes/a2a-route.js';
+import { agUiRoute } from './routes/ag-ui-route.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
-import { replayRoute } from './routes/replay-route.js';
+import { REPLAY_BODY_TYPES, replayRoute } from './routes/replay-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
+import { uiStreamRoute } from './routes/ui-stream-route.js';
 import type { RunService } from './run-service.js';
+import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
 
-/** Who may call the API. */
-export interface AuthConfig {
-  /** Accepted bearer tokens. With none, the API is open (serve warns). */
-  tokens?: string[];
-}
+export type { AuthConfig };
 
 export type CreateAppOptions = {
   auth?: AuthConfig;
   limits?: ServerLimits;
+  /** The host names the app answers to besides loopback names (403 otherwise): see docs/server.md#threat-model. */
+  security?: SecurityConfig;
+  /** Origins whose pages may call the API (CORS is off without them). */
+  cors?: CorsConfig;
   hooks?: Record<string, HookConfig>;
   /**
    * The agents `POST /v1/agents/:name/replay` replays traces against, as they are configured now
@@ -42,6 +51,8 @@ export type CreateAppOptions = {
   studio?: boolean;
   /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
   onError?: (error: unknown) => void;
+  /** Where one-line notices go (a client that hung up mid-request). Default: stderr. */
+  log?: (line: string) => void;
 } & (
   | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
   | { runs: RunService; agents?: never; store?: never }
@@ -50,6 +61,7 @@ export type CreateAppOptions = {
 /** The HTTP API: a `fetch(Request) → Response` handler plus the run service behind it. */
 export interface ThinkflowApp {
   fetch(request: Request): Promise<Response>;
+  /** The run service itself, as the host sees it: every run, whoever started it (routes see their caller's). */
   readonly runs: RunService;
   readonly hono: Hono;
 }
@@ -60,63 +72,75 @@ export interface ThinkflowApp {
  *
  * @example
  * const app = createApp({ agents: { helper: () => new Agent({ model }) }, store: new SqliteRunStore({ path }) });
- * const response = await app.fetch(new Request('http://x/v1/agents/helper/runs?wait=true', { method: 'POST', body: '{"input":"hi"}' }));
+ * const response = await app.fetch(
+ *   new Request('http://localhost/v1/agents/helper/runs?wait=true', {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: '{"input":"hi"}',
+ *   }),
+ * );
  */
 export function createApp(options: CreateAppOptions): ThinkflowApp {
-  const runs =
+  const service =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
+  // What every route sees: the caller's own runs, started with their owner and Idempotency-Key.
+  const runs = callerRuns(service);
+  const sessions = options.sessions && callerSessions(options.sessions);
   const app = new Hono();
+  // An outage fails every request the same way: one line per interval, with a count.
+  const outageLog = stderrErrors('thinkflow server: requests failed');
   const reportError = (error: unknown) => {
     if (options.onError) options.onError(error);
+    else if (isDependencyUnavailable(error)) outageLog(error);
     else {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
       process.stderr.write(`thinkflow server: a request failed: ${redactText(text)}\n`);
     }
   };
   app.use(closeUnreadBody());
-  app.get('/health', (c) => c.json({ ok: true }));
-  const tokens = options.auth?.tokens?.filter((token) => token.length > 0) ?? [];
-  if (tokens.length > 0) {
-    app.use(
-      '/v1/*',
-      bearerAuth({
-        token: tokens,
-        noAuthenticationHeader: {
-          message: (c) => apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
-        },
-        invalidAuthenticationHeader: {
-          message: (c) =>
-            apiError(
-              c,
-              'invalid_request',
-              'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
-            ),
-        },
-        invalidToken: { message: (c) => apiError(c, 'unauthorized', 'The bearer token is not valid.') },
-      }),
-    );
-  }
+  // Before every route, /health included: Host, Origin and body type (see security-middleware.ts).
   app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
-      // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
-      onError: (c) =>
-        apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
-          Connection: 'close',
-        }),
+    '*',
+    securityMiddleware({
+      security: options.security,
+      cors: options.cors,
+      bodyTypes: { '/v1/agents/:name/replay': REPLAY_BODY_TYPES },
     }),
   );
+  // Liveness: the process answers. Readiness: so do the services its runs need (send traffic here).
+  app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/ready', async (c) => {
+    const readiness = service.ready ? await service.ready() : { ok: true, checks: {} };
+    return c.json(readiness, readiness.ok ? 200 : 503, readiness.ok ? {} : { 'Retry-After': '5' });
+  });
+  // Names the caller (or answers 401); the routes after it run in the caller's scope. An A2A agent's
+  // JSON-RPC endpoint is the API too; its card stays readable, as discovery needs.
+  const caller = resolveCaller(options.auth);
+  app.use('/v1/*', caller);
+  app.use('/a2a/:name', caller);
+  const limit = bodyLimit({
+    maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
+    onError: (c) =>
+      apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
+        Connection: 'close',
+      }),
+  });
+  app.use('/v1/*', limit);
+  app.use('/a2a/:name', limit);
   listRunsRoute(app, runs);
   runRoutes(app, runs);
   traceRoute(app, runs);
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
-  if (options.sessions) sessionRoutes(app, { runs, sessions: options.sessions, onError: reportError });
+  if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
-  hookRoutes(app, runs, options.hooks ?? {});
+  uiStreamRoute(app, { runs, sessions, onError: reportError });
+  agUiRoute(app, { runs, sessions, onError: reportError });
+  a2aRoutes(app, { runs, sessions, authRequired: authRequired(options.auth), onError: reportError });
+  hookRoutes(app, runs, options.hooks ?? {}, reportError);
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length === 0) return apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`);
@@ -127,10 +151,33 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   });
   app.onError((error, c) => {
     if (error instanceof HTTPException) return httpExceptionError(c, error);
+    if (isClientGone(error, c.req.raw)) {
+      // Nobody reads this answer: one line for the log, not a stack trace.
+      const line = `thinkflow server: ${c.req.method} ${c.req.path}: the client closed the connection mid-request.`;
+      if (options.log) options.log(line);
+      else process.stderr.write(`${line}\n`);
+      return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
+    }
+    // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
+    const started = currentScope()?.started?.at(-1);
+    if (isDependencyUnavailable(error)) {
+      // An outage, not a bug: the client retries later (unless its run started). One line in the log
+      // (serve throttles them).
+      reportError(error);
+      if (started) return runFailed(c, started, 'a service the server needs became unreachable while answering');
+      const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
+      const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
+      const name =
+        dependency === 'redis' ? 'Redis' : dependency === 'postgres' ? 'PostgreSQL' : 'A service the server needs';
+      return apiError(c, 'dependency_unavailable', `${name} is unreachable right now; retry in ${seconds} s.`, {
+        'Retry-After': String(seconds),
+      });
+    }
     reportError(error);
+    if (started) return runFailed(c, started, 'the server failed while answering');
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
-  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs, hono: app };
+  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs: service, hono: app };
 }
 
 /** The methods that some route answers on `path` (for a 405 and its `Allow` header). */

@@ -1,3 +1,4 @@
+import { redactedIfSecret } from '../core/index.js';
 import { createChangeSignal } from './change-signal.js';
 import { executeRun } from './execute-run.js';
 import type { QuestionBox } from './question-box.js';
@@ -5,6 +6,7 @@ import type { RunRecord } from './run-record.js';
 import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
 import { type AgentEntry, resolveAgent } from './servable-agent.js';
 import { agentLimits, type ServerLimits } from './server-limits.js';
+import { startOnce } from './start-once.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 
@@ -113,24 +115,33 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   const service: LocalRuns = {
     agentNames: () => Object.keys(agents),
 
-    async start(request) {
+    start(request) {
       const { agent } = request;
-      if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
-      const own = lane(agent);
-      const { concurrent, queued } = agentLimits(limits, agent);
-      if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
-        return queueFull(limits);
-      }
-      const run = queuedRun(request);
-      track(run.id);
-      own.queue.push({ run, fresh: true });
-      // Committed with the first events in one transaction; reads always see it.
-      void store.createRun(run).catch(onError);
-      pump(agent);
-      return { ok: true, run };
+      return startOnce({
+        store,
+        request,
+        keyHours: limits?.idempotencyKeyHours,
+        start: async (id) => {
+          if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
+          const own = lane(agent);
+          const { concurrent, queued } = agentLimits(limits, agent);
+          if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
+            return queueFull(limits);
+          }
+          const run = queuedRun(request, id);
+          track(run.id);
+          own.queue.push({ run, fresh: true });
+          // Committed with the first events in one transaction; reads always see it.
+          void store.createRun(run).catch(onError);
+          pump(agent);
+          // The caller gets the run as the store keeps it; the queued copy keeps the input as given.
+          return { ok: true, run: redactedIfSecret(run) };
+        },
+      });
     },
 
     get: (id) => store.getRun(id),
+    status: (id) => store.getStatus(id),
     list: (query) => store.queryRuns(query),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (id, timeoutMs) => signal.wait(id, timeoutMs),

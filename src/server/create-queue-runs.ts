@@ -1,13 +1,24 @@
 import type { Queue } from 'bullmq';
-import { assertPeers } from '../core/index.js';
+import { assertPeers, errorMessage, redactedIfSecret } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
-import { newRunId } from './new-run-id.js';
+import { boundedWait, stderrErrors } from './outage.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { readinessOf } from './readiness.js';
+import { addRunJob, startRecovery } from './recover-runs.js';
 import { subscribeRunEnds } from './run-ends.js';
-import { isFinished } from './run-record.js';
-import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
+import { isFinished, type RunRecord } from './run-record.js';
+import {
+  queuedRun,
+  queueFull,
+  type RunService,
+  type StartRequest,
+  type StartResult,
+  waitForEnd,
+} from './run-service.js';
 import { agentLimits, type ServerLimits } from './server-limits.js';
+import { startOnce } from './start-once.js';
+import { isRunQueueStore } from './stores/run-queue-store.js';
 import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 import { createUnendedRuns } from './unended-runs.js';
@@ -20,6 +31,25 @@ export interface QueueRunsOptions extends QueueLocation {
   limits?: ServerLimits;
   /** How often readers poll the store for changes. Default 100 ms. */
   pollMs?: number;
+  /**
+   * How often the reconciler looks for unfinished runs with no live lease and no job, and re-enqueues
+   * them (it also runs at start-up and when Redis or PostgreSQL comes back). Default 10000 ms.
+   */
+  recoveryIntervalMs?: number;
+  /** How long starting a run waits for Redis before answering 503. Default 5000 ms. */
+  redisTimeoutMs?: number;
+  /**
+   * Where Redis and PostgreSQL errors of background work go (throttle them: an outage repeats them).
+   * Default: stderr, each distinct message once per 10 s with a count.
+   */
+  onError?: (error: unknown) => void;
+  /** Told how many runs a reconciler pass re-enqueued. */
+  onRecovered?: (runs: number) => void;
+  /**
+   * Called once a run and its outbox row are committed, before its job is added. A seam for tests that
+   * kill the process in that window (the reconciler then adds the job).
+   */
+  beforeEnqueue?: (run: RunRecord) => void | Promise<void>;
 }
 
 /**
@@ -32,48 +62,114 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   const { store } = options;
   const settings = queueSettings(options);
   const queue = new (loadBullmq().Queue as typeof Queue<RunJob>)(settings.name, settings.options);
-  const waiting = agentQueueCounts(options);
+  const report = options.onError ?? stderrErrors('thinkflow queue');
+  queue.on('error', report);
+  const redisTimeoutMs = options.redisTimeoutMs ?? 5000;
+  const bounded = <T>(promise: Promise<T>) => boundedWait(promise, { ms: redisTimeoutMs, dependency: 'redis' });
+  let recovery: ReturnType<typeof startRecovery> | undefined;
+  // A Redis that comes back may have lost every job (no persistence): the reconciler looks at once.
+  let seenDown = false;
+  const waiting = agentQueueCounts(options, (error) => {
+    seenDown = true;
+    report(error);
+  });
+  waiting.onReady(() => {
+    if (seenDown) recovery?.trigger();
+    seenDown = false;
+  });
   const pollMs = options.pollMs ?? 100;
   const ended = createChangeSignal();
   // Runs started here whose job has not stopped yet: waiting on one needs no first read of the store.
   const unended = createUnendedRuns();
   // A job stopping on a worker wakes whoever waits on its run, instead of each waiter polling.
-  const subscription = subscribeRunEnds(options, (runId) => {
-    unended.delete(runId);
-    ended.notify(runId);
-  });
+  const subscription = subscribeRunEnds(
+    options,
+    (runId) => {
+      unended.delete(runId);
+      ended.notify(runId);
+    },
+    report,
+  );
   subscription.catch(() => {});
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  const outbox = isRunQueueStore(store) ? store : undefined;
+  if (outbox) {
+    recovery = startRecovery({
+      store: outbox,
+      queue,
+      counts: waiting,
+      agents: options.agents,
+      intervalMs: options.recoveryIntervalMs,
+      onError: report,
+      onRecovered: options.onRecovered,
+    });
+    outbox.onOutage((down) => {
+      if (!down) recovery?.trigger();
+    });
+  }
+  const ready = readinessOf({
+    postgres: () => (outbox ? outbox.ping() : Promise.resolve()),
+    redis: async () => {
+      await boundedWait(waiting.ping(), { ms: 1000, dependency: 'redis' });
+    },
+  });
+
+  /**
+   * Adds the run's job and marks its outbox row. A Redis that does not answer leaves the row: the
+   * reconciler adds the job once Redis is back, so the run is accepted either way.
+   */
+  async function relay(run: RunRecord): Promise<void> {
+    try {
+      await bounded(addRunJob(queue, run));
+    } catch (error) {
+      // No run id in the line: an outage repeats it, and the throttle folds identical lines.
+      report(
+        new Error(`a run was stored; its job is added once Redis answers (${errorMessage(error)})`, { cause: error }),
+      );
+      return;
+    }
+    outbox?.markEnqueued([run.id]).catch(report);
+  }
+
+  async function startNew(request: StartRequest, id: string): Promise<StartResult> {
+    const { agent } = request;
+    if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
+    // A Redis that does not answer makes this a 503 in bounded time, not a request hanging for the outage.
+    if (!(await bounded(waiting.add(agent, id, agentLimits(options.limits, agent).queued))))
+      return queueFull(options.limits);
+    const run = queuedRun(request, id);
+    try {
+      // The row (with its outbox row) must be committed before a worker can take the job, and its
+      // end must not go unheard.
+      await Promise.all([outbox ? outbox.createQueuedRun(run) : store.createRun(run), bounded(subscription)]);
+    } catch (error) {
+      waiting.remove(agent, id).catch(() => {});
+      throw error;
+    }
+    // Marked before the job exists: a run that ends before queue.add returns is heard and unmarked,
+    // where marking it after would keep its id forever.
+    unended.add(id);
+    await options.beforeEnqueue?.(run);
+    if (outbox) await relay(run);
+    else await addRunJob(queue, run);
+    // As the store keeps it (and the worker reads it): redacted.
+    return { ok: true, run: redactedIfSecret(run) };
+  }
 
   const service: RunService = {
     agentNames: () => [...options.agents],
 
-    async start(request) {
-      const { agent } = request;
-      if (!options.agents.includes(agent)) return { ok: false, reason: 'unknown_agent' };
-      const id = newRunId();
-      if (!(await waiting.add(agent, id, agentLimits(options.limits, agent).queued))) return queueFull(options.limits);
-      const run = queuedRun(request, id);
-      try {
-        // The row must be committed before a worker can take the job, and its end must not go unheard.
-        await Promise.all([store.createRun(run), subscription]);
-        // Marked before the job exists: a run that ends before queue.add returns is heard and unmarked,
-        // where marking it after would keep its id forever.
-        unended.add(id);
-        await queue.add(
-          'run',
-          { runId: id, agent },
-          { jobId: id, attempts: 1000, removeOnComplete: true, removeOnFail: 1000 },
-        );
-      } catch (error) {
-        unended.delete(id);
-        await waiting.remove(agent, id).catch(() => {});
-        throw error;
-      }
-      return { ok: true, run };
+    start(request) {
+      return startOnce({
+        store,
+        request,
+        keyHours: options.limits?.idempotencyKeyHours,
+        start: (id) => startNew(request, id),
+      });
     },
 
     get: (id) => store.getRun(id),
+    status: (id) => store.getStatus(id),
     list: (query) => store.queryRuns(query),
     events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (_id, timeoutMs) => sleep(Math.min(timeoutMs, pollMs)),
@@ -93,9 +189,9 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     async cancel(id) {
       const run = await store.getRun(id);
       if (!run) return undefined;
-      if (run.status === 'queued' && (await queue.remove(id)) === 1) {
+      if (run.status === 'queued' && (await bounded(queue.remove(id))) === 1) {
         unended.delete(id);
-        await waiting.remove(run.agent, id);
+        await bounded(waiting.remove(run.agent, id));
         await endUnstarted(store, run, 'Cancelled before it started.');
         return store.getRun(id);
       }
@@ -115,7 +211,10 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
       return 'answered';
     },
 
+    ready,
+
     async close() {
+      await recovery?.stop();
       await (await subscription).close();
       await queue.close();
       await waiting.close();

@@ -1,8 +1,9 @@
 import type { SessionStore } from '../memory/index.js';
 import type { Workflow } from '../workflow/index.js';
-import type { AuthConfig } from './create-app.js';
+import type { AuthConfig } from './resolve-caller.js';
 import type { RetentionConfig } from './retention.js';
 import type { HookConfig } from './routes/hook-routes.js';
+import type { CorsConfig, SecurityConfig } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
 import type { ServerLimits } from './server-limits.js';
 import type { ScheduleConfig } from './start-schedules.js';
@@ -21,13 +22,20 @@ export interface ThinkflowConfig {
   /** Workflows by name, for `thinkflow workflow run <name>` (see docs/workflows.md). */
   workflows?: Record<string, Workflow>;
   auth?: AuthConfig;
+  /** Host names served besides loopback ones (`allowedHosts`); a request for another answers 403. */
+  security?: SecurityConfig;
+  /** Origins whose pages may call the server (CORS is off without them). */
+  cors?: CorsConfig;
   limits?: ServerLimits;
   /** Webhook triggers: POST /v1/hooks/:name. */
   hooks?: Record<string, HookConfig>;
   /** Cron triggers: start an agent on a schedule. */
   schedules?: ScheduleConfig[];
   store?: StoreConfig;
-  /** Where `/v1/sessions/:id` conversations live. Default: SQLite `thinkflow.db` in the data dir (as `thinkflow chat`). */
+  /**
+   * Where `/v1/sessions/:id` conversations live. Default: SQLite `sessions.db` in the data dir, apart
+   * from `thinkflow chat`'s `thinkflow.db`; pass `new SqliteSessionStore({ dataDir })` to share the CLI's.
+   */
   sessions?: SessionStore;
   /** Serve the studio web page at `/studio` (`thinkflow studio` turns it on). Default false. */
   studio?: boolean;

@@ -1,5 +1,5 @@
 import type { RunResult } from '../core/index.js';
-import { errorMessage } from '../core/index.js';
+import { errorMessage, redactedIfSecret } from '../core/index.js';
 import { createQuestionBox, type QuestionBox } from './question-box.js';
 import type { RunRecord } from './run-record.js';
 import type { ServableAgent } from './servable-agent.js';
@@ -19,7 +19,7 @@ export interface ExecuteRunOptions {
   isStopping?: () => boolean;
   /** Where write failures that have no awaiting caller go (the next checkpoint's commit also fails loudly). */
   onError?: (error: unknown) => void;
-  /** Called once the run's end is committed, with the run as now stored. */
+  /** Called once the run's end is committed, with the run as now stored (redacted, as every answer is). */
   onEnd?: (run: RunRecord) => void;
   /** A run never started before: skips reading its (empty) log and checkpoint. */
   fresh?: boolean;
@@ -75,10 +75,23 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
       approve: async (request) =>
-        (await box.ask({ kind: 'approval', tool: request.tool, input: request.input, question: request.question }))
-          .approved,
+        (
+          await box.ask({
+            kind: 'approval',
+            tool: request.tool,
+            input: request.input,
+            question: request.question,
+            callId: request.callId,
+          })
+        ).approved,
       ask: async (question, call) => {
-        const answer = await box.ask({ kind: 'question', tool: call.tool, input: { question }, question });
+        const answer = await box.ask({
+          kind: 'question',
+          tool: call.tool,
+          input: { question },
+          question,
+          callId: call.callId,
+        });
         // Stopped before anyone answered: not an answer (a resumed run asks again).
         if (signal.aborted) throw new Error('The run stopped before the user answered.');
         return answer.text ?? (answer.approved ? 'yes' : 'no');
@@ -92,7 +105,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   const patch = { status: result.status, result, updatedAt: Date.now() };
   await store.updateRun(run.id, { ...patch, questions: undefined });
   const { questions: _, ...rest } = run;
-  options.onEnd?.({ ...rest, ...patch });
+  options.onEnd?.(redactedIfSecret({ ...rest, ...patch }));
   changed();
   return result;
 }

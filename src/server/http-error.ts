@@ -7,27 +7,73 @@ import { z } from 'zod';
 export type ApiErrorCode =
   | 'invalid_request'
   | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'conflict'
   | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'expectation_failed'
   | 'queue_full'
-  | 'internal';
+  | 'headers_too_large'
+  | 'unprocessable'
+  | 'run_failed'
+  | 'internal'
+  | 'dependency_unavailable';
 
 const STATUS = {
   invalid_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  expectation_failed: 417,
   queue_full: 429,
+  headers_too_large: 431,
+  unprocessable: 422,
+  // Not a 5xx: see runFailed.
+  run_failed: 400,
   internal: 500,
+  dependency_unavailable: 503,
 } as const satisfies Record<ApiErrorCode, ContentfulStatusCode>;
+
+/** The HTTP status each error code answers with. */
+export function errorStatus(code: ApiErrorCode): ContentfulStatusCode {
+  return STATUS[code];
+}
 
 /** The JSON body of every API error: OpenAI's shape, which every client knows how to show. */
 export function errorBody(code: ApiErrorCode, message: string) {
-  return { error: { message, type: code === 'internal' ? 'server_error' : 'invalid_request_error', code } };
+  const type =
+    code === 'internal' || code === 'run_failed' || code === 'dependency_unavailable'
+      ? 'server_error'
+      : 'invalid_request_error';
+  return { error: { message, type, code } };
+}
+
+/** Tells clients that read it (the openai SDKs) not to retry: a retry would start the run again. */
+export const NO_RETRY = { 'x-should-retry': 'false' } as const;
+
+/**
+ * The answer when a run this request started did not answer (it failed, hit a limit, was cancelled) or
+ * the request failed after starting it: the run took effect, its tools ran, so a client must not send
+ * the request again. A 5xx would be the natural status, but the AI SDK retries every 5xx whatever the
+ * headers say and LangChain retries everything but 400-407, 409 and 413, so each retry started another
+ * run with its side effects. 400 with `x-should-retry: false` is the answer none of them retries (the
+ * openai SDK, the AI SDK, @langchain/openai); the message names the run, where the reason is kept.
+ */
+export function runFailed(c: Context, runId: string, reason: string): Response {
+  return apiError(
+    c,
+    'run_failed',
+    `Agent run ${runId} did not answer: ${reason}. The run took effect and is not retried; GET /v1/runs/${runId} shows what it did.`,
+    NO_RETRY,
+  );
 }
 
 /** An error response in the OpenAI shape (`{ error: { message, type, code } }`). */
@@ -59,6 +105,23 @@ export function httpExceptionError(c: Context, error: HTTPException): Response {
   return c.json(errorBody(code, message), status, headers);
 }
 
+/** How deep a JSON body may nest (objects and arrays); webhook payloads and chat requests nest under 20. */
+export const MAX_BODY_DEPTH = 100;
+
+/** The nesting depth of a parsed JSON value, counted without recursion and only up to `cap + 1`. */
+export function nestingDepth(value: unknown, cap: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > cap) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 /** A zod failure as one line naming the field and the problem. */
@@ -78,6 +141,14 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, response: apiError(c, 'invalid_request', `The request body is not valid JSON: ${reason}`) };
+  }
+  // A deep body parses, but every recursive step after it (zod, JSON.stringify, a store) would throw
+  // RangeError: answer it here, naming the limit, instead of with an internal error text.
+  if (nestingDepth(json, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    return {
+      ok: false,
+      response: apiError(c, 'invalid_request', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`),
+    };
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

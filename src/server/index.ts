@@ -1,4 +1,4 @@
-export { type AuthConfig, type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
+export { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
 export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
 export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
@@ -15,9 +15,21 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
+export {
+  type Backoff,
+  backoffDelay,
+  createLogThrottle,
+  type Dependency,
+  DependencyUnavailableError,
+  isDependencyUnavailable,
+  type LogThrottle,
+} from './outage.js';
 export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
+export type { Readiness } from './readiness.js';
+export type { Caller } from './request-scope.js';
+export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
 export {
   DEFAULT_RETENTION_DAYS,
   type Retention,
@@ -25,10 +37,12 @@ export {
   retentionRequest,
   startRetention,
 } from './retention.js';
+export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
+export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export {
   isFinished,
   PendingQuestion,
@@ -38,11 +52,23 @@ export {
   ServerRunStatus,
   type StoredEvent,
 } from './run-record.js';
-export type { AnswerResult, RunService, StartRequest, StartResult } from './run-service.js';
+export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
+export {
+  bearerTokenAuth,
+  type CorsConfig,
+  checkApiTokens,
+  envApiTokens,
+  isAllowedHost,
+  type Refuse,
+  type SecurityConfig,
+  type SecurityOptions,
+  securityMiddleware,
+} from './security/index.js';
 export type { AgentEntry, ServableAgent } from './servable-agent.js';
-export { apiTokens, openStore, type RunningServer, type ServeOptions, serve } from './serve.js';
+export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
 export type { ServerLimits } from './server-limits.js';
 export { type ScheduleConfig, startSchedules } from './start-schedules.js';
+export type { IdempotencyClaim } from './stores/idempotency-claim.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
 export {
   type PruneRequest,
@@ -52,5 +78,6 @@ export {
   RunStoreStats,
   RunSummary,
 } from './stores/run-listing.js';
+export type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
 export type { RunStore } from './stores/run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';

@@ -29,6 +29,25 @@ export function queueSettings(location: QueueLocation) {
 
 // bullmq and ioredis load on first use, through these two: they are optional peers (queue mode only).
 
+/**
+ * An ioredis client that reconnects forever and reports its errors to `onError` (an ioredis client
+ * with no `error` listener prints "Unhandled error event" on every failed reconnect). Commands wait
+ * while it reconnects: callers that answer a person bound that wait (`boundedWait`).
+ */
+export function redisClient(
+  location: QueueLocation,
+  options: { onError?: (error: unknown) => void; pipeline?: boolean } = {},
+): import('ioredis').Redis {
+  const redis = new (loadRedis())(location.redisUrl, {
+    maxRetriesPerRequest: null,
+    enableAutoPipelining: options.pipeline ?? false,
+    // Reconnects back off up to 2 s, with jitter, for as long as the outage lasts.
+    retryStrategy: (times) => Math.min(2000, 50 * 2 ** Math.min(times, 6)) * (0.5 + Math.random() / 2),
+  });
+  redis.on('error', (error: unknown) => options.onError?.(error));
+  return redis;
+}
+
 /** The ioredis client class. */
 export function loadRedis(): typeof import('ioredis').Redis {
   return requireOptional<typeof import('ioredis')>('queue', 'ioredis').Redis;

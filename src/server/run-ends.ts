@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { loadRedis, type QueueLocation, queueSettings } from './queue-names.js';
+import { type QueueLocation, queueSettings, redisClient } from './queue-names.js';
 
 /**
  * Word from workers that a run's job stopped (the run ended, failed, or was handed back), so API
@@ -19,12 +19,12 @@ function channel(location: QueueLocation): string {
   return `${options.prefix}:${name}:run-ends`;
 }
 
-export function runEndPublisher(location: QueueLocation): RunEnds {
+export function runEndPublisher(location: QueueLocation, onError?: (error: unknown) => void): RunEnds {
   // Created on first use; jobs ending in one tick share one write.
   let redis: Redis | undefined;
   return {
     async publish(runId) {
-      redis ??= new (loadRedis())(location.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+      redis ??= redisClient(location, { onError, pipeline: true });
       await redis.publish(channel(location), runId);
     },
     async close() {
@@ -37,8 +37,10 @@ export function runEndPublisher(location: QueueLocation): RunEnds {
 export async function subscribeRunEnds(
   location: QueueLocation,
   onEnd: (runId: string) => void,
+  onError?: (error: unknown) => void,
 ): Promise<{ close(): Promise<void> }> {
-  const redis = new (loadRedis())(location.redisUrl, { maxRetriesPerRequest: null });
+  // ioredis subscribes again by itself after a reconnect.
+  const redis = redisClient(location, { onError });
   const name = channel(location);
   redis.on('message', (from: string, runId: string) => {
     if (from === name) onEnd(runId);

@@ -30,6 +30,8 @@ export const PendingQuestion = z.object({
   tool: z.string(),
   input: z.unknown(),
   question: z.string().optional(),
+  /** The tool call that asks, so a protocol adapter can answer the question of one call. */
+  callId: z.string().optional(),
   /** Set by POST /v1/runs/:id/approvals; the run picks it up and goes on. */
   answer: z.object({ approved: z.boolean(), text: z.string().optional() }).optional(),
 });
@@ -48,6 +50,8 @@ export const RunRecord = z.object({
   history: z.array(Message).optional(),
   status: ServerRunStatus,
   source: RunSource,
+  /** The principal who started it (absent on an open server, and for runs stored before owners). */
+  owner: z.string().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   result: z.custom<RunResult>((value) => typeof value === 'object' && value !== null).optional(),

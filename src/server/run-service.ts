@@ -1,15 +1,26 @@
 import type { Message } from '../core/index.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
-import { isFinished, type RunRecord, type RunSource, type StoredEvent } from './run-record.js';
+import type { Readiness } from './readiness.js';
+import { isFinished, type RunRecord, type RunSource, type ServerRunStatus, type StoredEvent } from './run-record.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunPage, RunQuery } from './stores/run-listing.js';
 
 /** Why a run could not be started, as data the HTTP layer maps to a status code. */
 export type StartResult =
-  | { ok: true; run: RunRecord }
+  /** `replayed`: the request's Idempotency-Key had started this run already; nothing new was started. */
+  | { ok: true; run: RunRecord; replayed?: boolean }
   | { ok: false; reason: 'unknown_agent' }
-  | { ok: false; reason: 'queue_full'; retryAfterSeconds: number };
+  | { ok: false; reason: 'queue_full'; retryAfterSeconds: number }
+  /** The Idempotency-Key was used for another request (another body, route or query). */
+  | { ok: false; reason: 'idempotency_mismatch'; runId: string }
+  | { ok: false; reason: 'invalid_idempotency_key' };
+
+/** An Idempotency-Key and a fingerprint of the request that carries it. */
+export interface IdempotencyRequest {
+  key: string;
+  fingerprint: string;
+}
 
 /** What starts a run. */
 export interface StartRequest {
@@ -17,12 +28,18 @@ export interface StartRequest {
   input: string;
   history?: Message[];
   source?: RunSource;
+  /** The principal starting it; the run is theirs. */
+  owner?: string;
+  /** Start at most one run per key and owner: a retry with the same key gets the first run back. */
+  idempotency?: IdempotencyRequest;
 }
 
 /** The record of a run just started, waiting its turn: the same in every run service. */
-export function queuedRun({ agent, input, history, source = 'api' }: StartRequest, id = newRunId()): RunRecord {
+export function queuedRun({ agent, input, history, source = 'api', owner }: StartRequest, id = newRunId()): RunRecord {
   const now = Date.now();
-  return { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
+  const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
+  if (owner !== undefined) run.owner = owner;
+  return run;
 }
 
 /** The refusal when an agent has as many runs waiting as it may (429 with Retry-After). */
@@ -44,6 +61,8 @@ export interface RunService {
   agentNames(): string[];
   start(request: StartRequest): Promise<StartResult>;
   get(id: string): Promise<RunRecord | undefined>;
+  /** Where the run stands (undefined if unknown), without reading its input and result. */
+  status(id: string): Promise<ServerRunStatus | undefined>;
   /** A page of run summaries, newest first (GET /v1/runs). */
   list(query: RunQuery): Promise<RunPage>;
   /** Logged events after `afterSeq`, in order. */
@@ -55,6 +74,8 @@ export interface RunService {
   /** Asks the run to stop; it ends `aborted`. */
   cancel(id: string): Promise<RunRecord | undefined>;
   answer(id: string, answer: Answer & { questionId?: string }): Promise<AnswerResult>;
+  /** Whether the services runs depend on answer (`GET /ready`); absent when there are none to check. */
+  ready?(): Promise<Readiness>;
   /** Stops taking runs; running ones get `timeoutMs` to finish, then are left checkpointed to resume. */
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
@@ -73,26 +94,43 @@ export async function waitForEnd(
 }
 
 /**
- * A run's logged events after `after`, in order, as they are committed. Ends after the run's own
- * `run_end`, once the run has ended with nothing left to read, or when `stopped()` says so.
+ * A run's logged events after `after`, in order, as they are committed, a page (up to 1000) at a
+ * time. Ends after the run's own `run_end`, once the run has ended with nothing left to read, or
+ * when `stopped()` says so. Between pages the event loop serves everyone else: a long log read by
+ * many clients at once must not hold the server for the time it takes them all.
  */
+export async function* followEventPages(
+  service: Pick<RunService, 'events' | 'changed' | 'status'>,
+  id: string,
+  after: number,
+  stopped: () => boolean = () => false,
+): AsyncGenerator<StoredEvent[]> {
+  while (!stopped()) {
+    const events = await service.events(id, after);
+    const end = events.findIndex((stored) => stored.event.type === 'run_end' && stored.event.runId === id);
+    if (end >= 0) {
+      yield events.slice(0, end + 1);
+      return;
+    }
+    if (events.length > 0) {
+      yield events;
+      after = events[events.length - 1].seq;
+      await new Promise((resolve) => setImmediate(resolve));
+      continue;
+    }
+    const status = await service.status(id);
+    // Events are committed before the final status, so an ended run with nothing left to read is done.
+    if (!status || isFinished(status)) return;
+    await service.changed(id, 1000);
+  }
+}
+
+/** `followEventPages`, one event at a time. */
 export async function* followEvents(
-  service: Pick<RunService, 'events' | 'changed' | 'get'>,
+  service: Pick<RunService, 'events' | 'changed' | 'status'>,
   id: string,
   after: number,
   stopped: () => boolean = () => false,
 ): AsyncGenerator<StoredEvent> {
-  while (!stopped()) {
-    const events = await service.events(id, after);
-    for (const stored of events) {
-      yield stored;
-      after = stored.seq;
-      if (stored.event.type === 'run_end' && stored.event.runId === id) return;
-    }
-    if (events.length > 0) continue;
-    const run = await service.get(id);
-    // Events are committed before the final status, so an ended run with nothing left to read is done.
-    if (!run || isFinished(run.status)) return;
-    await service.changed(id, 1000);
-  }
+  for await (const page of followEventPages(service, id, after, stopped)) yield* page;
 }

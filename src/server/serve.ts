@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { serve as serveNode } from '@hono/node-server';
 import { redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 import { SqliteSessionStore } from '../memory/index.js';
@@ -7,8 +6,12 @@ import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-ap
 import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
+import { listenHttp } from './listen-http.js';
+import { createLogThrottle, isDependencyUnavailable } from './outage.js';
+import { type ApiToken, authRequired } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
+import { boundHosts, checkApiTokens, envApiTokens } from './security/index.js';
 import { startSchedules } from './start-schedules.js';
 import { PostgresRunStore } from './stores/postgres-run-store.js';
 import type { RunStore } from './stores/run-store.js';
@@ -20,6 +23,10 @@ export interface ServeOptions {
   port?: number;
   /** Default 127.0.0.1. */
   hostname?: string;
+  /** Bearer tokens besides the config's and `THINKFLOW_API_TOKENS` (`--token`). */
+  tokens?: string[];
+  /** Host names answered besides the config's `security.allowedHosts` and loopback names (`--allowed-host`). */
+  allowedHosts?: string[];
   /** Where the SQLite store lives. Default `$THINKFLOW_HOME`, else `~/.thinkflow`. */
   dataDir?: string;
   /** `redis://…`: hand runs to `thinkflow worker` processes through BullMQ (needs a PostgreSQL store). */
@@ -33,6 +40,8 @@ export interface ServeOptions {
   pgSchema?: string;
   /** Days finished runs are kept (`--retention-days`); wins over `config.retention.maxAgeDays`. 0 keeps them forever. */
   retentionDays?: number;
+  /** With `queue`: how often the reconciler re-enqueues runs that have no job. Default 10000 ms. */
+  recoveryIntervalMs?: number;
   /** Milliseconds running runs get to finish on shutdown before they are checkpointed. Default 10000. */
   shutdownTimeoutMs?: number;
   /** Where the server's log lines go (default stderr). Each line has secrets redacted first. */
@@ -51,10 +60,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated). */
-export function apiTokens(config: ThinkflowConfig, env = process.env): string[] {
-  const fromEnv = (env.THINKFLOW_API_TOKENS ?? '').split(',').map((t) => t.trim());
-  return [...(config.auth?.tokens ?? []), ...fromEnv].filter((t) => t.length > 0);
+/** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated plain tokens). */
+export function apiTokens(config: ThinkflowConfig, env = process.env): ApiToken[] {
+  // Objects are kept as they are: a malformed one is refused, by name, when the app is built.
+  return [...(config.auth?.tokens ?? []), ...envApiTokens(env)].filter((t) => typeof t !== 'string' || t.length > 0);
+}
+
+/**
+ * Where the server keeps `/v1/sessions` conversations unless the config names a store: `sessions.db` in
+ * the data dir, a file of its own. `thinkflow chat` keeps its sessions in `thinkflow.db`; sharing them
+ * with the server (so that an HTTP caller reads and writes the CLI's conversations) takes an explicit
+ * `sessions: new SqliteSessionStore({ dataDir })` in the config.
+ */
+export function serverSessionsFile(dataDir = thinkflowHome()): string {
+  return join(dataDir, 'sessions.db');
 }
 
 /** Opens the store the options and config ask for (PostgreSQL if `pg`, else the config's, else SQLite). */
@@ -85,6 +104,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Errors can carry URLs with credentials or keys echoed by a provider: never log them as they are.
   const log = (line: string) => write(redactText(line));
+  // An outage repeats the same error for every request and reconnect: one line per interval, with a count.
+  const throttled = createLogThrottle(log);
+  const logError = (prefix: string, e: unknown) =>
+    isDependencyUnavailable(e)
+      ? throttled(`${prefix}${e instanceof Error ? e.message : String(e)}`)
+      : log(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  // A token no client can send is refused before anything opens.
+  const tokens: ApiToken[] = [...apiTokens(config), ...(options.tokens ?? [])];
+  checkApiTokens(tokens.map((t) => (typeof t === 'string' ? t : t.token)));
+  const hostname = options.hostname ?? '127.0.0.1';
   const store = await openStore(options, config.store);
   const agents = config.agents;
   const runs = options.queue
@@ -95,22 +124,36 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         agents: Object.keys(agents),
         store,
         limits: config.limits,
+        recoveryIntervalMs: options.recoveryIntervalMs,
+        onError: (e) => logError('thinkflow serve: ', e),
+        onRecovered: (n) => log(`thinkflow serve: re-enqueued ${n} run(s) that had no job (PostgreSQL holds them).`),
       })
     : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
-  const sessions = config.sessions ?? new SqliteSessionStore({ dataDir: options.dataDir });
-  const tokens = apiTokens(config);
-  if (tokens.length === 0)
-    log('thinkflow serve: no API tokens configured (auth.tokens or THINKFLOW_API_TOKENS): the API is open.');
+  const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
+  const auth = { ...config.auth, tokens };
+  if (!authRequired(auth))
+    log(
+      'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).',
+    );
   const appOptions: CreateAppOptions = {
     runs,
-    auth: { tokens },
+    auth,
+    security: {
+      ...config.security,
+      allowedHosts: [
+        ...(config.security?.allowedHosts ?? []),
+        ...(options.allowedHosts ?? []),
+        ...boundHosts(hostname),
+      ],
+    },
+    cors: config.cors,
     limits: config.limits,
     hooks: config.hooks,
     studio: config.studio,
     sessions,
     replayAgents: agents,
-    onError: (e) =>
-      log(`thinkflow serve: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    onError: (e) => logError('thinkflow serve: a request failed: ', e),
+    log,
   };
   const app = createApp(appOptions);
   const retention = startRetention({
@@ -123,12 +166,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   });
   const stopSchedules = startSchedules(config.schedules ?? [], runs, { onError: (e) => log(`schedule: ${String(e)}`) });
 
-  const hostname = options.hostname ?? '127.0.0.1';
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serveNode>; port: number }>((resolve) => {
-    const s = serveNode({ fetch: app.fetch, port: options.port ?? 8787, hostname }, (info) =>
-      resolve({ server: s, port: info.port }),
-    );
-  });
+  const { server, port } = await listenHttp({ fetch: app.fetch, port: options.port ?? 8787, hostname });
   if ('resumeUnfinished' in runs && typeof runs.resumeUnfinished === 'function') {
     const resumed = await runs.resumeUnfinished();
     if (resumed > 0) log(`thinkflow serve: resuming ${resumed} unfinished run(s) from their checkpoints.`);
@@ -153,6 +191,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await retention.stop();
         await store.close();
         await sessions.close?.();
+        throttled.close();
       })();
       return closing;
     },

@@ -8,6 +8,8 @@ export interface ServerLimits {
   maxQueuedRuns?: number;
   /** Seconds a client is told to wait when the queue is full. Default 1. */
   retryAfterSeconds?: number;
+  /** Hours an Idempotency-Key keeps answering with the run it started. Default 24. */
+  idempotencyKeyHours?: number;
   /** Per-agent overrides. */
   agents?: Record<string, { maxConcurrentRuns?: number; maxQueuedRuns?: number }>;
 }

@@ -13,7 +13,7 @@ const STEP_BREAK = '\n\n';
  * Returns undefined when the signal aborts first.
  */
 export async function* streamRunAnswer(
-  runs: Pick<RunService, 'events' | 'changed' | 'get' | 'wait'>,
+  runs: Pick<RunService, 'events' | 'changed' | 'status' | 'wait'>,
   id: string,
   signal?: AbortSignal,
 ): AsyncGenerator<string, RunRecord | undefined> {

@@ -2,7 +2,7 @@ import { errorMessage } from '../core/index.js';
 import type { AnyTool, ApprovalRequest } from './tool.js';
 
 /** Decides `needsApproval` calls; returns the denial observation, or undefined when the call may run. */
-export type ApprovalGate = (tool: AnyTool, input: unknown) => Promise<string | undefined> | undefined;
+export type ApprovalGate = (tool: AnyTool, input: unknown, callId?: string) => Promise<string | undefined> | undefined;
 
 /** Asks a person; resolves true when approved. */
 export type Approver = (request: ApprovalRequest) => boolean | Promise<boolean>;
@@ -24,7 +24,7 @@ export function createApprovalGate(approve: Approver | undefined): {
     return answer;
   };
 
-  const decide = async (tool: AnyTool, input: unknown): Promise<string | undefined> => {
+  const decide = async (tool: AnyTool, input: unknown, callId?: string): Promise<string | undefined> => {
     let needed: boolean;
     try {
       needed = typeof tool.needsApproval === 'function' ? await tool.needsApproval(input) : true;
@@ -36,12 +36,12 @@ export function createApprovalGate(approve: Approver | undefined): {
       return `The call to ${tool.name} was not made: it needs approval and no approver is configured. To allow it, pass an \`approve\` callback to the Agent (or to createToolExecutor).`;
     }
     try {
-      if (await ask({ tool: tool.name, input })) return undefined;
+      if (await ask({ tool: tool.name, input, callId })) return undefined;
       return `The call to ${tool.name} was denied by the user and was not made. Do not repeat it; continue without it or answer with what you have.`;
     } catch (error) {
       return `The call to ${tool.name} was not made: asking for approval failed (${errorMessage(error)}).`;
     }
   };
 
-  return { gate: (tool, input) => (tool.needsApproval ? decide(tool, input) : undefined), ask };
+  return { gate: (tool, input, callId) => (tool.needsApproval ? decide(tool, input, callId) : undefined), ask };
 }

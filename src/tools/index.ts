@@ -1,3 +1,23 @@
+export { type A2aAgentToolOptions, a2aAgentTool } from './a2a/a2a-agent-tool.js';
+export {
+  A2A_ERRORS,
+  A2A_FINAL_STATES,
+  A2aAgentCard,
+  A2aArtifact,
+  A2aMessage,
+  A2aPart,
+  A2aResult,
+  A2aSendParams,
+  A2aTask,
+  A2aTaskQuery,
+  A2aTaskState,
+  A2aV1SendParams,
+  a2aText,
+  fromV1SendParams,
+  JsonRpcRequest,
+  toV1StreamResponse,
+  toV1Task,
+} from './a2a/a2a-wire-schema.js';
 export { type ApprovalGate, type Approver, createApprovalGate } from './approval-gate.js';
 export {
   askUserTool,
@@ -11,7 +31,10 @@ export {
   currentTimeTool,
   dataTools,
   datetimeTools,
+  demoHolidayTool,
+  demoMovieTool,
   demoSearchTool,
+  demoTools,
   demoWeatherTool,
   fileTools,
   type HttpGetOptions,

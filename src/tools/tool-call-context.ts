@@ -28,7 +28,8 @@ export class ToolCallContext implements ToolContext {
     this.runId = runId;
     this.callId = callId;
     this.logger = logger;
-    this.approve = approve;
+    // The call's id goes with each question it asks, so the answer finds its call.
+    this.approve = (request) => approve({ ...request, callId });
   }
 
   get signal(): AbortSignal {

@@ -200,7 +200,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       return;
     }
     const admitted: Admitted = { call, index, tool, input: args.value, opts, batch };
-    const denial = approval.gate(tool, args.value);
+    const denial = approval.gate(tool, args.value, call.id);
     if (denial === undefined) {
       const waiting = inSlot(admitted, false);
       if (waiting) batch.follow(waiting);

@@ -14,6 +14,8 @@ export interface ApprovalRequest {
   tool: string;
   input: unknown;
   question?: string;
+  /** The call that asks (set by the executor), so an answer can be matched to its tool call. */
+  callId?: string;
 }
 
 /** What a running tool can use: its abort signal, the run it belongs to, a logger and an approval hook. */
@@ -92,7 +94,9 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   idempotent?: boolean;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+// Letters and digits of any script: text protocols carry the name as written, and native providers
+// map names their API refuses to ASCII and back (llm/providers/wire-tool-names.ts).
+const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
 
 /**
  * Defines a tool from a zod schema. The JSON Schema that providers and prompts see is generated
@@ -108,7 +112,9 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S, O>): Tool<z.infer<S>, O> {
   if (!TOOL_NAME.test(options.name)) {
-    throw new TypeError(`Tool name "${options.name}" must be 1-64 letters, digits, "_" or "-".`);
+    throw new TypeError(
+      `Tool name "${options.name}" must be 1-64 letters (any script), digits, "_" or "-", e.g. "search" or "搜索".`,
+    );
   }
   const parameters = toParameters(options.input);
   return {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   const store = new SqliteRunStore({ path: join(dir.path, 'runs.db') });
   const app = createApp({ agents: { steps: stepsAgent({ toolSteps: 2 }) }, store });
   const response = await app.fetch(
-    new Request('http://local/v1/agents/steps/runs?wait=true', postJson({ input: 'go' })),
+    new Request('http://localhost/v1/agents/steps/runs?wait=true', postJson({ input: 'go' })),
   );
   live = (await response.json()) as RunRecord;
   const old = Date.now() - 10 * 86_400_000;

@@ -48,6 +48,16 @@ const CASES: [string, string, string][] = [
     'https://generativelanguage.googleapis.com/v1?key=[redacted]',
   ],
   ['access_token parameter', 'cb?access_token=zzz#frag', 'cb?access_token=[redacted]#frag'],
+  [
+    'secret-named setting in JSON text',
+    '{"user":"ann","password":"hunter2 horse"}',
+    '{"user":"ann","password":"[redacted]"}',
+  ],
+  [
+    'secret-named environment setting',
+    'DB_PASSWORD=s3cret OPENAI_API_KEY=abc1',
+    'DB_PASSWORD=[redacted] OPENAI_API_KEY=[redacted]',
+  ],
   ['private key', '-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n-----END RSA PRIVATE KEY-----', '[redacted]'],
 ];
 
@@ -61,6 +71,8 @@ const INNOCENT = [
   'The bearer of bad news',
   'monkey=banana&keys=2',
   'hf_small',
+  '{"password": null, "secret": true}',
+  'passwords are long',
 ];
 
 describe('redactText', () => {

@@ -6,8 +6,8 @@ import { calculatorTool, defineTool, demoSearchTool, demoWeatherTool } from '../
 
 const EN = '[demo simulation, no real LLM] ';
 const ZH = '【演示模拟，未使用真实模型】';
-const DONT_KNOW_EN = `${EN}I don't know. The demo model only does arithmetic, weather for a few cities and a few built-in facts; for real answers use a real model (see \`thinkflow run --help\`).`;
-const DONT_KNOW_ZH = `${ZH}我不知道。演示模型只会算术、查询几个城市的天气和几条内置知识；要真正的回答请使用真实模型（见 \`thinkflow run --help\`）。`;
+const DONT_KNOW_EN = `${EN}I don't know. The demo model only does arithmetic, weather for a few cities, a few built-in facts, holidays and films, and short trip plans; for real answers use a real model (see \`thinkflow run --help\`).`;
+const DONT_KNOW_ZH = `${ZH}我不知道。演示模型只会算术、查询几个城市的天气、几条内置知识、节日与电影和简短的行程规划；要真正的回答请使用真实模型（见 \`thinkflow run --help\`）。`;
 
 /** What a newcomer types first, and the exact answer the demo must give. */
 const TABLE: [question: string, answer: string][] = [
@@ -38,14 +38,14 @@ const TABLE: [question: string, answer: string][] = [
   ['100除以8等于几', `${ZH}100 / 8 = 12.5`],
   ['三点五加一点五', `${ZH}3.5 + 1.5 = 5`],
   ['What is the weather in Paris?', `${EN}Weather in Paris: Light rain, 14°C (demo data)`],
-  ['北京天气怎么样？', `${ZH}Weather in 北京: 晴，22°C，微风 (demo data)`],
+  ['北京天气怎么样？', `${ZH}北京天气：晴，22°C，微风（演示数据）`],
   [
     'What is the weather in Madrid?',
-    `${EN}I have no weather for Madrid (No demo weather data for Madrid. Known: beijing, shanghai, shenzhen, paris, london, tokyo, new york, berlin, sydney, 北京, 上海, 深圳, 巴黎, 伦敦, 东京)`,
+    `${EN}I have no weather for Madrid (No demo weather data for Madrid. Known: beijing, shanghai, shenzhen, guangzhou, hangzhou, paris, london, tokyo, new york, berlin, sydney, 北京, 上海, 深圳, 广州, 杭州, 巴黎, 伦敦, 东京)`,
   ],
   [
     "What's the weather like?",
-    `${EN}Which city? The demo has weather for Beijing, Shanghai, Shenzhen, Paris, London, Tokyo, New York, Berlin, Sydney.`,
+    `${EN}Which city? The demo has weather for Beijing, Shanghai, Shenzhen, Guangzhou, Hangzhou, Paris, London, Tokyo, New York, Berlin, Sydney.`,
   ],
   [
     'What is the weather in Tokyo and what is (3 + 4) * 5?',
@@ -59,10 +59,7 @@ const TABLE: [question: string, answer: string][] = [
     'Tell me about thinkflow',
     `${EN}thinkflow is a TypeScript framework for building LLM agents from first principles.`,
   ],
-  [
-    '什么是智能体？',
-    `${ZH}ReAct interleaves reasoning (Thought) with acting (Action) and observing (Observation) until the model can answer.`,
-  ],
+  ['什么是智能体？', `${ZH}ReAct 让模型交替进行思考（Thought）、行动（Action）和观察（Observation），直到可以回答。`],
   ['Who won the 1998 World Cup?', DONT_KNOW_EN],
   ['今天股市怎么样？', DONT_KNOW_ZH],
   ['hello', `${EN}Hello! I am the demo model. Try: What is (15 + 7) * 3? or: What is the weather in Paris?`],

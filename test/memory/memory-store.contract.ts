@@ -78,6 +78,23 @@ export function runMemoryStoreContract({ name, create }: MemoryStoreContractOpti
       expect(calc[0].memory.kind).toBe('skill');
     });
 
+    it('finds Chinese and Japanese memories by a word inside a run of characters, and deletes them from search', async () => {
+      store = await make();
+      const [metric] = await store.addMany([
+        { kind: 'fact', text: '用户喜欢使用公制单位，回答请用中文。', tags: ['用户'] },
+        { kind: 'fact', text: '北京今天晴，气温10到18摄氏度。', tags: ['天气'] },
+        { kind: 'fact', text: 'ユーザーはメートル法を好みます。', tags: ['user'] },
+        ...FACTS,
+      ]);
+      expect((await store.search('公制单位', { k: 3 }))[0].memory.id).toBe(metric.id);
+      expect((await store.search('北京的气温是多少？', { k: 1 }))[0].memory.text).toContain('北京');
+      expect((await store.search('メートル法', { k: 1 }))[0].memory.text).toContain('メートル法');
+      expect((await store.search('天气', { k: 1 }))[0].memory.tags).toEqual(['天气']);
+      expect((await store.search('metric units', { k: 1 }))[0].memory.text).toContain('metric');
+      await store.delete(metric.id);
+      expect((await store.search('公制单位', { k: 3 })).map((h) => h.memory.id)).not.toContain(metric.id);
+    });
+
     it('filters searches by kinds (any) and tags (all)', async () => {
       store = await make();
       await store.addMany(FACTS);

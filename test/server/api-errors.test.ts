@@ -27,6 +27,7 @@ afterAll(async () => {
 });
 
 const auth = { authorization: 'Bearer tok-1' };
+const json = { ...auth, 'content-type': 'application/json' };
 
 async function expectJsonError(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
@@ -62,7 +63,7 @@ describe('every API error is the documented JSON error', () => {
   it('answers JSON 413 for a body over the limit, with or without Content-Length', async () => {
     const sized = await fetch(`${server.url}/v1/agents/steps/runs`, {
       method: 'POST',
-      headers: auth,
+      headers: json,
       body: JSON.stringify({ input: 'x'.repeat(5000) }),
     });
     await expectJsonError(sized, 413, 'payload_too_large');
@@ -74,7 +75,7 @@ describe('every API error is the documented JSON error', () => {
     });
     const chunked = await fetch(`${server.url}/v1/agents/steps/runs`, {
       method: 'POST',
-      headers: auth,
+      headers: json,
       body: stream,
       duplex: 'half',
     } as RequestInit);
@@ -82,7 +83,7 @@ describe('every API error is the documented JSON error', () => {
   });
 
   it('answers JSON 400 for malformed JSON and for bad query parameters, naming them', async () => {
-    const post = (path: string, body: string) => fetch(`${server.url}${path}`, { method: 'POST', headers: auth, body });
+    const post = (path: string, body: string) => fetch(`${server.url}${path}`, { method: 'POST', headers: json, body });
     expect((await expectJsonError(await post('/v1/agents/steps/runs', '{'), 400, 'invalid_request')).message).toContain(
       'not valid JSON',
     );
@@ -127,9 +128,10 @@ describe('every API error is the documented JSON error', () => {
 });
 
 describe('a connection after an early error response', () => {
-  const next = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n';
+  const next = 'GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n';
   const big = 'x'.repeat(256 * 1024);
-  const post = (headers: string) => `POST /v1/agents/steps/runs HTTP/1.1\r\nHost: x\r\n${headers}\r\n`;
+  const post = (headers: string) =>
+    `POST /v1/agents/steps/runs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${headers}\r\n`;
 
   /** A response that says keep-alive must be followed by the next one; one that says close must end the connection. */
   function expectHonest(exchange: Awaited<ReturnType<typeof rawExchange>>, firstStatus: number) {

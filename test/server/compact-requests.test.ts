@@ -65,7 +65,7 @@ async function checkRoundTrip(inner: RunStore) {
   const { agent, model } = trimmingAgent();
   const { store, sent } = recording(inner);
   const app = createApp({ agents: { a: () => agent }, store });
-  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://local${path}`, init));
+  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
   const question = `Look 30 things up (ticket Q-4711), in this order: ${'one topic after another, '.repeat(20)}`;
   const answered = await (await request('/v1/agents/a/runs?wait=true', postJson({ input: question }))).text();
   const ended = JSON.parse(answered);

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore, type RunRecord } from '../../src/server/index.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
-import { parseSse, tempDir } from './server-fixtures.js';
+import { parseSse, postJson, tempDir } from './server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from './spawn-server.js';
 
 // One step of three calls: `lookup` (idempotent) and `charge` end at once, `slow` (not idempotent) waits for GATE_FILE.
@@ -86,7 +86,7 @@ describe('kill -9 in the middle of a step of several calls', () => {
     const env = crashEnv(dir.path);
     const args = ['serve', '--port', '0', '--config', CONFIG, '--data-dir', dir.path];
     const first = await spawn(args, env);
-    const created = await fetch(`${first.url}/v1/agents/step/runs`, { method: 'POST', body: '{"input":"go"}' });
+    const created = await fetch(`${first.url}/v1/agents/step/runs`, postJson({ input: 'go' }));
     const { id } = (await created.json()) as RunRecord;
     await untilStored(first.url, id, ['lookup', 'charge']);
     expect(lines(env.COUNT_FILE)).toContain('slow-start');
@@ -121,7 +121,7 @@ describe('kill -9 in the middle of a step of several calls', () => {
     const serveArgs = ['serve', '--port', '0', ...shared];
     const workerArgs = ['worker', ...shared, '--lock-duration', '3000', '--stalled-interval', '500'];
     const [api, worker] = await Promise.all([spawn(serveArgs, env), spawn(workerArgs, env)]);
-    const created = await fetch(`${api.url}/v1/agents/step/runs`, { method: 'POST', body: '{"input":"go"}' });
+    const created = await fetch(`${api.url}/v1/agents/step/runs`, postJson({ input: 'go' }));
     const { id } = (await created.json()) as RunRecord;
     await untilStored(api.url, id, ['lookup', 'charge']);
     expect(lines(env.COUNT_FILE)).toContain('slow-start');
@@ -142,7 +142,7 @@ describe('kill -9 in the middle of a step of several calls', () => {
     const env = crashEnv(dir.path);
     const args = ['serve', '--port', '0', '--config', CONFIG, '--data-dir', dir.path];
     const first = await spawn(args, env);
-    const created = await fetch(`${first.url}/v1/agents/approve/runs`, { method: 'POST', body: '{"input":"ship"}' });
+    const created = await fetch(`${first.url}/v1/agents/approve/runs`, postJson({ input: 'ship' }));
     const { id } = (await created.json()) as RunRecord;
     await waitingFor(first.url, id);
     await first.kill('SIGKILL');
@@ -150,7 +150,7 @@ describe('kill -9 in the middle of a step of several calls', () => {
     const second = await spawn(args, env);
     const paused = await waitingFor(second.url, id);
     expect(paused.questions).toEqual([expect.objectContaining({ kind: 'approval', tool: 'deploy' })]);
-    await fetch(`${second.url}/v1/runs/${id}/approvals`, { method: 'POST', body: '{"approved":true}' });
+    await fetch(`${second.url}/v1/runs/${id}/approvals`, postJson({ approved: true }));
     const run = await ended(second.url, id);
     expect(run.status).toBe('done');
     expect(run.result?.output).toBe('Told: deployed');

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/server/index.js';
-import { parseSse, tempDir } from './server-fixtures.js';
+import { parseSse, postJson, tempDir } from './server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from './spawn-server.js';
 
 const CONFIG = join(import.meta.dirname, 'fixtures', 'durable.config.ts');
@@ -31,10 +31,7 @@ describe('durable runs', () => {
       THINKFLOW_API_TOKENS: '',
     };
     const first = await start(dir.path, env);
-    const created = await fetch(`${first.url}/v1/agents/durable/runs`, {
-      method: 'POST',
-      body: JSON.stringify({ input: 'do the things' }),
-    });
+    const created = await fetch(`${first.url}/v1/agents/durable/runs`, postJson({ input: 'do the things' }));
     const { id } = (await created.json()) as RunRecord;
     // Two calls done and checkpointed, two in flight.
     await eventually(() => (lines(env.COUNT_FILE).length === 4 ? true : undefined), 60_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type RunRecord, serve } from '../../src/server/index.js';
-import { stepsAgent, tempDir } from './server-fixtures.js';
+import { postJson, stepsAgent, tempDir } from './server-fixtures.js';
 import { eventually } from './spawn-server.js';
 
 describe('graceful shutdown', () => {
@@ -10,7 +10,7 @@ describe('graceful shutdown', () => {
     const config = { agents: { steps: stepsAgent({ counter, delayMs: 300 }) } };
     const first = await serve({ config, port: 0, dataDir: dir.path, shutdownTimeoutMs: 50, log: () => {} });
     try {
-      const created = await fetch(`${first.url}/v1/agents/steps/runs`, { method: 'POST', body: '{"input":"go"}' });
+      const created = await fetch(`${first.url}/v1/agents/steps/runs`, postJson({ input: 'go' }));
       const { id } = (await created.json()) as RunRecord;
       await eventually(() => (counter.calls >= 1 ? true : undefined), 10_000);
       await first.close();

@@ -43,7 +43,7 @@ describe('bodies', () => {
 
   it('answers 400 naming the problem for malformed JSON and for invalid fields', async () => {
     server = embeddedApp({ agents: { steps: stepsAgent() } });
-    const malformed = await server.request('/v1/agents/steps/runs', { method: 'POST', body: '{"input": "go"' });
+    const malformed = await server.request('/v1/agents/steps/runs', { ...postJson({}), body: '{"input": "go"' });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as ErrorBody).error.message).toContain('not valid JSON');
     const wrongType = await server.request('/v1/agents/steps/runs', postJson({ input: 42 }));

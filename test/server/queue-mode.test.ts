@@ -44,7 +44,7 @@ async function cluster(agents: Parameters<typeof createRunWorker>[0]['agents'], 
     await apiStore.drop();
     await Promise.all([apiStore, ...workerStores].map((s) => s.close()));
   });
-  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://local${path}`, init));
+  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
   return { runs, request, addWorker, workers };
 }
 

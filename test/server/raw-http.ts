@@ -1,3 +1,4 @@
+import { request as httpRequestRaw } from 'node:http';
 import { connect } from 'node:net';
 
 /** One response read off a raw connection. */
@@ -78,4 +79,27 @@ export async function rawExchange(port: number, parts: (string | number)[], sett
 /** A chunk of a `Transfer-Encoding: chunked` body. */
 export function chunk(data: string): string {
   return `${Buffer.byteLength(data, 'latin1').toString(16)}\r\n${data}\r\n`;
+}
+
+/** One request with headers fetch will not send as given (`Host`), over node:http. */
+export function httpRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequestRaw(url, { method: init.method ?? 'GET', headers: init.headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) headers[name] = String(value);
+        resolve({ status: response.statusCode ?? 0, headers, body });
+      });
+    });
+    request.on('error', reject);
+    request.end(init.body);
+  });
 }

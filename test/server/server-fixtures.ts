@@ -72,7 +72,7 @@ export function embeddedApp(options: {
   return {
     app,
     store,
-    request: (path: string, init: RequestInit = {}) => app.fetch(new Request(`http://local${path}`, init)),
+    request: (path: string, init: RequestInit = {}) => app.fetch(new Request(`http://localhost${path}`, init)),
     async close() {
       await app.runs.close({ timeoutMs: 1000 });
       await store.close();

@@ -44,7 +44,7 @@ function app(options: { tokens?: string[]; dir?: string } = {}) {
     await sessions.close();
     dir?.cleanup();
   });
-  const request = (url: string, init: RequestInit = {}) => created.fetch(new Request(`http://local${url}`, init));
+  const request = (url: string, init: RequestInit = {}) => created.fetch(new Request(`http://localhost${url}`, init));
   return { request, path };
 }
 
@@ -128,7 +128,7 @@ describe('/v1/sessions/:id', () => {
     expect(((await badId.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
     expect((await request('/v1/sessions/a%20b/runs', postJson({ agent: 'echo', input: 'x' }))).status).toBe(400);
     expect((await request('/v1/sessions/s/runs', postJson({ agent: 'echo' }))).status).toBe(400);
-    expect((await request('/v1/sessions/s/runs', { method: 'POST', body: '{' })).status).toBe(400);
+    expect((await request('/v1/sessions/s/runs', { ...postJson({}), body: '{' })).status).toBe(400);
     const unknown = await request('/v1/sessions/s/runs', postJson({ agent: 'nobody', input: 'x' }));
     expect(unknown.status).toBe(404);
     expect(await settled(request, 's')).toEqual({ id: 's', messages: [] });

@@ -52,7 +52,7 @@ describe('runs started in queue mode and not yet ended', () => {
     try {
       const start = async (wait: boolean) => {
         const response = await app.fetch(
-          new Request(`http://local/v1/agents/steps/runs${wait ? '?wait=true' : ''}`, postJson({ input: 'go' })),
+          new Request(`http://localhost/v1/agents/steps/runs${wait ? '?wait=true' : ''}`, postJson({ input: 'go' })),
         );
         return ((await response.json()) as RunRecord).id;
       };

@@ -12,6 +12,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
 if (!hasChromium)
   console.warn(`Skipping the studio browser tests: ${CHROMIUM} is missing (apt-get install -y chromium).`);
 
+/** The studio's bearer token in these tests (`thinkflow studio --token`); the page gets it from its URL. */
+export const STUDIO_TOKEN = 'studio-fixture-token';
+/** Headers for the test's own API calls to the studio server. */
+export const STUDIO_AUTH = { authorization: `Bearer ${STUDIO_TOKEN}` };
+
 export interface Studio {
   browser: Browser;
   server: ServerProcess;
@@ -48,7 +53,17 @@ export async function startStudio(): Promise<Studio> {
   execFileSync('npm', ['run', 'build:studio'], { cwd: ROOT, stdio: 'ignore' });
   const dir = mkdtempSync(join(tmpdir(), 'thinkflow-studio-'));
   const server = await spawnCli(
-    ['studio', '--config', join(import.meta.dirname, 'studio-config.fixture.ts'), '--port', '0', '--data-dir', dir],
+    [
+      'studio',
+      '--config',
+      join(import.meta.dirname, 'studio-config.fixture.ts'),
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--token',
+      STUDIO_TOKEN,
+    ],
     {},
   );
   const browser = await launchChromium();
@@ -65,7 +80,8 @@ export async function startStudio(): Promise<Studio> {
       const requests: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       page.on('request', (request) => requests.push(request.url()));
-      await page.goto(`${server.url}/studio${hash}`);
+      // As `thinkflow studio` prints it: the page keeps the token and drops it from the address.
+      await page.goto(`${server.url}/studio?token=${STUDIO_TOKEN}${hash}`);
       return { page, errors, requests };
     },
     async close() {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evalSuite } from '../../src/cli/eval-command.js';
 import { costOf } from '../../src/llm/index.js';
-import { hasChromium, type Studio, startStudio } from './studio-browser.fixture.js';
+import { hasChromium, STUDIO_AUTH, type Studio, startStudio } from './studio-browser.fixture.js';
 
 describe.skipIf(!hasChromium)('thinkflow studio files in headless Chromium', () => {
   let studio: Studio;
@@ -17,11 +17,11 @@ describe.skipIf(!hasChromium)('thinkflow studio files in headless Chromium', () 
     const run = (await (
       await fetch(`${studio.server.url}/v1/agents/helper/runs?wait=true`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...STUDIO_AUTH, 'content-type': 'application/json' },
         body: JSON.stringify({ input: 'What is the meaning of life?' }),
       })
     ).json()) as { id: string };
-    const response = await fetch(`${studio.server.url}/v1/runs/${run.id}/trace`);
+    const response = await fetch(`${studio.server.url}/v1/runs/${run.id}/trace`, { headers: STUDIO_AUTH });
     expect(response.headers.get('content-type')).toContain('ndjson');
     helperTrace = join(studio.dir, 'helper.jsonl');
     writeFileSync(helperTrace, await response.text());

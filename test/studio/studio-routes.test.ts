@@ -31,7 +31,7 @@ function app(options: { studio?: boolean; tokens?: string[] } = {}) {
     await store.close();
     dir.cleanup();
   });
-  return (path: string, init: RequestInit = {}) => created.fetch(new Request(`http://local${path}`, init));
+  return (path: string, init: RequestInit = {}) => created.fetch(new Request(`http://localhost${path}`, init));
 }
 
 describe('studio routes', () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../server/spawn-server.js';
-import { ask as askIn, hasChromium, type Studio, startStudio } from './studio-browser.fixture.js';
+import { ask as askIn, hasChromium, STUDIO_AUTH, type Studio, startStudio } from './studio-browser.fixture.js';
 
 describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
   let studio: Studio;
@@ -27,6 +27,8 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     const { page, errors, requests } = await open();
     await ask(page, 'helper', 'What is the meaning of life?');
     await page.waitForSelector('#answer[data-status=done]');
+    // The token of the printed URL was kept and taken out of the address bar.
+    expect(page.url()).not.toContain('token');
     expect(await page.textContent('#answer')).toBe('The answer is 42.');
     expect(await page.textContent('#tree .node.tool[data-tool=lookup] .args')).toContain('meaning of life');
     expect(await page.textContent('#tree .node.tool .output')).toBe('meaning of life: forty-two');
@@ -162,7 +164,11 @@ describe.skipIf(!hasChromium)('thinkflow studio in headless Chromium', () => {
     await expect
       .poll(
         async () =>
-          ((await (await fetch(`${server.url}/v1/sessions/${session}`)).json()) as { messages: unknown[] }).messages,
+          (
+            (await (await fetch(`${server.url}/v1/sessions/${session}`, { headers: STUDIO_AUTH })).json()) as {
+              messages: unknown[];
+            }
+          ).messages,
       )
       .toEqual([
         { role: 'user', content: 'one' },

@@ -43,7 +43,7 @@ describe('createToolExecutor: approval', () => {
     });
     const [record] = await executor.execute([callFor('a.txt')]);
     expect(runs).toEqual([]);
-    expect(requests).toEqual([{ tool: 'delete_file', input: { path: 'a.txt' } }]);
+    expect(requests).toEqual([{ tool: 'delete_file', input: { path: 'a.txt' }, callId: 'a.txt' }]);
     expect(record.output).toContain('was denied by the user');
   });
 

@@ -2,5 +2,10 @@ export { type Budget, budgetGuard } from './budget-guard.js';
 export { invalidStreakGuard } from './invalid-streak-guard.js';
 export { maxStepsGuard } from './max-steps-guard.js';
 export { canonicalJson, createRepetitionTracker, type RepetitionTracker } from './repetition-guard.js';
-export { createSameObservationTracker, type SameObservationTracker } from './same-observation-guard.js';
+export {
+  createSameObservationTracker,
+  observationSimilarity,
+  type SameObservationOptions,
+  type SameObservationTracker,
+} from './same-observation-guard.js';
 export type { StopReason } from './stop-reason.js';

@@ -13,6 +13,7 @@ import {
 import type { Model, ModelCapabilities } from '../model.js';
 import { isJsonResponse, responseChunks } from '../response-chunks.js';
 import type { HttpModelOptions } from './http-model-options.js';
+import { withWireToolNames } from './wire-tool-names.js';
 
 /** What `parse` and `parseStream` know of the call they read. */
 export interface SseChatCall {
@@ -61,7 +62,7 @@ export function sseChatModel(api: SseChatApi): Model {
   const answer = async (http: HttpResponse, request: ModelRequest) =>
     finish(api.parse(await readJson(http, provider), { provider, secrets, request }), request);
 
-  return {
+  return withWireToolNames({
     id: api.id,
     contextWindow: api.options.contextWindow,
     capabilities: { nativeTools: true, streaming: true, images: true, ...api.capabilities },
@@ -80,5 +81,5 @@ export function sseChatModel(api: SseChatApi): Model {
         yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
       }
     },
-  };
+  });
 }

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, redactText, requireOptional } from '../../core/index.js';
 import { type AnyTool, formatInputIssues, serializeOutput, type ToolContext } from '../../tools/index.js';
+import { MAX_BODY_DEPTH, nestingDepth } from '../http-error.js';
 
 /** Options for `createMcpServer`. */
 export interface McpServerInfo {
@@ -50,6 +51,10 @@ export function createMcpServer(tools: readonly AnyTool[], info: McpServerInfo =
 }
 
 async function callTool(tool: AnyTool, input: unknown, signal: AbortSignal, callId: string): Promise<CallToolResult> {
+  // Validating (and quoting) deeper arguments would overflow the stack and answer with its internal text.
+  if (nestingDepth(input, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    return failure(`The arguments of "${tool.name}" are nested deeper than ${MAX_BODY_DEPTH} levels.`);
+  }
   const parsed = tool.parse(input);
   if (!parsed.ok) return failure(formatInputIssues(tool, parsed.issues, input));
   const gated = typeof tool.needsApproval === 'function' ? await tool.needsApproval(parsed.value) : tool.needsApproval;

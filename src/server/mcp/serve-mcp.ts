@@ -1,9 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { requireOptional } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
+import type { AuthConfig } from '../create-app.js';
+import { listenHttp } from '../listen-http.js';
+import { boundHosts, type CorsConfig, type SecurityConfig } from '../security/index.js';
 import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
-import { mcpFetchHandler } from './mcp-fetch-handler.js';
+import { mcpFetchHandler, rpcErrorBody } from './mcp-fetch-handler.js';
 
 /** How `serveMcp` is reached: stdin/stdout, or streamable HTTP on a port. */
 export type McpTransportOptions =
@@ -16,6 +17,12 @@ export type McpTransportOptions =
       host?: string;
       /** Endpoint path (default `/mcp`). */
       path?: string;
+      /** Bearer tokens a client must send (`--token`, `THINKFLOW_API_TOKENS`); with none the endpoint is open. */
+      auth?: AuthConfig;
+      /** Host names answered besides loopback ones and `host` (403 otherwise). */
+      security?: SecurityConfig;
+      /** Origins whose pages may call the endpoint (CORS is off without them). */
+      cors?: CorsConfig;
     };
 
 export type ServeMcpOptions = McpTransportOptions & McpServerInfo;
@@ -58,12 +65,13 @@ export async function serveMcp(tools: readonly AnyTool[], options: ServeMcpOptio
   }
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const fetch = mcpFetchHandler(tools, { ...options, path });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve, reject) => {
-    const bound = serve({ fetch, port: options.port ?? 0, hostname: host }, (info: AddressInfo) =>
-      resolve({ server: bound, port: info.port }),
-    );
-    bound.once('error', reject);
+  const allowedHosts = [...(options.security?.allowedHosts ?? []), ...boundHosts(host)];
+  const fetch = mcpFetchHandler(tools, { ...options, path, security: { ...options.security, allowedHosts } });
+  const { server, port } = await listenHttp({
+    fetch,
+    port: options.port ?? 0,
+    hostname: host,
+    errorBody: (_code, message) => rpcErrorBody(-32000, message),
   });
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,

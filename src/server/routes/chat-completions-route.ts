@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { Message, RunResult } from '../../core/index.js';
-import { apiError, readBody } from '../http-error.js';
+import { apiError, readBody, runFailed } from '../http-error.js';
 import type { RunRecord } from '../run-record.js';
 import type { RunService } from '../run-service.js';
 import { streamRunAnswer } from '../stream-run-answer.js';
@@ -58,12 +58,11 @@ function usage(result: RunResult) {
   };
 }
 
-/** A run that failed or was aborted answers with an error, as a model call would. */
-function failure(c: Context, run: RunRecord | undefined): Response | undefined {
+/** A run that failed or was aborted answers with an error no client retries (see `runFailed`). */
+function failure(c: Context, id: string, run: RunRecord | undefined): Response | undefined {
   const result = run?.result;
   if (result && (result.status === 'done' || result.output)) return undefined;
-  const reason = result?.error?.message ?? `the run ended ${run?.status ?? 'unknown'}`;
-  return apiError(c, 'internal', `Agent run ${run?.id ?? ''} did not answer: ${reason}`);
+  return runFailed(c, id, result?.error?.message ?? `the run ended ${run?.status ?? 'unknown'}`);
 }
 
 /**
@@ -94,8 +93,8 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
 
     if (!stream) {
       const run = await runs.wait(started.run.id, c.req.raw.signal);
-      const failed = failure(c, run);
-      if (failed || !run?.result) return failed ?? apiError(c, 'internal', 'The run ended without a result.');
+      const failed = failure(c, started.run.id, run);
+      if (failed || !run?.result) return failed ?? runFailed(c, started.run.id, 'the run ended without a result');
       const result = run.result;
       return c.json({
         ...base,
@@ -135,7 +134,7 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
       if (!result || (result.status !== 'done' && !result.output)) {
         const reason = result?.error?.message ?? `the run ended ${run?.status ?? 'unknown'}`;
         await sse.writeSSE({
-          data: JSON.stringify({ error: { message: reason, type: 'server_error', code: 'internal' } }),
+          data: JSON.stringify({ error: { message: reason, type: 'server_error', code: 'run_failed' } }),
         });
         return;
       }

@@ -2,13 +2,21 @@ import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { apiError } from '../http-error.js';
-import { followEvents, type RunService } from '../run-service.js';
+import type { StoredEvent } from '../run-record.js';
+import { followEventPages, type RunService } from '../run-service.js';
 
 /** An event sequence number as sent in `Last-Event-ID` or `?after=`. */
 const Sequence = z
   .string()
   .regex(/^\d{1,15}$/)
   .transform(Number);
+
+const WRITE_BYTES = 256 * 1024;
+
+/** One event as a server-sent event, as hono's `writeSSE` writes it (event JSON holds no line breaks). */
+function sseMessage({ seq, event }: StoredEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${seq}\n\n`;
+}
 
 /**
  * GET /v1/runs/:id/events: the run's events as server-sent events, each with `id:` = its sequence
@@ -18,7 +26,7 @@ const Sequence = z
 export function eventsRoute(app: Hono, runs: RunService): void {
   app.get('/v1/runs/:id/events', async (c) => {
     const id = c.req.param('id');
-    if (!(await runs.get(id))) return apiError(c, 'not_found', `No run with id "${id}".`);
+    if (!(await runs.status(id))) return apiError(c, 'not_found', `No run with id "${id}".`);
     const from = c.req.header('Last-Event-ID') ?? c.req.query('after') ?? '0';
     const parsed = Sequence.safeParse(from);
     if (!parsed.success) {
@@ -34,8 +42,18 @@ export function eventsRoute(app: Hono, runs: RunService): void {
       stream.onAbort(() => {
         open = false;
       });
-      for await (const { seq, event } of followEvents(runs, id, after, () => !open)) {
-        await stream.writeSSE({ id: String(seq), event: event.type, data: JSON.stringify(event) });
+      // Events go out in writes of about WRITE_BYTES (one write per event costs the server more than
+      // reading it), and other requests are served between two writes.
+      for await (const page of followEventPages(runs, id, after, () => !open)) {
+        let text = '';
+        for (const stored of page) {
+          text += sseMessage(stored);
+          if (text.length < WRITE_BYTES) continue;
+          await stream.write(text);
+          text = '';
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (text) await stream.write(text);
       }
     });
   });

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { apiError, readBody } from '../http-error.js';
+import { currentScope } from '../request-scope.js';
 import type { RunService } from '../run-service.js';
 import { startRefusal } from './run-routes.js';
 
@@ -9,6 +10,12 @@ export interface HookConfig {
   agent: string;
   /** Turns the JSON payload into the run's input. Default: `payload.input` if a string, else the payload as JSON. */
   input?: (payload: unknown) => string;
+  /**
+   * The header naming each delivery, used as the Idempotency-Key when the request has none (GitHub's
+   * `X-GitHub-Delivery`, Standard Webhooks' `webhook-id`): a sender's redelivery of the same payload
+   * gets the first run back instead of starting another.
+   */
+  deliveryHeader?: string;
 }
 
 function defaultInput(payload: unknown): string {
@@ -18,8 +25,16 @@ function defaultInput(payload: unknown): string {
   return JSON.stringify(payload);
 }
 
-/** POST /v1/hooks/:name for each configured hook; answers 202 with the run it started. */
-export function hookRoutes(app: Hono, runs: RunService, hooks: Record<string, HookConfig>): void {
+/**
+ * POST /v1/hooks/:name for each configured hook; answers 202 with the run it started. A hook's `input`
+ * function that throws answers 400 without its message (it may be internal); `onError` gets the error.
+ */
+export function hookRoutes(
+  app: Hono,
+  runs: RunService,
+  hooks: Record<string, HookConfig>,
+  onError: (error: unknown) => void,
+): void {
   app.post('/v1/hooks/:name', async (c) => {
     const name = c.req.param('name');
     const hook = Object.hasOwn(hooks, name) ? hooks[name] : undefined;
@@ -30,8 +45,11 @@ export function hookRoutes(app: Hono, runs: RunService, hooks: Record<string, Ho
     try {
       input = (hook.input ?? defaultInput)(body.value);
     } catch (error) {
-      return apiError(c, 'invalid_request', `Hook "${name}" could not read the payload: ${String(error)}`);
+      onError(error);
+      return apiError(c, 'invalid_request', `Hook "${name}" could not turn the payload into a run input.`);
     }
+    const scope = currentScope();
+    if (scope && hook.deliveryHeader) scope.idempotencyHeader = hook.deliveryHeader;
     const started = await runs.start({ agent: hook.agent, input, source: 'hook' });
     if (!started.ok) return startRefusal(c, started, hook.agent);
     return c.json(started.run, 202, { Location: `/v1/runs/${started.run.id}` });

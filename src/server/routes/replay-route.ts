@@ -17,6 +17,9 @@ export interface ReplayReport {
   divergence: Divergence | null;
 }
 
+/** What the replay body may be sent as besides JSON: a JSONL trace (neither is a type a page can send unasked). */
+export const REPLAY_BODY_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/json-seq'] as const;
+
 /**
  * POST /v1/agents/:name/replay: the body is a JSONL trace (as `GET /v1/runs/:id/trace` or `--trace`
  * writes it). The agent as it is configured now (its prompt, tools and protocol) runs the trace's

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError, readBody, readQuery } from '../http-error.js';
+import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
 import type { RunService, StartResult } from '../run-service.js';
 
 /** Body of POST /v1/agents/:name/runs. */
@@ -32,16 +32,37 @@ const StartRunQuery = z.object({
   wait: z.enum(['true', 'false'], { error: 'wait must be true or false' }).optional(),
 });
 
-/** Maps a refused start to its response (404 or 429 with Retry-After). */
+/**
+ * Maps a refused start to its response: 404, 429 with Retry-After (nothing started, so a retry is safe
+ * and clients may make it), or for an Idempotency-Key 400 (malformed) and 422 (used for another request).
+ */
 export function startRefusal(
   c: Parameters<typeof apiError>[0],
   result: Exclude<StartResult, { ok: true }>,
   agent: string,
 ): Response {
-  if (result.reason === 'unknown_agent') return apiError(c, 'not_found', `No agent named "${agent}".`);
-  return apiError(c, 'queue_full', `Too many runs waiting for agent "${agent}"; retry later.`, {
-    'Retry-After': String(result.retryAfterSeconds),
-  });
+  switch (result.reason) {
+    case 'unknown_agent':
+      return apiError(c, 'not_found', `No agent named "${agent}".`);
+    case 'queue_full':
+      return apiError(c, 'queue_full', `Too many runs waiting for agent "${agent}"; retry later.`, {
+        'Retry-After': String(result.retryAfterSeconds),
+      });
+    case 'invalid_idempotency_key':
+      return apiError(
+        c,
+        'invalid_request',
+        'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).',
+        NO_RETRY,
+      );
+    case 'idempotency_mismatch':
+      return apiError(
+        c,
+        'unprocessable',
+        `This Idempotency-Key was used for another request (run ${result.runId}): send a new key with a new request, and the same body, path and query with a retry.`,
+        NO_RETRY,
+      );
+  }
 }
 
 /** Starting, reading, cancelling and answering runs. */

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { SessionStore } from '../../memory/index.js';
+import { IDEMPOTENCY_HEADER } from '../caller-runs.js';
+import { sessionKey } from '../caller-sessions.js';
 import { apiError, readBody } from '../http-error.js';
 import type { RunService } from '../run-service.js';
 import { startRefusal } from './run-routes.js';
@@ -31,19 +33,27 @@ export interface SessionRoutesContext {
  * tracked in this process: two servers sharing one session store do not see each other's runs.
  */
 export function sessionRoutes(app: Hono, { runs, sessions, onError }: SessionRoutesContext): void {
-  /** Session id → the run answering it now ('' while that run is being started). */
-  const answering = new Map<string, string>();
+  /**
+   * Stored session key (the caller's own, `sessionKey`) → the run answering it now ('' while that run
+   * is being started) and the Idempotency-Key that started it, so a retry of that request gets its run.
+   */
+  const answering = new Map<string, { runId: string; idempotencyKey?: string }>();
 
   app.get('/v1/sessions/:id', async (c) => {
     const id = c.req.param('id');
     if (!SESSION_ID.test(id)) return badId(c);
-    return c.json({ id, messages: await sessions.load(id), running: answering.get(id) || undefined });
+    return c.json({
+      id,
+      messages: await sessions.load(id),
+      running: answering.get(sessionKey(id))?.runId || undefined,
+    });
   });
 
   app.delete('/v1/sessions/:id', async (c) => {
     const id = c.req.param('id');
     if (!SESSION_ID.test(id)) return badId(c);
-    if (answering.has(id)) return busy(c, id, answering.get(id) ?? '');
+    const current = answering.get(sessionKey(id));
+    if (current) return busy(c, id, current.runId);
     await sessions.reset(id);
     return c.json({ id, messages: [] });
   });
@@ -53,24 +63,32 @@ export function sessionRoutes(app: Hono, { runs, sessions, onError }: SessionRou
     if (!SESSION_ID.test(id)) return badId(c);
     const body = await readBody(c, StartSessionRunBody);
     if (!body.ok) return body.response;
-    if (answering.has(id)) return busy(c, id, answering.get(id) ?? '');
+    const key = sessionKey(id);
+    const idempotencyKey = c.req.header(IDEMPOTENCY_HEADER);
+    const current = answering.get(key);
+    // A retry of the request answering the session now gets that run (start replays it); others wait.
+    if (current && !(current.runId && idempotencyKey !== undefined && current.idempotencyKey === idempotencyKey)) {
+      return busy(c, id, current.runId);
+    }
     const { agent, input } = body.value;
-    answering.set(id, ''); // taken while the history loads, so a second request waits its turn
+    if (!current) answering.set(key, { runId: '' }); // taken while the history loads, so a second request waits its turn
     let started: Awaited<ReturnType<RunService['start']>>;
     try {
       const history = await sessions.load(id);
       started = await runs.start({ agent, input, history, source: 'api' });
-      if (started.ok) await sessions.append(id, [{ role: 'user', content: input }]);
+      // A replayed start stored its question the first time.
+      if (started.ok && !started.replayed) await sessions.append(id, [{ role: 'user', content: input }]);
     } catch (error) {
-      answering.delete(id);
+      if (!current) answering.delete(key);
       throw error;
     }
     if (!started.ok) {
-      answering.delete(id);
+      if (!current) answering.delete(key);
       return startRefusal(c, started, agent);
     }
     const runId = started.run.id;
-    answering.set(id, runId);
+    if (started.replayed) return c.json(started.run, 202, { Location: `/v1/runs/${runId}` });
+    answering.set(key, { runId, idempotencyKey });
     void runs
       .wait(runId)
       .then((ended) => {
@@ -79,7 +97,7 @@ export function sessionRoutes(app: Hono, { runs, sessions, onError }: SessionRou
         return output ? sessions.append(id, [{ role: 'assistant', content: output }]) : undefined;
       })
       .catch(onError)
-      .finally(() => answering.delete(id));
+      .finally(() => answering.delete(key));
     return c.json(started.run, 202, { Location: `/v1/runs/${runId}` });
   });
 }

@@ -4,19 +4,28 @@ import type { RunService } from '../run-service.js';
 
 /**
  * GET /v1/runs/:id/trace: the run's events as JSONL, the same lines `thinkflow runs export` and
- * `--trace` write, so `thinkflow trace show` and `thinkflow replay` read the download.
+ * `--trace` write, so `thinkflow trace show` and `thinkflow replay` read the download. Sent page by
+ * page as the client reads it, so a long log is never held whole in memory nor built in one go.
  */
 export function traceRoute(app: Hono, runs: RunService): void {
   app.get('/v1/runs/:id/trace', async (c) => {
     const id = c.req.param('id');
-    if (!(await runs.get(id))) return apiError(c, 'not_found', `No run with id "${id}".`);
-    let body = '';
-    for (let after = 0; ; ) {
-      const events = await runs.events(id, after);
-      if (events.length === 0) break;
-      body += events.map((stored) => `${JSON.stringify(stored.event)}\n`).join('');
-      after = events[events.length - 1].seq;
-    }
+    if (!(await runs.status(id))) return apiError(c, 'not_found', `No run with id "${id}".`);
+    const encoder = new TextEncoder();
+    let after = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        // Between pages the event loop serves everyone else.
+        if (after > 0) await new Promise((resolve) => setImmediate(resolve));
+        const events = await runs.events(id, after);
+        if (events.length === 0) {
+          controller.close();
+          return;
+        }
+        after = events[events.length - 1].seq;
+        controller.enqueue(encoder.encode(events.map((stored) => `${JSON.stringify(stored.event)}\n`).join('')));
+      },
+    });
     return c.body(body, 200, {
       'Content-Type': 'application/x-ndjson; charset=utf-8',
       'Content-Disposition': `attachment; filename="${id.replace(/[^\w.-]/g, '_')}.jsonl"`,

@@ -1,7 +1,8 @@
 import type { AgentEvent, Message } from '../../core/index.js';
 import type { StoredEvent } from '../run-record.js';
 
-type RequestEvent = Extract<AgentEvent, { type: 'model_request' }>;
+/** A `model_request` event. */
+export type RequestEvent = Extract<AgentEvent, { type: 'model_request' }>;
 
 /**
  * A stored `model_request`'s messages: runs of the previous request's messages (`[start, end)`) and
@@ -93,31 +94,37 @@ const isSameTools = (value: unknown): value is SameTools =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && 'from' in value;
 
 /** True when a stored event needs an earlier request to be read back. */
-export function isCompactRequest(event: AgentEvent): boolean {
-  return event.type === 'model_request' && (isCompact(event.messages) || isSameTools(event.tools));
+function isCompactRequest(event: AgentEvent): boolean {
+  return compactFrom(event) !== undefined;
+}
+
+/** The seq of the request a stored compact `model_request` builds on (undefined for any other event). */
+export function compactFrom(event: AgentEvent): number | undefined {
+  if (event.type !== 'model_request') return undefined;
+  if (isCompact(event.messages)) return event.messages.from;
+  if (isSameTools(event.tools)) return event.tools.from;
+  return undefined;
 }
 
 /**
  * Rebuilds stored events as they were emitted: each compact `model_request` gets its full messages
- * and tools back, key order included, so its JSON is byte for byte the one logged. `earlier` reads
- * the run's stored events up to the first one here, called only when a request refers back past them.
+ * and tools back, key order included, so its JSON is byte for byte the one logged. `base` gives the
+ * whole request at a seq before these events, called only when a request here builds on one of them.
  * Events stored whole (by older versions too) pass through unchanged.
  */
 export async function expandRequests(
   events: StoredEvent[],
-  earlier: (beforeSeq: number) => Promise<StoredEvent[]>,
+  base: (seq: number) => Promise<RequestEvent>,
 ): Promise<StoredEvent[]> {
   if (!events.some((stored) => isCompactRequest(stored.event))) return events;
   const requests = new Map<number, RequestEvent>();
-  const first = events[0].seq;
-  const needsEarlier = events.some(
-    (stored) =>
-      stored.event.type === 'model_request' &&
-      ((isCompact(stored.event.messages) && stored.event.messages.from < first) ||
-        (isSameTools(stored.event.tools) && stored.event.tools.from < first)),
-  );
-  if (needsEarlier) for (const stored of await earlier(first)) expandOne(stored, requests);
-  return events.map((stored) => expandOne(stored, requests));
+  const out: StoredEvent[] = [];
+  for (const stored of events) {
+    const from = compactFrom(stored.event);
+    if (from !== undefined && !requests.has(from)) requests.set(from, await base(from));
+    out.push(expandOne(stored, requests));
+  }
+  return out;
 }
 
 function expandOne(stored: StoredEvent, requests: Map<number, RequestEvent>): StoredEvent {

@@ -24,12 +24,13 @@ export async function postgresQueryRuns(pool: pg.Pool, schema: string, query: Ru
     return `$${values.length}`;
   };
   if (query.agent !== undefined) where.push(`agent = ${param(query.agent)}`);
+  if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
   if (query.status && query.status.length > 0) where.push(`status = ANY(${param(query.status)})`);
   const cursor = query.before === undefined ? undefined : readCursor(query.before);
   if (cursor) where.push(`(created_at, id) < (${param(cursor.createdAt)}, ${param(cursor.id)})`);
   const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
   const { rows } = await pool.query(
-    `SELECT id, agent, status, source, created_at, updated_at,
+    `SELECT id, agent, status, source, owner, created_at, updated_at,
        (r->>'durationMs')::float8 AS duration_ms, json_array_length(r->'steps') AS steps,
        (r->'usage'->>'promptTokens')::float8 + (r->'usage'->>'completionTokens')::float8 AS tokens,
        (r->'usage'->>'costUsd')::float8 AS cost_usd

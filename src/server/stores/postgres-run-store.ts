@@ -2,16 +2,29 @@ import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
+import { boundedWait, createOutageGate } from '../outage.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
+import type { IdempotencyClaim } from './idempotency-claim.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
+import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
+import { claimLease, leaseDdl, releaseLeases, renewLeases, withRecoverableRuns } from './postgres-run-leases.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
-import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
+import type { RecoverableRun, RunQueueStore } from './run-queue-store.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
-import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import {
+  addCheckpoint,
+  addEvent,
+  addPatch,
+  addRun,
+  createWriteBatcher,
+  type WriteBatch,
+  type WriteBatcher,
+} from './write-batch.js';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://user@host:5432/db`. */
@@ -20,6 +33,8 @@ export interface PostgresRunStoreOptions {
   schema?: string;
   /** Pool size. Default 10. */
   max?: number;
+  /** How long opening a connection may take before it counts as the database being unreachable. Default 5000 ms. */
+  connectTimeoutMs?: number;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -32,7 +47,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * const store = new PostgresRunStore({ connectionString: 'postgres://127.0.0.1:5432/thinkflow' });
  * await store.init();
  */
-export class PostgresRunStore implements RunStore {
+export class PostgresRunStore implements RunStore, RunQueueStore {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #batcher: WriteBatcher;
@@ -43,6 +58,10 @@ export class PostgresRunStore implements RunStore {
   readonly #requests = createRequestCompactor();
   /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
   readonly #strings = createStringSharer();
+  /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
+  readonly #rebuilt = createRequestCache();
+  /** Workers wait through outages (retrying); API servers fail at once, and answer 503. */
+  readonly #outage = createOutageGate({ dependency: 'postgres' });
 
   constructor(options: PostgresRunStoreOptions) {
     const schema = options.schema ?? 'thinkflow';
@@ -52,7 +71,11 @@ export class PostgresRunStore implements RunStore {
     this.#commitText = commitStatement(schema);
     // pg loads here, on first use: it is an optional peer dependency.
     const { Pool } = requireOptional<typeof pg>('postgres', 'pg');
-    this.#pool = new Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+    this.#pool = new Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => {});
     this.#batcher = createWriteBatcher((batch) => this.#commit(batch));
@@ -60,7 +83,9 @@ export class PostgresRunStore implements RunStore {
 
   async init(): Promise<void> {
     // Two processes starting at once on a new schema (serve and a worker) take turns under a lock.
-    await withSchemaLock({ pool: this.#pool, schema: this.#schema }, (client) => client.query(this.#schemaDdl()));
+    await withSchemaLock({ pool: this.#pool, schema: this.#schema }, (client) =>
+      client.query(this.#schemaDdl() + leaseDdl(this.#schema)),
+    );
   }
 
   #schemaDdl(): string {
@@ -83,15 +108,80 @@ export class PostgresRunStore implements RunStore {
       -- A checkpoint's steps, written once each (checkpoints written before this table hold them inline).
       CREATE TABLE IF NOT EXISTS ${s}.run_steps (
         run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx)
-      );`;
+      );
+      -- Who started each run; runs stored before owners keep none (only admins see them).
+      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS owner TEXT;
+      CREATE INDEX IF NOT EXISTS runs_owner ON ${s}.runs (owner, created_at, id);
+      -- Idempotency-Key claims: which run a caller's key started, and a fingerprint of the request that did.
+      CREATE TABLE IF NOT EXISTS ${s}.run_idempotency_keys (
+        scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, run_id TEXT NOT NULL, created_at BIGINT NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX IF NOT EXISTS run_idempotency_keys_created ON ${s}.run_idempotency_keys (created_at);`;
   }
 
   createRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => batch.creates.push(run));
+    return addRun(this.#batcher, run);
+  }
+
+  createQueuedRun(run: RunRecord): Promise<void> {
+    return addRun(this.#batcher, run, { outbox: true });
+  }
+
+  markEnqueued(runIds: readonly string[]): Promise<void> {
+    return this.#batcher.add((batch) => batch.enqueued.push(...runIds));
+  }
+
+  claimLease(runId: string, owner: string, ms: number): Promise<boolean> {
+    return this.#run(() => claimLease(this.#pool, this.#schema, { runId, owner, ms }));
+  }
+
+  renewLeases(runIds: readonly string[], owner: string, ms: number): Promise<void> {
+    // Never waits through an outage: the next renewal tries again.
+    return this.#run(() => renewLeases(this.#pool, this.#schema, { runIds, owner, ms }), false);
+  }
+
+  releaseLeases(runIds: readonly string[], owner: string): Promise<void> {
+    return this.#run(() => releaseLeases(this.#pool, this.#schema, { runIds, owner }), false);
+  }
+
+  async withRecoverableRuns(
+    work: (runs: RecoverableRun[]) => Promise<void>,
+    options: { limit?: number } = {},
+  ): Promise<boolean> {
+    await this.#batcher.flush();
+    return this.#run(() => withRecoverableRuns(this.#pool, this.#schema, work, options.limit ?? 10_000), false);
+  }
+
+  waitThroughOutages(): void {
+    this.#outage.waitThroughOutages();
+  }
+
+  ping(): Promise<void> {
+    return this.#run(async () => {
+      await boundedWait(this.#pool.query('SELECT 1'), { ms: 2000, dependency: 'postgres' });
+    }, false);
+  }
+
+  onOutage(listener: (down: boolean) => void): () => void {
+    return this.#outage.onOutage(listener);
+  }
+
+  /** One database call, through the outage gate. */
+  #run<T>(call: () => Promise<T>, wait?: boolean): Promise<T> {
+    return this.#outage.run(call, wait);
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
-    return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+    return addPatch(this.#batcher, id, patch);
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
+    return this.#run(() => postgresClaimKey(this.#pool, this.#schema, claim, expiredBefore));
+  }
+
+  releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void> {
+    return this.#run(() => postgresReleaseKey(this.#pool, this.#schema, claim), false);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
@@ -99,13 +189,23 @@ export class PostgresRunStore implements RunStore {
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.#batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, checkpoint));
+    return addCheckpoint(this.#batcher, checkpoint);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
     return rows[0] ? this.#record(rows[0]) : undefined;
+  }
+
+  async getStatus(id: string): Promise<ServerRunStatus | undefined> {
+    await this.#batcher.flush();
+    const { rows } = await this.#read<{ status: ServerRunStatus }>(
+      'get_status',
+      `SELECT status FROM ${this.#schema}.runs WHERE id = $1`,
+      [id],
+    );
+    return rows[0]?.status;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
@@ -125,38 +225,48 @@ export class PostgresRunStore implements RunStore {
   #log(runId: string): StoredLog {
     return {
       runId,
-      read: (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      at: async (seqs) => {
+        const { rows } = await this.#read<{ seq: number; event: string }>(
+          'events_at',
+          `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq = ANY($2)`,
+          [runId, [...seqs]],
+        );
+        return new Map(rows.map((row) => [row.seq, JSON.parse(row.event)]));
+      },
       input: async () =>
         (
           await this.#read<{ input: string }>('get_input', `SELECT input FROM ${this.#schema}.runs WHERE id = $1`, [
             runId,
           ])
         ).rows[0]?.input,
+      requests: this.#rebuilt,
     };
   }
 
   async listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]> {
     await this.#batcher.flush();
-    const { rows } = await this.#pool.query<RunRow>(
-      `SELECT * FROM ${this.#schema}.runs WHERE status = ANY($1) ORDER BY created_at LIMIT $2`,
-      [filter.status, filter.limit ?? 10_000],
+    const { rows } = await this.#run(() =>
+      this.#pool.query<RunRow>(
+        `SELECT * FROM ${this.#schema}.runs WHERE status = ANY($1) ORDER BY created_at LIMIT $2`,
+        [filter.status, filter.limit ?? 10_000],
+      ),
     );
     return Promise.all(rows.map((row) => this.#record(row)));
   }
 
   async queryRuns(query: RunQuery): Promise<RunPage> {
     await this.#batcher.flush();
-    return postgresQueryRuns(this.#pool, this.#schema, query);
+    return this.#run(() => postgresQueryRuns(this.#pool, this.#schema, query));
   }
 
   async pruneRuns(request: PruneRequest): Promise<PruneResult> {
     await this.#batcher.flush();
-    return postgresPruneRuns(this.#pool, this.#schema, request);
+    return this.#run(() => postgresPruneRuns(this.#pool, this.#schema, request), false);
   }
 
   async stats(): Promise<RunStoreStats> {
     await this.#batcher.flush();
-    return postgresStats(this.#pool, this.#schema);
+    return this.#run(() => postgresStats(this.#pool, this.#schema), false);
   }
 
   async vacuum(): Promise<VacuumResult> {
@@ -230,19 +340,22 @@ export class PostgresRunStore implements RunStore {
 
   async close(): Promise<void> {
     await this.#batcher.flush();
+    this.#outage.close();
     await this.#pool.end();
   }
 
   /** A read as a named statement: each pooled connection (this store's alone) parses it once. */
   #read<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    return this.#pool.query<R>({ name: `thinkflow_${name}`, text, values });
+    return this.#run(() => this.#pool.query<R>({ name: `thinkflow_${name}`, text, values }));
   }
 
   async #commit(batch: WriteBatch): Promise<void> {
     if (isEmptyBatch(batch)) return;
     const values = commitValues(batch, this.#stepsStored, { requests: this.#requests, strings: this.#strings });
     try {
-      await this.#pool.query({ name: 'thinkflow_commit', text: this.#commitText, values });
+      // Retried with the same values through an outage (workers): each commit is idempotent, and
+      // commits land in order, so the steps and shared strings they refer to are the ones stored.
+      await this.#run(() => this.#pool.query({ name: 'thinkflow_commit', text: this.#commitText, values }));
     } catch (error) {
       // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
       this.#stepsStored.clear();

@@ -13,6 +13,8 @@ export interface RunRow {
   result: string | null;
   questions: string | null;
   cancel_requested: number | boolean | null;
+  /** Absent in a row read before the column was added. */
+  owner?: string | null;
 }
 
 /** Column name for each patchable field, and how its value is written. */
@@ -44,5 +46,6 @@ export function rowToRecord(row: RunRow): RunRecord {
   if (row.result) record.result = JSON.parse(row.result);
   if (row.questions) record.questions = JSON.parse(row.questions);
   if (row.cancel_requested) record.cancelRequested = true;
+  if (row.owner) record.owner = row.owner;
   return record;
 }

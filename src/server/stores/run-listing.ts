@@ -4,6 +4,8 @@ import { ServerRunStatus } from '../run-record.js';
 /** Which runs a listing returns. Pages go newest first; `before` is the last id of the previous page. */
 export interface RunQuery {
   agent?: string;
+  /** Only runs this principal started (a caller who is not an admin sees only these). */
+  owner?: string;
   status?: readonly ServerRunStatus[];
   /** Runs created before this one (a cursor: the previous page's `next`). */
   before?: string;
@@ -17,6 +19,8 @@ export const RunSummary = z.object({
   agent: z.string(),
   status: ServerRunStatus,
   source: z.string(),
+  /** The principal who started it, when known. */
+  owner: z.string().optional(),
   /** When the run was created (ms since the epoch). */
   createdAt: z.number(),
   updatedAt: z.number(),
@@ -129,6 +133,7 @@ export function summaryFromRow(row: {
   steps: number | string | null;
   tokens: number | string | null;
   cost_usd: number | string | null;
+  owner?: string | null;
 }): RunSummary {
   const summary: RunSummary = {
     id: row.id,
@@ -138,6 +143,7 @@ export function summaryFromRow(row: {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
+  if (row.owner) summary.owner = row.owner;
   if (row.duration_ms !== null) summary.durationMs = Number(row.duration_ms);
   if (row.steps !== null) summary.steps = Number(row.steps);
   if (row.tokens !== null) summary.tokens = Number(row.tokens);

@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
+import type { IdempotencyClaim } from './idempotency-claim.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 
 /**
@@ -13,12 +14,22 @@ export interface RunStore {
   init(): Promise<void>;
   createRun(run: RunRecord): Promise<void>;
   getRun(id: string): Promise<RunRecord | undefined>;
+  /** Where a run stands, without reading its input and result (a reader polls it). */
+  getStatus(id: string): Promise<ServerRunStatus | undefined>;
   /** The runs of those ids that exist, in any order (a worker polls all its runs at once). */
   getRuns(ids: readonly string[]): Promise<RunRecord[]>;
   updateRun(id: string, patch: RunPatch): Promise<void>;
   listRuns(filter: { status: readonly ServerRunStatus[]; limit?: number }): Promise<RunRecord[]>;
   /** One page of run summaries, newest first (`GET /v1/runs`, `thinkflow runs list`). */
   queryRuns(query: RunQuery): Promise<RunPage>;
+  /**
+   * Records an Idempotency-Key claim unless its key is held, atomically across processes sharing the
+   * store: resolves with the claim that holds the key (this one, or the first). Claims made before
+   * `expiredBefore` no longer hold their key.
+   */
+  claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim>;
+  /** Drops a claim if `runId` still holds it (the run it was for was refused). */
+  releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void>;
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void>;
   /** Events with `seq > afterSeq`, in order. */
   readEvents(runId: string, afterSeq: number, limit?: number): Promise<StoredEvent[]>;

@@ -116,11 +116,17 @@ export function referencedSeqs(stored: unknown, into: Set<number> = new Set()): 
 }
 
 /**
- * Reads shared strings back. Feed it a run's stored events in `seq` order from the first one any
- * reference needs (seq 0, the input, through `input`), and each comes back as it was emitted.
+ * Reads shared strings back. Give it the stored events that references point to before the ones it
+ * restores (`seed`; seq 0, the input, through `input`), then restore events in `seq` order: each comes
+ * back as it was emitted.
  */
 export interface StringRestorer {
   input(text: string): void;
+  /**
+   * Learns the strings stored whole in one earlier event, without restoring it: a reference always
+   * points to where its string was first stored, which is never itself a reference.
+   */
+  seed(seq: number, stored: unknown): void;
   event<T>(runId: string, seq: number, stored: T): T;
   result(runId: string, stored: unknown): RunResult;
 }
@@ -147,6 +153,19 @@ export function createStringRestorer(): StringRestorer {
     input(text) {
       if (text.length >= MIN_LENGTH) strings.set('0.0', text);
     },
+    seed(seq, stored) {
+      if (!hasSharedStrings(stored)) return;
+      let n = 0;
+      eachString(stored, (value) => {
+        // A reference stands for a long string: it takes a place in the count, as restoring it would.
+        if (value.startsWith(MARK) && !value.startsWith(MARK + MARK)) {
+          n++;
+          return;
+        }
+        const text = value.startsWith(MARK) ? value.slice(1) : value;
+        if (text.length >= MIN_LENGTH) strings.set(`${seq}.${n++}`, text);
+      });
+    },
     event(runId, seq, stored) {
       if (!hasSharedStrings(stored)) return stored;
       let n = 0;
@@ -161,6 +180,14 @@ export function createStringRestorer(): StringRestorer {
       return { runId, ...(restore(stored, () => {}) as object) } as RunResult;
     },
   };
+}
+
+/** Calls `visit` with each string of a JSON value, in the order `restore` walks them. */
+function eachString(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === 'string') visit(value);
+  else if (Array.isArray(value)) for (const item of value) eachString(item, visit);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) eachString(item, visit);
 }
 
 function lookUp(strings: Map<string, string>, ref: string): string {

@@ -18,7 +18,7 @@ import {
 const UNFINISHED_LIST = UNFINISHED.map((status) => `'${status}'`).join(', ');
 
 /** Summaries read from the stored result without parsing it in JS (a result holds every step). */
-const SUMMARY_COLUMNS = `id, agent, status, source, created_at, updated_at,
+const SUMMARY_COLUMNS = `id, agent, status, source, owner, created_at, updated_at,
   json_extract(result, '$.durationMs') AS duration_ms,
   json_array_length(result, '$.steps') AS steps,
   json_extract(result, '$.usage.promptTokens') + json_extract(result, '$.usage.completionTokens') AS tokens,
@@ -31,6 +31,10 @@ export function sqliteQueryRuns(db: Database.Database, query: RunQuery): RunPage
   if (query.agent !== undefined) {
     where.push('agent = ?');
     values.push(query.agent);
+  }
+  if (query.owner !== undefined) {
+    where.push('owner = ?');
+    values.push(query.owner);
   }
   if (query.status && query.status.length > 0) {
     where.push(`status IN (${query.status.map(() => '?').join(', ')})`);

@@ -5,21 +5,39 @@ import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { packEvents, unpackEvents } from './event-block-codec.js';
-import { rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import type { IdempotencyClaim } from './idempotency-claim.js';
+import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
+import { sqliteClaimKey, sqliteReleaseKey } from './sqlite-idempotency.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
-import { addEvent, createWriteBatcher, mergePatch, type WriteBatch, type WriteBatcher } from './write-batch.js';
+import {
+  addCheckpoint,
+  addEvent,
+  addPatch,
+  addRun,
+  createWriteBatcher,
+  storedStepJson,
+  type WriteBatch,
+  type WriteBatcher,
+} from './write-batch.js';
 
 /** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
 type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
 
 /** Fewer, larger WAL frames per commit cost fewer writes. */
 const PAGE_SIZE = 8192;
+
+/**
+ * Most events in one block. A commit of a run that streamed fast holds thousands of events; kept in
+ * one block, every page a reader asks for would decode all of them. Bounded, a page of 1000 events
+ * decodes a few blocks wherever it starts, so reading a run costs time linear in its size.
+ */
+const MAX_BLOCK_EVENTS = 256;
 
 /** The events of one run that one commit appends, numbered `first..last`. */
 interface EventBlock {
@@ -48,6 +66,8 @@ export class SqliteRunStore implements RunStore {
   readonly #requests = createRequestCompactor();
   /** Each open run's long strings, so a later copy is stored as a reference. */
   readonly #strings = createStringSharer();
+  /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
+  readonly #rebuilt = createRequestCache();
   /** What opening did about incremental vacuum (an old file is converted here when small enough). */
   readonly vacuumAtOpen: VacuumOutcome;
 
@@ -92,11 +112,19 @@ export class SqliteRunStore implements RunStore {
   async init(): Promise<void> {}
 
   createRun(run: RunRecord): Promise<void> {
-    return this.#batcher.add((batch) => batch.creates.push(run));
+    return addRun(this.#batcher, run);
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
-    return this.#batcher.add((batch) => mergePatch(batch, id, patch));
+    return addPatch(this.#batcher, id, patch);
+  }
+
+  async claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
+    return retryBusy(() => sqliteClaimKey(this.#db, claim, expiredBefore), 5_000);
+  }
+
+  async releaseIdempotencyKey(claim: Pick<IdempotencyClaim, 'scope' | 'key' | 'runId'>): Promise<void> {
+    sqliteReleaseKey(this.#db, claim);
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
@@ -104,13 +132,21 @@ export class SqliteRunStore implements RunStore {
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.#batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, checkpoint));
+    return addCheckpoint(this.#batcher, checkpoint);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const row = this.#statement('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
     return row ? this.#record(row) : undefined;
+  }
+
+  async getStatus(id: string): Promise<ServerRunStatus | undefined> {
+    await this.#batcher.flush();
+    const row = this.#statement('SELECT status FROM runs WHERE id = ?').get(id) as
+      | { status: ServerRunStatus }
+      | undefined;
+    return row?.status;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
@@ -132,9 +168,10 @@ export class SqliteRunStore implements RunStore {
   #log(runId: string): StoredLog {
     return {
       runId,
-      read: async (afterSeq, limit) => this.#readStored(runId, afterSeq, limit),
+      at: async (seqs) => this.#storedAt(runId, seqs),
       input: async () =>
         (this.#statement('SELECT input FROM runs WHERE id = ?').get(runId) as { input: string } | undefined)?.input,
+      requests: this.#rebuilt,
     };
   }
 
@@ -176,21 +213,46 @@ export class SqliteRunStore implements RunStore {
     return rebuildEvents(this.#readStored(runId, afterSeq, limit), this.#log(runId));
   }
 
-  /** Events as stored (model requests compact, strings shared). */
+  /** Events as stored (model requests compact, strings shared): only the blocks the page needs are decoded. */
   #readStored(runId: string, afterSeq: number, limit: number): StoredEvent[] {
-    // Each block holds at least one event, so `limit` blocks hold at least `limit` events.
     const rows = this.#statement(
-      'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq LIMIT ?',
-    ).all(runId, afterSeq, limit) as { first_seq: number; events: string | Buffer }[];
+      'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq',
+    ).iterate(runId, afterSeq) as IterableIterator<{ first_seq: number; events: string | Buffer }>;
     const out: StoredEvent[] = [];
     let last = afterSeq;
     for (const row of rows) {
       const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
-      for (let i = 0; i < events.length && out.length < limit; i++) {
+      for (let i = Math.max(0, last + 1 - row.first_seq); i < events.length && out.length < limit; i++) {
         const seq = row.first_seq + i;
         if (seq <= last) continue;
         out.push({ seq, event: events[i] });
         last = seq;
+      }
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** The stored events at `seqs`, each block that holds some decoded once. */
+  #storedAt(runId: string, seqs: readonly number[]): Map<number, AgentEvent> {
+    const wanted = [...new Set(seqs)].sort((a, b) => a - b);
+    const block = this.#statement(
+      'SELECT first_seq, last_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq >= ? ORDER BY last_seq LIMIT 1',
+    );
+    const out = new Map<number, AgentEvent>();
+    for (let i = 0; i < wanted.length; ) {
+      const row = block.get(runId, wanted[i]) as
+        | { first_seq: number; last_seq: number; events: string | Buffer }
+        | undefined;
+      if (!row) break;
+      if (row.first_seq > wanted[i]) {
+        i++;
+        continue;
+      }
+      const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
+      for (; i < wanted.length && wanted[i] <= row.last_seq; i++) {
+        const event = events[wanted[i] - row.first_seq];
+        if (event !== undefined) out.set(wanted[i], event);
       }
     }
     return out;
@@ -235,7 +297,7 @@ export class SqliteRunStore implements RunStore {
 
   #commit(batch: WriteBatch): void {
     const insertRun = this.#statement(
-      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
       this.#strings.start(run.id, run.input);
@@ -251,6 +313,7 @@ export class SqliteRunStore implements RunStore {
         run.result ? JSON.stringify(run.result) : null,
         run.questions ? JSON.stringify(run.questions) : null,
         run.cancelRequested ? 1 : 0,
+        run.owner ?? null,
       );
     }
     // Events before patches: a result's strings refer to the events that carry them first.
@@ -269,7 +332,10 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** Writes one row per run and run of consecutive sequence numbers, packed (`event-block-codec.ts`). */
+  /**
+   * Writes one row per run and run of consecutive sequence numbers (at most `MAX_BLOCK_EVENTS`),
+   * packed (`event-block-codec.ts`).
+   */
   #appendEvents(events: WriteBatch['events']): void {
     const insert = this.#statement(
       'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
@@ -279,7 +345,7 @@ export class SqliteRunStore implements RunStore {
     for (const { runId, seq, event: emitted } of events) {
       const event = this.#strings.encodeEvent(runId, seq, this.#requests.encode(runId, seq, emitted));
       const block = open.get(runId);
-      if (block && seq === block.last + 1) {
+      if (block && seq === block.last + 1 && block.events.length < MAX_BLOCK_EVENTS) {
         block.last = seq;
         block.events.push(event);
         continue;
@@ -295,7 +361,7 @@ export class SqliteRunStore implements RunStore {
     const { runId, steps } = checkpoint;
     const insertStep = this.#statement('INSERT OR REPLACE INTO run_steps (run_id, idx, step) VALUES (?, ?, ?)');
     for (let index = Math.min(this.#stepsStored.get(runId) ?? 0, steps.length); index < steps.length; index++) {
-      insertStep.run(runId, index, JSON.stringify(steps[index]));
+      insertStep.run(runId, index, storedStepJson(steps[index]));
     }
     this.#statement(
       `INSERT INTO run_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)

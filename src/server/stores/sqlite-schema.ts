@@ -20,11 +20,24 @@ CREATE UNIQUE INDEX IF NOT EXISTS run_event_blocks_seq ON run_event_blocks (run_
 -- The checkpoint without its steps (and their count); the steps, written once each, in run_steps.
 CREATE TABLE IF NOT EXISTS run_checkpoints (run_id TEXT PRIMARY KEY, checkpoint TEXT NOT NULL, updated_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS run_steps (run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx));
+-- Idempotency-Key claims: which run a caller's key started, and a fingerprint of the request that did.
+CREATE TABLE IF NOT EXISTS run_idempotency_keys (
+  scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, run_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)
+);
+CREATE INDEX IF NOT EXISTS run_idempotency_keys_created ON run_idempotency_keys (created_at);
 `;
 
-/** Creates the tables, and moves a log kept one event per row (before blocks) into blocks. */
+/**
+ * Creates the tables, adds the `owner` column to a file made before runs had owners (its runs keep no
+ * owner: only admins see them), and moves a log kept one event per row (before blocks) into blocks.
+ */
 export function openSchema(db: Database.Database): void {
   db.exec(SCHEMA);
+  const columns = db.prepare('PRAGMA table_info(runs)').all() as { name: string }[];
+  if (!columns.some((column) => column.name === 'owner')) db.exec('ALTER TABLE runs ADD COLUMN owner TEXT');
+  // A caller's listing walks its own runs, newest first.
+  db.exec('CREATE INDEX IF NOT EXISTS runs_owner ON runs (owner, created_at, id)');
   const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_events'").get();
   if (!legacy) return;
   db.transaction(() => {

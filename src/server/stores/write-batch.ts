@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, redactedIfSecret, withFields } from '../../core/index.js';
+import { type AgentEvent, redactedIfSecret, redactedJson, withFields } from '../../core/index.js';
 import type { RunPatch, RunRecord } from '../run-record.js';
 
 /** Writes gathered during one tick, committed together in one transaction. */
@@ -10,6 +10,10 @@ export interface WriteBatch {
   events: { runId: string; seq: number; event: AgentEvent }[];
   /** Only the latest checkpoint of each run is written. */
   checkpoints: Map<string, Checkpoint>;
+  /** Runs created with an outbox row (queue mode): their job is still to be added. */
+  outbox: string[];
+  /** Runs whose job was added: their outbox rows go. */
+  enqueued: string[];
 }
 
 export interface WriteBatcher {
@@ -20,20 +24,69 @@ export interface WriteBatcher {
 }
 
 function emptyBatch(): WriteBatch {
-  return { creates: [], patches: new Map(), events: [], checkpoints: new Map() };
+  return { creates: [], patches: new Map(), events: [], checkpoints: new Map(), outbox: [], enqueued: [] };
 }
 
+/*
+ * The run stores' one redaction policy: everything a store is given passes through here first and is
+ * redacted as a `--trace` file is (`redactedIfSecret`: credential shapes and secret-named fields become
+ * `[redacted]`), so no row, block, checkpoint or step a store writes holds a secret, and every read,
+ * API answer and CLI view shows the redacted copy. The run itself keeps its own values in memory; only
+ * a run that starts over from the store (a queue worker, a resume after a crash) sees the redacted ones.
+ */
+
 /**
- * Queues one event, redacted as the trace writer redacts before anything is stored: the SSE stream,
- * the trace download, the export and replay all read this copy, and compact requests are built on it.
+ * Queues one event, redacted: the SSE stream, the trace download, the export and replay all read this
+ * copy, and compact requests are built on it.
  */
 export function addEvent(batcher: WriteBatcher, runId: string, seq: number, event: AgentEvent): Promise<void> {
   const safe = redactedIfSecret(event);
   return batcher.add((batch) => batch.events.push({ runId, seq, event: safe }));
 }
 
+/**
+ * Queues a new run, redacted: its input, history (a chat request's system message) and any result.
+ * With `outbox`, its outbox row goes in the same commit (queue mode: the job is still to be added).
+ */
+export function addRun(batcher: WriteBatcher, run: RunRecord, options: { outbox?: boolean } = {}): Promise<void> {
+  const safe = redactedIfSecret(run);
+  return batcher.add((batch) => {
+    batch.creates.push(safe);
+    if (options.outbox) batch.outbox.push(safe.id);
+  });
+}
+
+/** Queues a change of a run, redacted: its result (input, tool arguments, output) and its questions. */
+export function addPatch(batcher: WriteBatcher, id: string, patch: RunPatch): Promise<void> {
+  const safe = redactedIfSecret(patch);
+  return batcher.add((batch) => mergePatch(batch, id, safe));
+}
+
+/**
+ * Queues a checkpoint with everything but its steps redacted; each step is redacted as it is written
+ * (`storedStepJson`), once, since a checkpoint repeats every earlier step.
+ */
+export function addCheckpoint(batcher: WriteBatcher, checkpoint: Checkpoint): Promise<void> {
+  const { steps, input, ...head } = checkpoint;
+  const safe: Checkpoint = { ...checkpoint, ...redactedIfSecret(head), input: redactedInput(input), steps };
+  return batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, safe));
+}
+
+/** The last input redacted, and how: a run writes a dozen checkpoints, each with the same input. */
+let lastInput: { input: string; safe: string } | undefined;
+
+function redactedInput(input: string): string {
+  if (lastInput?.input !== input) lastInput = { input, safe: redactedIfSecret(input) };
+  return lastInput.safe;
+}
+
+/** A checkpoint's step as the stores write it: its JSON, redacted. */
+export function storedStepJson(step: Checkpoint['steps'][number]): string {
+  return redactedJson(step);
+}
+
 /** Applies a patch on top of the patch already waiting for the same run. */
-export function mergePatch(batch: WriteBatch, id: string, patch: RunPatch): void {
+function mergePatch(batch: WriteBatch, id: string, patch: RunPatch): void {
   const before = batch.patches.get(id);
   batch.patches.set(id, before ? withFields(before, patch) : patch);
 }

@@ -13,6 +13,20 @@ export function setToken(value: string): void {
   localStorage.setItem(TOKEN_KEY, value);
 }
 
+/**
+ * Keeps the token of the URL `thinkflow studio` printed (`/studio?token=…`) and takes it out of the
+ * address bar, so it is not in the history, a bookmark or a shared screenshot.
+ */
+export function adoptUrlToken(): void {
+  const params = new URLSearchParams(location.search);
+  const value = params.get('token');
+  if (!value) return;
+  setToken(value);
+  params.delete('token');
+  const rest = params.toString();
+  history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${location.hash}`);
+}
+
 function headers(extra: Record<string, string> = {}): Record<string, string> {
   const t = token();
   return t ? { ...extra, Authorization: `Bearer ${t}` } : extra;

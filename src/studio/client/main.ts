@@ -1,4 +1,4 @@
-import { NeedsToken } from './api.js';
+import { adoptUrlToken, NeedsToken } from './api.js';
 import { chatView } from './chat-view.js';
 import { h } from './dom.js';
 import { evalView } from './eval-view.js';
@@ -24,5 +24,6 @@ async function route(): Promise<void> {
   }
 }
 
+adoptUrlToken();
 window.addEventListener('hashchange', () => void route());
 void route();

@@ -1,8 +1,10 @@
 import type { MathNode } from 'mathjs';
 import { z } from 'zod';
-import { requireDependency } from '../../core/index.js';
+import { hasCjk, requireDependency } from '../../core/index.js';
 import { runWithTimeLimit, TimeLimitError } from '../run-with-time-limit.js';
 import { defineTool } from '../tool.js';
+import { evaluateArithmetic, formatNumber, NUMBER_FORMAT } from './calculator-arithmetic.js';
+import { expressionIn, normalizeExpression, syntaxHint } from './calculator-input.js';
 
 /**
  * Everything that reaches the expression parser, compiles, rewrites expressions or changes the
@@ -44,7 +46,7 @@ const KEPT_INTERNALLY = new Set(['typed', 'on', 'off', 'once', 'emit']);
 
 interface Sandbox {
   parse: (expression: string) => MathNode;
-  format: (value: unknown, options: { precision: number }) => string;
+  format: (value: unknown, options: typeof NUMBER_FORMAT) => string;
   isResultSet: (value: unknown) => boolean;
 }
 
@@ -108,20 +110,45 @@ function isFast(node: MathNode): boolean {
 
 /**
  * Evaluates one math expression safely, in a fresh scope: variables set by one call never reach
- * the next, and nothing can reach the parser, define units or reconfigure the instance.
- * Throws an Error with a readable message for bad or refused expressions.
+ * the next, and nothing can reach the parser, define units or reconfigure the instance. The input
+ * may be written the way people write it (`15**2 + 20/4`, `(１５＋７)×３`, `40075÷1000`, a sentence
+ * around the expression); plain arithmetic is answered without loading mathjs. Angles are radians,
+ * as in mathjs and every programming language, unless they carry `°`, `度` or `deg`; a trigonometric
+ * call on a bare number also shows the value in degrees, since questions often mean those.
+ * Throws an Error with a readable message, in the input's language, that shows the accepted syntax.
  */
 export function calculate(expression: string): string {
   if (expression.length > MAX_EXPRESSION) {
     throw new Error(`Expression too long (${expression.length} characters; the limit is ${MAX_EXPRESSION}).`);
   }
-  const { parse } = getSandbox();
+  const text = normalizeExpression(expression);
+  const fast = evaluateArithmetic(text);
+  if (fast !== undefined) return formatNumber(fast);
   let node: MathNode;
   try {
-    node = parse(expression);
+    node = getSandbox().parse(text);
   } catch (error) {
-    throw new Error(`Could not read "${expression}": ${(error as Error).message}`);
+    // Maybe a sentence around the expression: "请计算一下sin(30)的值", "what is 15^2 + 20/4?"
+    const inner = expressionIn(text);
+    if (inner && inner !== text) return calculate(inner);
+    const reason = (error as Error).message;
+    throw new Error(
+      hasCjk(expression)
+        ? `无法识别算式“${expression}”（${reason}）。${syntaxHint(expression)}`
+        : `Could not read "${expression}" (${reason}). ${syntaxHint(expression)}`,
+    );
   }
+  try {
+    return withDegrees(node, evaluateNode(node));
+  } catch (error) {
+    // Words mathjs read as symbols ("Please compute sqrt(16) + 1"): the expression among them.
+    const inner = /Undefined symbol/.test((error as Error).message) ? expressionIn(text) : undefined;
+    if (inner && inner !== text) return calculate(inner);
+    throw error;
+  }
+}
+
+function evaluateNode(node: MathNode): string {
   const refused = node.filter(
     (n) =>
       (n as { isSymbolNode?: boolean }).isSymbolNode === true &&
@@ -145,6 +172,27 @@ export function calculate(expression: string): string {
   }
 }
 
+const TRIG = new Set(['sin', 'cos', 'tan']);
+
+/** `sin(30)` is in radians; when a trig function got a bare number, the answer also says what it is in degrees. */
+function withDegrees(node: MathNode, result: string): string {
+  const bare = node.filter((n) => {
+    const call = n as MathNode & { fn?: { name?: string }; args?: MathNode[] };
+    return n.type === 'FunctionNode' && TRIG.has(call.fn?.name ?? '') && call.args?.[0]?.type === 'ConstantNode';
+  });
+  if (!bare.length) return result;
+  const inDegrees = node.transform((n) => {
+    if (!bare.includes(n)) return n;
+    const call = n as MathNode & { fn: { name: string }; args: MathNode[] };
+    return getSandbox().parse(`${call.fn.name}(${call.args[0].toString()} deg)`);
+  });
+  try {
+    return `${result} (in radians; in degrees, ${inDegrees.toString()} = ${evaluateNode(inDegrees)})`;
+  } catch {
+    return result;
+  }
+}
+
 function formatResult(result: unknown): string {
   const { format, isResultSet } = getSandbox();
   if (isResultSet(result)) {
@@ -153,7 +201,8 @@ function formatResult(result: unknown): string {
   }
   if (result === undefined) return '(no result)';
   if (typeof result === 'function') return `function ${(result as { syntax?: string }).syntax ?? result.name}`;
-  return format(result, { precision: 14 });
+  if (typeof result === 'number') return formatNumber(result);
+  return format(result, NUMBER_FORMAT);
 }
 
 /**
@@ -166,9 +215,9 @@ function formatResult(result: unknown): string {
 export const calculatorTool = defineTool({
   name: 'calculator',
   description:
-    'Evaluates a math expression: arithmetic, powers, functions (sqrt, sin, log, round...), matrices, units (5 cm to inch) and complex numbers. Each call starts fresh.',
+    'Evaluates a math expression: arithmetic (+ - * / ^ or **, %, parentheses; × ÷ and full-width symbols too), functions (sqrt, sin, log, round...; angles in radians unless written 30 deg or 30°), matrices, units (5 cm to inch) and complex numbers. Each call starts fresh.',
   input: z.object({
-    expression: z.string().min(1).describe('The expression, e.g. 2 * (3 + 4) or sqrt(16) + 12 / 4'),
+    expression: z.string().min(1).describe('The expression, e.g. 2 * (3 + 4), 15**2 + 20/4 or sqrt(16) + 12 / 4'),
   }),
   examples: [{ expression: '2 * (3 + 4)' }],
   idempotent: true,

@@ -15,7 +15,7 @@ export { calculate, calculatorTool } from './calculator.js';
 export { chartTools } from './chart/chart-tools.js';
 export { dataTools } from './data/data-tools.js';
 export { addToDate, currentTimeTool, datetimeTools, diffDates } from './datetime.js';
-export { demoSearchTool, demoWeatherTool } from './demo-tools.js';
+export { demoHolidayTool, demoMovieTool, demoSearchTool, demoTools, demoWeatherTool } from './demo-tools.js';
 export { fileTools } from './files/file-tools.js';
 export { isInside, type ResolvedPath, resolveInRoot } from './files/resolve-in-root.js';
 export { addressProblem } from './http/classify-address.js';

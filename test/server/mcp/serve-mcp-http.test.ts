@@ -101,9 +101,9 @@ describe('serveMcp over streamable HTTP, used by the SDK client', { timeout: 30_
     const { port } = new URL(serving.url ?? '');
     const big = 'x'.repeat(5 * 1024 * 1024);
     const exchange = await rawExchange(Number(port), [
-      `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${big.length}\r\n\r\n`,
+      `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${big.length}\r\n\r\n`,
       big,
-      'GET /other HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /other HTTP/1.1\r\nHost: localhost\r\n\r\n',
     ]);
     expect(exchange.responses[0].status).toBe(413);
     expect(exchange.responses[0].headers.connection).toBe('close');

@@ -44,7 +44,7 @@ async function checkRedacted(inner: RunStore) {
     },
   });
   const app = createApp({ agents: { a: () => leakyAgent() }, store });
-  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://local${path}`, init));
+  const request = (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
   const ended = await (await request('/v1/agents/a/runs?wait=true', postJson({ input: 'Set it up.' }))).json();
   // What a --trace file of the same run holds, line for line.
   const traced = sent.map((event) => redactedJson(event));

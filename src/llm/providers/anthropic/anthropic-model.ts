@@ -75,7 +75,10 @@ export function anthropic(options: AnthropicOptions): Model {
       body.tool_choice = { type: 'tool', name: format.name };
     }
     if (thinking) body.thinking = { type: 'enabled', budget_tokens: thinking.budgetTokens };
-    else if (request.temperature !== undefined) body.temperature = request.temperature;
+    else {
+      if (request.temperature !== undefined) body.temperature = request.temperature;
+      if (request.topP !== undefined) body.top_p = request.topP;
+    }
     if (request.stop?.length) body.stop_sequences = request.stop;
     if (stream) body.stream = true;
     return { url, headers: { ...headers, accept: stream ? 'text/event-stream' : 'application/json' }, body };

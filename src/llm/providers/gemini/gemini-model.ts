@@ -55,6 +55,7 @@ export function gemini(options: GeminiOptions): Model {
     if (request.tools?.length) body.tools = toGeminiTools(request.tools);
     const config: Record<string, unknown> = { ...options.generationConfig };
     if (request.temperature !== undefined) config.temperature = request.temperature;
+    if (request.topP !== undefined) config.topP = request.topP;
     if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens;
     if (request.stop?.length) config.stopSequences = request.stop.slice(0, 5);
     if (request.responseFormat && !request.tools?.length) {

@@ -17,6 +17,7 @@ export interface GenerateOptions {
   grammar?: Grammar;
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
   stop?: string[];
   signal?: AbortSignal;
   onTextChunk?: (text: string) => void;
@@ -106,6 +107,7 @@ export async function loadLlamaRuntime(options: LoadOptions): Promise<LlamaRunti
         grammar: generate.grammar,
         maxTokens: generate.maxTokens,
         temperature: generate.temperature,
+        topP: generate.topP,
         customStopTriggers: generate.stop?.length ? generate.stop : undefined,
         signal: generate.signal,
         stopOnAbortSignal: true,

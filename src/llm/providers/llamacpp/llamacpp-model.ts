@@ -89,6 +89,7 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
       grammar: await grammarFor(rt, request),
       maxTokens: Math.min(request.maxTokens ?? room, room),
       temperature: request.temperature,
+      topP: request.topP,
       stop: request.stop,
       signal: request.signal,
       onTextChunk: onText,

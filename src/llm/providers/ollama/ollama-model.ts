@@ -2,6 +2,7 @@ import type { ModelChunk, ModelRequest } from '../../../core/index.js';
 import { endpoint, fetchWithRetry, type HttpRequest, readJson, resilience, responseLines } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
+import { withWireToolNames } from '../wire-tool-names.js';
 import { toOllamaMessages, toOllamaTools } from './convert-messages.js';
 import { parseOllamaResponse, parseOllamaStream } from './parse-stream.js';
 
@@ -46,6 +47,7 @@ export function ollama(options: OllamaOptions): Model {
   function httpRequest(request: ModelRequest, stream: boolean): HttpRequest {
     const modelOptions: Record<string, unknown> = { ...options.options };
     if (request.temperature !== undefined) modelOptions.temperature = request.temperature;
+    if (request.topP !== undefined) modelOptions.top_p = request.topP;
     if (request.maxTokens !== undefined) modelOptions.num_predict = request.maxTokens;
     if (request.stop?.length) modelOptions.stop = request.stop;
     const body: Record<string, unknown> = {
@@ -71,7 +73,7 @@ export function ollama(options: OllamaOptions): Model {
     };
   }
 
-  return {
+  return withWireToolNames({
     id,
     contextWindow: options.contextWindow,
     capabilities: { nativeTools: true, streaming: true, images: true },
@@ -86,5 +88,5 @@ export function ollama(options: OllamaOptions): Model {
         yield chunk.type === 'response' ? { type: 'response', response: { ...chunk.response, modelId: id } } : chunk;
       }
     },
-  };
+  });
 }

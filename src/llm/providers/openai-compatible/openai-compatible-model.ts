@@ -58,6 +58,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
     };
     if (request.tools?.length) body.tools = toOpenAITools(request.tools);
     if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.topP !== undefined) body.top_p = request.topP;
     if (request.maxTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = request.maxTokens;
     if (request.stop?.length) body.stop = request.stop;
     if (options.reasoningEffort) body.reasoning_effort = options.reasoningEffort;

@@ -56,6 +56,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
     if (!store) body.include = ['reasoning.encrypted_content'];
     if (request.tools?.length) body.tools = toResponsesTools(request.tools);
     if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.topP !== undefined) body.top_p = request.topP;
     if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
     if (options.reasoningEffort || options.reasoningSummary) {
       const reasoning: Record<string, string> = {};

@@ -24,7 +24,7 @@ export interface PinnedRequestOptions {
 /**
  * One GET to `url` that connects only to `pinned` (the address the policy checked): the socket's lookup
  * is replaced, so a second DNS answer (rebinding) is never used. TLS still verifies the certificate against
- * the host name. Compressed bodies are decoded with the same byte cap, so a zip bomb stops at `maxBytes`.
+ * the host name. Each call opens its own connection (no keep-alive pool). Compressed bodies are decoded with the same byte cap, so a zip bomb stops at `maxBytes`.
  * Every failure (a connect refused or unreachable at once, a reset mid-body, a corrupt gzip stream) rejects
  * the promise; none is left as an unhandled `'error'` event that would end the process.
  */
@@ -44,6 +44,10 @@ export function pinnedRequest(options: PinnedRequestOptions): Promise<PinnedResp
     const request = client.request(url, {
       method: 'GET',
       lookup,
+      // A fresh connection per call. The global agent keeps sockets alive between calls, and a server that
+      // closes an idle one as the next call reuses it fails a good URL with ECONNRESET; a pooled socket is
+      // also bound to whatever address an earlier call was pinned to.
+      agent: false,
       signal,
       headers: {
         'user-agent': 'thinkflow-http-get/0.1',

@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { z } from 'zod';
+import { analyzeText, isCjkToken } from '../../../core/index.js';
 import { defineTool, type Tool } from '../../tool.js';
 import { capText } from '../shared/cap-text.js';
 import { type LoadLimits, loadPassages, type Passage, snapshotFolder } from './load-documents.js';
@@ -23,6 +24,9 @@ const SearchInput = z.object({
   limit: z.number().int().min(1).max(20).default(5).describe('Passages to return.'),
 });
 
+/** The analysis every BM25 path shares (Chinese and Japanese split into words), then MiniSearch's own tokenizer as before. */
+const analyzed = (text: string): string[] => MiniSearch.getDefault('tokenize')(analyzeText(text));
+
 const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.rst', '.html', '.htm', '.csv', '.json'];
 
 /**
@@ -42,7 +46,12 @@ export function searchDocumentsTool(options: SearchDocumentsOptions): Tool<z.inf
   const index = async () => {
     const snapshot = await snapshotFolder(options.root, limits);
     if (cached?.signature === snapshot.signature) return cached;
-    const search = new MiniSearch<Passage>({ fields: ['title', 'text'], storeFields: ['path', 'title', 'text'] });
+    const search = new MiniSearch<Passage>({
+      fields: ['title', 'text'],
+      storeFields: ['path', 'title', 'text'],
+      tokenize: analyzed,
+      searchOptions: { tokenize: analyzed },
+    });
     search.addAll(await loadPassages(snapshot, limits));
     cached = { signature: snapshot.signature, index: search, files: snapshot.files.length };
     return cached;
@@ -54,7 +63,13 @@ export function searchDocumentsTool(options: SearchDocumentsOptions): Tool<z.inf
     idempotent: true,
     run: async (input) => {
       const { index: search, files } = await index();
-      const hits = search.search(input.query, { prefix: true, fuzzy: 0.2, boost: { title: 2 }, combineWith: 'OR' });
+      // Prefix and fuzzy matching are for Latin words; on CJK words they only match noise.
+      const hits = search.search(input.query, {
+        prefix: (term) => !isCjkToken(term),
+        fuzzy: (term) => (isCjkToken(term) ? false : 0.2),
+        boost: { title: 2 },
+        combineWith: 'OR',
+      });
       if (hits.length === 0) return `No passages match "${input.query}" (${files} files searched).`;
       const out = hits.slice(0, input.limit).map((hit, i) => {
         const snippet = String(hit.text).replace(/\s+/g, ' ').slice(0, 600);

@@ -20,6 +20,8 @@ beforeAll(async () => {
     '# Installing\n\nRun npm install thinkflow to add the package.',
   );
   await writeFile(path.join(root, 'tools.md'), '# Tools\n\nA tool has a zod schema. The executor validates arguments.');
+  await writeFile(path.join(root, '单位.md'), '# 计量\n\n用户喜欢使用公制单位，温度用摄氏度。');
+  await writeFile(path.join(root, '天気.txt'), '東京の天気は明日晴れるでしょう。');
   await writeFile(path.join(root, 'memory.txt'), 'Long-term memory is stored in SQLite under the data directory.');
   await writeFile(path.join(root, 'image.png'), 'sqlite sqlite sqlite');
   await writeFile(path.join(root, 'node_modules', 'dep.md'), 'sqlite inside node_modules');
@@ -38,6 +40,13 @@ describe('search_documents', () => {
     expect(text).toContain('Long-term memory is stored in SQLite');
   });
 
+  it('finds a Chinese or Japanese word inside a run of characters', async () => {
+    const search = searchDocumentsTool({ root });
+    expect(await runTool(search, { query: '公制单位' })).toMatch(/^1\. 单位\.md/);
+    expect(await runTool(search, { query: '摄氏度是什么' })).toMatch(/^1\. 单位\.md/);
+    expect(await runTool(search, { query: '天気' })).toMatch(/^1\. 天気\.txt/);
+  });
+
   it('matches prefixes and small typos, and boosts titles', async () => {
     const search = searchDocumentsTool({ root });
     expect(await runTool(search, { query: 'instal' })).toContain(path.join('guides', 'install.md'));
@@ -51,7 +60,7 @@ describe('search_documents', () => {
 
   it('re-indexes when a file changes', async () => {
     const search = searchDocumentsTool({ root });
-    expect(await runTool(search, { query: 'zebra' })).toMatch(/No passages match "zebra" \(3 files searched\)/);
+    expect(await runTool(search, { query: 'zebra' })).toMatch(/No passages match "zebra" \(5 files searched\)/);
     await writeFile(path.join(root, 'zoo.md'), 'The zebra lives here.');
     expect(await runTool(search, { query: 'zebra' })).toContain('zoo.md');
   });

@@ -1,0 +1,104 @@
+import type { Language, ProtocolName } from '../protocol.js';
+import { FIX_KEYWORDS } from './prompt-template.js';
+
+/** A tool call a model wrote as prose instead of in the protocol's format. */
+export interface ProseToolCall {
+  tool: string;
+  /** The words that announce or write the call. */
+  quote: string;
+  /** What was inside the parentheses, when it wrote `tool(...)`. */
+  args?: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A Latin tool name is a whole word, not part of a longer identifier; Chinese text has no spaces, so a
+// CJK character next to it is no boundary ("调用工具get_holiday"), and a CJK name needs none.
+const OPEN = '(?<![A-Za-z0-9_-])';
+const CLOSE = '(?![A-Za-z0-9_-])';
+const QUOTE = '[`"\'“”‘’「」『』*]*';
+
+/** The phrases that announce a call, each with `NAME` where the tool's name goes. */
+const ANNOUNCES = [
+  // 我将调用工具X, 让我使用X, 接下来调用 X, 现在就用X工具
+  `(?:我(?:将|会|要|来|需要|现在|先|这就|马上)?|让我|接下来|下面|现在|首先|然后|那我|好的[，,]?)\\s*(?:就|先|再|需要|将|会|要)?\\s*(?:调用|使用|执行|运行|用|呼叫)(?:一下)?\\s*(?:工具|函数|方法)?\\s*${QUOTE}NAME`,
+  // 调用工具 X, 调用函数X
+  `调用(?:工具|函数)\\s*[:：]?\\s*${QUOTE}NAME`,
+  // I will call X, I'll use the X tool, let me invoke X, I'm going to run X
+  `\\b(?:I(?:'ll|’ll| will| am going to|'m going to|’m going to| need to| shall| should| must|'d like to| want to| can now)|let me|let's|now I'll|next,? I'll|I'm now going to)\\s+(?:now\\s+|first\\s+|go ahead and\\s+)?(?:call|use|invoke|run|execute|query|try|trigger)\\s+(?:the\\s+)?(?:tool\\s+|function\\s+)?${QUOTE}NAME`,
+  // Calling X..., Invoking the X tool
+  `\\b(?:calling|invoking)\\s+(?:the\\s+)?(?:tool\\s+|function\\s+)?${QUOTE}NAME${QUOTE}\\s*(?:tool\\s*)?(?:[(（:：]|now|with|to\\b|…|\\.\\.\\.)`,
+  // {"name": "X", ...} or function_call:{"call":"X"} written into the text
+  `["']?(?:name|call|tool|tool_name|action|function)["']?\\s*[:：=]\\s*["']NAME["']`,
+  // Action: X written without the rest of the protocol
+  `(?:^|\\n)\\s*(?:Action|Tool|行动|动作|工具)\\s*[:：]\\s*${QUOTE}NAME`,
+];
+
+// An answer that says it is one: the protocol's own final marker.
+const EXPLICIT_FINAL =
+  /(?:final[ _]?answer|最终答案|最终回答)\s*["']?\s*[:：]|"action"\s*:\s*"(?:final|final_answer|finish|answer)"/i;
+
+/**
+ * Finds a tool call written in prose in a reply that has no protocol action: a registered tool's name
+ * in call syntax (`get_holiday(2027-08-15)`, `搜索（北京天气）`) or after an announce phrase ("我将调用工具
+ * X", "I will call X", "Action: X" in plain text). A reply that only mentions a tool ("the weather tool
+ * can tell you") is not one, and neither is an answer given with the protocol's final marker.
+ */
+export function findProseToolCall(text: string, toolNames: readonly string[]): ProseToolCall | undefined {
+  if (!toolNames.length || EXPLICIT_FINAL.test(text)) return undefined;
+  let best: (ProseToolCall & { at: number }) | undefined;
+  for (const tool of toolNames) {
+    const latin = /^[A-Za-z0-9_-]/.test(tool);
+    const name = latin ? `${OPEN}${escapeRegExp(tool)}${CLOSE}` : escapeRegExp(tool);
+    const call = new RegExp(`${name}${QUOTE}\\s*[(（]([^)）\\n]{0,200})[)）]`, 'iu').exec(text);
+    if (call && (!best || call.index < best.at)) best = { tool, quote: call[0], args: call[1].trim(), at: call.index };
+    const args = call ? call[1].trim() : undefined;
+    for (const phrase of ANNOUNCES) {
+      const m = new RegExp(phrase.replace('NAME', name), 'iu').exec(text);
+      if (m && (!best || m.index < best.at)) best = { tool, quote: m[0].trim(), args, at: m.index };
+    }
+  }
+  if (!best) return undefined;
+  const { at: _at, ...found } = best;
+  return found;
+}
+
+const REASONS: Record<Language, (tool: string) => string> = {
+  en: (tool) =>
+    `You described a call to the tool "${tool}" in prose instead of calling it, so nothing ran and this is not an answer. ` +
+    'To call it, reply in the required format; if you already have the answer, give it without announcing a tool.',
+  zh: (tool) =>
+    `你用文字描述了对工具“${tool}”的调用，但没有按格式调用它，所以工具没有执行，这也不是最终答案。` +
+    '要调用它，请按要求的格式回复；如果已经能回答，请直接给出最终答案，不要再说要调用工具。',
+};
+
+/** The input to show in a fix: the parenthesised text as JSON when it is JSON, else as a string. */
+function fixInput(args: string | undefined): string {
+  if (!args) return '{}';
+  try {
+    const value: unknown = JSON.parse(args);
+    if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  } catch {
+    // not JSON: the bare text, quoted
+  }
+  return JSON.stringify(args.replace(/^["'“‘]|["'”’]$/g, ''));
+}
+
+/**
+ * The correction for a prose tool call, in the reply's language: the reason, and the line the protocol
+ * wants instead (none for native tool calling, whose calls are not text).
+ */
+export function proseCallCorrection(
+  found: ProseToolCall,
+  options: { protocol: ProtocolName; language: Language },
+): { reason: string; quote: string; fix?: string } {
+  const reason = REASONS[options.language](found.tool);
+  const input = fixInput(found.args);
+  if (options.protocol === 'react') {
+    const k = FIX_KEYWORDS[options.language];
+    return { reason, quote: found.quote, fix: `${k.action}${found.tool}\n${k.input}${input}` };
+  }
+  if (options.protocol === 'json') {
+    return { reason, quote: found.quote, fix: `{"action": "${found.tool}", "action_input": ${input}}` };
+  }
+  return { reason, quote: found.quote };
+}

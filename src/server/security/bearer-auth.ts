@@ -1,0 +1,47 @@
+import type { MiddlewareHandler } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { ConfigError } from '../../core/index.js';
+import { apiError } from '../http-error.js';
+import type { Refuse } from './security-middleware.js';
+
+/** RFC 6750's `b64token`: what an `Authorization: Bearer` header can carry (and hono's bearerAuth reads). */
+const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+/** The tokens of `THINKFLOW_API_TOKENS` (comma-separated), as `serve`, `studio` and `mcp-serve` read it. */
+export function envApiTokens(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.THINKFLOW_API_TOKENS ?? '').split(',').map((token) => token.trim());
+}
+
+/**
+ * The non-empty tokens of `tokens`, refusing at start-up any that no client could send: a token with
+ * a space, `!` or `:` would make every request answer 400, so the server would never be usable.
+ */
+export function checkApiTokens(tokens: readonly string[]): string[] {
+  const kept = tokens.filter((token) => token.length > 0);
+  kept.forEach((token, index) => {
+    if (BEARER_TOKEN.test(token)) return;
+    const bad = [...token].find((ch) => !/[A-Za-z0-9._~+/=-]/.test(ch)) ?? '=';
+    throw new ConfigError({
+      message: `API token ${index + 1} (of auth.tokens, THINKFLOW_API_TOKENS and --token) holds ${JSON.stringify(bad)}, which a bearer token cannot carry: use only letters, digits and - . _ ~ + / (with = only at the end), e.g. the output of \`openssl rand -hex 32\`.`,
+    });
+  });
+  return kept;
+}
+
+/**
+ * Requires `Authorization: Bearer <one of tokens>` (compared in constant time by hono's bearerAuth),
+ * answering 401 or 400 in the surface's error shape. The one auth check of the API and of MCP over HTTP.
+ */
+export function bearerTokenAuth(tokens: readonly string[], refuse: Refuse = apiError): MiddlewareHandler {
+  return bearerAuth({
+    token: checkApiTokens(tokens),
+    noAuthenticationHeader: {
+      message: (c) => refuse(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
+    },
+    invalidAuthenticationHeader: {
+      message: (c) =>
+        refuse(c, 'invalid_request', 'The Authorization header must be "Bearer <token>" (one token, no other scheme).'),
+    },
+    invalidToken: { message: (c) => refuse(c, 'unauthorized', 'The bearer token is not valid.') },
+  });
+}

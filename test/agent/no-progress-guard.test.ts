@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { observationSimilarity } from '../../src/agent/guards/index.js';
+import { Agent, type AgentEvent, defineTool, scriptedModel } from '../../src/index.js';
+import { call } from './helpers.js';
+
+// A search tool that never finds anything, and says so with the query in the message.
+const search = defineTool({
+  name: 'search',
+  description: '搜索信息',
+  input: z.object({ query: z.string() }),
+  run: ({ query }) => `未找到关于“${query}”的信息，请换个关键词。`,
+});
+const QUERIES = ['北京天气', '北京今日天气', '北京的天气', '北京天气预报', '北京今天天气', '北京天气情况'];
+
+describe('no progress: nearly the same observation step after step', () => {
+  it('five near-identical "未找到…" results warn, then stop the run as loop_detected', async () => {
+    const model = scriptedModel([...QUERIES.map((q, i) => call('search', { query: q }, `c${i}`)), 'never reached']);
+    const events: AgentEvent[] = [];
+    const result = await new Agent({ model, tools: [search] }).run('北京天气？', { onEvent: (e) => events.push(e) });
+    expect(result.status).toBe('loop_detected');
+    expect(result.error?.code).toBe('same_observation');
+    expect(result.error?.message).toMatch(/Nearly the same observation came back 4 steps in a row/);
+    expect(
+      events.some((e) => e.type === 'warning' && /nearly the same observation 3 steps/.test(JSON.stringify(e))),
+    ).toBe(true);
+  });
+
+  it('threshold 1 counts identical observations only', async () => {
+    const model = scriptedModel([...QUERIES.map((q, i) => call('search', { query: q }, `c${i}`)), '找不到。']);
+    const result = await new Agent({ model, tools: [search], sameObservationThreshold: 1 }).run('北京天气？');
+    expect(result.status).toBe('done');
+  });
+
+  it('different results are progress', async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks up a city.',
+      input: z.object({ city: z.string() }),
+      run: ({ city }) =>
+        ({ 北京: '北京：晴，25度，北风二级', 上海: '上海：小雨，22度，东南风', 广州: '广州：多云转阴，30度' })[city] ??
+        '?',
+    });
+    const model = scriptedModel([
+      call('lookup', { city: '北京' }, 'a'),
+      call('lookup', { city: '上海' }, 'b'),
+      call('lookup', { city: '广州' }, 'c'),
+      call('lookup', { city: '北京' }, 'd'),
+      '完成',
+    ]);
+    const result = await new Agent({ model, tools: [lookup] }).run('三个城市的天气');
+    expect(result.status).toBe('done');
+  });
+
+  it('similarity ignores case, width and punctuation, and works on Chinese characters', () => {
+    expect(observationSimilarity('No results.', 'no results')).toBe(1);
+    expect(observationSimilarity('未找到关于北京天气的信息。', '未找到关于北京今日天气的信息')).toBeGreaterThan(0.8);
+    expect(observationSimilarity('北京：晴，25度', '上海：小雨，22度')).toBeLessThan(0.5);
+    // A number that moved is progress (a counter, a percentage), however long the text around it.
+    expect(
+      observationSimilarity(`status: running 42% ${'x'.repeat(500)}`, `status: running 43% ${'x'.repeat(500)}`),
+    ).toBe(0);
+  });
+});
