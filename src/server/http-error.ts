@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import { currentScope } from './request-scope.js';
 
 /** The error codes the API answers with, one per HTTP status it uses. */
 export type ApiErrorCode =
@@ -68,16 +69,18 @@ export const NO_RETRY = { 'x-should-retry': 'false' } as const;
  * openai SDK, the AI SDK, @langchain/openai); the message names the run, where the reason is kept.
  */
 export function runFailed(c: Context, runId: string, reason: string): Response {
-  return apiError(
-    c,
-    'run_failed',
-    `Agent run ${runId} did not answer: ${reason}. The run took effect and is not retried; GET /v1/runs/${runId} shows what it did.`,
-    NO_RETRY,
-  );
+  const message = `Agent run ${runId} did not answer: ${reason.replace(/\.$/, '')}. The run took effect and is not retried; GET /v1/runs/${runId} shows what it did.`;
+  return c.json(errorBody('run_failed', message), STATUS.run_failed, NO_RETRY);
 }
 
-/** An error response in the OpenAI shape (`{ error: { message, type, code } }`). */
+/**
+ * An error response in the OpenAI shape (`{ error: { message, type, code } }`). A 5xx (`internal`,
+ * `dependency_unavailable`) of a request that has started a run becomes `run_failed` (see `runFailed`),
+ * whichever route answers it: a retry would start the run again.
+ */
 export function apiError(c: Context, code: ApiErrorCode, message: string, headers?: Record<string, string>): Response {
+  const started = STATUS[code] >= 500 ? currentScope()?.started?.at(-1) : undefined;
+  if (started) return runFailed(c, started, message);
   return c.json(errorBody(code, message), STATUS[code], headers);
 }
 

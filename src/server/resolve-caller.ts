@@ -24,7 +24,11 @@ function tokenText(entry: ApiToken): string {
 
 /** Who may call the API, and who they are. */
 export interface AuthConfig {
-  /** Accepted bearer tokens. With none (and no `resolvePrincipal`), the API is open (serve warns). */
+  /**
+   * Accepted bearer tokens. With none (and no `resolvePrincipal`), the API is open (serve warns). A token
+   * must be a bearer token (letters, digits, `-._~+/`, `=` at the end): any other is refused when the
+   * app is created.
+   */
   tokens?: ApiToken[];
   /**
    * Names the caller from the request with the application's own auth (a session cookie, a JWT): the
@@ -59,19 +63,31 @@ interface KnownToken {
   caller: Caller;
 }
 
-/** The configured tokens with their callers; an entry that is not a token (or a token listed twice) is a ConfigError. */
-function knownTokens(tokens: readonly unknown[]): KnownToken[] {
-  const known: KnownToken[] = [];
-  tokens.forEach((value, index) => {
+/**
+ * The configured tokens that are not empty, refusing at start-up an entry that is not a token or
+ * `{ token, principal, admin? }`, a token no client could send (`checkApiTokens`: a space, `!`, `:`),
+ * and a token listed twice.
+ */
+export function checkTokenEntries(tokens: readonly unknown[]): ApiToken[] {
+  const entries = tokens.map((value, index) => {
     const parsed = ApiToken.safeParse(value);
     if (!parsed.success) {
       throw new ConfigError({
         message: `auth.tokens[${index}] must be a token string or { token, principal, admin? }: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
       });
     }
-    const entry = parsed.data;
+    return parsed.data;
+  });
+  const kept = entries.filter((entry) => tokenText(entry).length > 0);
+  checkApiTokens(kept.map(tokenText));
+  return kept;
+}
+
+/** The configured tokens with their callers. */
+function knownTokens(tokens: readonly unknown[]): KnownToken[] {
+  const known: KnownToken[] = [];
+  checkTokenEntries(tokens).forEach((entry, index) => {
     const token = tokenText(entry);
-    if (token.length === 0) return;
     const principal = typeof entry === 'string' ? tokenPrincipal(entry) : entry.principal;
     const hash = digest(token);
     if (known.some((other) => other.hash.equals(hash))) {

@@ -8,10 +8,10 @@ import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
 import { listenHttp } from './listen-http.js';
 import { createLogThrottle, isDependencyUnavailable } from './outage.js';
-import { type ApiToken, authRequired } from './resolve-caller.js';
+import { type ApiToken, authRequired, checkTokenEntries } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
-import { boundHosts, checkApiTokens, envApiTokens } from './security/index.js';
+import { boundHosts, envApiTokens } from './security/index.js';
 import { startSchedules } from './start-schedules.js';
 import { PostgresRunStore } from './stores/postgres-run-store.js';
 import type { RunStore } from './stores/run-store.js';
@@ -62,7 +62,7 @@ export interface RunningServer {
 
 /** The API tokens: from the config plus `THINKFLOW_API_TOKENS` (comma-separated plain tokens). */
 export function apiTokens(config: ThinkflowConfig, env = process.env): ApiToken[] {
-  // Objects are kept as they are: a malformed one is refused, by name, when the app is built.
+  // Objects are kept as they are: a malformed one is refused, by position, at start-up.
   return [...(config.auth?.tokens ?? []), ...envApiTokens(env)].filter((t) => typeof t !== 'string' || t.length > 0);
 }
 
@@ -111,8 +111,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       ? throttled(`${prefix}${e instanceof Error ? e.message : String(e)}`)
       : log(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   // A token no client can send is refused before anything opens.
-  const tokens: ApiToken[] = [...apiTokens(config), ...(options.tokens ?? [])];
-  checkApiTokens(tokens.map((t) => (typeof t === 'string' ? t : t.token)));
+  const tokens = checkTokenEntries([...apiTokens(config), ...(options.tokens ?? [])]);
   const hostname = options.hostname ?? '127.0.0.1';
   const store = await openStore(options, config.store);
   const agents = config.agents;

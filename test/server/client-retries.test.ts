@@ -156,6 +156,27 @@ describe('a run the server refuses stays retryable (nothing was started)', () =>
     await occupied;
     expect(await runsOf('slow')).toBe(before + 2);
   });
+
+  it('429 with Retry-After: the AI SDK and LangChain wait, retry, and the run they asked for runs once', async () => {
+    const provider = createOpenAICompatible({ name: 'thinkflow', baseURL: `${server.url}/v1`, apiKey: 'tok' });
+    const langchain = new ChatOpenAI({ model: 'slow', apiKey: 'tok', configuration: { baseURL: `${server.url}/v1` } });
+    const clients: [string, () => Promise<string>][] = [
+      ['ai', async () => (await generateText({ model: provider('slow'), prompt: 'two' })).text],
+      ['langchain', async () => String((await langchain.invoke('two')).content)],
+    ];
+    for (const [name, ask] of clients) {
+      const before = await runsOf('slow');
+      const occupied = fetch(`${server.url}/v1/agents/slow/runs?wait=true`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
+        body: JSON.stringify({ input: 'one' }),
+      });
+      await expect.poll(() => runsOf('slow')).toBe(before + 1);
+      expect(await ask(), name).toBe('slow answer');
+      await occupied;
+      expect(await runsOf('slow'), name).toBe(before + 2);
+    }
+  });
 });
 
 describe('a request that fails after it started a run', () => {

@@ -164,7 +164,11 @@ describe('Idempotency-Key: a retried request starts its run once', () => {
         ).json()) as { messages: { role: string }[] }
       ).messages.map((m) => m.role);
     await expect.poll(messages).toEqual(['user', 'assistant']);
-    expect(await s.runCount()).toBe(3);
+    // The replay left the session free: the next turn (a new key) is answered.
+    const next = await s.request('/v1/sessions/talk/runs', { agent: 'steps', input: 'next' }, key('t-next'));
+    expect(next.status).toBe(202);
+    await s.app.runs.wait(((await next.json()) as RunRecord).id);
+    expect(await s.runCount()).toBe(4);
   });
 
   it('attaches a streamed retry to the first run’s stream instead of starting another', async () => {

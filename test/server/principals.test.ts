@@ -179,8 +179,8 @@ describe('principals: a caller sees only their own runs and sessions', () => {
   });
 
   it('lists only the caller’s own runs; an admin lists all, with their owners', async () => {
-    const list = async (token: string) =>
-      ((await (await as(token, '/v1/runs')).json()) as { runs: { id: string; owner?: string }[] }).runs;
+    const list = async (token: string, query = '') =>
+      ((await (await as(token, `/v1/runs${query}`)).json()) as { runs: { id: string; owner?: string }[] }).runs;
     const alice = await list('tok-alice');
     expect(alice.map((r) => r.id)).toEqual(expect.arrayContaining([waitingRun.id, doneRun.id]));
     expect(alice.every((r) => r.owner === 'alice')).toBe(true);
@@ -189,6 +189,9 @@ describe('principals: a caller sees only their own runs and sessions', () => {
     const root = await list('tok-root');
     expect(root.map((r) => r.id)).toEqual(expect.arrayContaining([waitingRun.id, doneRun.id]));
     expect(new Set(root.map((r) => r.owner))).toEqual(new Set(['alice', 'bob']));
+    // An admin filters by owner; anyone else asking for another owner still gets only their own.
+    expect(new Set((await list('tok-root', '?owner=alice')).map((r) => r.owner))).toEqual(new Set(['alice']));
+    expect(new Set((await list('tok-bob', '?owner=alice')).map((r) => r.owner))).toEqual(new Set(['bob']));
   });
 
   it("keeps sessions per principal: bob's turn on alice's session id neither reads nor joins hers", async () => {
@@ -244,7 +247,11 @@ describe('auth.resolvePrincipal', () => {
       hooked.fetch(
         new Request(`http://localhost${path}`, {
           ...init,
-          headers: { ...(init.headers as Record<string, string>), ...(user ? { 'x-user': user } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            ...(init.headers as Record<string, string>),
+            ...(user ? { 'x-user': user } : {}),
+          },
         }),
       );
     try {

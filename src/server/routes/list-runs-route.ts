@@ -9,6 +9,8 @@ import { MAX_PAGE, readCursor } from '../stores/run-listing.js';
 export const ListRunsQuery = z.strictObject({
   /** Only runs of this agent. */
   agent: z.string().min(1).optional(),
+  /** Only runs of this principal (for an admin; other callers only ever list their own). */
+  owner: z.string().min(1).optional(),
   /** Only runs in these statuses, comma-separated (`done,failed`). */
   status: z
     .string()
@@ -37,7 +39,7 @@ export function listRunsRoute(app: Hono, runs: RunService): void {
       const message = `Invalid query: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`;
       return apiError(c, 'invalid_request', message);
     }
-    const { agent, status, limit, cursor } = parsed.data;
-    return c.json(await runs.list({ agent, status, limit, before: cursor }));
+    const { agent, owner, status, limit, cursor } = parsed.data;
+    return c.json(await runs.list({ agent, owner, status, limit, before: cursor }));
   });
 }

@@ -87,7 +87,11 @@ export function sessionRoutes(app: Hono, { runs, sessions, onError }: SessionRou
       return startRefusal(c, started, agent);
     }
     const runId = started.run.id;
-    if (started.replayed) return c.json(started.run, 202, { Location: `/v1/runs/${runId}` });
+    if (started.replayed) {
+      // The first request stored the turn and waits for its answer; this one only hands its run back.
+      if (!current) answering.delete(key);
+      return c.json(started.run, 202, { Location: `/v1/runs/${runId}` });
+    }
     answering.set(key, { runId, idempotencyKey });
     void runs
       .wait(runId)
