@@ -122,7 +122,11 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
         `Workflow "${shape.id}" cannot take this input: ${input.error.message}`,
         'invalid_input',
       );
-    const run = newRecord(runtime, { id: execution.options?.runId ?? randomUUID(), input: input.data });
+    const run = newRecord(runtime, {
+      id: execution.options?.runId ?? randomUUID(),
+      input: input.data,
+      ...ownerOf(execution.options),
+    });
     await store.createRun(run);
     return { run, steps: {} };
   }
@@ -149,6 +153,7 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
       input: source.input,
       overrides: execution.input === undefined ? undefined : { [from]: execution.input },
       forkedFrom: { runId: source.id, fromStep: execution.fromStep },
+      ...ownerOf(execution.options),
     });
     await store.createRun(run, kept);
     return { run, steps: kept };
@@ -166,6 +171,10 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
   }
   await store.updateRun(source.id, { status: 'running', definitionHash: runtime.definitionHash, error: undefined });
   return { run: { ...source, definitionHash: runtime.definitionHash }, steps, resume };
+}
+
+function ownerOf(options: WorkflowRunOptions | undefined): { owner?: string } {
+  return options?.owner === undefined ? {} : { owner: options.owner };
 }
 
 function newRecord(

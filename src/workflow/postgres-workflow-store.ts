@@ -107,6 +107,10 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
     async deleteSteps(runId, paths) {
       await query(`DELETE FROM ${steps} WHERE run_id = $1 AND path = ANY($2::text[])`, [runId, paths]);
     },
+    async runIdsWithStatus(status) {
+      const { rows } = await query<{ id: string }>(`SELECT id FROM ${runs} WHERE status = $1`, [status]);
+      return rows.map((row) => row.id);
+    },
     async close() {
       if (!options.pool) await pool.end();
     },

@@ -35,6 +35,9 @@ export function memoryWorkflowStore(): WorkflowStore {
       const all = steps.get(runId);
       for (const path of paths) delete all?.[path];
     },
+    async runIdsWithStatus(status) {
+      return [...runs.values()].filter((r) => r.status === status).map((r) => r.id);
+    },
   };
 }
 
@@ -68,6 +71,7 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
     'INSERT INTO workflow_steps (run_id, path, record) VALUES (?, ?, ?) ON CONFLICT (run_id, path) DO UPDATE SET record = excluded.record',
   );
   const deleteStep = db.prepare('DELETE FROM workflow_steps WHERE run_id = ? AND path = ?');
+  const selectByStatus = db.prepare('SELECT id FROM workflow_runs WHERE status = ?');
   const readRun = (runId: string): WorkflowRunRecord | undefined => {
     const row = selectRun.get(runId) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as WorkflowRunRecord) : undefined;
@@ -108,6 +112,9 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
     },
     async deleteSteps(runId, paths) {
       for (const path of paths) deleteStep.run(runId, path);
+    },
+    async runIdsWithStatus(status) {
+      return (selectByStatus.all(status) as { id: string }[]).map((row) => row.id);
     },
     close() {
       db.close();

@@ -85,6 +85,8 @@ export interface WorkflowRunRecord {
   /** Inputs that replace a step's own (a fork with edited input), by path. */
   overrides?: Record<string, unknown>;
   forkedFrom?: { runId: string; fromStep: string };
+  /** The principal who started it over the HTTP API (`thinkflow serve`); others get a 404. */
+  owner?: string;
   createdAt: number;
   updatedAt: number;
 }
@@ -98,6 +100,8 @@ export interface WorkflowStore {
   saveStep(runId: string, path: string, record: StepRecord): Promise<void>;
   /** Drops checkpoints (a resumed suspend is re-run). */
   deleteSteps(runId: string, paths: string[]): Promise<void>;
+  /** Ids of the runs in `status` (`thinkflow serve` resumes those left `running` at start-up). */
+  runIdsWithStatus?(status: WorkflowStatus): Promise<string[]>;
   close?(): void | Promise<void>;
 }
 
@@ -131,6 +135,8 @@ export interface WorkflowRunOptions {
   /** Checkpoints go here; default an in-memory store (not durable). */
   store?: WorkflowStore;
   runId?: string;
+  /** Recorded on a new run (a start or a fork) as its owner. */
+  owner?: string;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
 }
