@@ -201,7 +201,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         if ('closeAllConnections' in server) server.closeAllConnections();
         await stopped;
         await retention.stop();
-        await workflows?.close();
+        await workflows?.close({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 });
         await store.close();
         await sessions.close?.();
         throttled.close();

@@ -92,8 +92,11 @@ export interface WorkflowRuns {
   running(id: string): boolean;
   /** Resumes the runs a stopped process left `running` (crash recovery); returns how many. */
   recover(): Promise<number>;
-  /** Waits for the runs in flight, then closes the store if this service opened it. */
-  close(): Promise<void>;
+  /**
+   * Waits up to `timeoutMs` (default 10 s) for the runs in flight, then closes the store if this service
+   * opened it. A run still going stays `running` in the store: the next start resumes it from its checkpoints.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 /** A claim whose run is still missing after this long was left by a process that died in between. */
@@ -271,8 +274,13 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       return n;
     },
 
-    async close() {
-      await Promise.all([...inFlight.values()]);
+    async close({ timeoutMs = 10_000 } = {}) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([Promise.all([...inFlight.values()]), late]);
+      clearTimeout(timer);
       if (options.ownStore) await store.close?.();
     },
   };
