@@ -11,6 +11,7 @@ import {
   type WorkflowStore,
 } from '../workflow/index.js';
 import { newRunId } from './new-run-id.js';
+import type { StoredEvent } from './run-record.js';
 import type { IdempotencyRequest } from './run-service.js';
 import { DEFAULT_IDEMPOTENCY_HOURS } from './start-once.js';
 import type { RunStore } from './stores/run-store.js';
@@ -90,6 +91,10 @@ export interface WorkflowRuns {
   wait(id: string): Promise<WorkflowRunView | undefined>;
   /** True while the run executes in this process. */
   running(id: string): boolean;
+  /** The run's events after `afterSeq` that this process saw (kept in memory: see docs/workflows.md#service). */
+  events(id: string, afterSeq: number): StoredEvent[];
+  /** Resolves at the run's next event, or after `timeoutMs`. */
+  changed(id: string, timeoutMs: number): Promise<void>;
   /** Resumes the runs a stopped process left `running` (crash recovery); returns how many. */
   recover(): Promise<number>;
   /**
@@ -98,6 +103,10 @@ export interface WorkflowRuns {
    */
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
+
+/** Events kept per run, and runs whose events are kept (the oldest log goes first). */
+const EVENTS_PER_RUN = 10_000;
+const LOGGED_RUNS = 500;
 
 /** A claim whose run is still missing after this long was left by a process that died in between. */
 const ORPHANED_CLAIM_MS = 10_000;
@@ -112,6 +121,23 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
   for (const [name, workflow] of Object.entries(workflows))
     if (!byId.has(workflow.id)) byId.set(workflow.id, { name, workflow });
   const inFlight = new Map<string, Promise<WorkflowResult | undefined>>();
+  const logs = new Map<string, { events: StoredEvent[]; seq: number; waiters: Set<() => void> }>();
+  const logOf = (id: string) => {
+    let log = logs.get(id);
+    if (!log) {
+      if (logs.size >= LOGGED_RUNS) logs.delete(logs.keys().next().value as string);
+      log = { events: [], seq: 0, waiters: new Set() };
+      logs.set(id, log);
+    }
+    return log;
+  };
+  const record = (id: string, event: AgentEvent) => {
+    const log = logOf(id);
+    log.seq++;
+    if (log.events.length < EVENTS_PER_RUN) log.events.push({ seq: log.seq, event });
+    for (const wake of log.waiters) wake();
+    log.waiters.clear();
+  };
 
   const view = async (record: WorkflowRunRecord): Promise<WorkflowRunView> => {
     const all = await store.loadSteps(record.id);
@@ -146,6 +172,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
     });
     const onEvent = (event: AgentEvent) => {
       if (event.type === 'workflow_start') accepted();
+      record(id, event);
       options.onEvent?.(event);
     };
     const run = go(onEvent);
@@ -159,6 +186,10 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
     inFlight.set(id, tracked);
     void tracked.finally(() => {
       if (inFlight.get(id) === tracked) inFlight.delete(id);
+      // Wakes the event streams, which end once the run is no longer in flight.
+      const log = logs.get(id);
+      for (const wake of log?.waiters ?? []) wake();
+      log?.waiters.clear();
     });
     // A refused request (bad payload, changed definition) rejects before the run starts.
     await Promise.race([started, run.then(() => undefined)]);
@@ -258,6 +289,24 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
     },
 
     running: (id) => inFlight.has(id),
+
+    events(id, afterSeq) {
+      return (logs.get(id)?.events ?? []).filter((stored) => stored.seq > afterSeq);
+    },
+
+    changed(id, timeoutMs) {
+      return new Promise((resolve) => {
+        const log = logOf(id);
+        const timer = setTimeout(done, timeoutMs);
+        timer.unref?.();
+        function done() {
+          clearTimeout(timer);
+          log.waiters.delete(done);
+          resolve();
+        }
+        log.waiters.add(done);
+      });
+    },
 
     async recover() {
       const ids = (await store.runIdsWithStatus?.('running')) ?? [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type RunningServer, serve } from '../../src/server/index.js';
-import { tempDir } from './server-fixtures.js';
+import { parseSse, tempDir } from './server-fixtures.js';
 
 const CONFIG = new URL('./fixtures/workflows.config.ts', import.meta.url).pathname;
 const dir = tempDir();
@@ -67,6 +67,35 @@ describe('workflow routes', () => {
 
     expect((await call('tok-alice', '/v1/workflows/signup/runs', { input: 42 })).status).toBe(400);
     expect((await call('tok-alice', '/v1/workflows/nope/runs', { input: 'x' })).status).toBe(404);
+  });
+
+  it('streams the workflow events as SSE, from Last-Event-ID on', async () => {
+    const started = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'sse' });
+    const id = started.json.id as string;
+    const read = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}/v1/workflows/runs/${id}/events`, {
+        headers: { authorization: 'Bearer tok-alice', ...headers },
+      });
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      return parseSse(await response.text());
+    };
+    const first = await read();
+    expect(first.map((e) => e.event)).toEqual([
+      'workflow_start',
+      'step_start',
+      'step_end',
+      'step_start',
+      'step_suspended',
+      'workflow_end',
+    ]);
+    await call('tok-alice', `/v1/runs/${id}/resume?wait=true`, { step: 'review', payload: { factor: 2 } });
+    const rest = await read({ 'Last-Event-ID': first.at(-1)!.id! });
+    expect(rest[0]).toMatchObject({ event: 'workflow_start', id: String(first.length + 1) });
+    expect(JSON.parse(rest.at(-1)!.data)).toMatchObject({ type: 'workflow_end', status: 'done', output: 'total 6' });
+    const bob = await fetch(`${server.url}/v1/workflows/runs/${id}/events`, {
+      headers: { authorization: 'Bearer tok-bob' },
+    });
+    expect(bob.status).toBe(404);
   });
 
   it('forks a run from a step, reusing the earlier checkpoints', async () => {

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import { WorkflowRequestError } from '../../workflow/index.js';
 import { idempotencyOf, mayAccess } from '../caller-runs.js';
 import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
@@ -90,6 +91,36 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
   app.get('/v1/workflows/runs/:id', async (c) => {
     const run = await visible(c.req.param('id'));
     return run ? c.json(run) : noRun(c, c.req.param('id'));
+  });
+
+  app.get('/v1/workflows/runs/:id/events', async (c) => {
+    const id = c.req.param('id');
+    if (!(await visible(id))) return noRun(c, id);
+    const from = c.req.header('Last-Event-ID') ?? c.req.query('after') ?? '0';
+    if (!/^\d{1,15}$/.test(from))
+      return apiError(
+        c,
+        'invalid_request',
+        `Last-Event-ID / after must be an event number (0 or more), not "${from}".`,
+      );
+    let after = Number(from);
+    return streamSSE(c, async (stream) => {
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+      });
+      while (open) {
+        const running = runs.running(id);
+        const changed = runs.changed(id, 15_000);
+        for (const { seq, event } of runs.events(id, after)) {
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: String(seq) });
+          after = seq;
+        }
+        // Ends once the run has ended or suspended (a resume is a new stream).
+        if (!running) break;
+        await changed;
+      }
+    });
   });
 
   app.post('/v1/runs/:id/resume', async (c) => {
