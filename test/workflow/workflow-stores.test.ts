@@ -50,8 +50,11 @@ describe.each(stores)('the %s workflow store', (_, open) => {
     });
     const flow = createWorkflow({ id: 'stored', input: z.number(), output: z.number() }).then(count).then(ask).commit();
     try {
-      const started = await flow.run(1, { store });
+      const started = await flow.run(1, { store, owner: 'alice' });
       expect(started.status).toBe('suspended');
+      expect(await store.runIdsWithStatus?.('suspended')).toContain(started.runId);
+      expect(await store.runIdsWithStatus?.('running')).not.toContain(started.runId);
+      expect((await store.getRun(started.runId))?.owner).toBe('alice');
       expect(await store.getRun(started.runId)).toMatchObject({ status: 'suspended', workflowId: 'stored', input: 1 });
       expect((await store.loadSteps(started.runId))['1.ask']).toEqual({
         status: 'suspended',
