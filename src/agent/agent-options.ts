@@ -142,6 +142,13 @@ export interface RunOptions {
   approve?: (request: ApprovalRequest) => Promise<boolean> | boolean;
   /** Answers `ctx.ask(question)` for this run's tools (`ask_user`); without it `ctx.ask` is undefined. */
   ask?: (question: string, call: { callId: string; tool: string }) => Promise<string>;
+  /**
+   * Tools for this run only, beside the agent's own (a server adds a caller's client-side tools here).
+   * A name the agent already uses is a ConfigError.
+   */
+  tools?: AnyTool[];
+  /** The shape this run's final answer must have, instead of the agent's `outputSchema`. */
+  outputSchema?: z.ZodType;
 }
 
 /**

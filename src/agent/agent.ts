@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
@@ -90,10 +91,15 @@ export class Agent<T = unknown> {
         emit,
         remainingBudget: () => remainingBudget(budget, state),
         addUsage: (usage) => addChildUsage(state, usage),
+        model: this.options.model,
       };
+      // A run's own output schema stands in for the agent's (a server request's `response_format`).
+      const runAgentOptions = (
+        options.outputSchema ? { ...this.options, outputSchema: options.outputSchema } : this.options
+      ) as AgentOptions;
       // Every question the run's tools put to a person is announced in the event stream.
       const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
-      const tools = createRunTools(this.tools, this.options as AgentOptions, { ...run, ...asking }, parent);
+      const tools = createRunTools(this.tools, runAgentOptions, { ...run, ...asking }, parent);
       const protocol = this.protocol;
       const result = await runLoop(
         state,
@@ -101,10 +107,15 @@ export class Agent<T = unknown> {
           model: this.options.model,
           protocol,
           tools,
-          prompt: this.#promptContext(tools.registry.specs() as ToolSpec[], language, recall.block),
-          responseFormat: protocol.name === 'native' ? this.#responseFormat() : undefined,
+          prompt: this.#promptContext(
+            tools.registry.specs() as ToolSpec[],
+            language,
+            recall.block,
+            runAgentOptions.outputSchema,
+          ),
+          responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,
           language,
-          options: this.options as AgentOptions,
+          options: runAgentOptions,
           run,
           context: this.#contextWindow(),
           recalled: recall.memories,
@@ -163,11 +174,13 @@ export class Agent<T = unknown> {
     return [{ role: 'system', content: system }, ...(options.history ?? []), { role: 'user', content: input }];
   }
 
-  #promptContext(tools: PromptContext['tools'], language: Language, recalled = ''): PromptContext {
-    const context = [
-      recalled,
-      this.options.outputSchema ? outputSchemaBlock(this.options.outputSchema, language) : '',
-    ].filter(Boolean);
+  #promptContext(
+    tools: PromptContext['tools'],
+    language: Language,
+    recalled = '',
+    outputSchema: z.ZodType | undefined = this.options.outputSchema,
+  ): PromptContext {
+    const context = [recalled, outputSchema ? outputSchemaBlock(outputSchema, language) : ''].filter(Boolean);
     const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
     return {
       instructions: this.options.instructions,
@@ -178,8 +191,9 @@ export class Agent<T = unknown> {
     };
   }
 
-  /** The output schema as a structured-output request, built once. */
-  #responseFormat() {
+  /** The output schema as a structured-output request, built once for the agent's own schema. */
+  #responseFormat(runSchema?: z.ZodType) {
+    if (runSchema) return outputResponseFormat(runSchema);
     const schema = this.options.outputSchema;
     if (!schema) return undefined;
     this.#responseFormatCache ??= outputResponseFormat(schema);

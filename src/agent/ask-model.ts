@@ -1,5 +1,5 @@
 import { type ModelRequest, type ModelResponse, reasoningText } from '../core/index.js';
-import { costOf, type Model } from '../llm/index.js';
+import { costOf, type Model, roughUsage } from '../llm/index.js';
 import { callModel } from './call-model.js';
 import { addUsage, event, type RunScope } from './run-state.js';
 import { withoutMedia } from './unsupported-media.js';
@@ -37,6 +37,10 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
   return Promise.resolve(callModel(model, request, { streaming: call.streaming, onDelta, onReasoning })).then(
     (response) => {
       const cached = response.cached === true;
+      // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
+      // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
+      // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
+      if (!response.usage && !cached) response.usage = roughUsage(request, response);
       addUsage(state, response.usage, cached);
       const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
       if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;

@@ -16,6 +16,7 @@ export function createRunTools(
   parent?: ParentRun,
 ): RunTools {
   const forked = registry.fork();
+  for (const tool of run.tools ?? []) forked.register(tool);
   const executor = createToolExecutor({
     registry: forked,
     runId: run.runId,

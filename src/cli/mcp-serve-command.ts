@@ -34,8 +34,8 @@ export async function mcpServe(options: McpServeCommandOptions): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError({ message: `--http needs a port number (0-65535), got "${options.http}".` });
   }
-  // The same tokens as `thinkflow serve` takes, checked by the same code.
-  const tokens = [...(options.token ?? []), ...envApiTokens()].filter((token) => token.length > 0);
+  // The same tokens as `thinkflow serve` takes (serveMcp adds THINKFLOW_API_TOKENS), checked by the same code.
+  const tokens = options.token ?? [];
   const serving = await serveMcp(tools, {
     transport: 'http',
     port,
@@ -43,7 +43,7 @@ export async function mcpServe(options: McpServeCommandOptions): Promise<void> {
     auth: { tokens },
     security: { allowedHosts: options.allowedHost },
   });
-  if (tokens.length === 0) {
+  if (tokens.length === 0 && envApiTokens().every((token) => token.length === 0)) {
     process.stderr.write(
       'thinkflow mcp-serve: no token (--token or THINKFLOW_API_TOKENS): any local process can call these tools.\n',
     );

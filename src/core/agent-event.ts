@@ -47,6 +47,8 @@ export type AgentEvent =
       'tool_end',
       { step: number; callId: string; tool: string; ms: number; ok: boolean; output: string; error?: string }
     >
+  /** A running tool reported progress (MCP `notifications/progress`); `total` when known. */
+  | E<'tool_progress', { callId: string; tool: string; progress: number; total?: number; message?: string }>
   | E<'observation', { step: number; text: string }>
   | E<'invalid_output', { step: number; reason: string; raw: string }>
   | E<'warning', { step?: number; code: string; message: string; habits?: ReplyHabit[] }>

@@ -8,6 +8,13 @@ export {
   createAnswerPartReader,
 } from './answer-parts.js';
 export {
+  type AnswerDelta,
+  type AnswerReader,
+  type AnswerReaderOptions,
+  createAnswerReader,
+  SEGMENT_BREAK,
+} from './answer-text.js';
+export {
   contentText,
   describePart,
   estimateMediaTokens,
@@ -68,7 +75,14 @@ export {
   type ReplyHabit,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
-export { redactedIfSecret, redactedJson, redactSecrets, redactText, SECRET_SHAPES } from './redact-secrets.js';
+export {
+  mayHoldSecret,
+  redactedIfSecret,
+  redactedJson,
+  redactSecrets,
+  redactText,
+  SECRET_SHAPES,
+} from './redact-secrets.js';
 export {
   addStats,
   emptyStats,

@@ -27,7 +27,11 @@ export const OPTIONAL_FEATURES = {
   },
   queue: { name: 'Queue mode', verb: 'needs', packages: ['bullmq@^6.7.0', 'ioredis@^5.9.3'] },
   postgres: { name: 'The PostgreSQL stores', verb: 'need', packages: ['pg@^8.23.1'] },
-  mcp: { name: 'MCP', verb: 'needs', packages: ['@modelcontextprotocol/sdk@^1.32.2'] },
+  mcp: {
+    name: 'MCP',
+    verb: 'needs',
+    packages: ['@modelcontextprotocol/sdk@^1.32.2', 'ajv@^8.20.0', 'ajv-formats@^3.0.1'],
+  },
   otel: { name: 'The OpenTelemetry exporter', verb: 'needs', packages: ['@opentelemetry/api@^1.9.0'] },
   tokenizer: { name: 'Exact token counts', verb: 'need', packages: ['gpt-tokenizer@^4.0.0'] },
 } as const satisfies Record<string, OptionalFeature>;

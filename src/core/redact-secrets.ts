@@ -97,6 +97,11 @@ const MAYBE_SECRET = new RegExp(
   'i',
 );
 
+/** False when `text` surely holds nothing `redactText` would change (one cheap scan). */
+export function mayHoldSecret(text: string): boolean {
+  return MAYBE_SECRET.test(text);
+}
+
 /**
  * `JSON.stringify(value)` with secrets redacted, without copying `value` (what the trace writer
  * calls for every event).

@@ -7,6 +7,7 @@ type GptTokenizer = typeof import('gpt-tokenizer');
 export type TokenCounterKind = 'o200k' | 'estimate';
 
 let exact: GptTokenizer | null | undefined;
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
  * gpt-tokenizer (an optional peer) if the app installed it, else null. Looked up once, on the first count:
@@ -38,5 +39,6 @@ export function tokenCounterKind(): TokenCounterKind {
  */
 export function countTokens(text: string): number {
   const tokenizer = loadExact();
-  return tokenizer ? tokenizer.countTokens(text) : estimateTokenCount(text);
+  // A special token in text (`<|im_end|>` from a local model) counts as text, not an error.
+  return tokenizer ? tokenizer.countTokens(text, PLAIN_TEXT) : estimateTokenCount(text);
 }

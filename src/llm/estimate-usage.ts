@@ -66,3 +66,47 @@ export function withUsage(
   };
   return { ...response, usage };
 }
+
+const toolChars = new WeakMap<readonly unknown[], number>();
+
+function charsOf(content: Message['content']): number {
+  if (typeof content === 'string') return content.length;
+  let chars = 0;
+  for (const part of content)
+    chars += part.type === 'text' ? part.text.length : estimateMediaTokens(part) * CHARS_PER_TOKEN;
+  return chars;
+}
+
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * A quick usage estimate for a reply whose model reported none (scripted, demo, some local servers),
+ * flagged `estimated: true`: about four characters a token, from lengths alone. The loop makes one per
+ * such reply, so it never runs a tokenizer (that cost ~20 µs a step; see docs/loop.md).
+ */
+export function roughUsage(
+  request: Pick<ModelRequest, 'messages' | 'tools'>,
+  response: Pick<ModelResponse, 'text' | 'toolCalls'>,
+): Usage {
+  let prompt = 0;
+  for (const message of request.messages) {
+    prompt += charsOf(message.content) + PER_MESSAGE * CHARS_PER_TOKEN;
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? []) prompt += call.name.length + call.arguments.length;
+  }
+  if (request.tools?.length) {
+    let chars = toolChars.get(request.tools);
+    if (chars === undefined) {
+      chars = JSON.stringify(request.tools).length;
+      toolChars.set(request.tools, chars);
+    }
+    prompt += chars;
+  }
+  let completion = response.text.length;
+  for (const call of response.toolCalls ?? []) completion += call.name.length + call.arguments.length;
+  return {
+    promptTokens: Math.ceil(prompt / CHARS_PER_TOKEN),
+    completionTokens: Math.max(1, Math.ceil(completion / CHARS_PER_TOKEN)),
+    estimated: true,
+  };
+}

@@ -10,7 +10,7 @@ export {
 } from './chaos/chaos-model.js';
 export { countTokens, type TokenCounterKind, tokenCounterKind } from './count-tokens.js';
 export { demoModel } from './demo-model.js';
-export { estimateCompletionTokens, estimatePromptTokens, withUsage } from './estimate-usage.js';
+export { estimateCompletionTokens, estimatePromptTokens, roughUsage, withUsage } from './estimate-usage.js';
 export { type FallbackModelsOptions, fallbackModels } from './fallback-models.js';
 export { cacheShare, formatMs, usageDetail } from './format-usage.js';
 export { generateToolCallId } from './generate-id.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { StoreError } from '../core/index.js';
+import { redactedIfSecret, StoreError } from '../core/index.js';
 import type { EmbeddingProvider } from './embedding-provider.js';
 import { type Memory, MemoryInput } from './memory-store.js';
 
@@ -17,16 +17,17 @@ function memoryId(): string {
 
 /**
  * What every store does before it writes: checks each input (a bad one throws a StoreError naming
- * its index), embeds the texts when the store has `embed`, and gives each memory an id and the same
+ * its index), redacts credentials in it, embeds the texts when the store has `embed`, and gives each memory an id and the same
  * timestamp. Stores call it before opening a transaction, so the slow embedding never holds a lock.
  */
 export async function newMemories(
   inputs: MemoryInput[],
   context: { embed?: EmbeddingProvider; signal?: AbortSignal },
 ): Promise<NewMemories> {
+  // Stored redacted as traces are (credentials become `[redacted]`), and embedded as stored.
   const valid = inputs.map((input, i) => {
     const parsed = MemoryInput.safeParse(input);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) return redactedIfSecret(parsed.data);
     throw new StoreError({ message: `Memory ${i} is invalid: ${parsed.error.message}` });
   });
   const { embed, signal } = context;

@@ -19,7 +19,9 @@ import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
+import { modelsRoute } from './routes/models-route.js';
 import { REPLAY_BODY_TYPES, replayRoute } from './routes/replay-route.js';
+import { responsesRoute } from './routes/responses-route.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
@@ -141,6 +143,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
   eventsRoute(app, runs);
   chatCompletionsRoute(app, runs);
+  responsesRoute(app, runs);
+  modelsRoute(app, runs);
   uiStreamRoute(app, { runs, sessions, onError: reportError });
   agUiRoute(app, { runs, sessions, onError: reportError });
   a2aRoutes(app, { runs, sessions, authRequired: authRequired(options.auth), onError: reportError });

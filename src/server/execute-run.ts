@@ -1,6 +1,8 @@
 import type { RunResult } from '../core/index.js';
 import { errorMessage, redactedIfSecret } from '../core/index.js';
+import { callerRunOptions } from './caller-run-options.js';
 import { createQuestionBox, type QuestionBox } from './question-box.js';
+import { createDeltaRedactor } from './redact-deltas.js';
 import type { RunRecord } from './run-record.js';
 import type { ServableAgent } from './servable-agent.js';
 import type { RunStore } from './stores/run-store.js';
@@ -43,6 +45,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
     write.catch(report);
   };
   let seq = options.fresh ? 0 : await store.lastSeq(run.id);
+  // A credential the model streams arrives in pieces; the stored deltas hold it back whole (redacted).
+  const deltas = createDeltaRedactor();
   const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
   const box = createQuestionBox({
     signal,
@@ -61,6 +65,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   let result: RunResult;
   try {
     result = await agent.run(run.input, {
+      ...callerRunOptions(run.caller, box),
       runId: run.id,
       history: run.history,
       signal,
@@ -68,9 +73,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
       onEvent(event) {
         // A run stopped by a shutdown resumes later; its log must not claim it ended.
         if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
-        seq += 1;
-        // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
-        unawaited(store.appendEvent(run.id, seq, event));
+        for (const stored of deltas.next(event)) {
+          seq += 1;
+          // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
+          unawaited(store.appendEvent(run.id, seq, stored));
+        }
         changed();
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),

@@ -5,13 +5,26 @@ export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create
 export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
 export { loadConfig } from './load-config.js';
 export {
+  AudioPart,
   createMcpServer,
+  type McpCatalog,
+  type McpCompleter,
+  McpContentPart,
+  type McpFetchHandler,
   type McpFetchHandlerOptions,
   type McpHttpServing,
+  type McpPrompt,
+  type McpPromptMessage,
+  type McpResource,
+  type McpResourceBody,
+  type McpResourceTemplate,
   type McpServerInfo,
   type McpServing,
+  type McpSessionLimits,
   type McpTransportOptions,
   mcpFetchHandler,
+  ResourceLinkPart,
+  ResourcePart,
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
@@ -41,9 +54,12 @@ export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
+export { ResponsesBody } from './routes/responses-wire.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
 export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export {
+  CallerOptions,
+  ClientTool,
   isFinished,
   PendingQuestion,
   type RunPatch,
@@ -54,7 +70,6 @@ export {
 } from './run-record.js';
 export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
 export {
-  bearerTokenAuth,
   type CorsConfig,
   checkApiTokens,
   envApiTokens,

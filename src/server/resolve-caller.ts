@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from '../core/index.js';
 import { apiError } from './http-error.js';
 import { type Caller, runInScope } from './request-scope.js';
-import { checkApiTokens } from './security/index.js';
+import { checkApiTokens, type Refuse } from './security/index.js';
 
 /** A bearer token and who it names. A plain string is a token whose principal is `tokenPrincipal(token)`. */
 export const ApiToken = z.union([
@@ -120,9 +120,10 @@ const REALM = 'Bearer realm="thinkflow"';
  * The middleware in front of the API that names the caller: a configured bearer token, else
  * `auth.resolvePrincipal(request)`, else 401 (an open server names everyone the anonymous admin). The
  * rest of the request runs in a scope holding the caller, which the run service reads: what a caller
- * starts is theirs, and what is not theirs is not found (`caller-runs.ts`).
+ * starts is theirs, and what is not theirs is not found (`caller-runs.ts`). MCP over HTTP uses it too,
+ * with `refuse` writing its refusals as JSON-RPC errors.
  */
-export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
+export function resolveCaller(auth: AuthConfig | undefined, refuse: Refuse = apiError): MiddlewareHandler {
   const known = knownTokens(auth?.tokens ?? []);
   // A token no client can send (a space, `!`, `:`) would make every request fail: refuse it now.
   checkApiTokens((auth?.tokens ?? []).map((t) => (typeof t === 'string' ? t : (t as { token: string }).token)));
@@ -134,7 +135,7 @@ export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
     if (header !== undefined && known.length > 0) {
       const match = BEARER.exec(header);
       if (!match && !resolve) {
-        return apiError(
+        return refuse(
           c,
           'invalid_request',
           'The Authorization header must be "Bearer <token>" (one token, no other scheme).',
@@ -146,7 +147,7 @@ export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
       const caller = match ? matchToken(known, match[1]) : undefined;
       if (caller) return runInScope({ caller, context: c }, next);
       if (!resolve) {
-        return apiError(c, 'unauthorized', 'The bearer token is not valid.', {
+        return refuse(c, 'unauthorized', 'The bearer token is not valid.', {
           'WWW-Authenticate': `${REALM}, error="invalid_token"`,
         });
       }
@@ -154,7 +155,7 @@ export function resolveCaller(auth: AuthConfig | undefined): MiddlewareHandler {
     const resolved = resolve ? await resolve(c.req.raw) : undefined;
     const caller = callerOf(resolved);
     if (caller) return runInScope({ caller, context: c }, next);
-    return unauthorized(c, header !== undefined);
+    return unauthorized(c, header !== undefined, refuse);
   };
 }
 
@@ -166,12 +167,12 @@ function callerOf(resolved: Awaited<ReturnType<NonNullable<AuthConfig['resolvePr
   return undefined;
 }
 
-function unauthorized(c: Context, presented: boolean): Response {
+function unauthorized(c: Context, presented: boolean, refuse: Refuse): Response {
   return presented
-    ? apiError(c, 'unauthorized', 'The credentials are not valid.', {
+    ? refuse(c, 'unauthorized', 'The credentials are not valid.', {
         'WWW-Authenticate': `${REALM}, error="invalid_token"`,
       })
-    : apiError(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".', {
+    : refuse(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".', {
         'WWW-Authenticate': REALM,
       });
 }

@@ -23,19 +23,38 @@ export function isFinished(status: ServerRunStatus): boolean {
   return !UNFINISHED.includes(status);
 }
 
-/** A question a paused run waits on: approve a `needsApproval` call, or answer `ask_user`. */
+/**
+ * A question a paused run waits on: approve a `needsApproval` call, answer `ask_user`, or return the
+ * result of a `client_tool` call (a tool the caller runs itself; the answer's `text` is its output).
+ */
 export const PendingQuestion = z.object({
   id: z.string(),
-  kind: z.enum(['approval', 'question']),
+  kind: z.enum(['approval', 'question', 'client_tool']),
   tool: z.string(),
   input: z.unknown(),
   question: z.string().optional(),
-  /** The tool call that asks, so a protocol adapter can answer the question of one call. */
+  /** The tool call that asks (the model's id), so a protocol adapter can answer the question of one call. */
   callId: z.string().optional(),
   /** Set by POST /v1/runs/:id/approvals; the run picks it up and goes on. */
   answer: z.object({ approved: z.boolean(), text: z.string().optional() }).optional(),
 });
 export type PendingQuestion = z.infer<typeof PendingQuestion>;
+
+/** A tool the caller runs itself (an OpenAI request's `tools`): the run waits when the model calls it. */
+export const ClientTool = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  /** JSON Schema of the input object. */
+  parameters: z.record(z.string(), z.unknown()).optional(),
+});
+export type ClientTool = z.infer<typeof ClientTool>;
+
+/** What a caller asked of one run beyond its input: its own tools, and the JSON Schema the answer must match. */
+export const CallerOptions = z.object({
+  tools: z.array(ClientTool).optional(),
+  outputSchema: z.object({ name: z.string().optional(), schema: z.record(z.string(), z.unknown()) }).optional(),
+});
+export type CallerOptions = z.infer<typeof CallerOptions>;
 
 /** How a run was started. */
 export const RunSource = z.enum(['api', 'chat', 'hook', 'schedule']);
@@ -48,6 +67,8 @@ export const RunRecord = z.object({
   input: z.string(),
   /** Earlier conversation turns (an OpenAI-style chat request's messages before the last). */
   history: z.array(Message).optional(),
+  /** The caller's client-side tools and output schema (an OpenAI request's `tools` and `response_format`). */
+  caller: CallerOptions.optional(),
   status: ServerRunStatus,
   source: RunSource,
   /** The principal who started it (absent on an open server, and for runs stored before owners). */

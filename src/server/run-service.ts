@@ -2,7 +2,14 @@ import type { Message } from '../core/index.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
 import type { Readiness } from './readiness.js';
-import { isFinished, type RunRecord, type RunSource, type ServerRunStatus, type StoredEvent } from './run-record.js';
+import {
+  type CallerOptions,
+  isFinished,
+  type RunRecord,
+  type RunSource,
+  type ServerRunStatus,
+  type StoredEvent,
+} from './run-record.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunPage, RunQuery } from './stores/run-listing.js';
 
@@ -32,13 +39,19 @@ export interface StartRequest {
   owner?: string;
   /** Start at most one run per key and owner: a retry with the same key gets the first run back. */
   idempotency?: IdempotencyRequest;
+  /** The caller's client-side tools and output schema (an OpenAI request's `tools` and `response_format`). */
+  caller?: CallerOptions;
 }
 
 /** The record of a run just started, waiting its turn: the same in every run service. */
-export function queuedRun({ agent, input, history, source = 'api', owner }: StartRequest, id = newRunId()): RunRecord {
+export function queuedRun(
+  { agent, input, history, source = 'api', owner, caller }: StartRequest,
+  id = newRunId(),
+): RunRecord {
   const now = Date.now();
   const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
   if (owner !== undefined) run.owner = owner;
+  if (caller) run.caller = caller;
   return run;
 }
 

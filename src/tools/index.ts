@@ -56,8 +56,13 @@ export { type CoercedArguments, coerceArguments } from './coerce-arguments.js';
 export { formatInputIssues } from './format-input-issues.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './json-schema-tool.js';
 export {
+  type McpAuth,
+  type McpClientAnswers,
   type McpCommonOptions,
+  type McpConnection,
   type McpHttpOptions,
+  type McpRoot,
+  type McpSamplingOptions,
   type McpServerOptions,
   type McpStdioOptions,
   type McpToolSet,
@@ -79,6 +84,7 @@ export {
   type Logger,
   type ParentRun,
   type Tool,
+  type ToolAnnotations,
   type ToolContext,
   type ToolInputIssue,
   type ToolInputResult,
@@ -89,6 +95,7 @@ export {
   type ToolExecutor,
   type ToolExecutorOptions,
 } from './tool-executor.js';
+export type { ElicitRequest, ElicitResult, LogLevel, SampleMessage, SampleRequest, SampleResult } from './tool-peer.js';
 export type { ToolCallInput, ToolEndRecord, ToolErrorKind, ToolStartRecord } from './tool-records.js';
 export { type ToolLookup, ToolRegistry } from './tool-registry.js';
 export { truncateObservation } from './truncate-observation.js';

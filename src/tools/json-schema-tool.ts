@@ -1,28 +1,40 @@
 import { z } from 'zod';
 import type { JsonSchema } from '../core/index.js';
-import { type DefineToolOptions, defineTool, type Tool } from './tool.js';
+import { type DefineToolOptions, defineTool, type Tool, type ToolInputResult } from './tool.js';
 
 type ObjectSchema = z.ZodType<Record<string, unknown>>;
 
 export interface JsonSchemaToolOptions<O> extends Omit<DefineToolOptions<ObjectSchema, O>, 'input'> {
   /** JSON Schema of the input object (e.g. from an MCP server or an OpenAPI document). */
   parameters: JsonSchema;
+  /**
+   * Validates an input in place of zod's reading of the schema (which covers common keywords only).
+   * MCP tools pass a full JSON Schema 2020-12 validator here.
+   */
+  validate?: (input: unknown) => ToolInputResult<Record<string, unknown>>;
 }
 
 /**
  * Builds a tool from a plain JSON Schema, for tools that come from MCP or OpenAPI. The schema is
- * sent to providers as given and inputs are validated against it.
+ * sent to providers as given (without its `$schema` marker, kept in `schemaDialect`) and inputs are
+ * validated against it.
  */
 export function jsonSchemaTool<O>(options: JsonSchemaToolOptions<O>): Tool<Record<string, unknown>, O> {
+  const { parameters: given, validate, ...rest } = options;
   let schema: ObjectSchema;
   try {
-    schema = z.fromJSONSchema(options.parameters) as ObjectSchema;
+    schema = validate ? z.record(z.string(), z.unknown()) : (z.fromJSONSchema(given) as ObjectSchema);
   } catch {
     // A schema zod cannot read still gets an object check, so the tool stays usable.
     schema = z.record(z.string(), z.unknown());
   }
-  const { parameters: given, ...rest } = options;
   const tool = defineTool({ ...rest, input: schema });
-  const { $schema: _drop, ...parameters } = given;
-  return { ...tool, parameters };
+  // Providers get the schema without its dialect marker; MCP lists the dialect again.
+  const { $schema: dialect, ...parameters } = given;
+  return {
+    ...tool,
+    parameters,
+    schemaDialect: typeof dialect === 'string' ? dialect : undefined,
+    ...(validate ? { parse: validate } : {}),
+  };
 }

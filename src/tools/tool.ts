@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { AgentEvent, JsonSchema, RunUsage } from '../core/index.js';
+import type { Model } from '../llm/index.js';
+import type { ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from './tool-peer.js';
 
 /** Minimal structured logger handed to tools. */
 export interface Logger {
@@ -33,6 +35,25 @@ export interface ToolContext {
   ask?(question: string): Promise<string>;
   /** The run that called this tool, so an agent used as a tool can nest its events and share the budget. */
   parent?: ParentRun;
+  /**
+   * Reports progress to the caller (`total` when known). Present when the caller is an MCP client;
+   * a no-op when that client did not ask for progress. Absent in an agent run.
+   */
+  progress?(progress: number, total?: number, message?: string): Promise<void>;
+  /** Logs a message to the caller (MCP `notifications/message`, at or above the level it set). Present when the caller is an MCP client. */
+  log?(level: LogLevel, message: string): Promise<void>;
+  /** Asks the caller's model for a reply. Present only when the caller is an MCP client that declared `sampling`. */
+  sample?(request: SampleRequest): Promise<SampleResult>;
+  /** Asks the person behind the caller for input. Present only when the caller is an MCP client that declared `elicitation`. */
+  elicit?(request: ElicitRequest): Promise<ElicitResult>;
+}
+
+/** Hints about a tool's behaviour, shown to MCP clients (they are hints, not guarantees). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 /** What a calling run shares with a child agent run as a tool. */
@@ -44,6 +65,8 @@ export interface ParentRun {
   remainingBudget(): { maxTotalTokens?: number; maxDurationMs?: number } | undefined;
   /** Adds a child's token use to the parent's totals. */
   addUsage(usage: RunUsage): void;
+  /** The calling run's model, for tools that need one of their own (MCP sampling defaults to it). */
+  model?: Model;
 }
 
 /** One problem with a tool's input, precise enough for the model to fix it. */
@@ -60,9 +83,15 @@ export type ToolInputResult<I> = { ok: true; value: I } | { ok: false; issues: T
 /** A tool the agent can call. Build one with `defineTool` (zod) or `jsonSchemaTool` (plain JSON Schema). */
 export interface Tool<I = unknown, O = unknown> {
   readonly name: string;
+  /** A human-readable name for UIs (MCP `title`); `name` is what models call. */
+  readonly title?: string;
   readonly description: string;
+  /** Behaviour hints listed to MCP clients. */
+  readonly annotations?: ToolAnnotations;
   /** JSON Schema of the input, generated once from the zod schema. Providers and prompts use this. */
   readonly parameters: JsonSchema;
+  /** The `$schema` dialect of `parameters` when its author named one (MCP lists it); 2020-12 otherwise. */
+  readonly schemaDialect?: string;
   /** Validates (and coerces) an input object. */
   parse(input: unknown): ToolInputResult<I>;
   run(input: I, ctx: ToolContext): O | Promise<O>;
@@ -83,7 +112,9 @@ export type AnyTool = Tool<any, unknown>;
 
 export interface DefineToolOptions<S extends z.ZodType, O> {
   name: string;
+  title?: string;
   description: string;
+  annotations?: ToolAnnotations;
   input: S;
   run(input: z.infer<S>, ctx: ToolContext): O | Promise<O>;
   timeoutMs?: number;
@@ -119,7 +150,9 @@ export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S,
   const parameters = toParameters(options.input);
   return {
     name: options.name,
+    title: options.title,
     description: options.description,
+    annotations: options.annotations,
     parameters,
     parse(input: unknown) {
       const result = options.input.safeParse(input);

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../server/server-fixtures.js';
 import { spawnCli } from '../server/spawn-server.js';
-import { runCli } from './run-cli.js';
+import { CLI_ENTRY, runCli } from './run-cli.js';
 
 const CONFIG = join(import.meta.dirname, '..', 'server', 'security', 'attack-config.fixture.ts');
 
@@ -41,6 +42,41 @@ describe('the serving commands take --token and refuse a token no client can sen
     } finally {
       await server.kill();
       dir.cleanup();
+    }
+  });
+
+  it('mcp-serve --http takes THINKFLOW_API_TOKENS and --token as serve does', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI_ENTRY, 'mcp-serve', '--tools', 'calculator', '--http', '0', '--token', 'flag-token'],
+      { env: { ...process.env, THINKFLOW_API_TOKENS: 'env-token' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          const match = /on (http:\/\/\S+)/.exec(err);
+          if (match) resolve(match[1]);
+        });
+        child.once('exit', () => reject(new Error(err)));
+      });
+      const list = (token?: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        });
+      expect((await list()).status).toBe(401);
+      expect((await list('nope')).status).toBe(401);
+      expect((await list('env-token')).status).toBe(200);
+      expect((await list('flag-token')).status).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });

@@ -83,6 +83,9 @@ describe('a tool call written in prose', () => {
     expect(findProseToolCall('我来调用 get_weather 查一下', ['get_weather'])).toMatchObject({ tool: 'get_weather' });
     expect(findProseToolCall('调用工具：搜索', ['搜索'])).toMatchObject({ tool: '搜索' });
     expect(findProseToolCall('Let me use the `search` tool.', ['search'])).toMatchObject({ tool: 'search' });
+    // Using a tool's output is no call of it.
+    expect(findProseToolCall('Let me use the search results: Paris is the capital.', ['search'])).toBeUndefined();
+    expect(findProseToolCall('我用搜索结果来回答：巴黎是法国首都。', ['搜索'])).toBeUndefined();
     // Only registered tools count.
     expect(findProseToolCall('I will call fly_to_moon(now)', ['search'])).toBeUndefined();
   });

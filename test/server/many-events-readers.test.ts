@@ -9,7 +9,9 @@ import { parseSse, tempDir } from './server-fixtures.js';
 
 /** Deltas the run streams: one event each, as a long answer streamed token by token makes. */
 const DELTAS = 40_000;
-const ANSWER = 'lorem ip'.repeat(DELTAS);
+// Each piece ends a word, so the stored deltas (which hold back a word that may be a credential) are the pieces.
+// Without a word left over at the end, the call ends with no extra delta.
+const ANSWER = 'lorem i '.repeat(DELTAS);
 
 let server: RunningServer | undefined;
 let cleanup: (() => void) | undefined;

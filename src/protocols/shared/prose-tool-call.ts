@@ -33,6 +33,9 @@ const ANNOUNCES = [
   `(?:^|\\n)\\s*(?:Action|Tool|行动|动作|工具)\\s*[:：]\\s*${QUOTE}NAME`,
 ];
 
+// "Let me use the search results", "我用搜索结果回答": the tool's output, not a call of it.
+const NOT_ITS_OUTPUT = '(?![`"\'”’」』*]*\\s*(?:results?|outputs?|data|findings|response|结果|的结果|返回|数据|信息))';
+
 // An answer that says it is one: the protocol's own final marker.
 const EXPLICIT_FINAL =
   /(?:final[ _]?answer|最终答案|最终回答)\s*["']?\s*[:：]|"action"\s*:\s*"(?:final|final_answer|finish|answer)"/i;
@@ -53,7 +56,7 @@ export function findProseToolCall(text: string, toolNames: readonly string[]): P
     if (call && (!best || call.index < best.at)) best = { tool, quote: call[0], args: call[1].trim(), at: call.index };
     const args = call ? call[1].trim() : undefined;
     for (const phrase of ANNOUNCES) {
-      const m = new RegExp(phrase.replace('NAME', name), 'iu').exec(text);
+      const m = new RegExp(phrase.replace('NAME', `${name}${NOT_ITS_OUTPUT}`), 'iu').exec(text);
       if (m && (!best || m.index < best.at)) best = { tool, quote: m[0].trim(), args, at: m.index };
     }
   }

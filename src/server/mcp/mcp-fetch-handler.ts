@@ -5,17 +5,13 @@ import type { AnyTool } from '../../tools/index.js';
 import { closeIfBodyUnread } from '../close-unread-body.js';
 import type { AuthConfig } from '../create-app.js';
 import { errorStatus } from '../http-error.js';
-import {
-  bearerTokenAuth,
-  type CorsConfig,
-  type Refuse,
-  type SecurityConfig,
-  securityMiddleware,
-} from '../security/index.js';
-import { createMcpServer, type McpServerInfo } from './create-mcp-server.js';
+import { resolveCaller } from '../resolve-caller.js';
+import { type CorsConfig, type Refuse, type SecurityConfig, securityMiddleware } from '../security/index.js';
+import { createMcpServer, type McpServerInfo, notifyResourceUpdated } from './create-mcp-server.js';
+import { type McpSessionLimits, mcpSessions, memoryEventStore, newSessionId } from './mcp-sessions.js';
 
 /** Options for `mcpFetchHandler`. */
-export interface McpFetchHandlerOptions extends McpServerInfo {
+export interface McpFetchHandlerOptions extends McpServerInfo, McpSessionLimits {
   /** Path the MCP endpoint answers on (default `/mcp`); other paths get 404. */
   path?: string;
   /** Called with each error the handler threw (the client gets a JSON-RPC 500 without its details). Default: stderr, redacted. */
@@ -27,6 +23,17 @@ export interface McpFetchHandlerOptions extends McpServerInfo {
   /** Origins whose pages may call the endpoint (CORS is off without them). */
   cors?: CorsConfig;
 }
+
+/** A `fetch(Request) → Response` MCP endpoint, with what it needs beyond answering requests. */
+export interface McpFetchHandler {
+  (request: Request): Promise<Response>;
+  /** Tells every session subscribed to `uri` that the resource changed. */
+  resourceUpdated(uri: string): Promise<void>;
+  /** Closes every session (their open streams end). */
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
 
 /** The body of an HTTP-level error in the JSON-RPC shape the MCP SDK uses for its own (406, 413, parse errors). */
 export function rpcErrorBody(code: number, message: string) {
@@ -41,23 +48,41 @@ function rpcError(status: number, code: number, message: string, headers?: Recor
 const refuse: Refuse = (_c, code, message, headers) => rpcError(errorStatus(code), -32000, message, headers);
 
 /**
- * A `fetch(Request) → Response` handler speaking MCP streamable HTTP, statelessly: each request
- * gets a fresh server and transport, so nothing leaks between clients and a restart loses nothing.
- * In front of it are the checks of the HTTP API (`securityMiddleware`: Host, Origin, body type; and
- * the bearer tokens of `auth`), so a web page cannot call the tools.
+ * A `fetch(Request) → Response` handler speaking MCP streamable HTTP. An `initialize` request opens
+ * a session (its id comes back in `Mcp-Session-Id`): the session keeps one server, so a tool can
+ * send progress and logs and ask the client for sampling and elicitation while it runs, `GET` holds
+ * the session's event stream, a broken stream resumes with `Last-Event-ID`, and `DELETE` ends it.
+ * A request without a session id that is not `initialize` is answered statelessly, by a fresh
+ * server. In front of it are the checks of the HTTP API (`securityMiddleware`: Host, Origin, body
+ * type; and the bearer tokens of `auth`), so a web page cannot call the tools.
  * Mount it in hono (`app.all('/mcp', (c) => handler(c.req.raw))`) or bind it with `serveMcp`.
  */
-export function mcpFetchHandler(
-  tools: readonly AnyTool[],
-  options: McpFetchHandlerOptions = {},
-): (request: Request) => Promise<Response> {
+export function mcpFetchHandler(tools: readonly AnyTool[], options: McpFetchHandlerOptions = {}): McpFetchHandler {
   const path = options.path ?? '/mcp';
   const { WebStandardStreamableHTTPServerTransport } = requireOptional<
     typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
   >('mcp', '@modelcontextprotocol/sdk', 'server/webStandardStreamableHttp.js');
-  const answer = async (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
-    if (pathname !== path) return rpcError(404, -32000, `Not found: the MCP endpoint is ${path}, not ${pathname}.`);
+  const sessions = mcpSessions(options);
+  const failed = (error: unknown) => {
+    if (options.onError) options.onError(error);
+    else process.stderr.write(`thinkflow mcp: ${redactText(String(error))}\n`);
+    return rpcError(500, -32603, 'Internal error: the MCP endpoint failed to handle the request.');
+  };
+
+  const open = async (request: Request, body: unknown): Promise<Response> => {
+    const server = createMcpServer(tools, options);
+    const transport: InstanceType<typeof WebStandardStreamableHTTPServerTransport> =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: newSessionId,
+        eventStore: memoryEventStore(),
+        onsessioninitialized: (id) => sessions.add(id, { server, transport, lastSeen: Date.now() }),
+        onsessionclosed: (id) => sessions.delete(id),
+      });
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody: body });
+  };
+
+  const stateless = async (request: Request, body: unknown): Promise<Response> => {
     const server = createMcpServer(tools, options);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -65,26 +90,83 @@ export function mcpFetchHandler(
     });
     try {
       await server.connect(transport);
-      return await transport.handleRequest(request);
-    } catch (error) {
-      if (options.onError) options.onError(error);
-      else process.stderr.write(`thinkflow mcp: ${redactText(String(error))}\n`);
-      return rpcError(500, -32603, 'Internal error: the MCP endpoint failed to handle the request.');
+      return await transport.handleRequest(request, { parsedBody: body });
     } finally {
       await server.close();
     }
   };
+
+  const answer = async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== path) return rpcError(404, -32000, `Not found: the MCP endpoint is ${path}, not ${pathname}.`);
+    const id = request.headers.get('mcp-session-id');
+    try {
+      if (id) {
+        const session = sessions.get(id);
+        if (!session)
+          return rpcError(404, -32001, 'Session not found: it ended or expired. Start a new one with initialize.');
+        return await session.transport.handleRequest(request);
+      }
+      if (request.method !== 'POST') {
+        return rpcError(
+          405,
+          -32000,
+          `Method not allowed: ${request.method} ${path} needs an Mcp-Session-Id (send initialize first).`,
+          {
+            Allow: 'POST',
+          },
+        );
+      }
+      const body = await readJson(request);
+      if (body instanceof Response) return body;
+      const messages = Array.isArray(body) ? body : [body];
+      const initialize = messages.some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
+      return await (initialize ? open(request, body) : stateless(request, body));
+    } catch (error) {
+      return failed(error);
+    }
+  };
+
   const app = new Hono();
   app.use('*', securityMiddleware({ security: options.security, cors: options.cors, refuse }));
   // MCP has no principals: any configured token opens it.
-  const tokens = (options.auth?.tokens ?? []).map((t) => (typeof t === 'string' ? t : t.token));
-  if (tokens.some((token) => token.length > 0)) app.use('*', bearerTokenAuth(tokens, refuse));
+  // The API's own caller check (tokens with principals, resolvePrincipal), answering in JSON-RPC.
+  app.use('*', resolveCaller(options.auth, refuse));
   app.all('*', (c) => answer(c.req.raw));
   app.onError((error) => {
     if (error instanceof HTTPException) return error.getResponse();
-    if (options.onError) options.onError(error);
-    else process.stderr.write(`thinkflow mcp: ${redactText(String(error))}\n`);
-    return rpcError(500, -32603, 'Internal error: the MCP endpoint failed to handle the request.');
+    return failed(error);
   });
-  return async (request) => closeIfBodyUnread(request, await app.fetch(request));
+  const handler = async (request: Request) => closeIfBodyUnread(request, await app.fetch(request));
+  return Object.assign(handler, {
+    async resourceUpdated(uri: string) {
+      await Promise.all(sessions.all().map((session) => notifyResourceUpdated(session.server, uri)));
+    },
+    close: () => sessions.close(),
+  });
+}
+
+/** The JSON body, read up to 4 MiB; an error response when it is too big or not JSON. */
+async function readJson(request: Request): Promise<unknown> {
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > MAX_BODY) return rpcError(413, -32000, `Payload too large: the limit is ${MAX_BODY} bytes.`);
+  if (!request.body) return rpcError(400, -32700, 'Parse error: the request has no body.');
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY) {
+      await reader.cancel();
+      return rpcError(413, -32000, `Payload too large: the limit is ${MAX_BODY} bytes.`);
+    }
+    chunks.push(value);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return rpcError(400, -32700, 'Parse error: the body is not JSON.');
+  }
 }

@@ -29,7 +29,9 @@ export function hostName(host: string): string | undefined {
 export function isAllowedHost(name: string, allowed: readonly string[]): boolean {
   if (LOOPBACK.has(name) || name.endsWith('.localhost')) return true;
   return allowed.some((entry) => {
-    const pattern = entry.trim().toLowerCase();
+    // A URL where a name was meant (`https://agents.example.com`) still means its host.
+    const trimmed = entry.trim().toLowerCase();
+    const pattern = trimmed.includes('://') ? (URL.parse(trimmed)?.host ?? trimmed) : trimmed;
     if (pattern === '*') return true;
     if (pattern.startsWith('*.')) return name.endsWith(pattern.slice(1));
     return name === (hostName(pattern) ?? pattern);

@@ -1,10 +1,9 @@
 export { boundHosts, isAllowedHost } from './allowed-hosts.js';
-export { bearerTokenAuth, checkApiTokens, envApiTokens } from './bearer-auth.js';
+export { checkApiTokens, envApiTokens } from './api-tokens.js';
 export {
   type CorsConfig,
   type Refuse,
   type SecurityConfig,
   type SecurityOptions,
   securityMiddleware,
-  withHeaders,
 } from './security-middleware.js';

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
+import { ConfigError } from '../../core/index.js';
 import { type ApiErrorCode, apiError } from '../http-error.js';
 import { hostName, isAllowedHost } from './allowed-hosts.js';
 
@@ -59,7 +60,7 @@ const FRAME_POLICY = "frame-ancestors 'none'";
  */
 export function securityMiddleware(options: SecurityOptions = {}): MiddlewareHandler {
   const allowedHosts = options.security?.allowedHosts ?? [];
-  const corsOrigins = new Set((options.cors?.origins ?? []).map((origin) => origin.trim().replace(/\/$/, '')));
+  const corsOrigins = new Set((options.cors?.origins ?? []).map(corsOrigin));
   const refuse = options.refuse ?? apiError;
   for (const [path, types] of Object.entries(options.bodyTypes ?? {})) {
     const simple = types.find((type) => SIMPLE_TYPES.has(type.toLowerCase()));
@@ -101,6 +102,24 @@ export function securityMiddleware(options: SecurityOptions = {}): MiddlewareHan
     // Assigning c.res makes hono copy the response: only when its headers could not be set in place.
     if (answered !== c.res) c.res = answered;
   };
+}
+
+/** A `cors.origins` entry as browsers send it in `Origin` (`https://app.example.com`), or a ConfigError naming the fix. */
+function corsOrigin(entry: string): string {
+  const trimmed = entry.trim().replace(/\/$/, '');
+  let origin: string | undefined;
+  try {
+    const url = new URL(trimmed);
+    if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin === undefined || origin !== trimmed.toLowerCase()) {
+    throw new ConfigError({
+      message: `cors.origins holds "${entry}", which is not an origin: write the scheme, host and port only, as https://app.example.com or http://localhost:5173.`,
+    });
+  }
+  return origin;
 }
 
 /** The host a request is addressed to: the `Host` header and the URL must agree (an absolute-form target may differ). */
@@ -174,7 +193,7 @@ function answerHeaders(
 }
 
 /** `response` with `headers` set (copied when its headers are immutable, as a fetched response's are). */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
+function withHeaders(response: Response, headers: Record<string, string>): Response {
   try {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;

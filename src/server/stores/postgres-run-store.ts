@@ -96,6 +96,8 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
         id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
         created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, result TEXT, questions TEXT, cancel_requested BOOLEAN
       );
+      -- Added after the first release: a caller's client tools and output schema.
+      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS caller TEXT;
       CREATE INDEX IF NOT EXISTS runs_status ON ${s}.runs (status);
       -- Listings page newest first and retention scans oldest first: both walk this index.
       CREATE INDEX IF NOT EXISTS runs_created ON ${s}.runs (created_at, id);

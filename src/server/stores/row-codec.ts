@@ -15,6 +15,7 @@ export interface RunRow {
   cancel_requested: number | boolean | null;
   /** Absent in a row read before the column was added. */
   owner?: string | null;
+  caller?: string | null;
 }
 
 /** Column name for each patchable field, and how its value is written. */
@@ -47,5 +48,6 @@ export function rowToRecord(row: RunRow): RunRecord {
   if (row.questions) record.questions = JSON.parse(row.questions);
   if (row.cancel_requested) record.cancelRequested = true;
   if (row.owner) record.owner = row.owner;
+  if (row.caller) record.caller = JSON.parse(row.caller);
   return record;
 }

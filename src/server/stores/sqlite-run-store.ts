@@ -68,6 +68,8 @@ export class SqliteRunStore implements RunStore {
   readonly #strings = createStringSharer();
   /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
   readonly #rebuilt = createRequestCache();
+  /** The last block decoded that holds more than `MAX_BLOCK_EVENTS` (written by an older version). */
+  #oversized?: { key: string; events: AgentEvent[] };
   /** What opening did about incremental vacuum (an old file is converted here when small enough). */
   readonly vacuumAtOpen: VacuumOutcome;
 
@@ -221,7 +223,7 @@ export class SqliteRunStore implements RunStore {
     const out: StoredEvent[] = [];
     let last = afterSeq;
     for (const row of rows) {
-      const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
+      const events = this.#decode(runId, row);
       for (let i = Math.max(0, last + 1 - row.first_seq); i < events.length && out.length < limit; i++) {
         const seq = row.first_seq + i;
         if (seq <= last) continue;
@@ -231,6 +233,18 @@ export class SqliteRunStore implements RunStore {
       if (out.length >= limit) break;
     }
     return out;
+  }
+
+  /**
+   * A block's events. A block written before blocks were bounded may hold a whole run: the last such
+   * block decoded is kept, so reading it page by page decodes it once, not once per page.
+   */
+  #decode(runId: string, row: { first_seq: number; events: string | Buffer }): AgentEvent[] {
+    const key = `${runId}:${row.first_seq}:${row.events.length}`;
+    if (this.#oversized?.key === key) return this.#oversized.events;
+    const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
+    if (events.length > MAX_BLOCK_EVENTS) this.#oversized = { key, events };
+    return events;
   }
 
   /** The stored events at `seqs`, each block that holds some decoded once. */
@@ -249,7 +263,7 @@ export class SqliteRunStore implements RunStore {
         i++;
         continue;
       }
-      const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
+      const events = this.#decode(runId, row);
       for (; i < wanted.length && wanted[i] <= row.last_seq; i++) {
         const event = events[wanted[i] - row.first_seq];
         if (event !== undefined) out.set(wanted[i], event);
@@ -297,7 +311,7 @@ export class SqliteRunStore implements RunStore {
 
   #commit(batch: WriteBatch): void {
     const insertRun = this.#statement(
-      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
       this.#strings.start(run.id, run.input);
@@ -314,6 +328,7 @@ export class SqliteRunStore implements RunStore {
         run.questions ? JSON.stringify(run.questions) : null,
         run.cancelRequested ? 1 : 0,
         run.owner ?? null,
+        run.caller ? JSON.stringify(run.caller) : null,
       );
     }
     // Events before patches: a result's strings refer to the events that carry them first.

@@ -48,7 +48,11 @@ export function askToken(): void {
           reroute();
         },
       },
-      h('span', {}, 'This server needs an API token (kept in this browser only):'),
+      h(
+        'span',
+        {},
+        'This server needs an API token: open the link `thinkflow studio` printed, or paste one (kept in this browser only):',
+      ),
       input,
       h('button', { class: 'btn', type: 'submit' }, 'Use token'),
     ),

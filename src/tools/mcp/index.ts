@@ -1,5 +1,12 @@
+export type {
+  ActiveCalls,
+  McpClientAnswers,
+  McpRoot,
+  McpSamplingOptions,
+} from './mcp-client-requests.js';
 export { type McpConnection, mcpConnection } from './mcp-connection.js';
-export { mcpContentText } from './mcp-content-text.js';
+export { mcpContentOutput, mcpContentText } from './mcp-content-text.js';
+export { type McpAuth, unauthorizedHelp } from './mcp-oauth.js';
 export {
   type McpCommonOptions,
   type McpHttpOptions,

@@ -1,8 +1,20 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Tool as McpTool,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, errorMessage, ThinkflowError } from '../../core/index.js';
+import type { ToolContext } from '../tool.js';
+import { type ActiveCalls, answerServerRequests, clientCapabilities } from './mcp-client-requests.js';
 import { loadMcpClientSdk, type McpClientSdk } from './mcp-client-sdk.js';
+import { type McpAuthSession, mcpAuthSession, unauthorizedHelp } from './mcp-oauth.js';
 import { type McpServerOptions, mcpServerName } from './mcp-server-options.js';
 
 /** One live (or restartable) link to an MCP server. */
@@ -10,8 +22,23 @@ export interface McpConnection {
   readonly name: string;
   /** Every tool the server lists (all pages). */
   listTools(): Promise<McpTool[]>;
-  /** Calls a tool. Throws a `ThinkflowError` (code `tool`) whose message is fit for the model to read. */
-  callTool(tool: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult>;
+  /**
+   * Calls a tool in the context of the thinkflow call that runs it (the server's sampling and
+   * elicitation requests are answered there, progress goes to its events). Throws a `ThinkflowError`
+   * (code `tool`) whose message is fit for the model to read.
+   */
+  callTool(tool: string, input: Record<string, unknown>, ctx?: ToolContext): Promise<CallToolResult>;
+  /** Every resource the server lists. */
+  listResources(): Promise<Resource[]>;
+  /** Every resource template the server lists. */
+  listResourceTemplates(): Promise<ResourceTemplate[]>;
+  readResource(uri: string): Promise<ReadResourceResult>;
+  /** Calls `onUpdate` when the resource changes, until the returned function is called. */
+  subscribe(uri: string, onUpdate: (uri: string) => void): Promise<() => Promise<void>>;
+  listPrompts(): Promise<Prompt[]>;
+  getPrompt(name: string, args?: Record<string, string>): Promise<GetPromptResult>;
+  /** Called when the server says its tool list changed (`notifications/tools/list_changed`). */
+  onToolsChanged?: () => void;
   close(): Promise<void>;
 }
 
@@ -19,47 +46,88 @@ const STDERR_TAIL = 2000;
 const STREAM_LOST = /SSE stream disconnected|Maximum reconnection attempts/;
 
 /**
- * Connects to an MCP server. The first connection failing is a configuration problem and throws a
- * `ConfigError`. Later, when the server dies (process exit, HTTP failure), the call in flight fails
- * with a readable message and the next call restarts it, at most `maxRestarts` times.
+ * Connects to an MCP server, declaring sampling, elicitation and roots (unless turned off) and
+ * signing in when it answers 401 and `auth` says how. The first connection failing is a
+ * configuration problem and throws a `ConfigError`. Later, when the server dies (process exit,
+ * HTTP failure), the call in flight fails with a readable message and the next call restarts it,
+ * at most `maxRestarts` times.
  */
 export async function mcpConnection(options: McpServerOptions): Promise<McpConnection> {
   const name = mcpServerName(options);
   const maxRestarts = options.maxRestarts ?? 3;
   const timeout = options.timeoutMs ?? 60_000;
   const sdk = await loadMcpClientSdk();
-  let current: Client | undefined;
+  const auth =
+    options.url !== undefined && options.auth ? mcpAuthSession(sdk, options.auth, new URL(options.url)) : undefined;
+  const active: ActiveCalls = [];
+  const watchers = new Map<string, Set<(uri: string) => void>>();
+  let current: { client: Client; transport: Transport } | undefined;
   let pending: Promise<Client> | undefined;
   let restarts = 0;
   let closed = false;
   let stderrTail = '';
 
   async function open(): Promise<Client> {
-    stderrTail = '';
-    const client = new sdk.Client({ name: 'thinkflow', version: '0.1.0' });
-    const transport = makeTransport(sdk, options, (text) => {
-      stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
-    });
-    client.onclose = () => {
-      if (current === client) current = undefined;
-    };
-    // A streamable HTTP response stream cut by a dying server leaves its request pending forever
-    // (the SDK only resumes streams that sent event ids); closing the client fails it now.
-    client.onerror = (error) => {
-      if (STREAM_LOST.test(error.message)) void drop(client);
-    };
-    await client.connect(transport);
-    if (closed) {
-      await client.close();
-      throw gone(name, 'the tool set was closed');
+    for (let attempt = 0; ; attempt++) {
+      stderrTail = '';
+      const client = new sdk.Client(
+        { name: 'thinkflow', version: '0.1.0' },
+        { capabilities: clientCapabilities(options) },
+      );
+      answerServerRequests(sdk, client, { server: name, answers: options, active });
+      listenToServer(client);
+      const transport = makeTransport(sdk, options, auth, (text) => {
+        stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
+      });
+      client.onclose = () => {
+        if (current?.client === client) current = undefined;
+      };
+      // A streamable HTTP response stream cut by a dying server leaves its request pending forever
+      // (the SDK only resumes streams that sent event ids); closing the client fails it now.
+      client.onerror = (error) => {
+        if (STREAM_LOST.test(error.message)) void drop(client);
+      };
+      try {
+        await client.connect(transport);
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        // A browser sign-in: wait for its code, trade it for tokens, and connect again with them.
+        if (attempt < 2 && (await finishSignIn(error, transport))) continue;
+        throw error;
+      }
+      if (closed) {
+        await client.close();
+        throw gone(name, 'the tool set was closed');
+      }
+      current = { client, transport };
+      return client;
     }
-    current = client;
-    return client;
+  }
+
+  async function finishSignIn(error: unknown, transport: Transport): Promise<boolean> {
+    if (!(error instanceof sdk.UnauthorizedError) || !auth?.waitForCode) return false;
+    const code = await auth.waitForCode();
+    await (transport as StreamableHTTPClientTransport).finishAuth(code);
+    return true;
+  }
+
+  function listenToServer(client: Client): void {
+    const { types } = sdk;
+    client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => connection.onToolsChanged?.());
+    client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, ({ params: { uri } }) => {
+      for (const watcher of watchers.get(uri) ?? []) watcher(uri);
+    });
+    client.setNotificationHandler(types.LoggingMessageNotificationSchema, ({ params }) => {
+      const text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+      const ctx = active[active.length - 1];
+      if (ctx?.log) void ctx.log(params.level, text);
+      else if (params.level !== 'debug') ctx?.logger.info(`[${name}] ${text}`);
+    });
   }
 
   function ensure(): Promise<Client> {
     if (closed) return Promise.reject(gone(name, 'the tool set was closed'));
-    if (current) return Promise.resolve(current);
+    if (current) return Promise.resolve(current.client);
     if (pending) return pending;
     if (restarts >= maxRestarts) {
       return Promise.reject(gone(name, `it stopped and was restarted ${restarts} times already; thinkflow gives up`));
@@ -76,46 +144,95 @@ export async function mcpConnection(options: McpServerOptions): Promise<McpConne
   }
 
   async function drop(client: Client): Promise<void> {
-    if (current === client) current = undefined;
+    if (current?.client === client) current = undefined;
     await client.close().catch(() => undefined);
+  }
+
+  /** Runs a request; a step-up sign-in (403 insufficient_scope) in the middle is finished and the request sent again. */
+  async function request<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    const client = await ensure();
+    try {
+      return await run(client);
+    } catch (error) {
+      if (!current || !(await finishSignIn(error, current.transport))) throw error;
+      return run(client);
+    }
+  }
+
+  async function all<T, K extends string>(
+    list: (client: Client, cursor?: string) => Promise<{ nextCursor?: string } & Record<K, T[]>>,
+    key: K,
+  ): Promise<T[]> {
+    return request(async (client) => {
+      const items: T[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list(client, cursor);
+        items.push(...page[key]);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return items;
+    });
   }
 
   try {
     await open();
   } catch (error) {
+    await auth?.close();
+    const status = (error as { code?: unknown }).code;
+    const unauthorized = status === 401 || error instanceof sdk.UnauthorizedError;
     throw new ConfigError({
-      message: `Could not connect to MCP server "${name}": ${reason(error, stderrTail)}. Check the command or URL.`,
+      message: unauthorized
+        ? options.auth
+          ? `Could not sign in to MCP server "${name}": ${reason(error, stderrTail)}. Check the auth options (client id, secret or key, scopes).`
+          : unauthorizedHelp(name)
+        : `Could not connect to MCP server "${name}": ${reason(error, stderrTail)}. Check the command or URL.`,
       cause: error,
     });
   }
 
-  return {
+  const connection: McpConnection = {
     name,
-    async listTools() {
-      const client = await ensure();
-      const tools: McpTool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return tools;
+    listTools: () => all((client, cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout }), 'tools'),
+    listResources: () =>
+      all((client, cursor) => client.listResources(cursor ? { cursor } : undefined, { timeout }), 'resources'),
+    listResourceTemplates: () =>
+      all(
+        (client, cursor) => client.listResourceTemplates(cursor ? { cursor } : undefined, { timeout }),
+        'resourceTemplates',
+      ),
+    readResource: (uri) => request((client) => client.readResource({ uri }, { timeout })),
+    async subscribe(uri, onUpdate) {
+      const set = watchers.get(uri) ?? new Set();
+      watchers.set(uri, set);
+      set.add(onUpdate);
+      await request((client) => client.subscribeResource({ uri }, { timeout }));
+      return async () => {
+        set.delete(onUpdate);
+        if (set.size === 0) await request((client) => client.unsubscribeResource({ uri }, { timeout }));
+      };
     },
-    async callTool(tool, input, signal) {
-      const client = await ensure();
+    listPrompts: () =>
+      all((client, cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout }), 'prompts'),
+    getPrompt: (prompt, args) => request((client) => client.getPrompt({ name: prompt, arguments: args }, { timeout })),
+    async callTool(tool, input, ctx) {
+      if (ctx) active.push(ctx);
       try {
-        return (await client.callTool({ name: tool, arguments: input }, undefined, {
-          signal,
-          timeout,
-        })) as CallToolResult;
+        return (await request((client) =>
+          client.callTool({ name: tool, arguments: input }, undefined, {
+            signal: ctx?.signal,
+            timeout,
+            resetTimeoutOnProgress: true,
+            onprogress: ctx ? (progress) => reportProgress(ctx, tool, progress) : undefined,
+          }),
+        )) as CallToolResult;
       } catch (error) {
-        if (signal?.aborted) throw error;
+        if (ctx?.signal.aborted) throw error;
         if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
-          throw toolError(`MCP tool "${tool}" timed out after ${timeout} ms.`, error);
+          throw toolError(`MCP tool "${tool}" timed out after ${timeout} ms without progress.`, error);
         }
         if (isConnectionFailure(sdk, error)) {
-          await drop(client);
+          if (current) await drop(current.client);
           const again = restarts < maxRestarts ? 'It will be restarted on the next call.' : 'It will not be restarted.';
           throw toolError(
             `MCP server "${name}" stopped during the call to "${tool}": ${reason(error, stderrTail)}. ${again}`,
@@ -123,18 +240,46 @@ export async function mcpConnection(options: McpServerOptions): Promise<McpConne
           );
         }
         throw toolError(`MCP tool "${tool}" failed: ${errorMessage(error)}`, error);
+      } finally {
+        if (ctx) active.splice(active.lastIndexOf(ctx), 1);
       }
     },
     async close() {
       closed = true;
-      const client = current;
+      const open = current;
       current = undefined;
-      await client?.close().catch(() => undefined);
+      await open?.client.close().catch(() => undefined);
+      await auth?.close();
     },
   };
+  return connection;
 }
 
-function makeTransport(sdk: McpClientSdk, options: McpServerOptions, onStderr: (text: string) => void): Transport {
+/** Progress becomes a `tool_progress` event in the calling run, and goes on to this tool's own MCP caller. */
+function reportProgress(
+  ctx: ToolContext,
+  tool: string,
+  progress: { progress: number; total?: number; message?: string },
+) {
+  ctx.parent?.emit({
+    type: 'tool_progress',
+    runId: ctx.parent.runId,
+    ts: Date.now(),
+    callId: ctx.callId,
+    tool,
+    progress: progress.progress,
+    total: progress.total,
+    message: progress.message,
+  });
+  void ctx.progress?.(progress.progress, progress.total, progress.message)?.catch(() => undefined);
+}
+
+function makeTransport(
+  sdk: McpClientSdk,
+  options: McpServerOptions,
+  auth: McpAuthSession | undefined,
+  onStderr: (text: string) => void,
+): Transport {
   if (options.command !== undefined) {
     const transport = new sdk.StdioClientTransport({
       command: options.command,
@@ -148,6 +293,8 @@ function makeTransport(sdk: McpClientSdk, options: McpServerOptions, onStderr: (
   }
   return new sdk.StreamableHTTPClientTransport(new URL(options.url), {
     requestInit: options.headers ? { headers: options.headers } : undefined,
+    authProvider: auth?.provider,
+    fetch: auth?.fetch,
   });
 }
 

@@ -1,15 +1,43 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentPart } from '../../core/index.js';
 
 type Block = CallToolResult['content'][number];
+type Result = Pick<CallToolResult, 'content' | 'structuredContent'>;
 
 /**
  * Turns an MCP tool result into observation text: text blocks as they are, other blocks as short
  * placeholders the model can reason about, and structured content as JSON when there is no text.
  */
-export function mcpContentText(result: Pick<CallToolResult, 'content' | 'structuredContent'>): string {
+export function mcpContentText(result: Result): string {
   const parts = (result.content ?? []).map(blockText);
   if (parts.length === 0 && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
   return parts.join('\n');
+}
+
+/**
+ * Turns an MCP tool result into what a thinkflow tool returns: the text alone when it is all text,
+ * else content parts in order (images as image parts, audio and binary resources as file parts),
+ * so a model that reads them sees them and the others get a placeholder.
+ */
+export function mcpContentOutput(result: Result): string | ContentPart[] {
+  const blocks = result.content ?? [];
+  if (!blocks.some(isMedia)) return mcpContentText(result);
+  return blocks.map((block): ContentPart => {
+    if (block.type === 'image') return { type: 'image', data: block.data, mediaType: block.mimeType };
+    if (block.type === 'audio') return { type: 'file', data: block.data, mediaType: block.mimeType };
+    if (block.type === 'resource' && 'blob' in block.resource && typeof block.resource.blob === 'string') {
+      return {
+        type: 'file',
+        data: block.resource.blob,
+        mediaType: block.resource.mimeType ?? 'application/octet-stream',
+      };
+    }
+    return { type: 'text', text: blockText(block) };
+  });
+}
+
+function isMedia(block: Block): boolean {
+  return block.type === 'image' || block.type === 'audio' || (block.type === 'resource' && 'blob' in block.resource);
 }
 
 function blockText(block: Block): string {

@@ -1,17 +1,28 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { ThinkflowError } from '../../core/index.js';
+import { z } from 'zod';
+import { redactText, ThinkflowError } from '../../core/index.js';
 import { jsonSchemaTool } from '../json-schema-tool.js';
-import type { AnyTool } from '../tool.js';
-import { mcpConnection } from './mcp-connection.js';
-import { mcpContentText } from './mcp-content-text.js';
+import { type AnyTool, defineTool } from '../tool.js';
+import { type JsonSchemaCheck, jsonSchemaValidator } from './json-schema-validator.js';
+import { loadMcpClientSdk } from './mcp-client-sdk.js';
+import { type McpConnection, mcpConnection } from './mcp-connection.js';
+import { mcpContentOutput, mcpContentText } from './mcp-content-text.js';
 import type { McpServerOptions } from './mcp-server-options.js';
 
 /** The tools of one MCP server, and the way to let the server go. */
 export interface McpToolSet {
-  /** Thinkflow tools, one per tool the server listed. Each call returns the result as observation text. */
+  /**
+   * Thinkflow tools, one per tool the server listed. Each call returns the result as observation
+   * text, or as content parts when it holds images, audio or binary resources. The array is
+   * updated in place when the server's tool list changes.
+   */
   readonly tools: AnyTool[];
   /** The server's name as used in messages. */
   readonly server: string;
+  /** The live connection: resources (`listResources`, `readResource`, `subscribe`) and prompts (`listPrompts`, `getPrompt`). */
+  readonly connection: McpConnection;
+  /** What the set left out or changed, also given to `onWarning`. */
+  readonly warnings: string[];
   /** Stops the server process (stdio) or drops the HTTP session. Safe to call twice. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -19,10 +30,14 @@ export interface McpToolSet {
 
 /**
  * Connects to an MCP server over stdio (`command`) or streamable HTTP (`url`) and exposes its tools
- * as thinkflow tools, their JSON Schemas passed through. Tool errors (`isError`), a server that
- * crashes mid-call and a server that cannot be restarted all become failures the model reads as an
- * observation; the next call after a crash restarts the server (at most `maxRestarts` times).
- * Throws a `ConfigError` only when the first connection fails.
+ * as thinkflow tools, their JSON Schemas passed through and enforced in full (JSON Schema 2020-12,
+ * with ajv). The client declares sampling (answered by
+ * the run's model behind its approval hook), elicitation (answered through the run's `ask` channel,
+ * else `elicit`) and roots; progress restarts a call's timeout and becomes `tool_progress` events;
+ * a changed tool list is fetched again. Tool errors (`isError`), a server that crashes mid-call and
+ * a server that cannot be restarted all become failures the model reads as an observation; the next
+ * call after a crash restarts the server (at most `maxRestarts` times). Throws a `ConfigError` only
+ * when the first connection fails (a 401 names the `auth` options).
  *
  * @example
  * const fs = await mcpTools({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] });
@@ -30,34 +45,94 @@ export interface McpToolSet {
  * try { await agent.run('List the files here.'); } finally { await fs.close(); }
  */
 export async function mcpTools(options: McpServerOptions): Promise<McpToolSet> {
+  // The SDK first, so a missing SDK is the error named, then its validator (ajv), then the server.
+  await loadMcpClientSdk();
+  const compile = await jsonSchemaValidator();
   const connection = await mcpConnection(options);
-  let listed: McpTool[];
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    if (options.onWarning) options.onWarning(message);
+    else process.stderr.write(`thinkflow: ${redactText(message)}\n`);
+  };
+  const tools: AnyTool[] = [];
+  const refresh = async () => {
+    const listed = await connection.listTools();
+    tools.splice(0, tools.length, ...toTools(listed, { connection, options, warn, compile }));
+    if (options.resourceTool) tools.push(readResourceTool(connection, options.prefix ?? ''));
+  };
   try {
-    listed = await connection.listTools();
+    await refresh();
   } catch (error) {
     await connection.close();
     throw error;
   }
-  const taken = new Set<string>();
-  const tools = listed.map((remote) => {
-    const name = uniqueName(`${options.prefix ?? ''}${remote.name}`, taken);
-    return jsonSchemaTool({
-      name,
-      description: remote.description ?? remote.title ?? remote.name,
-      parameters: remote.inputSchema,
-      idempotent: remote.annotations?.idempotentHint,
-      async run(input, ctx) {
-        const result = await connection.callTool(remote.name, input, ctx.signal);
-        const text = mcpContentText(result);
-        if (result.isError) {
-          throw new ThinkflowError({ code: 'tool', message: text || `MCP tool "${remote.name}" reported an error.` });
-        }
-        return text;
-      },
-    });
-  });
+  connection.onToolsChanged = () => {
+    refresh().catch((error: unknown) =>
+      warn(`Could not refresh the tools of MCP server "${connection.name}": ${error}`),
+    );
+  };
   const close = () => connection.close();
-  return { tools, server: connection.name, close, [Symbol.asyncDispose]: close };
+  return { tools, server: connection.name, connection, warnings, close, [Symbol.asyncDispose]: close };
+}
+
+interface ToolsContext {
+  connection: McpConnection;
+  options: McpServerOptions;
+  warn: (message: string) => void;
+  compile: (schema: McpTool['inputSchema']) => JsonSchemaCheck;
+}
+
+function toTools(listed: McpTool[], { connection, options, warn, compile }: ToolsContext): AnyTool[] {
+  const taken = new Set<string>();
+  const tools: AnyTool[] = [];
+  for (const remote of listed) {
+    // thinkflow calls tools and waits; a tool that only runs as a task (SEP-1686) cannot be called that way.
+    if (remote.execution?.taskSupport === 'required') {
+      warn(
+        `MCP tool "${remote.name}" of "${connection.name}" runs only as a task, which thinkflow does not call; it is left out.`,
+      );
+      continue;
+    }
+    const name = uniqueName(`${options.prefix ?? ''}${remote.name}`, taken);
+    tools.push(
+      jsonSchemaTool({
+        name,
+        title: remote.title ?? remote.annotations?.title,
+        description: remote.description ?? remote.title ?? remote.name,
+        parameters: remote.inputSchema,
+        validate: compile(remote.inputSchema),
+        annotations: remote.annotations,
+        idempotent: remote.annotations?.idempotentHint,
+        async run(input, ctx) {
+          const result = await connection.callTool(remote.name, input, ctx);
+          if (result.isError) {
+            const text = mcpContentText(result);
+            throw new ThinkflowError({ code: 'tool', message: text || `MCP tool "${remote.name}" reported an error.` });
+          }
+          return mcpContentOutput(result);
+        },
+      }),
+    );
+  }
+  return tools;
+}
+
+/** The opt-in tool that lets the model follow a resource link a tool returned. */
+function readResourceTool(connection: McpConnection, prefix: string): AnyTool {
+  return defineTool({
+    name: uniqueName(`${prefix}read_resource`, new Set()),
+    description: `Reads a resource of the MCP server "${connection.name}" by its URI (as a tool result linked it: [resource: URI]).`,
+    input: z.object({ uri: z.string().describe('The resource URI, e.g. file:///notes/today.md') }),
+    idempotent: true,
+    annotations: { readOnlyHint: true },
+    async run({ uri }) {
+      const { contents } = await connection.readResource(uri);
+      return mcpContentOutput({
+        content: contents.map((resource) => ({ type: 'resource' as const, resource })),
+      });
+    },
+  });
 }
 
 /** Thinkflow tool names allow letters, digits, `_` and `-` (max 64); MCP names may hold more. */

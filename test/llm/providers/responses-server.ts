@@ -80,9 +80,16 @@ export function responsesStreamPieces(response: ModelResponse, options: { size?:
     if (item.type === 'reasoning') {
       pieces.push(event('response.output_item.added', { output_index, item: { ...item, summary: [] } }));
       for (const [summary_index, summary] of (item.summary as { text: string }[]).entries()) {
+        const part = { type: 'summary_text', text: '' };
+        pieces.push(event('response.reasoning_summary_part.added', { item_id, output_index, summary_index, part }));
         for (const delta of split(summary.text, size)) {
           pieces.push(event('response.reasoning_summary_text.delta', { item_id, output_index, summary_index, delta }));
         }
+        const { text } = summary;
+        pieces.push(event('response.reasoning_summary_text.done', { item_id, output_index, summary_index, text }));
+        pieces.push(
+          event('response.reasoning_summary_part.done', { item_id, output_index, summary_index, part: summary }),
+        );
       }
     } else if (item.type === 'message') {
       pieces.push(

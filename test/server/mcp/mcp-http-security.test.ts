@@ -23,7 +23,11 @@ describe('MCP over HTTP behind the same checks as the API', { timeout: 30_000 },
     root = mkdtempSync(join(tmpdir(), 'thinkflow-mcp-sec-'));
     writeFileSync(join(root, 'secret.txt'), 'the secret');
     const tools = (builtinTools.files ?? (() => []))({ root });
-    serving = await serveMcp(tools, { transport: 'http', port: 0, auth: { tokens: ['mcp-token'] } });
+    serving = await serveMcp(tools, {
+      transport: 'http',
+      port: 0,
+      auth: { tokens: ['mcp-token', { token: 'alice-token', principal: 'alice' }] },
+    });
   });
   afterAll(async () => {
     await serving.close();
@@ -50,6 +54,14 @@ describe('MCP over HTTP behind the same checks as the API', { timeout: 30_000 },
       expect(body.jsonrpc).toBe('2.0');
       expect(body.error.message).not.toContain('the secret');
     }
+  });
+
+  it('takes the tokens the API takes, a token with its principal included', async () => {
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect((await post({ ...good, authorization: 'Bearer alice-token' }, list)).status).toBe(200);
+    const wrong = await post({ ...good, authorization: 'Basic YTpi' }, list);
+    expect(wrong.status).toBe(400);
+    expect(JSON.parse(wrong.body).jsonrpc).toBe('2.0');
   });
 
   it('serves the SDK client that sends the token', async () => {

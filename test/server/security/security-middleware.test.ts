@@ -7,6 +7,7 @@ import {
   createApp,
   isAllowedHost,
   SqliteRunStore,
+  securityMiddleware,
   serve,
 } from '../../../src/server/index.js';
 import { httpRequest } from '../raw-http.js';
@@ -39,6 +40,7 @@ describe('host names', () => {
     expect(isAllowedHost('a.example.com', ['*.example.com'])).toBe(true);
     expect(isAllowedHost('example.com.attacker.test', ['*.example.com'])).toBe(false);
     expect(isAllowedHost('anything.test', ['*'])).toBe(true);
+    expect(isAllowedHost('agents.example.com', ['https://agents.example.com/'])).toBe(true);
   });
 
   it('serves a configured host, and names the fix when it refuses one', async () => {
@@ -87,6 +89,11 @@ describe('CORS', () => {
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('refuses at start-up an entry of cors.origins that is not an origin, naming the form', () => {
+    for (const entry of ['app.example.com', 'https://app.example.com/path', '*'])
+      expect(() => securityMiddleware({ cors: { origins: [entry] } }), entry).toThrow(/https:\/\/app\.example\.com/);
+  });
+
   it('answers preflight and calls from a listed origin only', async () => {
     const request = app({ cors: { origins: ['https://app.example'] } });
     const preflight = await request('http://localhost/v1/agents/steps/runs', {
@@ -130,7 +137,15 @@ describe('bearer tokens', () => {
       expect(message).not.toContain(token);
     }
     expect(checkApiTokens(['', 'abc-DEF_1.2~3+4/5==', ''])).toEqual(['abc-DEF_1.2~3+4/5==']);
-    expect(() => app({ auth: { tokens: ['change me!'] } })).toThrow(/bearer token cannot carry/);
+    const dir = tempDir();
+    const store = new SqliteRunStore({ path: join(dir.path, 'runs.db') });
+    try {
+      expect(() =>
+        createApp({ agents: {}, store, auth: { tokens: [{ token: 'change me!', principal: 'p' }] } }),
+      ).toThrow(/bearer token cannot carry/);
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it('serve refuses it before binding a port', async () => {

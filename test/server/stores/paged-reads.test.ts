@@ -1,10 +1,12 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/index.js';
 import { type AgentEvent, redactedJson } from '../../../src/core/index.js';
 import { scriptedModel } from '../../../src/llm/index.js';
 import { createApp, PostgresRunStore, type RunStore, SqliteRunStore } from '../../../src/server/index.js';
+import { packEvents, unpackEvents } from '../../../src/server/stores/event-block-codec.js';
 import { defineTool } from '../../../src/tools/index.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
 import { postJson, tempDir } from '../server-fixtures.js';
@@ -38,7 +40,7 @@ function longRun() {
 }
 
 /** Runs it, then reads it back page by page from a store opened afresh (nothing cached), from several points. */
-async function checkPages(open: () => RunStore | Promise<RunStore>) {
+async function checkPages(open: () => RunStore | Promise<RunStore>, rewrite?: () => void) {
   const sent: string[] = [];
   const writer = await open();
   const store = new Proxy(writer, {
@@ -61,6 +63,7 @@ async function checkPages(open: () => RunStore | Promise<RunStore>) {
   await app.runs.close();
   await writer.close();
   expect(sent.length).toBeGreaterThan(2500);
+  rewrite?.();
 
   for (const start of [0, 999, 1234, sent.length - 3]) {
     const reader = await open();
@@ -84,6 +87,33 @@ describe('reading a long run page by page', () => {
     const dir = tempDir();
     try {
       await checkPages(() => new SqliteRunStore({ path: join(dir.path, 'runs.db') }));
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+
+  it('reads a log kept in one block, as versions before bounded blocks wrote it (SQLite)', async () => {
+    const dir = tempDir();
+    const path = join(dir.path, 'runs.db');
+    // Every block of the run merged into one, as one commit of a fast stream used to write it.
+    const merge = () => {
+      const db = new Database(path);
+      const rows = db.prepare('SELECT run_id, events FROM run_event_blocks ORDER BY last_seq').all() as {
+        run_id: string;
+        events: Buffer;
+      }[];
+      expect(rows.length).toBeGreaterThan(10);
+      const all = rows.flatMap((row) => JSON.parse(unpackEvents(row.events)) as unknown[]);
+      db.prepare('DELETE FROM run_event_blocks').run();
+      db.prepare('INSERT INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, 1, ?, ?)').run(
+        rows[0].run_id,
+        all.length,
+        packEvents(all),
+      );
+      db.close();
+    };
+    try {
+      await checkPages(() => new SqliteRunStore({ path }), merge);
     } finally {
       dir.cleanup();
     }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../../src/core/index.js';
 import { type McpToolSet, mcpTools } from '../../../src/tools/mcp/index.js';
 import { stdioFixture, toolContext } from './fixture-process.js';
@@ -17,7 +17,15 @@ describe('mcpTools over stdio (real SDK server process)', { timeout: 60_000 }, (
   };
 
   it('lists the server tools with their descriptions and JSON Schemas', () => {
-    expect(set.tools.map((t) => t.name).sort()).toEqual(['add', 'crash', 'echo', 'fail', 'picture', 'stats_pid']);
+    expect(set.tools.map((t) => t.name).sort()).toEqual([
+      'add',
+      'crash',
+      'echo',
+      'fail',
+      'grow',
+      'picture',
+      'stats_pid',
+    ]);
     const echo = tool('echo');
     expect(echo.description).toBe('Echoes the text back.');
     expect(echo.parameters).toMatchObject({
@@ -42,10 +50,17 @@ describe('mcpTools over stdio (real SDK server process)', { timeout: 60_000 }, (
     expect(Number(await tool('stats_pid').run({}, toolContext()))).toBeGreaterThan(0);
   });
 
-  it('describes non-text content blocks as placeholders', async () => {
-    expect(await tool('picture').run({}, toolContext())).toBe(
-      '[image: image/png, 8 bytes]\n[resource: file:///tmp/a.txt (a.txt)]',
-    );
+  it('fetches the tool list again when the server says it changed, so a tool added later can be called', async () => {
+    expect(await tool('grow').run({}, toolContext())).toBe('grown');
+    await vi.waitFor(() => expect(set.tools.map((t) => t.name)).toContain('late'));
+    expect(await tool('late').run({}, toolContext())).toBe('late tool ran');
+  });
+
+  it('returns images as image parts (a vision model sees them) and resource links as placeholders', async () => {
+    expect(await tool('picture').run({}, toolContext())).toEqual([
+      { type: 'image', data: 'cG5nYnl0ZXM=', mediaType: 'image/png' },
+      { type: 'text', text: '[resource: file:///tmp/a.txt (a.txt)]' },
+    ]);
   });
 
   it('turns isError results into a thrown tool error carrying the server text', async () => {

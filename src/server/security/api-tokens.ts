@@ -1,10 +1,6 @@
-import type { MiddlewareHandler } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
 import { ConfigError } from '../../core/index.js';
-import { apiError } from '../http-error.js';
-import type { Refuse } from './security-middleware.js';
 
-/** RFC 6750's `b64token`: what an `Authorization: Bearer` header can carry (and hono's bearerAuth reads). */
+/** RFC 6750's `b64token`: what an `Authorization: Bearer` header can carry. */
 const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 
 /** The tokens of `THINKFLOW_API_TOKENS` (comma-separated), as `serve`, `studio` and `mcp-serve` read it. */
@@ -26,22 +22,4 @@ export function checkApiTokens(tokens: readonly string[]): string[] {
     });
   });
   return kept;
-}
-
-/**
- * Requires `Authorization: Bearer <one of tokens>` (compared in constant time by hono's bearerAuth),
- * answering 401 or 400 in the surface's error shape. The one auth check of the API and of MCP over HTTP.
- */
-export function bearerTokenAuth(tokens: readonly string[], refuse: Refuse = apiError): MiddlewareHandler {
-  return bearerAuth({
-    token: checkApiTokens(tokens),
-    noAuthenticationHeader: {
-      message: (c) => refuse(c, 'unauthorized', 'Missing bearer token: send "Authorization: Bearer <token>".'),
-    },
-    invalidAuthenticationHeader: {
-      message: (c) =>
-        refuse(c, 'invalid_request', 'The Authorization header must be "Bearer <token>" (one token, no other scheme).'),
-    },
-    invalidToken: { message: (c) => refuse(c, 'unauthorized', 'The bearer token is not valid.') },
-  });
 }
