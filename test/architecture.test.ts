@@ -61,7 +61,20 @@ function target(file: string, spec: string): string | undefined {
 
 // cache/ wraps models (llm/) and keeps replies in SQLite through memory/'s opener, so it sits above both;
 // eval/ checks finished runs and formats reports, so it sits above trace/ and below cli/.
-const LAYERS = ['core', 'llm', 'tools', 'protocols', 'memory', 'cache', 'trace', 'eval', 'agent', 'server', 'cli'];
+const LAYERS = [
+  'core',
+  'llm',
+  'tools',
+  'protocols',
+  'memory',
+  'cache',
+  'trace',
+  'eval',
+  'agent',
+  'workflow',
+  'server',
+  'cli',
+];
 
 describe('architecture', () => {
   const all = files(SRC);

@@ -58,6 +58,10 @@ export const COMMANDS: Record<string, { description: string; load: () => Promise
     description: 'Serve the studio web page: chat with agents and watch each step (the demo agent without --config).',
     load: async () => (await import('./studio-command.js')).registerStudioCommand,
   },
+  workflow: {
+    description: 'Run, resume or fork a workflow of the config file (checkpoints in the data dir).',
+    load: async () => (await import('./workflow-command.js')).registerWorkflowCommand,
+  },
   config: {
     description: 'Saved defaults (model), kept in config.json under THINKFLOW_HOME.',
     load: async () => (await import('./config-command.js')).registerConfigCommand,

@@ -21,7 +21,8 @@ type E<T extends string, F> = EventBase & { type: T } & F;
  */
 export type AgentEvent =
   | E<'run_start', { input: string; agent?: string; model: string; protocol: string; tools: string[] }>
-  | E<'step_start', { step: number }>
+  /** An agent's step, or (with `stepId` and `path`) a workflow's step starting. */
+  | E<'step_start', { step: number; stepId?: string; path?: string }>
   | E<'model_request', { step: number; model: string; messages: Message[]; tools?: ToolSpec[] }>
   | E<'model_delta', { step: number; text: string }>
   /** A streamed piece of the model's reasoning (thinking), never part of the answer text. */
@@ -72,7 +73,25 @@ export type AgentEvent =
     >
   | E<'approval_response', { step: number; callId: string; approved: boolean; answer?: string }>
   | E<'reflection', { step: number; text: string }>
-  | E<'handoff', { step: number; from?: string; to: string; reason?: string }>;
+  | E<'handoff', { step: number; from?: string; to: string; reason?: string }>
+  // Events of workflows: their runs carry a workflow run id, the agents inside nest under it.
+  | E<'workflow_start', { workflow: string; input: unknown; definitionHash: string; resumed?: boolean }>
+  | E<
+      'step_end',
+      { step: number; stepId: string; path: string; ms: number; ok: boolean; output?: unknown; error?: string }
+    >
+  | E<'step_suspended', { step: number; stepId: string; path: string; payload?: unknown; event?: string }>
+  | E<
+      'workflow_end',
+      {
+        workflow: string;
+        status: 'done' | 'suspended' | 'failed' | 'cancelled';
+        output?: unknown;
+        usage: RunUsage;
+        durationMs: number;
+        error?: RunError;
+      }
+    >;
 
 export type AgentEventType = AgentEvent['type'];
 

@@ -4,3 +4,4 @@
  */
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from '../memory/index.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from '../server/index.js';
+export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from '../workflow/index.js';

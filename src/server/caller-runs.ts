@@ -25,7 +25,7 @@ export function mayAccess(caller: Caller, owner: string | undefined): boolean {
 }
 
 /** The request's Idempotency-Key (or the key header its route names) with a fingerprint of the request (method, path, query, body); null for a malformed key. */
-async function idempotencyOf(found: RequestScope): Promise<IdempotencyRequest | null | undefined> {
+export async function idempotencyOf(found: RequestScope): Promise<IdempotencyRequest | null | undefined> {
   const { req } = found.context;
   const named = found.idempotencyHeader ? req.header(found.idempotencyHeader) : undefined;
   const key = req.header(IDEMPOTENCY_HEADER) ?? named;

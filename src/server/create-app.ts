@@ -26,11 +26,13 @@ import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { traceRoute } from './routes/trace-route.js';
 import { uiStreamRoute } from './routes/ui-stream-route.js';
+import { workflowRoutes } from './routes/workflow-routes.js';
 import type { RunService } from './run-service.js';
 import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
 import type { AgentEntry } from './servable-agent.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunStore } from './stores/run-store.js';
+import type { WorkflowRuns } from './workflow-runs.js';
 
 export type { AuthConfig };
 
@@ -49,6 +51,8 @@ export type CreateAppOptions = {
   replayAgents?: Record<string, AgentEntry>;
   /** Where `/v1/sessions/:id` conversations are kept; without one those routes are absent. */
   sessions?: SessionStore;
+  /** The config's workflows, served at /v1/workflows/:name/runs (see docs/workflows.md#service). */
+  workflows?: WorkflowRuns;
   /** Serve the studio page at /studio (and GET /v1/agents). Default false. */
   studio?: boolean;
   /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
@@ -145,6 +149,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   agUiRoute(app, { runs, sessions, onError: reportError });
   a2aRoutes(app, { runs, sessions, authRequired: authRequired(options.auth), onError: reportError });
   hookRoutes(app, runs, options.hooks ?? {}, reportError);
+  if (options.workflows) workflowRoutes(app, options.workflows);
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length === 0) return apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`);

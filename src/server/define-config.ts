@@ -1,4 +1,5 @@
 import type { SessionStore } from '../memory/index.js';
+import type { Workflow } from '../workflow/index.js';
 import type { AuthConfig } from './resolve-caller.js';
 import type { RetentionConfig } from './retention.js';
 import type { HookConfig } from './routes/hook-routes.js';
@@ -18,6 +19,8 @@ export type StoreConfig =
 export interface ThinkflowConfig {
   /** Agents by the name clients use; a factory is called once per run. */
   agents: Record<string, AgentEntry>;
+  /** Workflows by name, for `thinkflow workflow run <name>` (see docs/workflows.md). */
+  workflows?: Record<string, Workflow>;
   auth?: AuthConfig;
   /** Host names served besides loopback ones (`allowedHosts`); a request for another answers 403. */
   security?: SecurityConfig;

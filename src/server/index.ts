@@ -96,3 +96,11 @@ export {
 export type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
 export type { RunStore } from './stores/run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';
+export {
+  type WorkflowRuns,
+  type WorkflowRunsOptions,
+  type WorkflowRunView,
+  type WorkflowStartContext,
+  type WorkflowStartResult,
+  workflowRuns,
+} from './workflow-runs.js';

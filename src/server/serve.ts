@@ -16,6 +16,7 @@ import { startSchedules } from './start-schedules.js';
 import { PostgresRunStore } from './stores/postgres-run-store.js';
 import type { RunStore } from './stores/run-store.js';
 import { SqliteRunStore } from './stores/sqlite-run-store.js';
+import { openWorkflowRuns } from './workflow-runs.js';
 
 export interface ServeOptions {
   config: ThinkflowConfig;
@@ -154,6 +155,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     onError: (e) => logError('thinkflow serve: a request failed: ', e),
     log,
   };
+  // The config's workflows run in this process, checkpointed next to the runs (same data dir, or `--pg`).
+  const workflows = openWorkflowRuns({
+    workflows: config.workflows,
+    pg: options.pg,
+    pgSchema: options.pgSchema,
+    dataDir: options.dataDir ?? thinkflowHome(),
+    claims: store,
+    onError: (e) => logError('thinkflow serve: a workflow run failed: ', e),
+  });
+  if (workflows) appOptions.workflows = workflows;
   const app = createApp(appOptions);
   const retention = startRetention({
     store,
@@ -170,6 +181,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const resumed = await runs.resumeUnfinished();
     if (resumed > 0) log(`thinkflow serve: resuming ${resumed} unfinished run(s) from their checkpoints.`);
   }
+  const recovered = (await workflows?.recover()) ?? 0;
+  if (recovered > 0) log(`thinkflow serve: resuming ${recovered} unfinished workflow run(s) from their checkpoints.`);
 
   let closing: Promise<void> | undefined;
   return {
@@ -188,6 +201,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         if ('closeAllConnections' in server) server.closeAllConnections();
         await stopped;
         await retention.stop();
+        await workflows?.close({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 });
         await store.close();
         await sessions.close?.();
         throttled.close();

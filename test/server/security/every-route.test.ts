@@ -2,8 +2,10 @@
 // front of each: a route added later cannot forget the checks, because this list is read, not written.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { SqliteSessionStore } from '../../../src/memory/index.js';
-import { createApp, SqliteRunStore, type ThinkflowApp } from '../../../src/server/index.js';
+import { createApp, SqliteRunStore, type ThinkflowApp, workflowRuns } from '../../../src/server/index.js';
+import { createStep, createWorkflow, memoryWorkflowStore } from '../../../src/workflow/index.js';
 import { stepsAgent, tempDir } from '../server-fixtures.js';
 
 let app: ThinkflowApp;
@@ -22,6 +24,16 @@ beforeAll(() => {
     studio: true,
     sessions,
     hooks: { steps: { agent: 'steps' } },
+    // The workflow routes too, with a workflow named as the walk fills `:name` in.
+    workflows: workflowRuns({
+      workflows: {
+        steps: createWorkflow({ id: 'steps', input: z.unknown(), output: z.unknown() })
+          .then(createStep({ id: 'echo', input: z.unknown(), output: z.unknown(), run: (x) => x }))
+          .commit(),
+      },
+      store: memoryWorkflowStore(),
+      claims: store,
+    }),
   });
 });
 afterAll(async () => {
@@ -75,6 +87,8 @@ describe('every registered route is behind the security middleware', () => {
       'POST /v1/sessions/:id/runs',
       'POST /v1/agents/:name/replay',
       'GET /studio',
+      'POST /v1/workflows/:name/runs',
+      'POST /v1/runs/:id/resume',
     ]) {
       expect(names).toContain(expected);
     }

@@ -1,0 +1,85 @@
+/**
+ * Workflow overhead: a 10-step linear workflow of plain function steps against a hand-written
+ * sequence of the same functions, in memory at steady state; and store commits per step with SQLite.
+ * Run: npm run build && node --import tsx bench/workflow.bench.ts
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type * as Thinkflow from '../src/index.js';
+import type { WorkflowStore } from '../src/index.js';
+
+// Measure the compiled package when it is built (what users run); else the sources through tsx.
+const built = new URL('../dist/index.js', import.meta.url);
+const source = existsSync(built) ? 'dist' : 'src';
+const { createStep, createWorkflow, memoryWorkflowStore, sqliteWorkflowStore } = (await import(
+  source === 'dist' ? built.href : '../src/index.js'
+)) as typeof Thinkflow;
+console.log(`measuring ${source}`);
+
+const STEPS = 10;
+// A plain function step: a little real work (parse, transform, serialise), as a pipeline step does.
+const work = (doc: { id: number; text: string }) => ({
+  id: doc.id + 1,
+  text: doc.text.toUpperCase().split(' ').reverse().join(' '),
+});
+const Doc = z.object({ id: z.number(), text: z.string() });
+const steps = Array.from({ length: STEPS }, (_, i) => createStep({ id: `s${i}`, input: Doc, output: Doc, run: work }));
+let builder = createWorkflow({ id: 'bench', input: Doc, output: Doc }) as unknown as {
+  then(s: unknown): typeof builder;
+  commit(): { run(i: unknown, o?: unknown): Promise<unknown> };
+};
+for (const step of steps) builder = builder.then(step);
+const flow = builder.commit();
+const input = { id: 0, text: 'the quick brown fox jumps over the lazy dog' };
+
+async function handWritten(): Promise<unknown> {
+  let value = input;
+  for (let i = 0; i < STEPS; i++) value = await work(value);
+  return value;
+}
+
+async function time(label: string, n: number, fn: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < Math.min(200, n); i++) await fn();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await fn();
+  const perRun = Number(process.hrtime.bigint() - start) / n / 1000;
+  console.log(`${label.padEnd(40)} ${perRun.toFixed(2)} µs/run`);
+  return perRun;
+}
+
+const ratios: number[] = [];
+for (let round = 0; round < 3; round++) {
+  const store = memoryWorkflowStore();
+  const hand = await time('hand-written sequence', 20_000, handWritten);
+  const wf = await time('workflow (memory store)', 5_000, () => flow.run(input, { store }));
+  ratios.push(wf / hand);
+}
+console.log(`workflow / hand-written: ${ratios.map((r) => r.toFixed(1)).join(', ')} (×, 3 rounds)`);
+
+// Store commits per step with SQLite: count the store's write calls over one run.
+const dir = mkdtempSync(join(tmpdir(), 'thinkflow-wf-bench-'));
+const sqlite = sqliteWorkflowStore({ file: join(dir, 'wf.db') });
+let commits = 0;
+const tally =
+  <A extends unknown[], R>(fn: (...args: A) => R) =>
+  (...args: A): R => {
+    commits++;
+    return fn(...args);
+  };
+const counted: WorkflowStore = {
+  ...sqlite,
+  createRun: tally(sqlite.createRun),
+  updateRun: tally(sqlite.updateRun),
+  saveStep: tally(sqlite.saveStep),
+  deleteSteps: tally(sqlite.deleteSteps),
+};
+await flow.run(input, { store: counted });
+console.log(
+  `SQLite commits for a ${STEPS}-step run: ${commits} (${(commits / STEPS).toFixed(1)} per step, incl. the run's create and end)`,
+);
+const sqliteMs = await time('workflow (SQLite store)', 500, () => flow.run(input, { store: sqlite }));
+console.log(`SQLite run: ${(sqliteMs / 1000).toFixed(2)} ms per 10-step run`);
+sqlite.close?.();
+rmSync(dir, { recursive: true, force: true });

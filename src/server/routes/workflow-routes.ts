@@ -1,0 +1,160 @@
+import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { WorkflowRequestError } from '../../workflow/index.js';
+import { idempotencyOf, mayAccess } from '../caller-runs.js';
+import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
+import { currentScope, type RequestScope } from '../request-scope.js';
+import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflow-runs.js';
+import { ForkWorkflowBody, ResumeWorkflowBody, StartWorkflowBody, WorkflowWaitQuery } from './workflow-wire-schema.js';
+
+function scope(): RequestScope {
+  const found = currentScope();
+  if (!found) throw new Error('The workflow routes were called outside a request: mount them after resolveCaller().');
+  return found;
+}
+
+/** The 4xx a refused `resume` or `fork` answers, by `WorkflowRequestError.code`. */
+function requestRefusal(c: Context, error: WorkflowRequestError): Response {
+  switch (error.code) {
+    case 'not_found':
+      return apiError(c, 'not_found', error.message);
+    case 'invalid_payload':
+    case 'invalid_input':
+      return apiError(c, 'invalid_request', error.message, NO_RETRY);
+    case 'not_suspended':
+    case 'definition_changed':
+      return apiError(c, 'conflict', error.message, NO_RETRY);
+  }
+}
+
+function startRefusal(c: Context, result: Exclude<WorkflowStartResult, { ok: true }>, name: string): Response {
+  switch (result.reason) {
+    case 'unknown_workflow':
+      return apiError(c, 'not_found', `No workflow named "${name}".`);
+    case 'idempotency_mismatch':
+      return apiError(
+        c,
+        'unprocessable',
+        `This Idempotency-Key was used for another request (run ${result.runId}): send a new key with a new request, and the same body, path and query with a retry.`,
+        NO_RETRY,
+      );
+    case 'request':
+      return requestRefusal(c, result.error);
+  }
+}
+
+/**
+ * Workflow runs over HTTP: start one from the config's `workflows`, read it, resume a suspended one and
+ * fork one from a step. The caller owns the runs they start (another principal's run is a 404), and a
+ * start or fork with an Idempotency-Key starts at most one run.
+ */
+export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
+  /** The run if the caller may see it. */
+  const visible = async (id: string): Promise<WorkflowRunView | undefined> => {
+    const run = await runs.get(id);
+    return run && mayAccess(scope().caller, run.owner) ? run : undefined;
+  };
+  const noRun = (c: Context, id: string) => apiError(c, 'not_found', `No workflow run with id "${id}".`);
+  /** Answers with the run: 202 while it runs, 200 once it ended or suspended (after waiting, if asked). */
+  const answer = async (c: Context, run: WorkflowRunView, wait: boolean) => {
+    const now = wait ? ((await runs.wait(run.id)) ?? run) : ((await runs.get(run.id)) ?? run);
+    return c.json(now, runs.running(now.id) ? 202 : 200, { Location: `/v1/workflows/runs/${now.id}` });
+  };
+  const idempotency = async (c: Context) => {
+    const key = await idempotencyOf(scope());
+    return key === null
+      ? apiError(
+          c,
+          'invalid_request',
+          'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).',
+          NO_RETRY,
+        )
+      : key;
+  };
+
+  app.post('/v1/workflows/:name/runs', async (c) => {
+    const query = readQuery(c, WorkflowWaitQuery);
+    if (!query.ok) return query.response;
+    const body = await readBody(c, StartWorkflowBody);
+    if (!body.ok) return body.response;
+    const key = await idempotency(c);
+    if (key instanceof Response) return key;
+    const name = c.req.param('name');
+    const found = scope();
+    const started = await runs.start(name, body.value.input, { owner: found.caller.principal, idempotency: key });
+    if (!started.ok) return startRefusal(c, started, name);
+    found.started = [...(found.started ?? []), started.run.id];
+    if (started.replayed) c.header('Idempotent-Replayed', 'true');
+    return answer(c, started.run, body.value.wait === true || query.value.wait === 'true');
+  });
+
+  app.get('/v1/workflows/runs/:id', async (c) => {
+    const run = await visible(c.req.param('id'));
+    return run ? c.json(run) : noRun(c, c.req.param('id'));
+  });
+
+  app.get('/v1/workflows/runs/:id/events', async (c) => {
+    const id = c.req.param('id');
+    if (!(await visible(id))) return noRun(c, id);
+    const from = c.req.header('Last-Event-ID') ?? c.req.query('after') ?? '0';
+    if (!/^\d{1,15}$/.test(from))
+      return apiError(
+        c,
+        'invalid_request',
+        `Last-Event-ID / after must be an event number (0 or more), not "${from}".`,
+      );
+    let after = Number(from);
+    return streamSSE(c, async (stream) => {
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+      });
+      while (open) {
+        const running = runs.running(id);
+        const changed = runs.changed(id, 15_000);
+        for (const { seq, event } of runs.events(id, after)) {
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: String(seq) });
+          after = seq;
+        }
+        // Ends once the run has ended or suspended (a resume is a new stream).
+        if (!running) break;
+        await changed;
+      }
+    });
+  });
+
+  app.post('/v1/runs/:id/resume', async (c) => {
+    const query = readQuery(c, WorkflowWaitQuery);
+    if (!query.ok) return query.response;
+    const body = await readBody(c, ResumeWorkflowBody);
+    if (!body.ok) return body.response;
+    const id = c.req.param('id');
+    if (!(await visible(id))) return noRun(c, id);
+    const { step, event, payload } = body.value;
+    try {
+      const run = await runs.resume(id, { step, event, payload });
+      return answer(c, run, body.value.wait === true || query.value.wait === 'true');
+    } catch (error) {
+      if (error instanceof WorkflowRequestError) return requestRefusal(c, error);
+      throw error;
+    }
+  });
+
+  app.post('/v1/runs/:id/fork', async (c) => {
+    const query = readQuery(c, WorkflowWaitQuery);
+    if (!query.ok) return query.response;
+    const body = await readBody(c, ForkWorkflowBody);
+    if (!body.ok) return body.response;
+    const key = await idempotency(c);
+    if (key instanceof Response) return key;
+    const id = c.req.param('id');
+    if (!(await visible(id))) return noRun(c, id);
+    const found = scope();
+    const { fromStep, input } = body.value;
+    const forked = await runs.fork(id, { fromStep, input }, { owner: found.caller.principal, idempotency: key });
+    if (!forked.ok) return startRefusal(c, forked, id);
+    found.started = [...(found.started ?? []), forked.run.id];
+    if (forked.replayed) c.header('Idempotent-Replayed', 'true');
+    return answer(c, forked.run, body.value.wait === true || query.value.wait === 'true');
+  });
+}

@@ -1,0 +1,336 @@
+import type { AgentEvent } from '../core/index.js';
+import {
+  postgresWorkflowStore,
+  type StepRecord,
+  type SuspendedStep,
+  sqliteWorkflowStore,
+  type Workflow,
+  WorkflowRequestError,
+  type WorkflowResult,
+  type WorkflowRunRecord,
+  type WorkflowStore,
+} from '../workflow/index.js';
+import { newRunId } from './new-run-id.js';
+import type { StoredEvent } from './run-record.js';
+import type { IdempotencyRequest } from './run-service.js';
+import { DEFAULT_IDEMPOTENCY_HOURS } from './start-once.js';
+import type { RunStore } from './stores/run-store.js';
+
+/** A workflow run as the HTTP API shows it: the stored record with its visible steps and what it waits for. */
+export interface WorkflowRunView extends WorkflowRunRecord {
+  /** The config name it was started under (`workflows: { name: workflow }`). */
+  workflow: string;
+  steps: Record<string, StepRecord>;
+  suspended: SuspendedStep[];
+}
+
+/** Who asks, and with which Idempotency-Key, for a run to start (or be forked). */
+export interface WorkflowStartContext {
+  owner?: string;
+  idempotency?: IdempotencyRequest;
+}
+
+/** The outcome of a start or a fork: the run, or why nothing started. */
+export type WorkflowStartResult =
+  | { ok: true; run: WorkflowRunView; replayed?: boolean }
+  | { ok: false; reason: 'unknown_workflow' }
+  | { ok: false; reason: 'idempotency_mismatch'; runId: string }
+  | { ok: false; reason: 'request'; error: WorkflowRequestError };
+
+/** Options of `workflowRuns`. */
+export interface WorkflowRunsOptions {
+  /** The config's `workflows`, by name. */
+  workflows: Record<string, Workflow>;
+  /** Where the runs and their checkpoints live (`sqliteWorkflowStore` in the data dir by default in serve). */
+  store: WorkflowStore;
+  /** The run store whose Idempotency-Key claims the workflow routes share with the agent routes. */
+  claims: Pick<RunStore, 'claimIdempotencyKey' | 'releaseIdempotencyKey'>;
+  /** Gets each workflow event (`workflow_start`, `step_start`, ...), as the run emits it. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Called with a run that failed outside its own error handling (a store outage). */
+  onError?: (error: unknown) => void;
+  /** Hours an Idempotency-Key holds its run. Default 24. */
+  keyHours?: number;
+  /** Close `store` with the service. */
+  ownStore?: boolean;
+}
+
+/** What `thinkflow serve` opens its workflow runs with. */
+export interface OpenWorkflowRunsOptions extends Pick<WorkflowRunsOptions, 'claims' | 'onError'> {
+  workflows?: Record<string, Workflow>;
+  /** `postgres://…`: the workflow store goes there (schema `pgSchema`, default `thinkflow`). */
+  pg?: string;
+  pgSchema?: string;
+  /** Else SQLite in this data dir (`thinkflow.db`, where `thinkflow workflow run` keeps its runs too). */
+  dataDir: string;
+}
+
+/** The workflow runs of a served config, or undefined when it declares none. */
+export function openWorkflowRuns(options: OpenWorkflowRunsOptions): WorkflowRuns | undefined {
+  const { workflows } = options;
+  if (!workflows || Object.keys(workflows).length === 0) return undefined;
+  const store = options.pg
+    ? postgresWorkflowStore({ connectionString: options.pg, schema: options.pgSchema ?? 'thinkflow' })
+    : sqliteWorkflowStore({ dataDir: options.dataDir });
+  return workflowRuns({ workflows, store, claims: options.claims, onError: options.onError, ownStore: true });
+}
+
+/** The workflow runs of a server: started, resumed and forked in this process, kept in the workflow store. */
+export interface WorkflowRuns {
+  names(): string[];
+  start(name: string, input: unknown, context: WorkflowStartContext): Promise<WorkflowStartResult>;
+  get(id: string): Promise<WorkflowRunView | undefined>;
+  /** Continues a suspended run; resolves once the request is accepted (throws `WorkflowRequestError` if not). */
+  resume(id: string, request: { step?: string; event?: string; payload?: unknown }): Promise<WorkflowRunView>;
+  fork(
+    id: string,
+    request: { fromStep: string; input?: unknown },
+    context: WorkflowStartContext,
+  ): Promise<WorkflowStartResult>;
+  /** Resolves when the run has ended or suspended (at once if it is not running in this process). */
+  wait(id: string): Promise<WorkflowRunView | undefined>;
+  /** True while the run executes in this process. */
+  running(id: string): boolean;
+  /** The run's events after `afterSeq` that this process saw (kept in memory: see docs/workflows.md#service). */
+  events(id: string, afterSeq: number): StoredEvent[];
+  /** Resolves at the run's next event, or after `timeoutMs`. */
+  changed(id: string, timeoutMs: number): Promise<void>;
+  /** Resumes the runs a stopped process left `running` (crash recovery); returns how many. */
+  recover(): Promise<number>;
+  /**
+   * Waits up to `timeoutMs` (default 10 s) for the runs in flight, then closes the store if this service
+   * opened it. A run still going stays `running` in the store: the next start resumes it from its checkpoints.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+/** Events kept per run, and runs whose events are kept (the oldest log goes first). */
+const EVENTS_PER_RUN = 10_000;
+const LOGGED_RUNS = 500;
+
+/** A claim whose run is still missing after this long was left by a process that died in between. */
+const ORPHANED_CLAIM_MS = 10_000;
+
+/**
+ * The workflow runs `thinkflow serve` executes: each one runs in this process, checkpointed in `store`,
+ * so a restarted server resumes those left running and a suspended one waits there for its resume.
+ */
+export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
+  const { store, workflows } = options;
+  const byId = new Map<string, { name: string; workflow: Workflow }>();
+  for (const [name, workflow] of Object.entries(workflows))
+    if (!byId.has(workflow.id)) byId.set(workflow.id, { name, workflow });
+  const inFlight = new Map<string, Promise<WorkflowResult | undefined>>();
+  const logs = new Map<string, { events: StoredEvent[]; seq: number; waiters: Set<() => void> }>();
+  const logOf = (id: string) => {
+    let log = logs.get(id);
+    if (!log) {
+      if (logs.size >= LOGGED_RUNS) logs.delete(logs.keys().next().value as string);
+      log = { events: [], seq: 0, waiters: new Set() };
+      logs.set(id, log);
+    }
+    return log;
+  };
+  const record = (id: string, event: AgentEvent) => {
+    const log = logOf(id);
+    log.seq++;
+    if (log.events.length < EVENTS_PER_RUN) log.events.push({ seq: log.seq, event });
+    for (const wake of log.waiters) wake();
+    log.waiters.clear();
+  };
+
+  const view = async (record: WorkflowRunRecord): Promise<WorkflowRunView> => {
+    const all = await store.loadSteps(record.id);
+    const steps: Record<string, StepRecord> = {};
+    const suspended: SuspendedStep[] = [];
+    for (const [path, step] of Object.entries(all)) {
+      if (step.status === 'marker' || path.includes('~')) continue;
+      steps[path] = step;
+      if (step.status === 'suspended')
+        suspended.push({
+          path,
+          stepId: step.stepId,
+          payload: step.payload,
+          ...(step.event ? { event: step.event } : {}),
+        });
+    }
+    return { ...record, workflow: byId.get(record.workflowId)?.name ?? record.workflowId, steps, suspended };
+  };
+  const read = async (id: string) => {
+    const record = await store.getRun(id);
+    return record && view(record);
+  };
+
+  /** Runs `go` in the background and resolves once its request was accepted (its `workflow_start`). */
+  const launch = async (
+    id: string,
+    go: (onEvent: (event: AgentEvent) => void) => Promise<WorkflowResult>,
+  ): Promise<void> => {
+    let accepted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      accepted = resolve;
+    });
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === 'workflow_start') accepted();
+      record(id, event);
+      options.onEvent?.(event);
+    };
+    const run = go(onEvent);
+    const tracked = run.then(
+      (result) => result,
+      (error: unknown) => {
+        if (!(error instanceof WorkflowRequestError)) options.onError?.(error);
+        return undefined;
+      },
+    );
+    inFlight.set(id, tracked);
+    void tracked.finally(() => {
+      if (inFlight.get(id) === tracked) inFlight.delete(id);
+      // Wakes the event streams, which end once the run is no longer in flight.
+      const log = logs.get(id);
+      for (const wake of log?.waiters ?? []) wake();
+      log?.waiters.clear();
+    });
+    // A refused request (bad payload, changed definition) rejects before the run starts.
+    await Promise.race([started, run.then(() => undefined)]);
+  };
+
+  /** Starts `begin(id)` at most once per Idempotency-Key and owner, as `startOnce` does for agent runs. */
+  const once = async (
+    context: WorkflowStartContext,
+    begin: (id: string) => Promise<WorkflowStartResult>,
+  ): Promise<WorkflowStartResult> => {
+    const { idempotency } = context;
+    if (!idempotency) return begin(newRunId());
+    const holdMs = (options.keyHours ?? DEFAULT_IDEMPOTENCY_HOURS) * 3_600_000;
+    for (;;) {
+      const mine = { scope: context.owner ?? '', ...idempotency, runId: newRunId(), createdAt: Date.now() };
+      const held = await options.claims.claimIdempotencyKey(mine, mine.createdAt - holdMs);
+      if (held.runId === mine.runId) {
+        let result: WorkflowStartResult;
+        try {
+          result = await begin(mine.runId);
+        } catch (error) {
+          await options.claims.releaseIdempotencyKey(mine).catch(() => {});
+          throw error;
+        }
+        if (!result.ok) await options.claims.releaseIdempotencyKey(mine);
+        return result;
+      }
+      if (held.fingerprint !== idempotency.fingerprint)
+        return { ok: false, reason: 'idempotency_mismatch', runId: held.runId };
+      const run = await read(held.runId);
+      if (run) return { ok: true, run, replayed: true };
+      if (Date.now() - held.createdAt > ORPHANED_CLAIM_MS) await options.claims.releaseIdempotencyKey(held);
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  const accepted = async (id: string, go: () => Promise<void>): Promise<WorkflowStartResult> => {
+    try {
+      await go();
+    } catch (error) {
+      if (error instanceof WorkflowRequestError) return { ok: false, reason: 'request', error };
+      throw error;
+    }
+    const run = await read(id);
+    if (!run) throw new Error(`Workflow run "${id}" was started but is not in the store.`);
+    return { ok: true, run };
+  };
+
+  const ownerOf = (context: WorkflowStartContext) => (context.owner === undefined ? {} : { owner: context.owner });
+
+  return {
+    names: () => Object.keys(workflows),
+
+    async start(name, input, context) {
+      const workflow = Object.hasOwn(workflows, name) ? workflows[name] : undefined;
+      if (!workflow) return { ok: false, reason: 'unknown_workflow' };
+      return once(context, (id) =>
+        accepted(id, () =>
+          launch(id, (onEvent) => workflow.run(input, { store, runId: id, onEvent, ...ownerOf(context) })),
+        ),
+      );
+    },
+
+    get: read,
+
+    async resume(id, request) {
+      const record = await store.getRun(id);
+      const entry = record && byId.get(record.workflowId);
+      if (!record || !entry) throw new WorkflowRequestError(`No workflow run with id "${id}".`, 'not_found');
+      if (inFlight.has(id))
+        throw new WorkflowRequestError(`Run "${id}" is running; resume it once it has suspended.`, 'not_suspended');
+      await launch(id, (onEvent) => entry.workflow.resume(id, request, { store, onEvent }));
+      return (await read(id))!;
+    },
+
+    async fork(id, request, context) {
+      const record = await store.getRun(id);
+      const entry = record && byId.get(record.workflowId);
+      if (!record || !entry)
+        return {
+          ok: false,
+          reason: 'request',
+          error: new WorkflowRequestError(`No workflow run with id "${id}".`, 'not_found'),
+        };
+      return once(context, (newId) =>
+        accepted(newId, () =>
+          launch(newId, (onEvent) =>
+            entry.workflow.fork(id, request, { store, runId: newId, onEvent, ...ownerOf(context) }),
+          ),
+        ),
+      );
+    },
+
+    async wait(id) {
+      await inFlight.get(id);
+      return read(id);
+    },
+
+    running: (id) => inFlight.has(id),
+
+    events(id, afterSeq) {
+      return (logs.get(id)?.events ?? []).filter((stored) => stored.seq > afterSeq);
+    },
+
+    changed(id, timeoutMs) {
+      return new Promise((resolve) => {
+        const log = logOf(id);
+        const timer = setTimeout(done, timeoutMs);
+        timer.unref?.();
+        function done() {
+          clearTimeout(timer);
+          log.waiters.delete(done);
+          resolve();
+        }
+        log.waiters.add(done);
+      });
+    },
+
+    async recover() {
+      const ids = (await store.runIdsWithStatus?.('running')) ?? [];
+      let n = 0;
+      for (const id of ids) {
+        const record = await store.getRun(id);
+        const entry = record && byId.get(record.workflowId);
+        if (!entry || inFlight.has(id)) continue;
+        await launch(id, (onEvent) => entry.workflow.resume(id, {}, { store, onEvent })).catch((error: unknown) =>
+          options.onError?.(error),
+        );
+        n++;
+      }
+      return n;
+    },
+
+    async close({ timeoutMs = 10_000 } = {}) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([Promise.all([...inFlight.values()]), late]);
+      clearTimeout(timer);
+      if (options.ownStore) await store.close?.();
+    },
+  };
+}

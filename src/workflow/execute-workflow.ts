@@ -1,0 +1,329 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent, RunError } from '../core/index.js';
+import { type EngineContext, emptyUsage, runNodes, StepInputError } from './run-nodes.js';
+import type {
+  AnyStep,
+  ResumeRequest,
+  StepRecord,
+  WorkflowNode,
+  WorkflowResult,
+  WorkflowRunOptions,
+  WorkflowRunRecord,
+  WorkflowShape,
+  WorkflowStore,
+} from './workflow-types.js';
+
+/** The signal of a run nobody can cancel: one for all of them. */
+const NEVER = new AbortController().signal;
+
+/** What a committed workflow keeps to run itself. */
+export interface WorkflowRuntime {
+  shape: WorkflowShape;
+  definitionHash: string;
+  migrate: Record<string, (steps: Record<string, StepRecord>) => Record<string, StepRecord>>;
+  /** Used when a call names no store, so `resume` in the same process finds the run. */
+  defaultStore: WorkflowStore;
+}
+
+/** How a pass starts: a new run, a resume of a stored one, or a fork of one. */
+export type Execution =
+  | { type: 'start'; input: unknown; options?: WorkflowRunOptions }
+  | { type: 'resume'; runId: string; request: ResumeRequest; options?: WorkflowRunOptions }
+  | { type: 'fork'; runId: string; fromStep: string; input?: unknown; options?: WorkflowRunOptions };
+
+/** A mistake in a `resume` or `fork` call (unknown run, wrong payload, changed definition): the run is left as it was. */
+export class WorkflowRequestError extends Error {
+  override name = 'WorkflowRequestError';
+  constructor(
+    message: string,
+    readonly code: 'not_found' | 'invalid_payload' | 'not_suspended' | 'definition_changed' | 'invalid_input',
+  ) {
+    super(message);
+  }
+}
+
+/** Starts, resumes or forks a run and carries it as far as it goes: done, suspended, failed or cancelled. */
+export async function execute(runtime: WorkflowRuntime, execution: Execution): Promise<WorkflowResult> {
+  const store = execution.options?.store ?? runtime.defaultStore;
+  const prepared = await prepare(runtime, store, execution);
+  const started = Date.now();
+  const emit = execution.options?.onEvent;
+  const signal = execution.options?.signal ?? NEVER;
+  const ctx: EngineContext = {
+    run: prepared.run,
+    store,
+    steps: prepared.steps,
+    resume: prepared.resume,
+    usage: emptyUsage(),
+    suspended: [],
+    emit,
+    signal,
+    seq: { n: 0 },
+  };
+  const { run } = prepared;
+  emit?.(
+    at(run, 'workflow_start', {
+      workflow: run.workflowId,
+      input: run.input,
+      definitionHash: run.definitionHash,
+      ...(execution.type === 'start' ? {} : { resumed: true }),
+    }),
+  );
+  let status: WorkflowResult['status'];
+  let output: unknown;
+  let error: RunError | undefined;
+  try {
+    const outcome = await runNodes(ctx, runtime.shape, run.input);
+    if (outcome.type === 'suspended') status = 'suspended';
+    else {
+      const checked = runtime.shape.output.safeParse(outcome.value);
+      if (!checked.success)
+        throw new StepInputError(
+          `Workflow "${runtime.shape.id}" ended with an output its schema refuses: ${checked.error.message}`,
+        );
+      status = 'done';
+      output = checked.data;
+    }
+  } catch (caught) {
+    status = signal.aborted ? 'cancelled' : 'failed';
+    error = {
+      code: signal.aborted ? 'aborted' : caught instanceof StepInputError ? 'invalid_step_value' : 'step_failed',
+      message: caught instanceof Error ? caught.message : String(caught),
+    };
+  }
+  await store.updateRun(run.id, { status, output, error });
+  const durationMs = Date.now() - started;
+  emit?.(at(run, 'workflow_end', { workflow: run.workflowId, status, output, usage: ctx.usage, durationMs, error }));
+  return {
+    runId: run.id,
+    workflowId: run.workflowId,
+    status,
+    output,
+    steps: visible(ctx.steps),
+    suspended: ctx.suspended,
+    usage: ctx.usage,
+    error,
+    durationMs,
+  };
+}
+
+interface Prepared {
+  run: WorkflowRunRecord;
+  steps: Record<string, StepRecord>;
+  resume?: { path: string; payload: unknown };
+}
+
+async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution: Execution): Promise<Prepared> {
+  const { shape } = runtime;
+  if (execution.type === 'start') {
+    const input = shape.input.safeParse(execution.input);
+    if (!input.success)
+      throw new WorkflowRequestError(
+        `Workflow "${shape.id}" cannot take this input: ${input.error.message}`,
+        'invalid_input',
+      );
+    const run = newRecord(runtime, {
+      id: execution.options?.runId ?? randomUUID(),
+      input: input.data,
+      ...ownerOf(execution.options),
+    });
+    await store.createRun(run);
+    return { run, steps: {} };
+  }
+  const source = await store.getRun(execution.runId);
+  if (!source || source.workflowId !== shape.id)
+    throw new WorkflowRequestError(`No run "${execution.runId}" of workflow "${shape.id}" in this store.`, 'not_found');
+  let steps = await store.loadSteps(source.id);
+  if (source.definitionHash !== runtime.definitionHash) {
+    const migrate = runtime.migrate[source.definitionHash];
+    if (!migrate) {
+      throw new WorkflowRequestError(
+        `Run "${source.id}" started under definition ${source.definitionHash} of workflow "${shape.id}", which has changed (now ${runtime.definitionHash}). ` +
+          `Declare migrate: { '${source.definitionHash}': (steps) => steps } in createWorkflow to carry its checkpoints over.`,
+        'definition_changed',
+      );
+    }
+    steps = migrate(steps);
+  }
+  if (execution.type === 'fork') {
+    const from = findPath(shape, steps, execution.fromStep);
+    const kept = Object.fromEntries(Object.entries(steps).filter(([path]) => before(path, from)));
+    const run = newRecord(runtime, {
+      id: execution.options?.runId ?? randomUUID(),
+      input: source.input,
+      overrides: execution.input === undefined ? undefined : { [from]: execution.input },
+      forkedFrom: { runId: source.id, fromStep: execution.fromStep },
+      ...ownerOf(execution.options),
+    });
+    await store.createRun(run, kept);
+    return { run, steps: kept };
+  }
+  if (source.status === 'done')
+    throw new WorkflowRequestError(`Run "${source.id}" is done; fork it to run it again.`, 'not_suspended');
+  const resume = resumeTarget(shape, steps, execution.request);
+  if (source.definitionHash !== runtime.definitionHash) {
+    // One commit per changed step is enough here: migrations are rare and the run is not running.
+    await store.deleteSteps(
+      source.id,
+      Object.keys(await store.loadSteps(source.id)).filter((p) => !(p in steps)),
+    );
+    for (const [path, record] of Object.entries(steps)) await store.saveStep(source.id, path, record);
+  }
+  await store.updateRun(source.id, { status: 'running', definitionHash: runtime.definitionHash, error: undefined });
+  return { run: { ...source, definitionHash: runtime.definitionHash }, steps, resume };
+}
+
+function ownerOf(options: WorkflowRunOptions | undefined): { owner?: string } {
+  return options?.owner === undefined ? {} : { owner: options.owner };
+}
+
+function newRecord(
+  runtime: WorkflowRuntime,
+  fields: Pick<WorkflowRunRecord, 'id' | 'input'> & Partial<WorkflowRunRecord>,
+): WorkflowRunRecord {
+  const now = Date.now();
+  return {
+    workflowId: runtime.shape.id,
+    definitionHash: runtime.definitionHash,
+    status: 'running',
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+}
+
+/** Finds the suspended step a resume is for and checks its payload, before anything runs. */
+function resumeTarget(
+  shape: WorkflowShape,
+  steps: Record<string, StepRecord>,
+  request: ResumeRequest,
+): Prepared['resume'] {
+  if (request.step === undefined && request.event === undefined) return undefined;
+  const waiting = Object.entries(steps).filter(([, r]) => r.status === 'suspended') as [
+    string,
+    Extract<StepRecord, { status: 'suspended' }>,
+  ][];
+  const matches = waiting.filter(([path, r]) =>
+    request.event !== undefined
+      ? r.event === request.event
+      : path === request.step || (r.stepId === request.step && !r.event),
+  );
+  const what = request.event !== undefined ? `event "${request.event}"` : `step "${request.step}"`;
+  if (matches.length === 0) {
+    const list = waiting
+      .map(([path, r]) => (r.event ? `event "${r.event}"` : `step "${r.stepId}" (${path})`))
+      .join(', ');
+    throw new WorkflowRequestError(
+      `The run does not wait for ${what}${list ? `; it waits for ${list}` : ''}.`,
+      'not_suspended',
+    );
+  }
+  if (matches.length > 1) {
+    throw new WorkflowRequestError(
+      `Several steps wait as ${what}: name one by path (${matches.map(([p]) => p).join(', ')}).`,
+      'not_suspended',
+    );
+  }
+  const [path] = matches[0]!;
+  const found = nodeAt(shape, path);
+  const schema = found?.node.type === 'event' ? found.node.schema : found?.step?.resumeSchema;
+  if (!schema) return { path, payload: request.payload };
+  const parsed = schema.safeParse(request.payload);
+  if (!parsed.success)
+    throw new WorkflowRequestError(
+      `The payload for ${what} does not fit its schema: ${parsed.error.message}`,
+      'invalid_payload',
+    );
+  return { path, payload: parsed.data };
+}
+
+/** The node (and step) a checkpoint path points to, walking nested workflows. */
+function nodeAt(shape: WorkflowShape, path: string): { node: WorkflowNode; step?: AnyStep } | undefined {
+  let current: WorkflowShape | undefined = shape;
+  let found: { node: WorkflowNode; step?: AnyStep } | undefined;
+  for (const segment of path.split('/')) {
+    const match = /^(\d+)\.([^[#~]*)/.exec(segment);
+    const node = match && current?.nodes[Number(match[1])];
+    if (!node) return undefined;
+    const id = match[2];
+    const steps = stepsOf(node);
+    const step = steps.find((s) => s.id === id);
+    found = { node, step };
+    current = step?.workflow;
+  }
+  return found;
+}
+
+function stepsOf(node: WorkflowNode): AnyStep[] {
+  switch (node.type) {
+    case 'step':
+    case 'foreach':
+    case 'loop':
+      return [node.step];
+    case 'parallel':
+      return node.steps;
+    case 'branch':
+      return node.branches.map(([, s]) => s);
+    default:
+      return [];
+  }
+}
+
+/** The checkpoint path a fork starts from: a stored path, a stored step's id, or a step of the definition. */
+function findPath(shape: WorkflowShape, steps: Record<string, StepRecord>, fromStep: string): string {
+  if (nodeAt(shape, fromStep)) return fromStep;
+  const stored = Object.keys(steps)
+    .filter((path) => stepIdOf(path) === fromStep)
+    .sort(compareOrder)[0];
+  if (stored) return stored;
+  const walk = (s: WorkflowShape, prefix: string): string | undefined => {
+    for (const [i, node] of s.nodes.entries()) {
+      for (const step of stepsOf(node)) {
+        if (step.id === fromStep) return `${prefix}${i}.${step.id}`;
+        const inner = step.workflow && walk(step.workflow, `${prefix}${i}.${step.id}/`);
+        if (inner) return inner;
+      }
+    }
+    return undefined;
+  };
+  const defined = walk(shape, '');
+  if (!defined)
+    throw new WorkflowRequestError(`Workflow "${shape.id}" has no step "${fromStep}" to fork from.`, 'not_found');
+  return defined;
+}
+
+function stepIdOf(path: string): string {
+  return /(\d+)\.([^[#~/]*)[^/]*$/.exec(path)?.[2] ?? '';
+}
+
+/** Node indexes along a path: `2.a/1.b[3]` → [2, 1]. Parallel siblings and foreach items share theirs. */
+function indexes(path: string): number[] {
+  return path.split('/').map((segment) => Number(/^(\d+)/.exec(segment)?.[1] ?? -1));
+}
+
+function compareOrder(a: string, b: string): number {
+  const x = indexes(a);
+  const y = indexes(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+/** Whether a checkpoint comes strictly before the fork point (and is not one of its ancestors or siblings). */
+function before(path: string, from: string): boolean {
+  const x = indexes(path);
+  const y = indexes(from);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]!;
+  return false;
+}
+
+function visible(steps: Record<string, StepRecord>): Record<string, StepRecord> {
+  return Object.fromEntries(Object.entries(steps).filter(([path, r]) => r.status !== 'marker' && !path.includes('~')));
+}
+
+function at<T extends AgentEvent['type']>(
+  run: WorkflowRunRecord,
+  type: T,
+  fields: Omit<Extract<AgentEvent, { type: T }>, 'type' | 'runId' | 'ts'>,
+): AgentEvent {
+  return { type, runId: run.id, ts: Date.now(), ...fields } as AgentEvent;
+}

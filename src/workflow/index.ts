@@ -1,0 +1,34 @@
+export {
+  type AgentStepOptions,
+  agentStep,
+  type CreateStepOptions,
+  createStep,
+  toolStep,
+} from './create-step.js';
+export {
+  type CreateWorkflowOptions,
+  createWorkflow,
+  type InputOf,
+  type OutputOf,
+  type StepInputMismatch,
+  type StepLike,
+  type Workflow,
+  type WorkflowBuilder,
+} from './create-workflow.js';
+export { WorkflowRequestError } from './execute-workflow.js';
+export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
+export { StepInputError } from './run-nodes.js';
+export { memoryWorkflowStore, sqliteWorkflowStore } from './workflow-store.js';
+export type {
+  Condition,
+  ResumeRequest,
+  StepContext,
+  StepRecord,
+  SuspendedStep,
+  WorkflowResult,
+  WorkflowRunOptions,
+  WorkflowRunRecord,
+  WorkflowStatus,
+  WorkflowStep,
+  WorkflowStore,
+} from './workflow-types.js';

@@ -1,0 +1,364 @@
+import type { AgentEvent, RunUsage } from '../core/index.js';
+import type { DurableState } from './create-step.js';
+import type {
+  AnyStep,
+  StepContext,
+  StepRecord,
+  SuspendedStep,
+  WorkflowNode,
+  WorkflowRunRecord,
+  WorkflowShape,
+  WorkflowStore,
+} from './workflow-types.js';
+
+/** Everything one pass over a run's nodes shares: the run, its checkpoints and where events go. */
+export interface EngineContext {
+  run: WorkflowRunRecord;
+  store: WorkflowStore;
+  /** The run's checkpoints by path, as loaded; reused steps are not run again. */
+  steps: Record<string, StepRecord>;
+  /** The suspended step a resume is for, with its (already validated) payload. */
+  resume?: { path: string; payload: unknown };
+  usage: RunUsage;
+  suspended: SuspendedStep[];
+  /** Absent when nobody listens: events are then not even built. */
+  emit?: (event: AgentEvent) => void;
+  signal: AbortSignal;
+  /** Counts step starts, for the events' `step`. */
+  seq: { n: number };
+}
+
+/** What running a node (or a list of them) came to: a value, or a wait for a resume. */
+export type Outcome = { type: 'value'; value: unknown } | { type: 'suspended' };
+
+const SUSPENDED: Outcome = { type: 'suspended' };
+
+/** A step's `suspend()` throws this; the engine catches it and checkpoints the wait. */
+class Suspend {
+  constructor(readonly payload: unknown) {}
+}
+
+/** Thrown for a value that does not fit a step: names the step and where the value came from. */
+export class StepInputError extends Error {
+  override name = 'StepInputError';
+}
+
+/**
+ * Runs a workflow's nodes in order, each on the previous one's value. A node whose checkpoint is in
+ * `ctx.steps` is not run again; one that suspends stops the list (parallel siblings still finish).
+ */
+export async function runNodes(
+  ctx: EngineContext,
+  shape: WorkflowShape,
+  input: unknown,
+  prefix = '',
+): Promise<Outcome> {
+  let value = input;
+  let from = `the input of workflow "${shape.id}"`;
+  for (const [index, node] of shape.nodes.entries()) {
+    ctx.signal.throwIfAborted();
+    const at = `${prefix}${index}`;
+    const outcome = await runNode(ctx, { node, at, value, from });
+    if (outcome.type === 'suspended') return outcome;
+    value = outcome.value;
+    from = `the output of ${describe(node)}`;
+  }
+  return { type: 'value', value };
+}
+
+interface NodeCall {
+  node: WorkflowNode;
+  /** The node's place: its index, after its parents' paths. */
+  at: string;
+  value: unknown;
+  /** Where `value` came from, for validation errors. */
+  from: string;
+}
+
+async function runNode(ctx: EngineContext, call: NodeCall): Promise<Outcome> {
+  const { node, at, value, from } = call;
+  switch (node.type) {
+    case 'step':
+      return runStep(ctx, { step: node.step, path: `${at}.${node.step.id}`, value, from });
+    case 'parallel': {
+      const paths = node.steps.map((step) => `${at}.${step.id}`);
+      const outcomes = await settleAll(
+        node.steps.map((step, i) => () => runStep(ctx, { step, path: paths[i]!, value, from })),
+      );
+      return merge(node.steps, outcomes);
+    }
+    case 'branch': {
+      const key = `${at}.branch`;
+      const chosen = (ctx.steps[key] as { value?: number[] } | undefined)?.value ?? (await choose(node, value));
+      if (!ctx.steps[key]) await save(ctx, key, { status: 'marker', value: chosen });
+      const steps = chosen.map((i) => node.branches[i]![1]);
+      const outcomes = await settleAll(
+        steps.map((step) => () => runStep(ctx, { step, path: `${at}.${step.id}`, value, from })),
+      );
+      return merge(steps, outcomes);
+    }
+    case 'foreach': {
+      if (!Array.isArray(value))
+        throw new StepInputError(`foreach "${node.step.id}" needs an array, but ${from} is ${typeof value}.`);
+      const items = value.map(
+        (item, i) => () => runStep(ctx, { step: node.step, path: `${at}.${node.step.id}[${i}]`, value: item, from }),
+      );
+      const outcomes = await settleAll(items, node.concurrency);
+      if (outcomes.some((o) => o.type === 'suspended')) return SUSPENDED;
+      return { type: 'value', value: outcomes.map((o) => (o as { value: unknown }).value) };
+    }
+    case 'loop': {
+      let current = value;
+      for (let n = 0; n < node.maxIterations; n++) {
+        const outcome = await runStep(ctx, {
+          step: node.step,
+          path: `${at}.${node.step.id}#${n}`,
+          value: current,
+          from,
+        });
+        if (outcome.type === 'suspended') return outcome;
+        current = outcome.value;
+        const holds = await node.condition(current);
+        if (node.until ? holds : !holds) return { type: 'value', value: current };
+      }
+      throw new Error(
+        `loop "${node.step.id}" ran ${node.maxIterations} times without meeting its condition (maxIterations).`,
+      );
+    }
+    case 'sleep':
+      await sleepNode(ctx, { node, key: `${at}.sleep`, value });
+      return { type: 'value', value };
+    case 'event':
+      return waitForEvent(ctx, { node, key: `${at}.event`, from });
+  }
+}
+
+interface StepCall {
+  step: AnyStep;
+  path: string;
+  value: unknown;
+  from: string;
+}
+
+async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
+  const { step, path } = call;
+  const record = ctx.steps[path];
+  if (record?.status === 'done') {
+    if (record.usage) addUsage(ctx.usage, record.usage);
+    return { type: 'value', value: record.output };
+  }
+  const resumed = ctx.resume?.path === path ? ctx.resume : undefined;
+  if (record?.status === 'suspended' && !resumed) {
+    ctx.suspended.push({ path, stepId: step.id, payload: record.payload });
+    return SUSPENDED;
+  }
+  const input = ctx.run.overrides?.[path] ?? call.value;
+  const parsed = step.input.safeParse(input);
+  if (!parsed.success) {
+    throw new StepInputError(`Step "${step.id}" (${path}) cannot take ${call.from}: ${issues(parsed.error)}`);
+  }
+  if (step.workflow) return runNested(ctx, { step, path, input: parsed.data });
+  const n = ctx.seq.n++;
+  const started = Date.now();
+  ctx.emit?.(event(ctx, 'step_start', { step: n, stepId: step.id, path }));
+  const usage = emptyUsage();
+  const stateKey = `${path}~state`;
+  const durable: DurableState = {
+    previous: (ctx.steps[stateKey] as { value?: unknown } | undefined)?.value,
+    save: (value) => ctx.store.saveStep(ctx.run.id, stateKey, { status: 'marker', value }),
+  };
+  const stepCtx: StepContext & { durable: DurableState } = {
+    runId: ctx.run.id,
+    workflowId: ctx.run.workflowId,
+    stepId: step.id,
+    path,
+    signal: ctx.signal,
+    resumeData: resumed?.payload,
+    suspend: (payload) => {
+      throw new Suspend(payload);
+    },
+    addUsage: (more) => addUsage(usage, more),
+    emit: ctx.emit ?? noop,
+    durable,
+  };
+  try {
+    const output = await step.run(parsed.data, stepCtx);
+    const checked = step.output.safeParse(output);
+    if (!checked.success)
+      throw new StepInputError(
+        `Step "${step.id}" (${path}) returned an output its schema refuses: ${issues(checked.error)}`,
+      );
+    await save(ctx, path, { status: 'done', output: checked.data, usage });
+    addUsage(ctx.usage, usage);
+    ctx.emit?.(
+      event(ctx, 'step_end', {
+        step: n,
+        stepId: step.id,
+        path,
+        ms: Date.now() - started,
+        ok: true,
+        output: checked.data,
+      }),
+    );
+    return { type: 'value', value: checked.data };
+  } catch (error) {
+    if (error instanceof Suspend) {
+      addUsage(ctx.usage, usage);
+      await save(ctx, path, { status: 'suspended', stepId: step.id, payload: error.payload });
+      ctx.suspended.push({ path, stepId: step.id, payload: error.payload });
+      ctx.emit?.(event(ctx, 'step_suspended', { step: n, stepId: step.id, path, payload: error.payload }));
+      return SUSPENDED;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.emit?.(
+      event(ctx, 'step_end', { step: n, stepId: step.id, path, ms: Date.now() - started, ok: false, error: message }),
+    );
+    throw error;
+  }
+}
+
+/** A workflow used as a step: its nodes run in this run under the step's path, then its output is checkpointed. */
+async function runNested(ctx: EngineContext, call: { step: AnyStep; path: string; input: unknown }): Promise<Outcome> {
+  const outcome = await runNodes(ctx, call.step.workflow!, call.input, `${call.path}/`);
+  if (outcome.type === 'suspended') return outcome;
+  const checked = call.step.workflow!.output.safeParse(outcome.value);
+  if (!checked.success)
+    throw new StepInputError(
+      `Workflow "${call.step.id}" (${call.path}) returned an output its schema refuses: ${issues(checked.error)}`,
+    );
+  await save(ctx, call.path, { status: 'done', output: checked.data });
+  return { type: 'value', value: checked.data };
+}
+
+async function sleepNode(
+  ctx: EngineContext,
+  call: { node: Extract<WorkflowNode, { type: 'sleep' }>; key: string; value: unknown },
+): Promise<void> {
+  const { node, key } = call;
+  if (ctx.steps[key]?.status === 'done') return;
+  // The wake time is stored first, so a run resumed after a crash sleeps only what is left.
+  let wakeAt = (ctx.steps[key] as { value?: number } | undefined)?.value;
+  if (wakeAt === undefined) {
+    const until = typeof node.until === 'function' ? node.until(call.value) : node.until;
+    wakeAt = until ? until.getTime() : Date.now() + (node.ms ?? 0);
+    await save(ctx, key, { status: 'marker', value: wakeAt });
+  }
+  await delay(Math.max(0, wakeAt - Date.now()), ctx.signal);
+  await save(ctx, key, { status: 'done', output: null });
+}
+
+async function waitForEvent(
+  ctx: EngineContext,
+  call: { node: Extract<WorkflowNode, { type: 'event' }>; key: string; from: string },
+): Promise<Outcome> {
+  const { node, key } = call;
+  const record = ctx.steps[key];
+  if (record?.status === 'done') return { type: 'value', value: record.output };
+  if (ctx.resume?.path === key) {
+    await save(ctx, key, { status: 'done', output: ctx.resume.payload });
+    return { type: 'value', value: ctx.resume.payload };
+  }
+  if (!record) {
+    await save(ctx, key, { status: 'suspended', stepId: node.name, event: node.name });
+    ctx.emit?.(event(ctx, 'step_suspended', { step: ctx.seq.n++, stepId: node.name, path: key, event: node.name }));
+  }
+  ctx.suspended.push({ path: key, stepId: node.name, event: node.name });
+  return SUSPENDED;
+}
+
+/** Runs every task (at most `limit` at a time) and waits for all: a failure surfaces only once the others settled and saved. */
+async function settleAll(tasks: (() => Promise<Outcome>)[], limit = Number.POSITIVE_INFINITY): Promise<Outcome[]> {
+  const results: PromiseSettledResult<Outcome>[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!().then(
+        (value) => ({ status: 'fulfilled', value }) as const,
+        (reason) => ({ status: 'rejected', reason }) as const,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, worker));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return results.map((r) => (r as PromiseFulfilledResult<Outcome>).value);
+}
+
+function merge(steps: AnyStep[], outcomes: Outcome[]): Outcome {
+  if (outcomes.some((o) => o.type === 'suspended')) return SUSPENDED;
+  const value: Record<string, unknown> = {};
+  steps.forEach((step, i) => {
+    value[step.id] = (outcomes[i] as { value: unknown }).value;
+  });
+  return { type: 'value', value };
+}
+
+async function choose(node: Extract<WorkflowNode, { type: 'branch' }>, value: unknown): Promise<number[]> {
+  const chosen: number[] = [];
+  for (const [i, [condition]] of node.branches.entries()) if (await condition(value)) chosen.push(i);
+  return chosen;
+}
+
+async function save(ctx: EngineContext, path: string, record: StepRecord): Promise<void> {
+  ctx.steps[path] = record;
+  await ctx.store.saveStep(ctx.run.id, path, record);
+}
+
+function describe(node: WorkflowNode): string {
+  switch (node.type) {
+    case 'step':
+    case 'foreach':
+    case 'loop':
+      return `step "${node.step.id}"`;
+    case 'parallel':
+      return `parallel [${node.steps.map((s) => s.id).join(', ')}]`;
+    case 'branch':
+      return `branch [${node.branches.map(([, s]) => s.id).join(', ')}]`;
+    case 'sleep':
+      return 'a sleep';
+    case 'event':
+      return `event "${node.name}"`;
+  }
+}
+
+function issues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`).join('; ');
+}
+
+function event<T extends AgentEvent['type']>(
+  ctx: EngineContext,
+  type: T,
+  fields: Omit<Extract<AgentEvent, { type: T }>, 'type' | 'runId' | 'ts'>,
+): AgentEvent {
+  return { type, runId: ctx.run.id, ts: Date.now(), ...fields } as AgentEvent;
+}
+
+const noop = () => {};
+
+export function emptyUsage(): RunUsage {
+  return { promptTokens: 0, completionTokens: 0, llmCalls: 0 };
+}
+
+export function addUsage(into: RunUsage, more: RunUsage): void {
+  into.promptTokens += more.promptTokens;
+  into.completionTokens += more.completionTokens;
+  into.llmCalls += more.llmCalls;
+  if (more.estimated) into.estimated = true;
+  if (more.costUsd !== undefined) into.costUsd = (into.costUsd ?? 0) + more.costUsd;
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

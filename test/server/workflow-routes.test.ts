@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type RunningServer, serve } from '../../src/server/index.js';
+import { parseSse, tempDir } from './server-fixtures.js';
+
+const CONFIG = new URL('./fixtures/workflows.config.ts', import.meta.url).pathname;
+const dir = tempDir();
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await serve({ config: await loadConfig(CONFIG), port: 0, dataDir: dir.path, log: () => {} });
+});
+afterAll(async () => {
+  await server?.close();
+  dir.cleanup();
+});
+
+/** A real HTTP call to the served app, as `token`'s principal. */
+async function call(token: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read answer fields freely.
+  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> };
+}
+
+describe('workflow routes', () => {
+  it('starts, suspends, refuses an invalid payload (still suspended), resumes to done', async () => {
+    const started = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'hello' });
+    expect(started.status).toBe(200);
+    expect(started.json).toMatchObject({ status: 'suspended', workflow: 'tally', owner: 'alice' });
+    expect(started.json.suspended).toEqual([{ path: '1.review', stepId: 'review', payload: { n: 5 } }]);
+    const id = started.json.id as string;
+
+    const bad = await call('tok-alice', `/v1/runs/${id}/resume`, { step: 'review', payload: { factor: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/does not fit its schema/);
+    expect((await call('tok-alice', `/v1/workflows/runs/${id}`)).json.status).toBe('suspended');
+
+    const wrongStep = await call('tok-alice', `/v1/runs/${id}/resume`, { step: 'nope', payload: {} });
+    expect(wrongStep.status).toBe(409);
+
+    const done = await call('tok-alice', `/v1/runs/${id}/resume?wait=true`, { step: 'review', payload: { factor: 3 } });
+    expect(done.status).toBe(200);
+    expect(done.json).toMatchObject({ status: 'done', output: 'total 15' });
+    expect((await call('tok-alice', `/v1/runs/${id}/resume`, { step: 'review', payload: { factor: 3 } })).status).toBe(
+      409,
+    );
+  });
+
+  it('answers 202 at once without wait, and 400 for an input the workflow refuses', async () => {
+    const started = await call('tok-alice', '/v1/workflows/signup/runs', { input: 'ann' });
+    expect([200, 202]).toContain(started.status);
+    expect(started.headers.get('location')).toBe(`/v1/workflows/runs/${started.json.id}`);
+    const id = started.json.id as string;
+    const waiting = await call('tok-alice', `/v1/workflows/runs/${id}`);
+    expect(waiting.json.suspended).toEqual([expect.objectContaining({ event: 'confirmed' })]);
+    expect(
+      (await call('tok-alice', `/v1/runs/${id}/resume`, { event: 'confirmed', payload: { email: 1 } })).status,
+    ).toBe(400);
+    const done = await call('tok-alice', `/v1/runs/${id}/resume?wait=true`, {
+      event: 'confirmed',
+      payload: { email: 'ann@example.com' },
+    });
+    expect(done.json).toMatchObject({ status: 'done', output: { email: 'ann@example.com' } });
+
+    expect((await call('tok-alice', '/v1/workflows/signup/runs', { input: 42 })).status).toBe(400);
+    expect((await call('tok-alice', '/v1/workflows/nope/runs', { input: 'x' })).status).toBe(404);
+  });
+
+  it('streams the workflow events as SSE, from Last-Event-ID on', async () => {
+    const started = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'sse' });
+    const id = started.json.id as string;
+    const read = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}/v1/workflows/runs/${id}/events`, {
+        headers: { authorization: 'Bearer tok-alice', ...headers },
+      });
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      return parseSse(await response.text());
+    };
+    const first = await read();
+    expect(first.map((e) => e.event)).toEqual([
+      'workflow_start',
+      'step_start',
+      'step_end',
+      'step_start',
+      'step_suspended',
+      'workflow_end',
+    ]);
+    await call('tok-alice', `/v1/runs/${id}/resume?wait=true`, { step: 'review', payload: { factor: 2 } });
+    const rest = await read({ 'Last-Event-ID': first.at(-1)!.id! });
+    expect(rest[0]).toMatchObject({ event: 'workflow_start', id: String(first.length + 1) });
+    expect(JSON.parse(rest.at(-1)!.data)).toMatchObject({ type: 'workflow_end', status: 'done', output: 'total 6' });
+    const bob = await fetch(`${server.url}/v1/workflows/runs/${id}/events`, {
+      headers: { authorization: 'Bearer tok-bob' },
+    });
+    expect(bob.status).toBe(404);
+  });
+
+  it('forks a run from a step, reusing the earlier checkpoints', async () => {
+    const first = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'abc' });
+    const id = first.json.id as string;
+    await call('tok-alice', `/v1/runs/${id}/resume?wait=true`, { step: 'review', payload: { factor: 2 } });
+    const fork = await call('tok-alice', `/v1/runs/${id}/fork?wait=true`, { fromStep: 'report', input: 100 });
+    expect(fork.json).toMatchObject({ status: 'done', output: 'total 100', forkedFrom: { runId: id }, owner: 'alice' });
+    expect(fork.json.id).not.toBe(id);
+    expect(fork.json.steps['0.count']).toMatchObject({ status: 'done', output: 3 });
+    expect((await call('tok-alice', `/v1/runs/${id}/fork`, { fromStep: 'nowhere' })).status).toBe(404);
+  });
+
+  it("hides one principal's run from another (404 on read, resume and fork)", async () => {
+    const mine = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'secret' });
+    const id = mine.json.id as string;
+    expect((await call('tok-bob', `/v1/workflows/runs/${id}`)).status).toBe(404);
+    expect((await call('tok-bob', `/v1/runs/${id}/resume`, { step: 'review', payload: { factor: 1 } })).status).toBe(
+      404,
+    );
+    expect((await call('tok-bob', `/v1/runs/${id}/fork`, { fromStep: 'report' })).status).toBe(404);
+    expect((await call('tok-alice', `/v1/workflows/runs/${id}`)).json.status).toBe('suspended');
+    const anonymous = await fetch(`${server.url}/v1/workflows/runs/${id}`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('returns the same run for a retried Idempotency-Key, and refuses the key for another body', async () => {
+    const key = { 'Idempotency-Key': `wf-${Date.now()}` };
+    const [a, b] = await Promise.all([
+      call('tok-alice', '/v1/workflows/tally/runs', { input: 'once' }, key),
+      call('tok-alice', '/v1/workflows/tally/runs', { input: 'once' }, key),
+    ]);
+    expect(a.json.id).toBe(b.json.id);
+    const again = await call('tok-alice', '/v1/workflows/tally/runs', { input: 'once' }, key);
+    expect(again.json.id).toBe(a.json.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await call('tok-alice', '/v1/workflows/tally/runs', { input: 'other' }, key)).status).toBe(422);
+    // Another principal's key space is their own.
+    const bobs = await call('tok-bob', '/v1/workflows/tally/runs', { input: 'once' }, key);
+    expect(bobs.json.id).not.toBe(a.json.id);
+  });
+
+  it('refuses a foreign Origin and a non-JSON body like the agent routes', async () => {
+    const foreign = await fetch(`${server.url}/v1/workflows/tally/runs`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer tok-alice',
+        'content-type': 'application/json',
+        origin: 'https://evil.example',
+      },
+      body: '{"input":"x"}',
+    });
+    expect(foreign.status).toBe(403);
+    const text = await fetch(`${server.url}/v1/workflows/tally/runs`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-alice', 'content-type': 'text/plain' },
+      body: '{"input":"x"}',
+    });
+    expect(text.status).toBe(415);
+  });
+});
