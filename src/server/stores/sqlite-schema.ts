@@ -8,7 +8,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER,
-  caller TEXT
+  caller TEXT, owner TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
 -- Listings page newest first and retention scans oldest first: both walk this index.
@@ -35,10 +35,14 @@ CREATE INDEX IF NOT EXISTS run_idempotency_keys_created ON run_idempotency_keys 
  */
 export function openSchema(db: Database.Database): void {
   db.exec(SCHEMA);
-  const columns = db.prepare('PRAGMA table_info(runs)').all() as { name: string }[];
-  if (!columns.some((column) => column.name === 'owner')) db.exec('ALTER TABLE runs ADD COLUMN owner TEXT');
-  // A store made before runs kept their caller's options (client tools, output schema) gains the column.
-  if (!columns.some((column) => column.name === 'caller')) db.exec('ALTER TABLE runs ADD COLUMN caller TEXT');
+  // Under the write lock, read again: two processes opening one older file at once would otherwise both
+  // see a column missing, and the second ALTER would fail with "duplicate column name".
+  db.transaction(() => {
+    const columns = db.prepare('PRAGMA table_info(runs)').all() as { name: string }[];
+    if (!columns.some((column) => column.name === 'owner')) db.exec('ALTER TABLE runs ADD COLUMN owner TEXT');
+    // A store made before runs kept their caller's options (client tools, output schema) gains the column.
+    if (!columns.some((column) => column.name === 'caller')) db.exec('ALTER TABLE runs ADD COLUMN caller TEXT');
+  }).immediate();
   // A caller's listing walks its own runs, newest first.
   db.exec('CREATE INDEX IF NOT EXISTS runs_owner ON runs (owner, created_at, id)');
   const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_events'").get();
