@@ -162,10 +162,12 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
   const started = Date.now();
   ctx.emit?.(event(ctx, 'step_start', { step: n, stepId: step.id, path }));
   const usage = emptyUsage();
-  const stateKey = `${path}~state`;
+  // Only agent steps keep state of their own: the key is made when one asks.
   const durable: DurableState = {
-    previous: (ctx.steps[stateKey] as { value?: unknown } | undefined)?.value,
-    save: (value) => ctx.store.saveStep(ctx.run.id, stateKey, { status: 'marker', value }),
+    get previous() {
+      return (ctx.steps[`${path}~state`] as { value?: unknown } | undefined)?.value;
+    },
+    save: (value) => ctx.store.saveStep(ctx.run.id, `${path}~state`, { status: 'marker', value }),
   };
   const stepCtx: StepContext & { durable: DurableState } = {
     runId: ctx.run.id,
@@ -182,13 +184,17 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     durable,
   };
   try {
-    const output = await step.run(parsed.data, stepCtx);
+    const returned = step.run(parsed.data, stepCtx);
+    // A plain function step returns its value: no microtask for it.
+    const output = returned instanceof Promise ? await returned : returned;
     const checked = step.output.safeParse(output);
     if (!checked.success)
       throw new StepInputError(
         `Step "${step.id}" (${path}) returned an output its schema refuses: ${issues(checked.error)}`,
       );
-    await save(ctx, path, { status: 'done', output: checked.data, usage });
+    const record: StepRecord = { status: 'done', output: checked.data, usage };
+    ctx.steps[path] = record;
+    await ctx.store.saveStep(ctx.run.id, path, record);
     addUsage(ctx.usage, usage);
     ctx.emit?.(
       event(ctx, 'step_end', {
