@@ -13,16 +13,15 @@ import {
   unsupportedChatField,
 } from './chat-completions-wire.js';
 import {
-  type Continued,
   callerOptions,
   chatUsage,
   clientCallId,
-  continueWithResults,
   endFailure,
+  type OpenAiTurn,
+  startOrContinue,
   type ToolResult,
   USAGE_ESTIMATED_HEADER,
 } from './openai-turns.js';
-import { startRefusal } from './run-routes.js';
 
 export { ChatCompletionBody } from './chat-completions-wire.js';
 
@@ -44,16 +43,11 @@ function toMessage(m: ChatMessage): Message {
   return { role: 'user', content: text(m.content) };
 }
 
-type Turn =
-  | { type: 'start'; input: string; history: Message[] }
-  | { type: 'results'; results: ToolResult[] }
-  | { type: 'invalid'; message: string };
-
 /**
  * What the messages ask: tool results after the last assistant turn continue the run that waits for
  * them; otherwise the last user message is the run's input and the turns before it its history.
  */
-function readTurn(messages: ChatMessage[]): Turn {
+function readTurn(messages: ChatMessage[]): OpenAiTurn {
   const last = messages.length - 1;
   if (messages[last].role === 'tool') {
     const results: ToolResult[] = [];
@@ -127,25 +121,10 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
     const turn = readTurn(request.messages);
     if (turn.type === 'invalid') return invalid(turn.message);
 
-    let continued: Continued | undefined;
-    let runId: string;
-    let createdAt: number;
-    if (turn.type === 'results') {
-      const found = await continueWithResults(c, runs, turn.results);
-      if (!found.ok) return found.response;
-      continued = found.continued;
-      ({ id: runId, createdAt } = continued.run);
-    } else {
-      const started = await runs.start({
-        agent: request.model,
-        input: turn.input,
-        history: turn.history,
-        source: 'chat',
-        caller: caller.caller,
-      });
-      if (!started.ok) return startRefusal(c, started, request.model);
-      ({ id: runId, createdAt } = started.run);
-    }
+    const begun = await startOrContinue(c, runs, { agent: request.model, turn, caller: caller.caller });
+    if (!begun.ok) return begun.response;
+    const { continued } = begun;
+    const { id: runId, createdAt } = begun.run;
     const base = { id: `chatcmpl-${runId}`, created: Math.floor(createdAt / 1000), model: request.model };
     const follow = {
       finalOnly: caller.caller?.outputSchema !== undefined,

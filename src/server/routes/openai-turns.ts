@@ -1,8 +1,10 @@
 import type { Context } from 'hono';
+import type { Message } from '../../core/index.js';
 import { apiError } from '../http-error.js';
 import type { CallerOptions, PendingQuestion, RunRecord } from '../run-record.js';
 import type { RunService } from '../run-service.js';
 import { type AnswerEnd, type AnswerUsage, lastSeq } from '../stream-run-answer.js';
+import { startRefusal } from './run-routes.js';
 
 /**
  * What the OpenAI Chat and Responses routes share: the ids of the caller's tool calls, continuing a
@@ -67,6 +69,37 @@ export async function continueWithResults(
     answered.add(question.id);
   }
   return { ok: true, continued: { run, afterSeq, answered } };
+}
+
+/** What a Chat or Responses request asks: a new turn, tool results for a waiting run, or nothing readable. */
+export type OpenAiTurn =
+  | { type: 'start'; input: string; history: Message[] }
+  | { type: 'results'; results: ToolResult[] }
+  | { type: 'invalid'; message: string };
+
+/**
+ * Starts the turn's run, or continues the waiting run its tool results answer: the run to follow,
+ * and what was continued. A refused start or unknown results answer as `response`.
+ */
+export async function startOrContinue(
+  c: Context,
+  runs: RunService,
+  request: { agent: string; turn: Exclude<OpenAiTurn, { type: 'invalid' }>; caller?: CallerOptions },
+): Promise<{ ok: true; run: RunRecord; continued?: Continued } | { ok: false; response: Response }> {
+  const { turn } = request;
+  if (turn.type === 'results') {
+    const found = await continueWithResults(c, runs, turn.results);
+    return found.ok ? { ok: true, run: found.continued.run, continued: found.continued } : found;
+  }
+  const started = await runs.start({
+    agent: request.agent,
+    input: turn.input,
+    history: turn.history,
+    source: 'chat',
+    caller: request.caller,
+  });
+  if (!started.ok) return { ok: false, response: startRefusal(c, started, request.agent) };
+  return { ok: true, run: started.run };
 }
 
 /** A request's function tools and output schema as the run keeps them; undefined when it has neither. */

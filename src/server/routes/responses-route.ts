@@ -7,11 +7,11 @@ import { type CallerOptions, isFinished, type RunRecord } from '../run-record.js
 import type { RunService } from '../run-service.js';
 import { type AnswerEnd, type AnswerUsage, streamRunAnswer } from '../stream-run-answer.js';
 import {
-  type Continued,
   callerOptions,
   clientCallId,
-  continueWithResults,
   endFailure,
+  type OpenAiTurn,
+  startOrContinue,
   type ToolResult,
   USAGE_ESTIMATED_HEADER,
 } from './openai-turns.js';
@@ -24,14 +24,8 @@ import {
   type TextFormat,
   unsupportedResponsesField,
 } from './responses-wire.js';
-import { startRefusal } from './run-routes.js';
 
 const RESPONSE_ID = /^resp_([0-9a-f-]{36})(?:_\d+)?$/;
-
-type Turn =
-  | { type: 'start'; input: string; history: Message[] }
-  | { type: 'results'; results: ToolResult[] }
-  | { type: 'invalid'; message: string };
 
 function partsText(content: string | { type: string; text?: string }[]): string | { bad: string } {
   if (typeof content === 'string') return content;
@@ -45,7 +39,7 @@ function partsText(content: string | { type: string; text?: string }[]): string 
  * otherwise the last user message is the run's input and the items before it its history, with
  * function calls and their outputs kept as tool turns.
  */
-function readTurn(input: ResponsesBody['input'], earlier: Message[]): Turn {
+function readTurn(input: ResponsesBody['input'], earlier: Message[]): OpenAiTurn {
   if (typeof input === 'string') return { type: 'start', input, history: earlier };
   const items = input as InputItem[];
   const last = items.length - 1;
@@ -230,24 +224,9 @@ export function responsesRoute(app: Hono, runs: RunService): void {
     const turn = turn0.type === 'start' ? readTurn(request.input, earlier) : turn0;
     if (turn.type === 'invalid') return invalid(turn.message);
 
-    let continued: Continued | undefined;
-    let run: RunRecord;
-    if (turn.type === 'results') {
-      const found = await continueWithResults(c, runs, turn.results);
-      if (!found.ok) return found.response;
-      continued = found.continued;
-      run = continued.run;
-    } else {
-      const started = await runs.start({
-        agent: request.model,
-        input: turn.input,
-        history: turn.history,
-        source: 'chat',
-        caller: caller.caller,
-      });
-      if (!started.ok) return startRefusal(c, started, request.model);
-      run = started.run;
-    }
+    const begun = await startOrContinue(c, runs, { agent: request.model, turn, caller: caller.caller });
+    if (!begun.ok) return begun.response;
+    const { run, continued } = begun;
     const format: TextFormat = request.text?.format ?? { type: 'text' };
     const base = {
       id: `resp_${run.id}${continued ? `_${continued.afterSeq}` : ''}`,
