@@ -50,19 +50,42 @@ export function findProseToolCall(text: string, toolNames: readonly string[]): P
   if (!toolNames.length || EXPLICIT_FINAL.test(text)) return undefined;
   let best: (ProseToolCall & { at: number }) | undefined;
   for (const tool of toolNames) {
-    const latin = /^[A-Za-z0-9_-]/.test(tool);
-    const name = latin ? `${OPEN}${escapeRegExp(tool)}${CLOSE}` : escapeRegExp(tool);
-    const call = new RegExp(`${name}${QUOTE}\\s*[(（]([^)）\\n]{0,200})[)）]`, 'iu').exec(text);
+    const { call: callPattern, announces } = patternsFor(tool);
+    const call = callPattern.exec(text);
     if (call && (!best || call.index < best.at)) best = { tool, quote: call[0], args: call[1].trim(), at: call.index };
     const args = call ? call[1].trim() : undefined;
-    for (const phrase of ANNOUNCES) {
-      const m = new RegExp(phrase.replace('NAME', `${name}${NOT_ITS_OUTPUT}`), 'iu').exec(text);
+    for (const pattern of announces) {
+      const m = pattern.exec(text);
       if (m && (!best || m.index < best.at)) best = { tool, quote: m[0].trim(), args, at: m.index };
     }
   }
   if (!best) return undefined;
   const { at: _at, ...found } = best;
   return found;
+}
+
+interface ToolPatterns {
+  call: RegExp;
+  announces: RegExp[];
+}
+
+/** Each tool's patterns, compiled once: every final answer is checked against all of them. */
+const compiled = new Map<string, ToolPatterns>();
+const MAX_COMPILED = 2_000;
+
+function patternsFor(tool: string): ToolPatterns {
+  let patterns = compiled.get(tool);
+  if (patterns) return patterns;
+  const latin = /^[A-Za-z0-9_-]/.test(tool);
+  const name = latin ? `${OPEN}${escapeRegExp(tool)}${CLOSE}` : escapeRegExp(tool);
+  patterns = {
+    // Not global and not sticky: exec keeps no state between texts.
+    call: new RegExp(`${name}${QUOTE}\\s*[(（]([^)）\\n]{0,200})[)）]`, 'iu'),
+    announces: ANNOUNCES.map((phrase) => new RegExp(phrase.replace('NAME', `${name}${NOT_ITS_OUTPUT}`), 'iu')),
+  };
+  if (compiled.size >= MAX_COMPILED) compiled.clear();
+  compiled.set(tool, patterns);
+  return patterns;
 }
 
 const REASONS: Record<Language, (tool: string) => string> = {
