@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../core/index.js';
 import {
+  DEFAULT_LEASE_MS,
   postgresWorkflowStore,
   type StepRecord,
   type SuspendedStep,
@@ -10,7 +11,6 @@ import {
   type WorkflowRunRecord,
   type WorkflowStore,
 } from '../workflow/index.js';
-import { DEFAULT_LEASE_MS } from '../workflow/run-lease.js';
 import { newRunId } from './new-run-id.js';
 import type { StoredEvent } from './run-record.js';
 import type { IdempotencyRequest } from './run-service.js';
