@@ -59,6 +59,7 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
     emit,
     signal,
     seq: { n: 0 },
+    dispatch: execution.options?.dispatch,
   };
   const { run } = prepared;
   emit?.(
@@ -238,7 +239,7 @@ function resumeTarget(
 }
 
 /** The node (and step) a checkpoint path points to, walking nested workflows. */
-function nodeAt(shape: WorkflowShape, path: string): { node: WorkflowNode; step?: AnyStep } | undefined {
+export function nodeAt(shape: WorkflowShape, path: string): { node: WorkflowNode; step?: AnyStep } | undefined {
   let current: WorkflowShape | undefined = shape;
   let found: { node: WorkflowNode; step?: AnyStep } | undefined;
   for (const segment of path.split('/')) {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AgentEvent, RunError, RunUsage } from '../core/index.js';
+import type { StepDispatch } from './step-job.js';
 
 /** What a step's `run` gets besides its input. */
 export interface StepContext<R = unknown> {
@@ -139,6 +140,12 @@ export interface WorkflowRunOptions {
   owner?: string;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Queue mode: each leaf step runs where this sends it (`queueStepDispatch` from `thinkflow/queue`:
+   * a `thinkflow worker`), the rest of the run (order, branches, loops, sleeps, events) here. Needs a
+   * store the workers share (PostgreSQL). Default: every step runs in this process.
+   */
+  dispatch?: StepDispatch;
 }
 
 /** What `resume` brings to a suspended run. Without `step` or `event`, a run that crashed just continues. */
