@@ -53,7 +53,15 @@ function cluster() {
     await pool.end();
     for (const s of stores) await s.close?.();
   });
-  return { store, dispatcher, worker };
+  /** The checkpoint paths of the step jobs that went through the queue. */
+  const jobPaths = async () => {
+    const settings = stepQueueSettings(location);
+    const queue = new (loadBullmq().Queue)(settings.name, settings.options);
+    const jobs = await queue.getJobs(['completed', 'failed']);
+    await queue.close();
+    return jobs.map((job) => (job.data as { path: string }).path).sort();
+  };
+  return { store, dispatcher, worker, jobPaths };
 }
 
 function counted(id: string, run: (n: number) => number | Promise<number>) {
@@ -143,6 +151,27 @@ describe('workflow steps through the step queue', () => {
     const resumed = await flow.resume('f1', {}, { store: c.store, dispatch });
     expect(resumed).toMatchObject({ status: 'done', output: 7 });
     expect(calls.n).toBe(2);
+  }, 30_000);
+
+  it('sends the leaf steps of nested workflows, loops and branches to the worker; the engine keeps the rest', async () => {
+    const c = cluster();
+    const double = createStep({ id: 'double', input: z.number(), output: z.number(), run: (n) => n * 2 });
+    const inc = createStep({ id: 'inc', input: z.number(), output: z.number(), run: (n) => n + 1 });
+    const big = createStep({ id: 'big', input: z.number(), output: z.string(), run: (n) => `big ${n}` });
+    const small = createStep({ id: 'small', input: z.number(), output: z.string(), run: (n) => `small ${n}` });
+    const inner = createWorkflow({ id: 'inner', input: z.number(), output: z.number() }).then(double).commit();
+    const flow = createWorkflow({ id: 'shapes', input: z.number(), output: z.object({ big: z.string().optional() }) })
+      .then(inner)
+      .dountil(inc, (n) => n >= 5)
+      .branch([
+        [(n) => n > 4, big],
+        [(n) => n <= 4, small],
+      ])
+      .commit();
+    c.worker([flow]);
+    const result = await flow.run(1, { store: c.store, dispatch: c.dispatcher().dispatch });
+    expect(result).toMatchObject({ status: 'done', output: { big: 'big 5' } });
+    expect(await c.jobPaths()).toEqual(['0.inner/0.double', '1.inc#0', '1.inc#1', '1.inc#2', '2.big']);
   }, 30_000);
 
   it('refuses a step job sent under another definition of the workflow, with an error naming both', async () => {
