@@ -4,9 +4,7 @@ import { runStepJob, type StepJobContext, type Workflow, type WorkflowStore } fr
 import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from './outage.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { QueuedStep, type QueuedStepResult } from './queue-step-dispatch.js';
-
-/** A store that keeps a run's events (the lead's `appendEvents`), when it has one. */
-type EventLog = { appendEvents?(runId: string, events: AgentEvent[]): Promise<void> };
+import { createWorkflowEventLog } from './workflow-event-log.js';
 
 /** Options of `createWorkflowWorker`. */
 export interface WorkflowWorkerOptions extends QueueLocation {
@@ -32,9 +30,6 @@ export interface WorkflowWorker {
   close(): Promise<void>;
 }
 
-/** How often a running step's events are written to the store. */
-const EVENT_FLUSH_MS = 200;
-
 /**
  * Runs the leaf steps that workflow runs in queue mode send to BullMQ (`queueStepDispatch`): each job
  * is one step, run with the engine's own step code, checkpointed in the shared store and returned. A
@@ -57,9 +52,9 @@ export function createWorkflowWorker(options: WorkflowWorkerOptions): WorkflowWo
     loadSteps: (runId) => wait(() => base.loadSteps(runId)),
     saveStep: (runId, path, record) => wait(() => base.saveStep(runId, path, record)),
   };
-  const log = base as EventLog;
-  const append = log.appendEvents
-    ? (runId: string, events: AgentEvent[]) => wait(() => log.appendEvents!.call(base, runId, events))
+  // The steps' events go to the store's event log (redacted, a commit per run per tick), as the engine's do.
+  const log = base.appendEvents
+    ? createWorkflowEventLog({ store: { appendEvents: base.appendEvents.bind(base) }, onError: report })
     : undefined;
   const active = new Set<AbortController>();
   let stopping = false;
@@ -70,9 +65,9 @@ export function createWorkflowWorker(options: WorkflowWorkerOptions): WorkflowWo
     const step = parsed.data;
     const controller = new AbortController();
     active.add(controller);
-    const events = append && eventBuffer({ runId: step.runId, append, onError: report });
+    const emit = log && ((event: AgentEvent) => log.add(step.runId, event));
     try {
-      const result = await runStepJob({ workflows, store, signal: controller.signal, emit: events?.emit }, step);
+      const result = await runStepJob({ workflows, store, signal: controller.signal, emit }, step);
       return { ...result, token: step.token };
     } catch (error) {
       // Stopped by a shutdown: another worker runs it (an agent step resumes from its own checkpoint).
@@ -86,7 +81,7 @@ export function createWorkflowWorker(options: WorkflowWorkerOptions): WorkflowWo
     } finally {
       active.delete(controller);
       // Written before the job ends, so the step's events are in the store once the engine goes on.
-      await events?.end();
+      await log?.flush();
     }
   }
 
@@ -112,34 +107,6 @@ export function createWorkflowWorker(options: WorkflowWorkerOptions): WorkflowWo
         closing.abort();
       })();
       return closed;
-    },
-  };
-}
-
-/** A running step's events, written to the store in order, a batch every `EVENT_FLUSH_MS` and at the end. */
-function eventBuffer(options: {
-  runId: string;
-  append: (runId: string, events: AgentEvent[]) => Promise<void>;
-  onError: (error: unknown) => void;
-}): { emit(event: AgentEvent): void; end(): Promise<void> } {
-  let pending: AgentEvent[] = [];
-  let writing = Promise.resolve();
-  const flush = () => {
-    if (pending.length === 0) return writing;
-    const batch = pending;
-    pending = [];
-    writing = writing.then(() => options.append(options.runId, batch)).catch(options.onError);
-    return writing;
-  };
-  const timer = setInterval(flush, EVENT_FLUSH_MS);
-  timer.unref();
-  return {
-    emit: (event) => {
-      pending.push(event);
-    },
-    end() {
-      clearInterval(timer);
-      return flush();
     },
   };
 }

@@ -6,7 +6,7 @@ import { loadBullmq, stepQueueSettings } from '../../src/server/queue-names.js';
 import { postgresWorkflowStore } from '../../src/workflow/index.js';
 import config, { createTables } from './fixtures/queue-workflows.config.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
-import { tempDir } from './server-fixtures.js';
+import { parseSse, tempDir } from './server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from './spawn-server.js';
 
 const CONFIG = fileURLToPath(new URL('./fixtures/queue-workflows.config.ts', import.meta.url));
@@ -175,6 +175,26 @@ describe('workflow steps on queue workers (BullMQ on Redis, checkpoints in Postg
     expect(done.json.status).toBe('done');
     expect(done.json.output).toEqual({ text: 'draft 5 approved by ana', pid: worker.child.pid });
     expect(worker.child.pid).not.toBe(server.child.pid);
+    // The steps' events came from the worker, the run's from the server: each once, in the one log.
+    const stream = await fetch(`${server.url}/v1/workflows/runs/${id}/events`);
+    const events = parseSse(await stream.text()).map((e) => {
+      const event = JSON.parse(e.data) as { type: string; path?: string };
+      return event.path ? `${event.type} ${event.path}` : event.type;
+    });
+    expect(events.sort()).toEqual(
+      [
+        'workflow_start',
+        'step_start 0.draft',
+        'step_end 0.draft',
+        'step_start 1.review',
+        'step_suspended 1.review',
+        'workflow_end',
+        'workflow_start',
+        'step_start 1.review',
+        'step_end 1.review',
+        'workflow_end',
+      ].sort(),
+    );
     // The checkpoints are the shared store's, as the worker wrote them.
     expect(await c.store.loadSteps(id)).toMatchObject({
       '0.draft': { status: 'done', output: 5 },
