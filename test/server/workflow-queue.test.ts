@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createStep, createWorkflow } from '../../src/index.js';
 import { createWorkflowWorker, queueStepDispatch, type StepQueue } from '../../src/server/index.js';
 import { loadBullmq, stepQueueSettings } from '../../src/server/queue-names.js';
+import { stepJobId } from '../../src/server/queue-step-dispatch.js';
 import { postgresWorkflowStore, type Workflow, type WorkflowStore } from '../../src/workflow/index.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
 
@@ -61,7 +62,13 @@ function cluster() {
     await queue.close();
     return jobs.map((job) => (job.data as { path: string }).path).sort();
   };
-  return { store, dispatcher, worker, jobPaths };
+  const queue = () => {
+    const settings = stepQueueSettings(location);
+    const opened = new (loadBullmq().Queue)(settings.name, settings.options);
+    closers.push(() => opened.close());
+    return opened;
+  };
+  return { store, dispatcher, worker, jobPaths, queue };
 }
 
 function counted(id: string, run: (n: number) => number | Promise<number>) {
@@ -172,6 +179,41 @@ describe('workflow steps through the step queue', () => {
     const result = await flow.run(1, { store: c.store, dispatch: c.dispatcher().dispatch });
     expect(result).toMatchObject({ status: 'done', output: { big: 'big 5' } });
     expect(await c.jobPaths()).toEqual(['0.inner/0.double', '1.inc#0', '1.inc#1', '1.inc#2', '2.big']);
+  }, 30_000);
+
+  it('takes back a job no worker started when the run is cancelled, and adds again one that Redis lost', async () => {
+    const c = cluster();
+    const { step, calls } = counted('echo', (n) => n);
+    const flow = createWorkflow({ id: 'echo', input: z.number(), output: z.number() }).then(step).commit();
+    const steps = c.dispatcher();
+    const queue = c.queue();
+    const job = {
+      runId: 'r1',
+      workflowId: 'echo',
+      definitionHash: flow.definitionHash,
+      path: '0.echo',
+      stepId: 'echo',
+    };
+    const state = (runId: string) => queue.getJobState(stepJobId({ runId, path: job.path }));
+    const until = async (check: () => Promise<boolean>) => {
+      while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    // No worker yet: the jobs wait in Redis.
+    const cancel = new AbortController();
+    const cancelled = steps.dispatch({ ...job, runId: 'gone', input: 6, step: 0 }, cancel.signal);
+    await until(async () => (await state('gone')) === 'waiting');
+    cancel.abort(new Error('cancelled by the caller'));
+    await expect(cancelled).rejects.toThrow('cancelled by the caller');
+    await until(async () => (await state('gone')) === 'unknown');
+    // This one goes as a Redis restart without persistence would lose it.
+    const waited = steps.dispatch({ ...job, input: 5, step: 0 }, AbortSignal.timeout(20_000));
+    await until(async () => (await state('r1')) === 'waiting');
+    await queue.remove(stepJobId(job));
+    expect(await state('r1')).toBe('unknown');
+    c.worker([flow]);
+    expect((await waited).record).toMatchObject({ status: 'done', output: 5 });
+    expect(calls.n).toBe(1);
+    expect(await c.store.loadSteps('gone')).toEqual({});
   }, 30_000);
 
   it('refuses a step job sent under another definition of the workflow, with an error naming both', async () => {
