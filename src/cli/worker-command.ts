@@ -37,7 +37,7 @@ export function registerWorkerCommand(program: Command): void {
     .requiredOption('--pg <postgres-url>', 'the PostgreSQL holding run state')
     .option('--pg-schema <name>', 'the PostgreSQL schema (as given to serve)', 'thinkflow')
     .option('--config <file>', 'config file', 'thinkflow.config.ts')
-    .option('--concurrency <n>', 'runs executed at once', '16')
+    .option('--concurrency <n>', 'runs executed at once (and, apart, workflow steps)', '16')
     .option('--lock-duration <ms>', "how long a dead worker's runs wait before another worker resumes them", '30000')
     .option('--stalled-interval <ms>', 'how often to look for runs of dead workers (default: half the lock duration)')
     .option(

@@ -5,6 +5,7 @@ import { assertPeers } from '../core/index.js';
 import { type StepDispatch, StepJob, StepJobResult } from '../workflow/index.js';
 import { stderrErrors } from './outage.js';
 import { loadBullmq, type QueueLocation, stepQueueSettings } from './queue-names.js';
+import { LIVE_JOB_STATES } from './recover-runs.js';
 
 /** A step job as it waits in Redis: the step, and the token of the dispatch that added it. */
 export const QueuedStep = StepJob.extend({ token: z.string() });
@@ -20,9 +21,6 @@ export type QueuedStepResult = z.infer<typeof QueuedStepResult>;
  * Ended jobs are kept a while, so an engine that looks late still finds how its step ended.
  */
 const STEP_JOB_OPTIONS = { attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } } as const;
-
-// A job in one of these is on its way to a worker or on one.
-const LIVE = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
 /**
  * A step's job id: one per run and checkpoint path, so an engine that restarts and dispatches the step
@@ -115,7 +113,7 @@ export function queueStepDispatch(options: StepQueueOptions): StepQueue {
     const existing = await queue.getJob(id);
     if (existing) {
       const state = await existing.getState();
-      if (LIVE.has(state)) {
+      if (LIVE_JOB_STATES.has(state)) {
         waiter.token = existing.data.token;
         return;
       }
@@ -129,7 +127,7 @@ export function queueStepDispatch(options: StepQueueOptions): StepQueue {
   async function look(id: string, waiter: Waiter): Promise<void> {
     // The state first: a job read before it ends has no return value yet.
     const state = await queue.getJobState(id);
-    if (waiting.get(id) !== waiter || LIVE.has(state)) return;
+    if (waiting.get(id) !== waiter || LIVE_JOB_STATES.has(state)) return;
     if (state === 'unknown') {
       // Redis lost it: add it again (its worker finds the checkpoint if the step had finished).
       await queue.add('step', waiter.job, { ...STEP_JOB_OPTIONS, jobId: id });
