@@ -15,7 +15,7 @@ import {
 import { newRunId } from './new-run-id.js';
 import type { StoredEvent } from './run-record.js';
 import type { IdempotencyRequest } from './run-service.js';
-import { DEFAULT_IDEMPOTENCY_HOURS } from './start-once.js';
+import { DEFAULT_IDEMPOTENCY_HOURS, releaseUnlessStored } from './start-once.js';
 import type { RunStore } from './stores/run-store.js';
 import { createWorkflowEventLog, type WorkflowEventLog } from './workflow-event-log.js';
 
@@ -250,7 +250,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
         try {
           result = await begin(mine.runId);
         } catch (error) {
-          await options.claims.releaseIdempotencyKey(mine).catch(() => {});
+          await releaseUnlessStored({ claims: options.claims, claim: mine, find: (id) => store.getRun(id) });
           throw error;
         }
         if (!result.ok) await options.claims.releaseIdempotencyKey(mine);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunError } from '../core/index.js';
-import { holdRun } from './run-lease.js';
+import { holdRun, NEVER } from './run-lease.js';
 import { type EngineContext, emptyUsage, runNodes, StepInputError } from './run-nodes.js';
 import type {
   AnyStep,
@@ -13,9 +13,6 @@ import type {
   WorkflowShape,
   WorkflowStore,
 } from './workflow-types.js';
-
-/** The signal of a run nobody can cancel: one for all of them. */
-const NEVER = new AbortController().signal;
 
 /** What a committed workflow keeps to run itself. */
 export interface WorkflowRuntime {
@@ -82,7 +79,7 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
   const started = Date.now();
   const emit = execution.options?.onEvent;
   const own = execution.options?.signal;
-  const signal = own ? AbortSignal.any([own, lost]) : store.claimRun ? lost : NEVER;
+  const signal = !own ? lost : lost === NEVER ? own : AbortSignal.any([own, lost]);
   const ctx: EngineContext = {
     run: prepared.run,
     store,
@@ -364,7 +361,12 @@ function before(path: string, from: string): boolean {
 }
 
 function visible(steps: Record<string, StepRecord>): Record<string, StepRecord> {
-  return Object.fromEntries(Object.entries(steps).filter(([path, r]) => r.status !== 'marker' && !path.includes('~')));
+  const out: Record<string, StepRecord> = {};
+  for (const path in steps) {
+    const record = steps[path]!;
+    if (record.status !== 'marker' && !path.includes('~')) out[path] = record;
+  }
+  return out;
 }
 
 function at<T extends AgentEvent['type']>(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WorkflowStore } from './workflow-types.js';
 
@@ -8,12 +7,19 @@ export const DEFAULT_LEASE_MS = 30_000;
 const HOST = hostname();
 /** When this process started: a holder with this pid and another start is an earlier process (a container restarted). */
 const STARTED = Math.round(performance.timeOrigin);
+/** Numbers this process's executions: two of one run in this process are two holders. */
+let executions = 0;
 
 /** A run held by this execution: its lease is renewed until `release`, and `lost` aborts if another takes it. */
 export interface HeldRun {
   lost: AbortSignal;
   release(): Promise<void>;
 }
+
+/** The signal of what nobody can abort: one for all of them. */
+export const NEVER = new AbortController().signal;
+/** What a store without leases gives: nothing held, nothing to lose. */
+const FREE: HeldRun = { lost: NEVER, release: async () => {} };
 
 interface HoldContext {
   store: WorkflowStore;
@@ -29,15 +35,17 @@ interface HoldContext {
  */
 export async function holdRun(ctx: HoldContext): Promise<HeldRun | undefined> {
   const { store, runId } = ctx;
-  const controller = new AbortController();
-  if (!store.claimRun) return { lost: controller.signal, release: async () => {} };
+  if (!store.claimRun) return FREE;
+  const holder = `${HOST}:${process.pid}:${STARTED}:${++executions}`;
   const leaseMs = ctx.leaseMs ?? DEFAULT_LEASE_MS;
-  const holder = `${HOST}:${process.pid}:${STARTED}:${randomUUID().slice(0, 8)}`;
-  const lease = () => ({ holder, until: Date.now() + leaseMs });
+  // A store only this process sees needs no renewal: its lease excludes a second execution here and never expires.
+  const lease = () => ({ holder, until: store.local ? Number.MAX_SAFE_INTEGER : Date.now() + leaseMs });
   if (!(await store.claimRun(runId, lease()))) {
     const seen = await store.leaseOf?.(runId);
     if (!seen || !isDeadHolder(seen.holder) || !(await store.claimRun(runId, lease(), seen))) return undefined;
   }
+  if (store.local) return { lost: NEVER, release: () => store.releaseRun?.(runId, holder) ?? Promise.resolve() };
+  const controller = new AbortController();
   let renewing = false;
   const timer = setInterval(() => {
     if (renewing) return;

@@ -19,6 +19,7 @@ export function memoryWorkflowStore(): WorkflowStore {
   const events = new Map<string, WorkflowEventRecord[]>();
   const leases = new Map<string, RunLease>();
   return {
+    local: true,
     async createRun(run, initial = {}) {
       if (runs.has(run.id)) throw new Error(`Workflow run "${run.id}" already exists.`);
       runs.set(run.id, { ...run });

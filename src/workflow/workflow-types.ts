@@ -133,6 +133,8 @@ export interface WorkflowStore {
   leaseOf?(runId: string): Promise<RunLease | undefined>;
   /** Gives the lease up if `holder` has it. */
   releaseRun?(runId: string, holder: string): Promise<void>;
+  /** True for a store only this process sees (in memory): its leases need no renewal. */
+  readonly local?: boolean;
   close?(): void | Promise<void>;
 }
 
