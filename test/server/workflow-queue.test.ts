@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createStep, createWorkflow } from '../../src/index.js';
+import { Agent, createStep, createWorkflow, scriptedModel } from '../../src/index.js';
 import { createWorkflowWorker, queueStepDispatch, type StepQueue } from '../../src/server/index.js';
 import { loadBullmq, stepQueueSettings } from '../../src/server/queue-names.js';
 import { stepJobId } from '../../src/server/queue-step-dispatch.js';
@@ -214,6 +214,20 @@ describe('workflow steps through the step queue', () => {
     expect((await waited).record).toMatchObject({ status: 'done', output: 5 });
     expect(calls.n).toBe(1);
     expect(await c.store.loadSteps('gone')).toEqual({});
+  }, 30_000);
+
+  it("runs an agent step on the worker: its answer, its usage summed into the run's, its events in the store", async () => {
+    const c = cluster();
+    const model = scriptedModel([{ text: 'Final Answer: forty-two', usage: { promptTokens: 7, completionTokens: 3 } }]);
+    const agent = new Agent({ name: 'writer', model, protocol: 'react' });
+    const flow = createWorkflow({ id: 'asks', input: z.string(), output: z.unknown() }).then(agent).commit();
+    c.worker([flow]);
+    const result = await flow.run('Six times seven?', { store: c.store, dispatch: c.dispatcher().dispatch });
+    expect(result).toMatchObject({ status: 'done', output: 'forty-two' });
+    expect(result.usage).toMatchObject({ promptTokens: 7, completionTokens: 3, llmCalls: 1 });
+    const events = (await c.store.readEvents!(result.runId, 0)).map((e) => e.event);
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['step_start', 'run_start', 'final', 'step_end']));
+    expect(events.find((e) => e.type === 'run_start')?.parentRunId).toBe(result.runId);
   }, 30_000);
 
   it('refuses a step job sent under another definition of the workflow, with an error naming both', async () => {
