@@ -21,7 +21,7 @@ export interface StepJobContext {
   /** The workflows whose steps this process runs, by workflow id. */
   workflows: ReadonlyMap<string, Workflow>;
   /** The store the engine checkpoints the run in (shared: PostgreSQL). */
-  store: Pick<WorkflowStore, 'loadSteps' | 'saveStep'>;
+  store: Pick<WorkflowStore, 'loadSteps' | 'saveStep' | 'loadStepsAt'>;
   signal: AbortSignal;
   /** Gets the events the step emits (`step_start`, an agent's events, `step_end`); absent, none are built. */
   emit?: (event: AgentEvent) => void;
@@ -51,7 +51,11 @@ export async function runStepJob(ctx: StepJobContext, job: StepJob): Promise<Ste
       `Workflow "${job.workflowId}" has no step "${job.stepId}" at ${job.path} on this worker.`,
       'unknown_step',
     );
-  const steps = await ctx.store.loadSteps(job.runId);
+  // The step's own checkpoint and its agent state: a foreach item's job does not read its 199 siblings'.
+  const mine = [job.path, `${job.path}~state`];
+  const steps = ctx.store.loadStepsAt
+    ? await ctx.store.loadStepsAt(job.runId, mine)
+    : await ctx.store.loadSteps(job.runId);
   const found = steps[job.path];
   if (found?.status === 'done') return { record: found, usage: found.usage ?? emptyUsage() };
   if (found?.status === 'suspended' && !job.resume) return { record: found, usage: emptyUsage() };

@@ -115,6 +115,8 @@ export interface WorkflowStore {
   updateRun(runId: string, patch: Partial<Omit<WorkflowRunRecord, 'id'>>): Promise<void>;
   loadSteps(runId: string): Promise<Record<string, StepRecord>>;
   saveStep(runId: string, path: string, record: StepRecord): Promise<void>;
+  /** The checkpoints at `paths` alone (a queue worker reads its step's, not the run's thousands). */
+  loadStepsAt?(runId: string, paths: string[]): Promise<Record<string, StepRecord>>;
   /** Drops checkpoints (a resumed suspend is re-run). */
   deleteSteps(runId: string, paths: string[]): Promise<void>;
   /** Ids of the runs in `status` (`thinkflow serve` resumes those left `running` at start-up). */
