@@ -1,4 +1,5 @@
 import type { Message } from '../core/index.js';
+import { type ForkRequest, type ForkResult, type ForkStart, runForkOf } from './fork-agent-run.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
 import type { Readiness } from './readiness.js';
@@ -41,17 +42,21 @@ export interface StartRequest {
   idempotency?: IdempotencyRequest;
   /** The caller's client-side tools and output schema (an OpenAI request's `tools` and `response_format`). */
   caller?: CallerOptions;
+  /** A fork's first checkpoint (`forkStartRequest`): the run resumes from it instead of starting fresh. */
+  fork?: ForkStart;
 }
 
 /** The record of a run just started, waiting its turn: the same in every run service. */
 export function queuedRun(
-  { agent, input, history, source = 'api', owner, caller }: StartRequest,
+  { agent, input, history, source = 'api', owner, caller, fork }: StartRequest,
   id = newRunId(),
 ): RunRecord {
   const now = Date.now();
   const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
   if (owner !== undefined) run.owner = owner;
   if (caller) run.caller = caller;
+  const forkedFrom = fork && runForkOf(fork);
+  if (forkedFrom) run.forkedFrom = forkedFrom;
   return run;
 }
 
@@ -73,6 +78,11 @@ export type AnswerResult = 'answered' | 'not_found' | 'no_question';
 export interface RunService {
   agentNames(): string[];
   start(request: StartRequest): Promise<StartResult>;
+  /**
+   * Starts a new run from step `fromStep` of agent run `id` (its earlier steps carried over, not run
+   * again), with the same Idempotency-Key and queue rules as `start`. Absent where forks are not served.
+   */
+  fork?(id: string, request: ForkRequest): Promise<ForkResult>;
   get(id: string): Promise<RunRecord | undefined>;
   /** Where the run stands (undefined if unknown), without reading its input and result. */
   status(id: string): Promise<ServerRunStatus | undefined>;
