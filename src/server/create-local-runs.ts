@@ -21,6 +21,7 @@ export interface LocalRunsOptions {
 
 /** A run service that also resumes the runs a previous process left unfinished. */
 export interface LocalRuns extends RunService {
+  fork: NonNullable<RunService['fork']>;
   /** Re-queues every unfinished run of a known agent from its last checkpoint; returns how many. */
   resumeUnfinished(): Promise<number>;
 }
