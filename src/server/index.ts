@@ -3,6 +3,7 @@ export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create
 export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
 export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
 export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
+export type { ForkRequest, ForkResult, ForkStart } from './fork-agent-run.js';
 export { loadConfig } from './load-config.js';
 export {
   AudioPart,
@@ -52,6 +53,7 @@ export {
 } from './retention.js';
 export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
+export { ForkRunBody } from './routes/fork-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ResponsesBody } from './routes/responses-wire.js';
@@ -62,6 +64,7 @@ export {
   ClientTool,
   isFinished,
   PendingQuestion,
+  RunFork,
   type RunPatch,
   RunRecord,
   RunSource,
