@@ -1,27 +1,7 @@
 import { type Checkpoint, forkCheckpoint } from '../agent/index.js';
-import { isThinkflowError, type Message } from '../core/index.js';
-import type { RunFork } from './run-record.js';
-import type { IdempotencyRequest, StartRequest, StartResult } from './run-service.js';
+import { isThinkflowError } from '../core/index.js';
+import type { ForkRequest, ForkResult, StartRequest } from './run-service.js';
 import type { RunStore } from './stores/run-store.js';
-
-/** What forks a stored agent run (POST /v1/runs/:id/fork): the step to run again from, and what the model sees there. */
-export interface ForkRequest {
-  fromStep: number;
-  /** Replaces the conversation the model sees at `fromStep` (system prompt included). */
-  messages?: Message[];
-  /** The principal forking it; the fork is theirs. */
-  owner?: string;
-  idempotency?: IdempotencyRequest;
-}
-
-/** A fork started (as a start is), or why not: no such run, or a step or messages it cannot start from. */
-export type ForkResult =
-  | StartResult
-  | { ok: false; reason: 'unknown_run' }
-  | { ok: false; reason: 'invalid_fork'; message: string };
-
-/** A fork's first checkpoint, written under the new run's id before the run starts. */
-export type ForkStart = Omit<Checkpoint, 'runId'>;
 
 /**
  * The start request of a fork of run `id`: the source's agent, input, history and caller options, and
@@ -58,10 +38,4 @@ export async function forkStartRequest(
     fork: checkpoint,
   };
   return { ok: true, start };
-}
-
-/** The record's account of where a fork came from, from its first checkpoint. */
-export function runForkOf(fork: ForkStart): RunFork | undefined {
-  if (!fork.forkedFrom) return undefined;
-  return fork.edited ? { ...fork.forkedFrom, edited: fork.edited } : { ...fork.forkedFrom };
 }

@@ -3,7 +3,6 @@ export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create
 export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
 export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
 export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
-export type { ForkRequest, ForkResult, ForkStart } from './fork-agent-run.js';
 export { loadConfig } from './load-config.js';
 export {
   AudioPart,
@@ -71,7 +70,16 @@ export {
   ServerRunStatus,
   type StoredEvent,
 } from './run-record.js';
-export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
+export type {
+  AnswerResult,
+  ForkRequest,
+  ForkResult,
+  ForkStart,
+  IdempotencyRequest,
+  RunService,
+  StartRequest,
+  StartResult,
+} from './run-service.js';
 export {
   type CorsConfig,
   checkApiTokens,

@@ -1,5 +1,5 @@
+import type { Checkpoint } from '../agent/index.js';
 import type { Message } from '../core/index.js';
-import { type ForkRequest, type ForkResult, type ForkStart, runForkOf } from './fork-agent-run.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
 import type { Readiness } from './readiness.js';
@@ -30,6 +30,25 @@ export interface IdempotencyRequest {
   fingerprint: string;
 }
 
+/** What forks a stored agent run (POST /v1/runs/:id/fork): the step to run again from, and what the model sees there. */
+export interface ForkRequest {
+  fromStep: number;
+  /** Replaces the conversation the model sees at `fromStep` (system prompt included). */
+  messages?: Message[];
+  /** The principal forking it; the fork is theirs. */
+  owner?: string;
+  idempotency?: IdempotencyRequest;
+}
+
+/** A fork started (as a start is), or why not: no such run, or a step or messages it cannot start from. */
+export type ForkResult =
+  | StartResult
+  | { ok: false; reason: 'unknown_run' }
+  | { ok: false; reason: 'invalid_fork'; message: string };
+
+/** A fork's first checkpoint (`forkStartRequest`), written under the new run's id before the run starts. */
+export type ForkStart = Omit<Checkpoint, 'runId'>;
+
 /** What starts a run. */
 export interface StartRequest {
   agent: string;
@@ -55,8 +74,7 @@ export function queuedRun(
   const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
   if (owner !== undefined) run.owner = owner;
   if (caller) run.caller = caller;
-  const forkedFrom = fork && runForkOf(fork);
-  if (forkedFrom) run.forkedFrom = forkedFrom;
+  if (fork?.forkedFrom) run.forkedFrom = fork.edited ? { ...fork.forkedFrom, edited: fork.edited } : fork.forkedFrom;
   return run;
 }
 
