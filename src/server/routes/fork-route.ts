@@ -52,7 +52,8 @@ export function forkRoute(app: Hono, runs: RunService, workflows?: Pick<Workflow
         case 'unknown_agent':
           return apiError(c, 'not_found', `Run "${id}" was made by an agent this server no longer has.`);
         default:
-          return startRefusal(c, forked, id);
+          // Queue full, or an Idempotency-Key refused: answered as a start of the run's agent is.
+          return startRefusal(c, forked, (await runs.get(id))?.agent ?? id);
       }
     }
     if (body.value.wait || query.value.wait === 'true') {
