@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
 import type { Message, ModelRequest } from '../../src/core/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
-import { createApp, type LocalRuns, type RunRecord, SqliteRunStore, workflowRuns } from '../../src/server/index.js';
+import {
+  createApp,
+  type LocalRuns,
+  type RunRecord,
+  type ServerLimits,
+  SqliteRunStore,
+  workflowRuns,
+} from '../../src/server/index.js';
 import { createStep, createWorkflow, sqliteWorkflowStore } from '../../src/workflow/index.js';
 import { echoTool, postJson, tempDir } from './server-fixtures.js';
 
@@ -44,7 +51,7 @@ function echoAgent(seen: Seen, delayMs = 0) {
 }
 
 /** An app over a SQLite file in `dir`, with alice and bob, and a `double` workflow beside the agent. */
-function open(dir: string, seen: Seen, delayMs = 0) {
+function open(dir: string, seen: Seen, delayMs = 0, limits?: ServerLimits) {
   const store = new SqliteRunStore({ path: join(dir, 'runs.db') });
   const double = createWorkflow({ id: 'double', input: z.number(), output: z.number() })
     .then(createStep({ id: 'twice', input: z.number(), output: z.number(), run: (n) => n * 2 }))
@@ -59,6 +66,7 @@ function open(dir: string, seen: Seen, delayMs = 0) {
     agents: { echo: echoAgent(seen, delayMs) },
     store,
     workflows,
+    limits,
     auth: {
       tokens: [
         { token: 'tok-a', principal: 'alice' },
@@ -91,11 +99,11 @@ function open(dir: string, seen: Seen, delayMs = 0) {
   return { app, store, post, get, close };
 }
 
-function fresh(delayMs = 0) {
+function fresh(delayMs = 0, limits?: ServerLimits) {
   const dir = tempDir();
   cleanups.push(() => dir.cleanup());
   const seen: Seen = [];
-  return { dir: dir.path, seen, ...open(dir.path, seen, delayMs) };
+  return { dir: dir.path, seen, ...open(dir.path, seen, delayMs, limits) };
 }
 
 /** A finished run of four steps (three echoes, then the answer). */
@@ -227,6 +235,19 @@ describe('POST /v1/runs/:id/fork for an agent run', () => {
     expect(s.seen).toHaveLength(2);
     expect((await s.post(`/v1/runs/${source.id}/fork`, { fromStep: 1 }, key)).status).toBe(422);
     expect((await s.store.queryRuns({ limit: 10 })).runs).toHaveLength(2);
+  });
+
+  it("answers 429 when the agent's queue is full, as a start does, and stores no fork", async () => {
+    const s = fresh(100, { maxConcurrentRuns: 1, maxQueuedRuns: 0 });
+    const source = await finishedRun(s);
+    const busy = await s.post('/v1/agents/echo/runs', { input: 'Echo three times.' });
+    expect(busy.status).toBe(202);
+    const refused = await s.post(`/v1/runs/${source.id}/fork`, { fromStep: 1 });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect(refused.json.error.message).toMatch(/agent "echo"/);
+    expect((await s.store.queryRuns({ limit: 10 })).runs).toHaveLength(2);
+    await s.app.runs.wait(busy.json.id);
   });
 
   it('leaves a workflow run to the workflow fork on the same route', async () => {
