@@ -326,8 +326,13 @@ async function waitForEvent(
   const record = ctx.steps[key];
   if (record?.status === 'done') return { type: 'value', value: record.output };
   if (ctx.resume?.path === key) {
-    await save(ctx, key, { status: 'done', output: ctx.resume.payload });
-    return { type: 'value', value: ctx.resume.payload };
+    const payload = ctx.resume.payload;
+    await save(ctx, key, { status: 'done', output: payload });
+    // The wait ends here: its step_end says so on the stream, as a step's does.
+    ctx.emit?.(
+      event(ctx, 'step_end', { step: ctx.seq.n++, stepId: node.name, path: key, ms: 0, ok: true, output: payload }),
+    );
+    return { type: 'value', value: payload };
   }
   if (!record) {
     await save(ctx, key, { status: 'suspended', stepId: node.name, event: node.name });

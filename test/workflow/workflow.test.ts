@@ -158,10 +158,22 @@ describe('workflows', () => {
     await expect(flow.resume(first.runId, { event: 'shipped', payload: {} }, { store })).rejects.toThrow(
       /waits for event "paid"/,
     );
-    expect(await flow.resume(first.runId, { event: 'paid', payload: { amount: 10 } }, { store })).toMatchObject({
-      status: 'done',
-      output: 'paid 10',
-    });
+    const events: AgentEvent[] = [];
+    const done = await flow.resume(
+      first.runId,
+      { event: 'paid', payload: { amount: 10 } },
+      { store, onEvent: (e) => events.push(e) },
+    );
+    expect(done).toMatchObject({ status: 'done', output: 'paid 10' });
+    // The delivered event ends its wait on the stream, before the next step starts.
+    expect(events.map((e) => `${e.type}${'path' in e ? ` ${e.path}` : ''}`)).toEqual([
+      'workflow_start',
+      'step_end 0.event',
+      'step_start 1.receipt',
+      'step_end 1.receipt',
+      'workflow_end',
+    ]);
+    expect(events[1]).toMatchObject({ ok: true, output: { amount: 10 }, stepId: 'paid' });
   });
 
   it('a workflow suspended three levels deep resumes after a restart, and every parent continues', async () => {
