@@ -265,9 +265,14 @@ export {
   replayTools,
   SECRET_SHAPES,
   summarizeTrace,
+  summarizeWorkflowTrace,
   TraceLine,
   type TraceSummary,
   type TraceWriter,
+  type WorkflowStepStatus,
+  type WorkflowTracePass,
+  type WorkflowTraceStep,
+  type WorkflowTraceSummary,
 } from './trace/index.js';
 export {
   type AgentStepOptions,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../core/index.js';
+import { type AgentEvent, ConfigError } from '../core/index.js';
 import { loadConfig } from '../server/index.js';
+import { createTraceWriter } from '../trace/index.js';
 import { sqliteWorkflowStore, type Workflow, type WorkflowResult } from '../workflow/index.js';
 import { dataDir } from './data-dir.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -9,6 +10,7 @@ import { addExamples } from './global-options.js';
 interface WorkflowFlags {
   config: string;
   dataDir?: string;
+  trace?: string;
 }
 
 /** A JSON value from the command line; text that is not JSON is taken as a string. */
@@ -33,14 +35,22 @@ async function workflowNamed(flags: WorkflowFlags, name: string): Promise<Workfl
   return workflow;
 }
 
-/** Runs `use` with the data dir's SQLite workflow store, prints the result as JSON and sets the exit code. */
-async function withStore(
-  flags: WorkflowFlags,
-  use: (store: ReturnType<typeof sqliteWorkflowStore>) => Promise<WorkflowResult>,
-) {
+/** What a run, resume or fork gets: the data dir's store, and the trace writer's `onEvent` with `--trace`. */
+interface RunWith {
+  store: ReturnType<typeof sqliteWorkflowStore>;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+/**
+ * Runs `use` with the data dir's SQLite workflow store (and with `--trace FILE`, every event appended
+ * to FILE as a JSON line, secrets redacted as run traces are), prints the result as JSON and sets the
+ * exit code.
+ */
+async function withStore(flags: WorkflowFlags, use: (run: RunWith) => Promise<WorkflowResult>) {
   const store = sqliteWorkflowStore({ dataDir: dataDir(flags.dataDir) });
+  const trace = flags.trace ? createTraceWriter(flags.trace) : undefined;
   try {
-    const result = await use(store);
+    const result = await use({ store, onEvent: trace?.write });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     if (result.status === 'suspended') {
       const waits = result.suspended.map((s) => (s.event ? `event "${s.event}"` : `step "${s.stepId}"`)).join(', ');
@@ -50,6 +60,7 @@ async function withStore(
     }
     if (result.status === 'failed' || result.status === 'cancelled') process.exitCode = EXIT_CODES.noAnswer;
   } finally {
+    trace?.close();
     store.close?.();
   }
 }
@@ -62,16 +73,18 @@ export function registerWorkflowCommand(program: Command): void {
   const common = (sub: Command) =>
     sub
       .option('--config <file>', 'config file', 'thinkflow.config.ts')
-      .option('--data-dir <dir>', 'where the workflow store lives (default ~/.thinkflow)');
+      .option('--data-dir <dir>', 'where the workflow store lives (default ~/.thinkflow)')
+      .option('--trace <file>', 'append every event as a JSON line to FILE (read it with thinkflow trace show FILE)');
   const run = common(
     command.command('run <name> [input]').description('start a run; input is JSON (or a plain string)'),
   );
   run.action(async (name: string, input: string | undefined, flags: WorkflowFlags) => {
     const workflow = await workflowNamed(flags, name);
-    await withStore(flags, (store) => workflow.run(jsonArg(input), { store }));
+    await withStore(flags, (run) => workflow.run(jsonArg(input), run));
   });
   addExamples(run, [
     ['start a run with a string input', 'thinkflow workflow run triage \'"The site is down"\''],
+    ['and record its events', 'thinkflow workflow run triage \'"The site is down"\' --trace triage.jsonl'],
     [
       'with a JSON input and its own data dir',
       'thinkflow workflow run digest \'{"urls":["https://example.com"]}\' --data-dir ./data',
@@ -87,8 +100,8 @@ export function registerWorkflowCommand(program: Command): void {
   ).action(
     async (name: string, runId: string, flags: WorkflowFlags & { step?: string; event?: string; payload?: string }) => {
       const workflow = await workflowNamed(flags, name);
-      await withStore(flags, (store) =>
-        workflow.resume(runId, { step: flags.step, event: flags.event, payload: jsonArg(flags.payload) }, { store }),
+      await withStore(flags, (run) =>
+        workflow.resume(runId, { step: flags.step, event: flags.event, payload: jsonArg(flags.payload) }, run),
       );
     },
   );
@@ -102,6 +115,10 @@ export function registerWorkflowCommand(program: Command): void {
       'thinkflow workflow resume orders RUN_ID --event paid --payload \'{"amount":10}\'',
     ],
     ['continue a run whose process died', 'thinkflow workflow resume triage RUN_ID'],
+    [
+      "add this pass to the run's trace",
+      'thinkflow workflow resume triage RUN_ID --step review --payload \'{"approved":true}\' --trace triage.jsonl',
+    ],
   ]);
   const fork = common(
     command
@@ -112,9 +129,7 @@ export function registerWorkflowCommand(program: Command): void {
   );
   fork.action(async (name: string, runId: string, flags: WorkflowFlags & { from: string; input?: string }) => {
     const workflow = await workflowNamed(flags, name);
-    await withStore(flags, (store) =>
-      workflow.fork(runId, { fromStep: flags.from, input: jsonArg(flags.input) }, { store }),
-    );
+    await withStore(flags, (run) => workflow.fork(runId, { fromStep: flags.from, input: jsonArg(flags.input) }, run));
   });
   addExamples(fork, [
     ['run again from a step', 'thinkflow workflow fork triage RUN_ID --from draft'],

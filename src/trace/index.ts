@@ -16,3 +16,10 @@ export {
   type TraceSummary,
   type TraceToolCall,
 } from './view/summarize-trace.js';
+export {
+  summarizeWorkflowTrace,
+  type WorkflowStepStatus,
+  type WorkflowTracePass,
+  type WorkflowTraceStep,
+  type WorkflowTraceSummary,
+} from './view/summarize-workflow.js';

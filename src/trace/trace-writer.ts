@@ -21,7 +21,7 @@ let exitHook = false;
  * Opens `path` for appending (creating its folder) and returns a writer that puts each event on its
  * own line, secrets (API keys, bearer tokens, `apiKey`/`authorization` fields) replaced by `[redacted]`.
  * Lines are written synchronously in batches: at the end of each turn of the event loop (so a run
- * that waits on a model shows up in the file as it goes), at `run_end`, on `close()` and when the
+ * that waits on a model shows up in the file as it goes), at `run_end` and `workflow_end`, on `close()` and when the
  * process exits — one system call per batch instead of one per event.
  *
  * @example
@@ -39,7 +39,7 @@ export function createTraceWriter(path: string): TraceWriter {
     write(event) {
       if (fd === undefined) return;
       pending.push(`${redactedJson(event)}\n`);
-      if (event.type === 'run_end') return writer.flush();
+      if (event.type === 'run_end' || event.type === 'workflow_end') return writer.flush();
       open.add(writer);
       if (!scheduled) {
         scheduled = true;

@@ -23,6 +23,12 @@ details.call { margin: 6px 0 6px 8px; } details.call > summary { cursor: pointer
 .kind { font-weight: 600; } .thought { color: #1e40af; } .tool-name { color: var(--tool); font-weight: 600; }
 .error, .invalid { color: var(--bad); } .warning { color: #a16207; } .cached { color: var(--ok); font-size: 12px; }
 table { border-collapse: collapse; } td, th { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+.status.suspended { background: #ca8a04; } .status.running { background: var(--dim); }
+.timeline.workflow .row { grid-template-columns: 160px 1fr 140px; } .row .label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.timeline.workflow .bar.step { opacity: .45; background: var(--ok); } .timeline.workflow .bar.step.failed { background: var(--bad); }
+.timeline.workflow .bar.step.suspended { background: #ca8a04; } .timeline.workflow .bar.step.running { background: var(--dim); }
+.mark { position: absolute; top: -2px; height: 18px; border-left: 2px dashed var(--dim); }
+details.wstep > summary .status { font-size: 12px; padding: 0 8px; margin-left: 6px; } .payload { border-color: #ca8a04; }
 button { font: inherit; padding: 2px 10px; margin-right: 6px; border: 1px solid var(--line); border-radius: 4px; background: #f9fafb; cursor: pointer; }
 `;
 
@@ -43,6 +49,10 @@ document.querySelectorAll('.row[data-step]').forEach(function (row) {
   });
 });
 `;
+
+/** The buttons that open and close every section at once (wired by `REPORT_JS`). */
+export const EXPAND_BUTTONS =
+  '<p><button type="button" data-expand="all">Expand all</button><button type="button" data-expand="none">Collapse all</button></p>';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

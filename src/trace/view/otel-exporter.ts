@@ -1,5 +1,6 @@
 import type { Span, Tracer } from '@opentelemetry/api';
 import { type AgentEvent, requireOptional } from '../../core/index.js';
+import { workflowSpans } from './workflow-spans.js';
 
 /** The OpenTelemetry API, an optional peer: it loads with the first exporter (the app that passes a tracer has it). */
 function otel(): typeof import('@opentelemetry/api') {
@@ -28,7 +29,9 @@ interface RunSpans {
  * Turns the agent's events into OpenTelemetry spans as they happen: `thinkflow.run` > `thinkflow.step`
  * > `chat MODEL` (model call, with `gen_ai.*` usage attributes) and `execute_tool NAME` (tool call),
  * timed by the events' own timestamps. A child run (`parentRunId`) nests under its caller's open tool
- * call. Warnings, invalid replies and cache hits become span events.
+ * call. Warnings, invalid replies and cache hits become span events. A workflow pass is a
+ * `thinkflow.workflow` span with a `thinkflow.workflow.step STEP_ID` span per step (several open at
+ * once when steps run in parallel); an agent step's run nests under its step's span.
  *
  * @example
  * const exporter = otelExporter(trace.getTracer('my-app'));
@@ -50,12 +53,32 @@ export function otelExporter(tracer: Tracer, options: OtelExporterOptions = {}):
       parent ? otel().trace.setSpan(otel().context.active(), parent) : otel().context.active(),
     );
 
+  const workflows = workflowSpans({
+    start,
+    codes: otel().SpanStatusCode,
+    captureContent: options.captureContent === true,
+    // An agent step's run (id `<workflow run>:<path>`) still open when its workflow ends ends with it.
+    endRunsOf: (workflowRunId, ts) => {
+      for (const [id, spans] of [...runs].reverse()) {
+        if (!id.startsWith(`${workflowRunId}:`)) continue;
+        endOpen(spans, ts);
+        spans.run.end(at(ts));
+        runs.delete(id);
+      }
+    },
+  });
+
   const exporter = (event: AgentEvent): void => {
+    if (workflows.handle(event)) return;
     const spans = runs.get(event.runId);
     switch (event.type) {
       case 'run_start': {
         const parent = event.parentRunId ? runs.get(event.parentRunId) : undefined;
-        const parentSpan = parent ? ([...parent.tools.values()].at(-1) ?? parent.step ?? parent.run) : undefined;
+        const parentSpan = parent
+          ? ([...parent.tools.values()].at(-1) ?? parent.step ?? parent.run)
+          : event.parentRunId
+            ? workflows.stepSpanOf(event.runId, event.parentRunId)
+            : undefined;
         const run = start('thinkflow.run', parentSpan, event.ts, {
           'thinkflow.run_id': event.runId,
           'thinkflow.model': event.model,
@@ -170,6 +193,7 @@ export function otelExporter(tracer: Tracer, options: OtelExporterOptions = {}):
       spans.run.end(at(endTs));
     }
     runs.clear();
+    workflows.close(endTs);
   };
   return exporter;
 }

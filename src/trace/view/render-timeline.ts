@@ -1,7 +1,10 @@
 import pc from 'picocolors';
 import type { AgentEvent } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
-import { summarizeTrace, type TraceStep } from './summarize-trace.js';
+import { summarizeTrace } from './summarize-trace.js';
+import { summarizeWorkflowTrace } from './summarize-workflow.js';
+import { type LineStyle, noteLines, oneLine, stepLines } from './timeline-lines.js';
+import { workflowTimeline } from './workflow-timeline.js';
 
 export interface RenderTimelineOptions {
   /** ANSI colours. Default false (the CLI turns them on for a TTY without NO_COLOR). */
@@ -13,7 +16,9 @@ export interface RenderTimelineOptions {
 /**
  * A run as a readable terminal timeline: header, each step with its model calls (duration, tokens),
  * thoughts, tool calls (input, duration, output or error), warnings and invalid replies, then the
- * final status with totals. Pure: events in, text out.
+ * final status with totals. A workflow's trace (its root a `workflow_start`) shows the workflow: each
+ * step by path with its status, times and output, an agent step's own steps under it. Pure: events in,
+ * text out.
  *
  * @example
  * process.stdout.write(renderTimeline(readTrace('run.jsonl'), { color: true }));
@@ -21,7 +26,10 @@ export interface RenderTimelineOptions {
 export function renderTimeline(events: readonly AgentEvent[], options: RenderTimelineOptions = {}): string {
   const c = pc.createColors(options.color ?? false);
   const max = options.maxText ?? 300;
-  const cut = (text: string) => oneLine(text, max);
+  const style: LineStyle = { c, cut: (text: string) => oneLine(text, max) };
+  const { cut } = style;
+  const workflow = summarizeWorkflowTrace(events);
+  if (workflow) return `${workflowTimeline(workflow, style).join('\n')}\n`;
   const summary = summarizeTrace(events);
   const lines: string[] = [];
   const { start, end } = summary;
@@ -32,8 +40,8 @@ export function renderTimeline(events: readonly AgentEvent[], options: RenderTim
     if (start.tools.length) lines.push(`${c.dim('tools')} ${start.tools.join(', ')}`);
     lines.push(`${c.dim('input')} ${cut(start.input)}`);
   }
-  for (const note of summary.notes) lines.push(...noteLines(note, c, cut));
-  for (const step of summary.steps) lines.push('', ...stepLines(step, c, cut));
+  for (const note of summary.notes) lines.push(...noteLines(note, style));
+  for (const step of summary.steps) lines.push('', ...stepLines(step, style));
   lines.push('');
   if (end) {
     const colour = end.status === 'done' ? c.green : c.red;
@@ -52,63 +60,6 @@ export function renderTimeline(events: readonly AgentEvent[], options: RenderTim
   return `${lines.join('\n')}\n`;
 }
 
-type Colors = ReturnType<typeof pc.createColors>;
-
-function stepLines(step: TraceStep, c: Colors, cut: (s: string) => string): string[] {
-  const tokens = step.usage.promptTokens + step.usage.completionTokens;
-  const lines = [
-    `${c.bold(c.cyan(`step ${step.step}`))}  ${c.dim(`${formatMs(step.endTs - step.startTs)} · ${tokens} tokens`)}`,
-  ];
-  for (const call of step.modelCalls) {
-    const r = call.response;
-    if (!r) {
-      lines.push(`  ${c.magenta('model')} ${c.dim('request sent, no reply')}`);
-      continue;
-    }
-    const usage = r.usage
-      ? `${r.usage.promptTokens}→${r.usage.completionTokens} tokens${usageDetail(r.usage)}`
-      : 'no usage';
-    const cached = r.cached ? ` ${c.green('cached')}` : '';
-    lines.push(`  ${c.magenta('model')} ${c.dim(`${formatMs(r.ms)} · ${usage}`)}${cached}`);
-    if (r.reasoning) lines.push(`  ${c.dim('reasoning')} ${c.dim(cut(r.reasoning))}`);
-  }
-  for (const text of step.thoughts) lines.push(`  ${c.blue('thought')} ${cut(text)}`);
-  for (const tool of step.tools) {
-    const input = tool.input === undefined ? '' : cut(JSON.stringify(tool.input) ?? '');
-    const ms = tool.ms === undefined ? c.yellow('unfinished') : c.dim(formatMs(tool.ms));
-    lines.push(`  ${c.yellow('→')} ${c.bold(tool.tool)} ${input}  ${ms}`);
-    if (tool.ok === false) lines.push(`    ${c.red('✗')} ${c.red(cut(tool.error ?? tool.output ?? 'failed'))}`);
-    else if (tool.output !== undefined) lines.push(`    ${c.green('←')} ${cut(tool.output)}`);
-  }
-  for (const note of step.notes) lines.push(...noteLines(note, c, cut));
-  if (step.final !== undefined) lines.push(`  ${c.green(c.bold('final'))} ${cut(step.final)}`);
-  return lines;
-}
-
-function noteLines(event: AgentEvent, c: Colors, cut: (s: string) => string): string[] {
-  switch (event.type) {
-    case 'invalid_output':
-      return [`  ${c.red('invalid')} ${cut(event.reason)}`, `    ${c.dim(cut(event.raw))}`];
-    case 'warning':
-      if (event.code === 'reply_repaired') {
-        return [`  ${c.yellow('repaired')} ${event.habits?.length ? event.habits.join(', ') : cut(event.message)}`];
-      }
-      return [`  ${c.yellow(`warning ${event.code}`)} ${cut(event.message)}`];
-    case 'cache_hit':
-      return [`  ${c.green('cache hit')} ${c.dim(event.key.slice(0, 12))}`];
-    case 'reflection':
-    case 'context_summary':
-      return [`  ${c.dim(event.type)} ${cut('text' in event ? event.text : event.summary)}`];
-    case 'plan_create':
-    case 'plan_update':
-      return [`  ${c.blue(event.type)} ${cut(event.plan.join(' | '))}`];
-    case 'guardrail_trip':
-      return [`  ${c.red(`guardrail ${event.guardrail}`)} ${event.action}: ${cut(event.reason)}`];
-    default:
-      return [`  ${c.dim(event.type)}`];
-  }
-}
-
 /**
  * The replies read through a formatting slip, counted per habit (`2 replies repaired: fenced_reply ×2`),
  * from the run's own `reply_repaired` warnings; undefined when there were none.
@@ -125,9 +76,4 @@ function repairLine(events: readonly AgentEvent[]): string | undefined {
   }
   const detail = [...counts].map(([habit, n]) => `${habit} ×${n}`).join(', ');
   return `${repairs.length} ${repairs.length === 1 ? 'reply' : 'replies'} repaired: ${detail}`;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
