@@ -38,6 +38,12 @@ const grow = createStep({
   run: (x) => x.count,
 });
 const counter = z.object({ grow: z.number() });
+const pick = createStep({
+  id: 'pick',
+  input: z.object({ grow: z.number().optional(), huge: z.number().optional() }),
+  output: counter,
+  run: (x) => ({ grow: x.grow ?? x.huge ?? 0 }),
+});
 const bump = createStep({ id: 'bump', input: counter, output: counter, run: ({ grow }) => ({ grow: grow + 1 }) });
 const review = createStep({
   id: 'review',
@@ -59,6 +65,7 @@ const flow = createWorkflow({ id: 'docs', input: fetchDocs.input, output: z.obje
     [(x) => x.count > 100, createStep({ id: 'huge', input: z.unknown(), output: z.number(), run: () => 0 })],
     [() => true, grow],
   ])
+  .then(pick)
   .dountil(bump, (x) => x.grow >= 5, { maxIterations: 10 })
   .sleep(5)
   .sleepUntil(new Date('2026-01-01T00:00:00.000Z'))
@@ -83,12 +90,13 @@ describe('describeWorkflow', () => {
       ['foreach', '1'],
       ['parallel', '2'],
       ['branch', '3'],
-      ['loop', '4'],
-      ['sleep', '5'],
+      ['step', '4'],
+      ['loop', '5'],
       ['sleep', '6'],
-      ['step', '7'],
+      ['sleep', '7'],
       ['step', '8'],
-      ['event', '9'],
+      ['step', '9'],
+      ['event', '10'],
     ]);
     expect(steps(graph).map((step) => step.path)).toEqual([
       '0.fetch',
@@ -97,22 +105,23 @@ describe('describeWorkflow', () => {
       '2.words',
       '3.huge',
       '3.grow',
-      '4.bump',
-      '7.review',
-      '8.inner',
-      '8.inner/0.unwrap',
+      '4.pick',
+      '5.bump',
+      '8.review',
+      '9.inner',
+      '9.inner/0.unwrap',
     ]);
   });
 
   it('keeps foreach concurrency, the loop kind, sleep times and the event name', () => {
     expect(graph.nodes[1]).toMatchObject({ type: 'foreach', concurrency: 4 });
-    expect(graph.nodes[4]).toMatchObject({ type: 'loop', loop: 'dountil', maxIterations: 10 });
-    expect(graph.nodes[5]).toEqual({ type: 'sleep', at: '5', path: '5.sleep', ms: 5 });
-    expect(graph.nodes[6]).toEqual({ type: 'sleep', at: '6', path: '6.sleep', until: '2026-01-01T00:00:00.000Z' });
-    expect(graph.nodes[9]).toEqual({
+    expect(graph.nodes[5]).toMatchObject({ type: 'loop', loop: 'dountil', maxIterations: 10 });
+    expect(graph.nodes[6]).toEqual({ type: 'sleep', at: '6', path: '6.sleep', ms: 5 });
+    expect(graph.nodes[7]).toEqual({ type: 'sleep', at: '7', path: '7.sleep', until: '2026-01-01T00:00:00.000Z' });
+    expect(graph.nodes[10]).toEqual({
       type: 'event',
-      at: '9',
-      path: '9.event',
+      at: '10',
+      path: '10.event',
       event: 'confirmed',
       payload: {
         schema: {
@@ -167,10 +176,10 @@ describe('describeWorkflow', () => {
   });
 
   it('draws a nested workflow inline, its paths under the step’s', () => {
-    const nested = graph.nodes[8] as Extract<GraphNode, { type: 'step' }>;
+    const nested = graph.nodes[9] as Extract<GraphNode, { type: 'step' }>;
     expect(nested.step.workflow).toMatchObject({
       id: 'inner',
-      nodes: [{ type: 'step', at: '8.inner/0', step: { id: 'unwrap', path: '8.inner/0.unwrap' } }],
+      nodes: [{ type: 'step', at: '9.inner/0', step: { id: 'unwrap', path: '9.inner/0.unwrap' } }],
     });
   });
 
@@ -203,10 +212,10 @@ describe('describeWorkflow', () => {
 
   it('uses the paths a real run checkpoints: each step record of a run finds its graph step', async () => {
     const store = memoryWorkflowStore();
-    const first = await flow.run({ topic: 'cats' }, { store });
+    const first = await flow.run({ topic: 'cats', limit: 3 }, { store });
     expect(first.status).toBe('suspended');
-    expect(first.suspended.map((s) => s.path)).toEqual(['7.review']);
-    await flow.resume(first.runId, { step: '7.review', payload: { approved: true, level: 'low' } }, { store });
+    expect(first.suspended.map((s) => s.path)).toEqual(['8.review']);
+    await flow.resume(first.runId, { step: '8.review', payload: { approved: true, level: 'low' } }, { store });
     const done = await flow.resume(first.runId, { event: 'confirmed', payload: { email: 'a@example.com' } }, { store });
     expect(done.status).toBe('done');
     const known = new Set([
@@ -215,8 +224,8 @@ describe('describeWorkflow', () => {
     ]);
     const paths = Object.keys(done.steps);
     expect(paths).toContain('1.summarize[2]');
-    expect(paths).toContain('4.bump#0');
-    expect(paths).toContain('8.inner/0.unwrap');
+    expect(paths).toContain('5.bump#0');
+    expect(paths).toContain('9.inner/0.unwrap');
     // What the page does to find a checkpoint's node: take off the foreach item and the loop iteration.
     for (const path of paths) expect(known, path).toContain(path.replace(/\[\d+\]|#\d+/g, ''));
   });
