@@ -1,0 +1,101 @@
+// The studio's Workflows tab in headless Chromium, on the fixture config's `review` workflow: start a run
+// from the input form, watch its approve step suspend, answer the resume form (a refused payload first), and
+// see the run done.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, STUDIO_AUTH, type Studio, startStudio } from './studio-browser.fixture.js';
+
+describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium', () => {
+  let studio: Studio;
+
+  beforeAll(async () => {
+    studio = await startStudio();
+  }, 180_000);
+
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  const box = (path: string, status: string) => `.wf-box[data-path="${path}"][data-status=${status}]`;
+  const resume = '[data-suspended="2.approve"] form';
+
+  it('starts a run, marks the suspended step, refuses a bad payload inline, and resumes it to done', async () => {
+    const { page, errors, requests } = await studio.open('#workflows');
+    await page.waitForSelector('#wf-start');
+    expect(await page.locator('select[name=workflow] option').allTextContents()).toEqual(['review']);
+    // The graph of the workflow before any run: every step pending.
+    expect(await page.locator('.wf-box[data-status=pending]').count()).toBe(5);
+    await page.fill('#wf-start input[name=topic]', 'tides');
+    await page.fill('#wf-start input[name=words]', '40');
+    await page.click('#wf-start button[type=submit]');
+
+    await page.waitForSelector('#wf-run-status[data-status=suspended]');
+    for (const path of ['0.draft', '1.spell', '1.tone']) await page.waitForSelector(box(path, 'done'));
+    await page.waitForSelector(box('2.approve', 'suspended'));
+    await page.waitForSelector(box('3.send', 'pending'));
+    expect(await page.textContent('[data-suspended="2.approve"] pre')).toContain('Approve this draft?');
+    const runId = page.url().split('#workflow-run/')[1]!;
+    // The run is listed as started in this browser (the API lists no workflow runs).
+    expect(await page.textContent('#wf-runs')).toContain(runId);
+
+    // A score the step's resume schema refuses: the server's 400 shows in the form, the run stays suspended.
+    await page.fill(`${resume} input[name=reviewer]`, 'ada');
+    await page.fill(`${resume} input[name=score]`, '9');
+    await page.selectOption(`${resume} select[name=channel]`, { label: 'chat' });
+    await page.check(`${resume} input[name=urgent]`);
+    await page.fill(`${resume} input[name="team.name"]`, 'docs');
+    await page.click(`${resume} button[type=submit]`);
+    await page.waitForFunction(
+      (sel) => /score/.test(document.querySelector(`${sel} [role=alert]`)?.textContent ?? ''),
+      resume,
+    );
+    expect(await page.textContent(`${resume} [role=alert]`)).toBe(
+      'The payload for step "2.approve" does not fit its schema: score: Too big: expected number to be <=5',
+    );
+    const stored = await fetch(`${studio.server.url}/v1/workflows/runs/${runId}`, { headers: STUDIO_AUTH });
+    expect(((await stored.json()) as { status: string }).status).toBe('suspended');
+    expect(await page.getAttribute('#wf-run-status', 'data-status')).toBe('suspended');
+    await page.screenshot({ path: join(studio.docs, 'studio-workflow.png') });
+
+    // The form kept what was typed: fix the score alone and send it again.
+    await page.fill(`${resume} input[name=score]`, '4');
+    await page.click(`${resume} button[type=submit]`);
+    await page.waitForSelector('#wf-run-status[data-status=done]');
+    await page.waitForSelector(box('2.approve', 'done'));
+    await page.waitForSelector(box('3.send', 'done'));
+    expect(await page.textContent(`${box('3.send', 'done')} .status`)).toBe('done · 2/2 done');
+    expect(await page.locator('#wf-suspended form').count()).toBe(0);
+    expect(await page.textContent('#wf-output')).toContain('sent to ada via chat');
+
+    // The run the API keeps is the one the page drew, with the payload as the form built it.
+    const done = (await (
+      await fetch(`${studio.server.url}/v1/workflows/runs/${runId}`, { headers: STUDIO_AUTH })
+    ).json()) as { status: string; output: string[] };
+    expect(done).toMatchObject({ status: 'done', output: ['sent to ada via chat', 'sent to team docs'] });
+    expect(errors).toEqual([]);
+    expect(requests.every((url) => url.startsWith(studio.server.url))).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  it('opens a run by id with its stored statuses, and shows a step’s checkpoints on a click', async () => {
+    const started = (await (
+      await fetch(`${studio.server.url}/v1/workflows/review/runs?wait=true`, {
+        method: 'POST',
+        headers: { ...STUDIO_AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { topic: 'moss', words: 5 } }),
+      })
+    ).json()) as { id: string; status: string };
+    expect(started.status).toBe('suspended');
+    const { page, errors } = await studio.open('#workflows');
+    await page.waitForSelector('#open-run');
+    await page.fill('#open-run input[name=run-id]', started.id);
+    await page.click('#open-run button[type=submit]');
+    await page.waitForSelector(box('2.approve', 'suspended'));
+    await page.waitForSelector(box('0.draft', 'done'));
+    // A click on a step shows its checkpoints.
+    await page.click('.wf-box[data-path="0.draft"]');
+    expect(await page.textContent('#wf-detail')).toContain('A 5-word note on moss.');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
