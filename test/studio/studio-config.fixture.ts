@@ -78,8 +78,14 @@ const review = createWorkflow({ id: 'review', input: draft.input, output: z.arra
   .foreach(send, { concurrency: 2 })
   .commit();
 
+/** `signup`: waits for a `confirmed` event whose payload has an array (a JSON field in the form). */
+const confirmed = z.object({ email: z.string(), tags: z.array(z.string()) });
+const signup = createWorkflow({ id: 'signup', input: z.string(), output: confirmed })
+  .waitForEvent('confirmed', confirmed)
+  .commit();
+
 export default defineConfig({
-  workflows: { review },
+  workflows: { review, signup },
   agents: {
     helper: () =>
       new Agent({

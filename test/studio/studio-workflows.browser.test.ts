@@ -3,6 +3,7 @@
 // see the run done.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../server/spawn-server.js';
 import { hasChromium, STUDIO_AUTH, type Studio, startStudio } from './studio-browser.fixture.js';
 
 describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium', () => {
@@ -22,7 +23,7 @@ describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium',
   it('starts a run, marks the suspended step, refuses a bad payload inline, and resumes it to done', async () => {
     const { page, errors, requests } = await studio.open('#workflows');
     await page.waitForSelector('#wf-start');
-    expect(await page.locator('select[name=workflow] option').allTextContents()).toEqual(['review']);
+    expect(await page.locator('select[name=workflow] option').allTextContents()).toEqual(['review', 'signup']);
     // The graph of the workflow before any run: every step pending.
     expect(await page.locator('.wf-box[data-status=pending]').count()).toBe(5);
     await page.fill('#wf-start input[name=topic]', 'tides');
@@ -97,5 +98,46 @@ describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium',
     expect(await page.textContent('#wf-detail')).toContain('A 5-word note on moss.');
     expect(errors).toEqual([]);
     await page.close();
+  }, 60_000);
+
+  it('waits for an event: a string input, and a payload with a JSON field for its array', async () => {
+    const { page, errors } = await studio.open('#workflows/signup');
+    await page.waitForSelector('#wf-start input[name=value]');
+    await page.fill('#wf-start input[name=value]', 'ann');
+    await page.click('#wf-start button[type=submit]');
+    await page.waitForSelector(box('0.event', 'suspended'));
+    const form = '[data-suspended="0.event"] form';
+    expect(await page.textContent('[data-suspended="0.event"]')).toContain('Waiting for event “confirmed”');
+    await page.fill(`${form} input[name=email]`, 'ann@example.com');
+    await page.fill(`${form} textarea[name=tags]`, '["beta", ');
+    await page.click(`${form} button[type=submit]`);
+    // Not JSON: the page says so and sends nothing.
+    await page.waitForFunction(
+      (sel) => /tags is not JSON/.test(document.querySelector(`${sel} [role=alert]`)?.textContent ?? ''),
+      form,
+    );
+    await page.fill(`${form} textarea[name=tags]`, '["beta", "news"]');
+    await page.click(`${form} button[type=submit]`);
+    await page.waitForSelector('#wf-run-status[data-status=done]');
+    await page.waitForSelector(box('0.event', 'done'));
+    expect(JSON.parse((await page.textContent('#wf-output'))!.replace('Output: ', ''))).toEqual({
+      email: 'ann@example.com',
+      tags: ['beta', 'news'],
+    });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('says so when the server serves no workflows', async () => {
+    const demo = await spawnCli(['studio', '--port', '0', '--data-dir', join(studio.dir, 'demo'), '--no-auth'], {});
+    try {
+      const page = await studio.browser.newPage();
+      await page.goto(`${demo.url}/studio#workflows`);
+      await page.waitForSelector('#no-workflows');
+      expect(await page.textContent('#no-workflows')).toContain('serves no workflows');
+      await page.close();
+    } finally {
+      await demo.kill();
+    }
   }, 60_000);
 });

@@ -42,11 +42,11 @@ function graphOf(name: string): Promise<WorkflowGraph> {
   return graph;
 }
 
-/** Stops following the run shown (another view opens). */
-let stopFollowing: (() => void) | undefined;
+/** Aborted when another view opens: a slow answer for this one then draws nothing, and its run is no longer followed. */
+let shown: AbortController | undefined;
 export function leaveWorkflows(): void {
-  stopFollowing?.();
-  stopFollowing = undefined;
+  shown?.abort();
+  shown = undefined;
 }
 
 /**
@@ -55,11 +55,18 @@ export function leaveWorkflows(): void {
  */
 export async function workflowsView(hash: string): Promise<void> {
   leaveWorkflows();
-  const listed = await api<{ workflows: WorkflowSummary[] }>('/v1/workflows').catch((error: Error) => {
-    if (error instanceof NeedsToken) throw error;
-    return { workflows: [] as WorkflowSummary[], missing: error.message };
-  });
-  const names = listed.workflows.map((w) => w.name);
+  const controller = new AbortController();
+  shown = controller;
+  const { signal } = controller;
+  let names: string[];
+  try {
+    names = (await api<{ workflows: WorkflowSummary[] }>('/v1/workflows')).workflows.map((w) => w.name);
+  } catch (error) {
+    // The routes are mounted only for a config with workflows: without, the server has no such route.
+    if (!(error instanceof Error) || !error.message.startsWith('No route ')) throw error;
+    names = [];
+  }
+  if (signal.aborted) return;
   if (names.length === 0) {
     shell(
       'Workflows',
@@ -67,9 +74,16 @@ export async function workflowsView(hash: string): Promise<void> {
     );
     return;
   }
-  if (hash.startsWith('#workflow-run/')) return runPage(decodeURIComponent(hash.slice('#workflow-run/'.length)), names);
+  if (hash.startsWith('#workflow-run/'))
+    return runPage(decodeURIComponent(hash.slice('#workflow-run/'.length)), { names, signal });
   const name = decodeURIComponent(hash.slice('#workflows/'.length));
-  return workflowPage(names.includes(name) ? name : names[0]!, names);
+  return workflowPage(names.includes(name) ? name : names[0]!, { names, signal });
+}
+
+/** What a page of the tab gets: the workflow names, and the signal that says another view opened. */
+interface PageContext {
+  names: string[];
+  signal: AbortSignal;
 }
 
 /** The left column: pick a workflow, open a run by id, the runs started here. */
@@ -117,8 +131,9 @@ function sidebar(names: string[], selected?: string): HTMLElement {
   );
 }
 
-async function workflowPage(name: string, names: string[]): Promise<void> {
+async function workflowPage(name: string, { names, signal }: PageContext): Promise<void> {
   const graph = await graphOf(name);
+  if (signal.aborted) return;
   const start = payloadForm({
     id: 'wf-start',
     view: graph.input,
@@ -158,13 +173,11 @@ interface RunState {
   formsFor?: string;
 }
 
-async function runPage(id: string, names: string[]): Promise<void> {
-  const controller = new AbortController();
-  stopFollowing = () => controller.abort();
+async function runPage(id: string, { names, signal }: PageContext): Promise<void> {
   const path = `/v1/workflows/runs/${encodeURIComponent(id)}`;
   const state: RunState = { run: await api<WorkflowRunView>(path), events: [], seen: 0 };
   const graph = await graphOf(state.run.workflow);
-  if (controller.signal.aborted) return;
+  if (signal.aborted) return;
 
   const status = h('span', { id: 'wf-run-status', class: 'status' });
   const error = h('div', { class: 'error-text', id: 'wf-error' });
@@ -260,7 +273,7 @@ async function runPage(id: string, names: string[]): Promise<void> {
     if (following) return;
     following = true;
     try {
-      while (!controller.signal.aborted) {
+      while (!signal.aborted) {
         try {
           state.seen = await followWorkflowRun(
             id,
@@ -268,12 +281,12 @@ async function runPage(id: string, names: string[]): Promise<void> {
               state.events.push(event);
               redraw();
             },
-            controller.signal,
+            signal,
             state.seen,
           );
         } catch (caught) {
           if (caught instanceof NeedsToken) return askToken();
-          if (controller.signal.aborted) return;
+          if (signal.aborted) return;
         }
         try {
           state.run = await api<WorkflowRunView>(path);
