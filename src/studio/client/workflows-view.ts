@@ -275,10 +275,16 @@ async function runPage(id: string, { names, signal }: PageContext): Promise<void
     try {
       while (!signal.aborted) {
         try {
-          state.seen = await followWorkflowRun(
+          await followWorkflowRun(
             id,
-            ({ event }) => {
+            ({ seq, event }) => {
+              state.seen = seq;
               state.events.push(event);
+              // The run's end says its status at once; the stored view read below brings the rest (and what
+              // a suspended run waits for, which the event does not say).
+              const end = event as unknown as Pick<WorkflowRunView, 'status' | 'output' | 'error'>;
+              if (event.type === 'workflow_end' && event.runId === id && end.status !== 'suspended')
+                state.run = { ...state.run, status: end.status, output: end.output, error: end.error };
               redraw();
             },
             signal,
