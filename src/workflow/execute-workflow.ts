@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunError } from '../core/index.js';
+import { holdRun, NEVER } from './run-lease.js';
 import { type EngineContext, emptyUsage, issues, runNodes, StepInputError } from './run-nodes.js';
 import type {
   AnyStep,
@@ -12,9 +13,6 @@ import type {
   WorkflowShape,
   WorkflowStore,
 } from './workflow-types.js';
-
-/** The signal of a run nobody can cancel: one for all of them. */
-const NEVER = new AbortController().signal;
 
 /** What a committed workflow keeps to run itself. */
 export interface WorkflowRuntime {
@@ -36,7 +34,14 @@ export class WorkflowRequestError extends Error {
   override name = 'WorkflowRequestError';
   constructor(
     message: string,
-    readonly code: 'not_found' | 'invalid_payload' | 'not_suspended' | 'definition_changed' | 'invalid_input',
+    readonly code:
+      | 'not_found'
+      | 'invalid_payload'
+      | 'not_suspended'
+      | 'definition_changed'
+      | 'invalid_input'
+      /** Another process executes the run now (it holds its lease). */
+      | 'running',
   ) {
     super(message);
   }
@@ -45,10 +50,36 @@ export class WorkflowRequestError extends Error {
 /** Starts, resumes or forks a run and carries it as far as it goes: done, suspended, failed or cancelled. */
 export async function execute(runtime: WorkflowRuntime, execution: Execution): Promise<WorkflowResult> {
   const store = execution.options?.store ?? runtime.defaultStore;
-  const prepared = await prepare(runtime, store, execution);
+  const runId = execution.type === 'resume' ? execution.runId : (execution.options?.runId ?? randomUUID());
+  // Taken before the run exists or changes: a recovery elsewhere never picks up a run this call carries.
+  const held = await holdRun({ store, runId, leaseMs: execution.options?.leaseMs });
+  if (!held)
+    throw new WorkflowRequestError(
+      `Run "${runId}" is being executed by another process (it holds the run's lease); try again once it has suspended or ended.`,
+      'running',
+    );
+  try {
+    return await carry(runtime, { store, runId, execution, lost: held.lost });
+  } finally {
+    await held.release().catch(() => {});
+  }
+}
+
+interface Carry {
+  store: WorkflowStore;
+  runId: string;
+  execution: Execution;
+  /** Aborts if another process took the run over (this one then stops and writes no end). */
+  lost: AbortSignal;
+}
+
+async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowResult> {
+  const { store, execution, lost } = call;
+  const prepared = await prepare(runtime, store, execution, call.runId);
   const started = Date.now();
   const emit = execution.options?.onEvent;
-  const signal = execution.options?.signal ?? NEVER;
+  const own = execution.options?.signal;
+  const signal = !own ? lost : lost === NEVER ? own : AbortSignal.any([own, lost]);
   const ctx: EngineContext = {
     run: prepared.run,
     store,
@@ -87,11 +118,18 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
   } catch (caught) {
     status = signal.aborted ? 'cancelled' : 'failed';
     error = {
-      code: signal.aborted ? 'aborted' : caught instanceof StepInputError ? 'invalid_step_value' : 'step_failed',
+      code: lost.aborted
+        ? 'lease_lost'
+        : signal.aborted
+          ? 'aborted'
+          : caught instanceof StepInputError
+            ? 'invalid_step_value'
+            : 'step_failed',
       message: caught instanceof Error ? caught.message : String(caught),
     };
   }
-  await store.updateRun(run.id, { status, output, error });
+  // A run taken over by another process is theirs to end.
+  if (!lost.aborted) await store.updateRun(run.id, { status, output, error });
   const durationMs = Date.now() - started;
   emit?.(at(run, 'workflow_end', { workflow: run.workflowId, status, output, usage: ctx.usage, durationMs, error }));
   return {
@@ -113,7 +151,12 @@ interface Prepared {
   resume?: { path: string; payload: unknown };
 }
 
-async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution: Execution): Promise<Prepared> {
+async function prepare(
+  runtime: WorkflowRuntime,
+  store: WorkflowStore,
+  execution: Execution,
+  id: string,
+): Promise<Prepared> {
   const { shape } = runtime;
   if (execution.type === 'start') {
     const input = shape.input.safeParse(execution.input);
@@ -123,7 +166,7 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
         'invalid_input',
       );
     const run = newRecord(runtime, {
-      id: execution.options?.runId ?? randomUUID(),
+      id,
       input: input.data,
       ...ownerOf(execution.options),
     });
@@ -149,7 +192,7 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
     const from = findPath(shape, steps, execution.fromStep);
     const kept = Object.fromEntries(Object.entries(steps).filter(([path]) => before(path, from)));
     const run = newRecord(runtime, {
-      id: execution.options?.runId ?? randomUUID(),
+      id,
       input: source.input,
       overrides: execution.input === undefined ? undefined : { [from]: execution.input },
       forkedFrom: { runId: source.id, fromStep: execution.fromStep },
@@ -317,7 +360,12 @@ function before(path: string, from: string): boolean {
 }
 
 function visible(steps: Record<string, StepRecord>): Record<string, StepRecord> {
-  return Object.fromEntries(Object.entries(steps).filter(([path, r]) => r.status !== 'marker' && !path.includes('~')));
+  const out: Record<string, StepRecord> = {};
+  for (const path in steps) {
+    const record = steps[path]!;
+    if (record.status !== 'marker' && !path.includes('~')) out[path] = record;
+  }
+  return out;
 }
 
 function at<T extends AgentEvent['type']>(

@@ -24,14 +24,17 @@ export {
 } from './describe-workflow.js';
 export { WorkflowRequestError } from './execute-workflow.js';
 export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
+export { DEFAULT_LEASE_MS } from './run-lease.js';
 export { StepInputError } from './run-nodes.js';
 export { memoryWorkflowStore, sqliteWorkflowStore } from './workflow-store.js';
 export type {
   Condition,
   ResumeRequest,
+  RunLease,
   StepContext,
   StepRecord,
   SuspendedStep,
+  WorkflowEventRecord,
   WorkflowResult,
   WorkflowRunOptions,
   WorkflowRunRecord,

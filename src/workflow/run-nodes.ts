@@ -38,6 +38,24 @@ class Suspend {
   constructor(readonly payload: unknown) {}
 }
 
+function suspend(payload?: unknown): never {
+  throw new Suspend(payload);
+}
+
+/** An agent step's own checkpoint, under `<path>~state` (a class: made for every step, used by few). */
+class StepState implements DurableState {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly path: string,
+  ) {}
+  get previous(): unknown {
+    return (this.ctx.steps[`${this.path}~state`] as { value?: unknown } | undefined)?.value;
+  }
+  save(value: unknown): Promise<void> {
+    return this.ctx.store.saveStep(this.ctx.run.id, `${this.path}~state`, { status: 'marker', value });
+  }
+}
+
 /** Thrown for a value that does not fit a step: names the step and where the value came from. */
 export class StepInputError extends Error {
   override name = 'StepInputError';
@@ -162,13 +180,6 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
   const started = Date.now();
   ctx.emit?.(event(ctx, 'step_start', { step: n, stepId: step.id, path }));
   const usage = emptyUsage();
-  // Only agent steps keep state of their own: the key is made when one asks.
-  const durable: DurableState = {
-    get previous() {
-      return (ctx.steps[`${path}~state`] as { value?: unknown } | undefined)?.value;
-    },
-    save: (value) => ctx.store.saveStep(ctx.run.id, `${path}~state`, { status: 'marker', value }),
-  };
   const stepCtx: StepContext & { durable: DurableState } = {
     runId: ctx.run.id,
     workflowId: ctx.run.workflowId,
@@ -176,12 +187,11 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     path,
     signal: ctx.signal,
     resumeData: resumed?.payload,
-    suspend: (payload) => {
-      throw new Suspend(payload);
-    },
+    suspend,
     addUsage: (more) => addUsage(usage, more),
     emit: ctx.emit ?? noop,
-    durable,
+    // Only agent steps keep state of their own: its key is made when one asks.
+    durable: new StepState(ctx, path),
   };
   try {
     const returned = step.run(parsed.data, stepCtx);

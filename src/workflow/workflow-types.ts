@@ -91,6 +91,20 @@ export interface WorkflowRunRecord {
   updatedAt: number;
 }
 
+/** One event of a workflow run's log, numbered from 1 per run (the SSE `id:`). */
+export interface WorkflowEventRecord {
+  seq: number;
+  event: AgentEvent;
+}
+
+/** Who executes a run, and until when, unless they renew: one process at a time carries a run. */
+export interface RunLease {
+  /** `host:pid:nonce` of the process (a holder on this host whose pid is gone holds nothing). */
+  holder: string;
+  /** Epoch ms the lease ends at. */
+  until: number;
+}
+
 /** Where a workflow's runs and step checkpoints live. Each method is one commit. */
 export interface WorkflowStore {
   createRun(run: WorkflowRunRecord, steps?: Record<string, StepRecord>): Promise<void>;
@@ -102,6 +116,24 @@ export interface WorkflowStore {
   deleteSteps(runId: string, paths: string[]): Promise<void>;
   /** Ids of the runs in `status` (`thinkflow serve` resumes those left `running` at start-up). */
   runIdsWithStatus?(status: WorkflowStatus): Promise<string[]>;
+  /**
+   * Appends events to the run's log, numbered after the last (several processes may append to one run:
+   * its orchestrator and the queue workers running its steps). One commit.
+   */
+  appendEvents?(runId: string, events: AgentEvent[]): Promise<void>;
+  /** The run's events after `afterSeq`, oldest first, at most `limit`. */
+  readEvents?(runId: string, afterSeq: number, limit?: number): Promise<WorkflowEventRecord[]>;
+  /**
+   * Takes or renews the run's lease for `lease.holder` when nobody else holds a live one (expired, or
+   * released, or `expected` is the holder seen before and is known dead). True if it is now this holder's.
+   */
+  claimRun?(runId: string, lease: RunLease, expected?: RunLease): Promise<boolean>;
+  /** The run's current lease, if any. */
+  leaseOf?(runId: string): Promise<RunLease | undefined>;
+  /** Gives the lease up if `holder` has it. */
+  releaseRun?(runId: string, holder: string): Promise<void>;
+  /** True for a store only this process sees (in memory): its leases need no renewal. */
+  readonly local?: boolean;
   close?(): void | Promise<void>;
 }
 
@@ -139,6 +171,11 @@ export interface WorkflowRunOptions {
   owner?: string;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * How long the run's lease in the store lasts unless renewed (every third of it). A process that dies
+   * holds its runs this long before another may resume them (at once on the same host). Default 30000 ms.
+   */
+  leaseMs?: number;
 }
 
 /** What `resume` brings to a suspended run. Without `step` or `event`, a run that crashed just continues. */
