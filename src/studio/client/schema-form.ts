@@ -18,7 +18,7 @@ interface Field {
  */
 export function schemaFields(view: SchemaView | undefined): Field {
   if (!view || !('schema' in view)) {
-    const field = jsonField('json', 'JSON', false);
+    const field = jsonField({ name: 'json', label: '', required: true }, undefined);
     if (view) field.el.append(h('div', { class: 'meta' }, view.error));
     return field;
   }
@@ -51,7 +51,7 @@ function fieldFor(schema: JsonSchema, place: Place): Field {
     case 'object':
       if (properties) return objectField(properties, schema, place);
   }
-  return jsonField(place.name || 'json', place.label || 'JSON', !place.required, schema);
+  return jsonField(place.name ? place : { name: 'json', label: '', required: true }, schema);
 }
 
 function objectField(properties: Record<string, JsonSchema>, schema: JsonSchema, place: Place): Field {
@@ -117,7 +117,10 @@ function enumField(values: unknown[], place: Place): Field {
   };
 }
 
-function jsonField(name: string, label: string, optional: boolean, schema?: JsonSchema): Field {
+/** A JSON text area; at the root (no label) it is the whole payload, and its messages name no field. */
+function jsonField(place: Place, schema: JsonSchema | undefined): Field {
+  const { name, label } = place;
+  const optional = !place.required;
   const area = h('textarea', {
     name,
     rows: 4,
@@ -126,13 +129,14 @@ function jsonField(name: string, label: string, optional: boolean, schema?: Json
     value: schema?.default === undefined ? undefined : JSON.stringify(schema.default),
   }) as HTMLTextAreaElement;
   return {
-    el: labelled({ name, label, required: !optional }, area, schema),
+    el: labelled(place, area, schema),
     read() {
-      if (area.value.trim() === '') return optional ? { ok: true } : { ok: false, error: `${label} needs JSON.` };
+      const what = label || 'The payload';
+      if (area.value.trim() === '') return optional ? { ok: true } : { ok: false, error: `${what} needs JSON.` };
       try {
         return { ok: true, value: JSON.parse(area.value) };
       } catch (error) {
-        return { ok: false, error: `${label} is not JSON: ${(error as Error).message}` };
+        return { ok: false, error: `${what} is not JSON: ${(error as Error).message}` };
       }
     },
   };
