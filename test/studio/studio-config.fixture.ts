@@ -45,7 +45,10 @@ const draft = createStep({
   id: 'draft',
   input: z.object({ topic: z.string(), words: z.number().int() }),
   output: z.object({ text: z.string() }),
-  run: ({ topic, words }) => ({ text: `A ${words}-word note on ${topic}.` }),
+  run: ({ topic, words }) => {
+    if (words < 1) throw new Error(`A note needs at least one word, not ${words}.`);
+    return { text: `A ${words}-word note on ${topic}.` };
+  },
 });
 const spell = createStep({
   id: 'spell',

@@ -1,6 +1,6 @@
-// The studio's Workflows tab in headless Chromium, on the fixture config's `review` workflow: start a run
-// from the input form, watch its approve step suspend, answer the resume form (a refused payload first), and
-// see the run done.
+// The studio's Workflows tab in headless Chromium, on the fixture config's workflows: start `review` from its
+// input form, watch its approve step suspend, answer the resume form (a refused payload first) and see the run
+// done; open a run by id; a failed step; `signup`'s event wait; a server with no workflows.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../server/spawn-server.js';
@@ -96,6 +96,22 @@ describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium',
     // A click on a step shows its checkpoints.
     await page.click('.wf-box[data-path="0.draft"]');
     expect(await page.textContent('#wf-detail')).toContain('A 5-word note on moss.');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('marks the step that failed and shows its error', async () => {
+    const { page, errors } = await studio.open('#workflows/review');
+    await page.waitForSelector('#wf-start');
+    await page.fill('#wf-start input[name=topic]', 'nothing');
+    await page.fill('#wf-start input[name=words]', '0');
+    await page.click('#wf-start button[type=submit]');
+    await page.waitForSelector('#wf-run-status[data-status=failed]');
+    await page.waitForSelector(box('0.draft', 'failed'));
+    await page.waitForSelector(box('1.spell', 'pending'));
+    expect(await page.textContent('#wf-error')).toBe('A note needs at least one word, not 0.');
+    await page.click('.wf-box[data-path="0.draft"]');
+    expect(await page.textContent('#wf-detail .error-text')).toBe('A note needs at least one word, not 0.');
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
