@@ -98,6 +98,12 @@ export interface WorkflowRuns {
     request: { fromStep: string; input?: unknown },
     context: WorkflowStartContext,
   ): Promise<WorkflowStartResult>;
+  /**
+   * Cancels a running or suspended run (throws `WorkflowRequestError` for an unknown or ended one). One
+   * this process carries has stopped when this resolves; one another process carries stops at its next
+   * lease renewal.
+   */
+  cancel(id: string): Promise<WorkflowRunView>;
   /** Resolves when the run has ended or suspended (at once if it is not running in this process). */
   wait(id: string): Promise<WorkflowRunView | undefined>;
   /** True while the run executes in this process. */
@@ -353,6 +359,15 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
           ),
         ),
       );
+    },
+
+    async cancel(id) {
+      const record = await store.getRun(id);
+      const entry = record && byId.get(record.workflowId);
+      if (!record || !entry) throw new WorkflowRequestError(`No workflow run with id "${id}".`, 'not_found');
+      await entry.workflow.cancel(id, { store });
+      await inFlight.get(id);
+      return (await read(id))!;
     },
 
     async wait(id) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunError } from '../core/index.js';
-import { holdRun, NEVER } from './run-lease.js';
+import { cancelCarried, type HeldRun, holdRun } from './run-lease.js';
 import { type EngineContext, emptyUsage, issues, runNodes, StepInputError } from './run-nodes.js';
 import type {
   AnyStep,
@@ -11,6 +11,7 @@ import type {
   WorkflowRunOptions,
   WorkflowRunRecord,
   WorkflowShape,
+  WorkflowStatus,
   WorkflowStore,
 } from './workflow-types.js';
 
@@ -59,7 +60,7 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
       'running',
     );
   try {
-    return await carry(runtime, { store, runId, execution, lost: held.lost });
+    return await carry(runtime, { store, runId, execution, held });
   } finally {
     await held.release().catch(() => {});
   }
@@ -69,17 +70,17 @@ interface Carry {
   store: WorkflowStore;
   runId: string;
   execution: Execution;
-  /** Aborts if another process took the run over (this one then stops and writes no end). */
-  lost: AbortSignal;
+  /** Stops on a cancel, or if another process took the run over (this one then writes no end). */
+  held: HeldRun;
 }
 
 async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowResult> {
-  const { store, execution, lost } = call;
+  const { store, execution, held } = call;
   const prepared = await prepare(runtime, store, execution, call.runId);
   const started = Date.now();
   const emit = execution.options?.onEvent;
   const own = execution.options?.signal;
-  const signal = !own ? lost : lost === NEVER ? own : AbortSignal.any([own, lost]);
+  const signal = own ? AbortSignal.any([own, held.stop]) : held.stop;
   const ctx: EngineContext = {
     run: prepared.run,
     store,
@@ -118,18 +119,20 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
   } catch (caught) {
     status = signal.aborted ? 'cancelled' : 'failed';
     error = {
-      code: lost.aborted
+      code: held.lost
         ? 'lease_lost'
-        : signal.aborted
-          ? 'aborted'
-          : caught instanceof StepInputError
-            ? 'invalid_step_value'
-            : 'step_failed',
+        : held.stop.aborted
+          ? 'cancelled'
+          : signal.aborted
+            ? 'aborted'
+            : caught instanceof StepInputError
+              ? 'invalid_step_value'
+              : 'step_failed',
       message: caught instanceof Error ? caught.message : String(caught),
     };
   }
   // A run taken over by another process is theirs to end.
-  if (!lost.aborted) await store.updateRun(run.id, { status, output, error });
+  if (!held.lost) await store.updateRun(run.id, { status, output, error, cancelRequested: undefined });
   const durationMs = Date.now() - started;
   emit?.(at(run, 'workflow_end', { workflow: run.workflowId, status, output, usage: ctx.usage, durationMs, error }));
   return {
@@ -143,6 +146,39 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
     error,
     durationMs,
   };
+}
+
+/**
+ * Cancels a run: one this process carries stops at once, one another process carries at its next lease
+ * renewal (a flag on the run), and a suspended or crashed one nobody carries is marked cancelled here.
+ * Resolves with the run's status as the store has it after the request.
+ */
+export async function cancel(
+  runtime: WorkflowRuntime,
+  runId: string,
+  options: Pick<WorkflowRunOptions, 'store'> = {},
+): Promise<WorkflowStatus> {
+  const store = options.store ?? runtime.defaultStore;
+  const run = await store.getRun(runId);
+  if (!run || run.workflowId !== runtime.shape.id)
+    throw new WorkflowRequestError(`No run "${runId}" of workflow "${runtime.shape.id}" in this store.`, 'not_found');
+  if (run.status === 'done' || run.status === 'failed' || run.status === 'cancelled')
+    throw new WorkflowRequestError(`Run "${runId}" has already ended (${run.status}).`, 'not_suspended');
+  if (cancelCarried(store, runId)) return 'running';
+  const held = await holdRun({ store, runId });
+  if (!held) {
+    await store.updateRun(runId, { cancelRequested: true });
+    return 'running';
+  }
+  try {
+    const now = await store.getRun(runId);
+    if (now?.status !== 'suspended' && now?.status !== 'running') return now?.status ?? 'cancelled';
+    const error = { code: 'cancelled', message: `Run "${runId}" was cancelled.` };
+    await store.updateRun(runId, { status: 'cancelled', error, cancelRequested: undefined });
+    return 'cancelled';
+  } finally {
+    await held.release();
+  }
 }
 
 interface Prepared {
@@ -201,8 +237,8 @@ async function prepare(
     await store.createRun(run, kept);
     return { run, steps: kept };
   }
-  if (source.status === 'done')
-    throw new WorkflowRequestError(`Run "${source.id}" is done; fork it to run it again.`, 'not_suspended');
+  if (source.status === 'done' || source.status === 'cancelled')
+    throw new WorkflowRequestError(`Run "${source.id}" is ${source.status}; fork it to run it again.`, 'not_suspended');
   const resume = resumeTarget(shape, steps, execution.request);
   if (source.definitionHash !== runtime.definitionHash) {
     // One commit per changed step is enough here: migrations are rare and the run is not running.

@@ -10,16 +10,29 @@ const STARTED = Math.round(performance.timeOrigin);
 /** Numbers this process's executions: two of one run in this process are two holders. */
 let executions = 0;
 
-/** A run held by this execution: its lease is renewed until `release`, and `lost` aborts if another takes it. */
+/**
+ * A run held by this execution: its lease is renewed until `release`. `stop` aborts once a cancel asks
+ * (from this process at once, from another at the next renewal) or another process took the run over
+ * (then `lost` is true).
+ */
 export interface HeldRun {
-  lost: AbortSignal;
+  stop: AbortSignal;
+  readonly lost: boolean;
   release(): Promise<void>;
+}
+
+/** The runs this process carries, by store: a cancel here aborts them at once. */
+const carried = new WeakMap<WorkflowStore, Map<string, AbortController>>();
+
+/** Aborts the run if this process carries it; false if it does not. */
+export function cancelCarried(store: WorkflowStore, runId: string): boolean {
+  const controller = carried.get(store)?.get(runId);
+  controller?.abort(new Error(`Run "${runId}" was cancelled.`));
+  return controller !== undefined;
 }
 
 /** The signal of what nobody can abort: one for all of them. */
 export const NEVER = new AbortController().signal;
-/** What a store without leases gives: nothing held, nothing to lose. */
-const FREE: HeldRun = { lost: NEVER, release: async () => {} };
 
 interface HoldContext {
   store: WorkflowStore;
@@ -35,37 +48,53 @@ interface HoldContext {
  */
 export async function holdRun(ctx: HoldContext): Promise<HeldRun | undefined> {
   const { store, runId } = ctx;
-  if (!store.claimRun) return FREE;
   const holder = `${HOST}:${process.pid}:${STARTED}:${++executions}`;
   const leaseMs = ctx.leaseMs ?? DEFAULT_LEASE_MS;
   // A store only this process sees needs no renewal: its lease excludes a second execution here and never expires.
   const lease = () => ({ holder, until: store.local ? Number.MAX_SAFE_INTEGER : Date.now() + leaseMs });
-  if (!(await store.claimRun(runId, lease()))) {
+  if (store.claimRun && !(await store.claimRun(runId, lease()))) {
     const seen = await store.leaseOf?.(runId);
     if (!seen || !isDeadHolder(seen.holder) || !(await store.claimRun(runId, lease(), seen))) return undefined;
   }
-  if (store.local) return { lost: NEVER, release: () => store.releaseRun?.(runId, holder) ?? Promise.resolve() };
-  const controller = new AbortController();
-  let renewing = false;
-  const timer = setInterval(() => {
-    if (renewing) return;
-    renewing = true;
-    // A store that does not answer leaves the lease to expire; one that gave the run to another stops this one.
-    store
-      .claimRun?.(runId, lease())
-      .then((kept) => {
-        if (!kept) controller.abort(new Error(`Run "${runId}" was taken over by another process.`));
-      })
-      .catch(() => {})
-      .finally(() => {
-        renewing = false;
-      });
-  }, leaseMs / 3);
-  timer.unref?.();
+  const stop = new AbortController();
+  let runs = carried.get(store);
+  if (!runs) {
+    runs = new Map();
+    carried.set(store, runs);
+  }
+  runs.set(runId, stop);
+  let lost = false;
+  let timer: NodeJS.Timeout | undefined;
+  if (store.claimRun && !store.local) {
+    let renewing = false;
+    timer = setInterval(() => {
+      if (renewing) return;
+      renewing = true;
+      // A store that does not answer leaves the lease to expire; one that gave the run to another stops this one.
+      const renew = async () => {
+        if (!(await store.claimRun?.(runId, lease()))) {
+          lost = true;
+          return stop.abort(new Error(`Run "${runId}" was taken over by another process.`));
+        }
+        // A cancel from another process is a flag on the run: heard here at the next renewal.
+        if ((await store.getRun(runId))?.cancelRequested) stop.abort(new Error(`Run "${runId}" was cancelled.`));
+      };
+      renew()
+        .catch(() => {})
+        .finally(() => {
+          renewing = false;
+        });
+    }, leaseMs / 3);
+    timer.unref?.();
+  }
   return {
-    lost: controller.signal,
+    stop: stop.signal,
+    get lost() {
+      return lost;
+    },
     async release() {
       clearInterval(timer);
+      if (runs.get(runId) === stop) runs.delete(runId);
       await store.releaseRun?.(runId, holder);
     },
   };

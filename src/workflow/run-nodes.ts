@@ -195,8 +195,9 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
   };
   try {
     const returned = step.run(parsed.data, stepCtx);
-    // A plain function step returns its value: no microtask for it.
-    const output = returned instanceof Promise ? await returned : returned;
+    // A plain function step returns its value: no microtask for it. An async one is given up on a
+    // cancel even if it ignores its signal.
+    const output = returned instanceof Promise ? await untilAborted(returned, ctx.signal) : returned;
     const checked = step.output.safeParse(output);
     if (!checked.success)
       throw new StepInputError(
@@ -363,6 +364,25 @@ export function addUsage(into: RunUsage, more: RunUsage): void {
   into.llmCalls += more.llmCalls;
   if (more.estimated) into.estimated = true;
   if (more.costUsd !== undefined) into.costUsd = (into.costUsd ?? 0) + more.costUsd;
+}
+
+/** `promise`, or its signal's reason once that aborts first (the promise is left to settle unheard). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

@@ -85,6 +85,8 @@ export interface WorkflowRunRecord {
   /** Inputs that replace a step's own (a fork with edited input), by path. */
   overrides?: Record<string, unknown>;
   forkedFrom?: { runId: string; fromStep: string };
+  /** Set by a cancel from a process that does not carry the run: the one that does stops at its next lease renewal. */
+  cancelRequested?: boolean;
   /** The principal who started it over the HTTP API (`thinkflow serve`); others get a 404. */
   owner?: string;
   createdAt: number;

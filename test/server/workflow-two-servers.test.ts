@@ -52,7 +52,7 @@ async function call(server: ServerProcess, path: string, body?: unknown): Promis
 }
 
 describe('workflow runs on two serve processes sharing --pg', () => {
-  it('resumes a run whose process died in exactly one of them, and lets one of two racing resumes through', async () => {
+  it('resumes a run whose process died in exactly one of them, lets one of two racing resumes through, and cancels across processes', async () => {
     const doomed = await start('doomed', { WF_HANG: '1' });
     const slow = await call(doomed, '/v1/workflows/slow/runs', { input: 'abc' });
     expect(slow.status).toBe(202);
@@ -93,5 +93,17 @@ describe('workflow runs on two serve processes sharing --pg', () => {
       return run.status === 'done' ? run : undefined;
     });
     expect(ended.output).toBe('total 6');
+
+    // A cancel sent to one process stops a run another carries, at that one's next lease renewal.
+    const hanger = await start('hanger', { WF_HANG: '1' });
+    const stuck = await call(hanger, '/v1/workflows/slow/runs', { input: 'xyz' });
+    await eventually(async () => (await call(a, `/v1/workflows/runs/${stuck.json.id}`)).json.steps['0.mark']);
+    const asked = await call(b, `/v1/workflows/runs/${stuck.json.id}/cancel`, {});
+    expect(asked.status).toBe(202);
+    const cancelled = await eventually(async () => {
+      const run = (await call(a, `/v1/workflows/runs/${stuck.json.id}`)).json;
+      return run.status === 'cancelled' ? run : undefined;
+    }, 20_000);
+    expect(cancelled.error).toMatchObject({ code: 'cancelled' });
   }, 180_000);
 });

@@ -159,6 +159,19 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
     });
   });
 
+  app.post('/v1/workflows/runs/:id/cancel', async (c) => {
+    const id = c.req.param('id');
+    if (!(await visible(id))) return noRun(c, id);
+    try {
+      const run = await runs.cancel(id);
+      // 202 while another process still carries it: it stops at its next lease renewal.
+      return c.json(run, run.status === 'running' ? 202 : 200);
+    } catch (error) {
+      if (error instanceof WorkflowRequestError) return requestRefusal(c, error);
+      throw error;
+    }
+  });
+
   app.post('/v1/runs/:id/resume', async (c) => {
     const query = readQuery(c, WorkflowWaitQuery);
     if (!query.ok) return query.response;
