@@ -1,6 +1,6 @@
 // The studio's Workflows tab in headless Chromium, on the fixture config's workflows: start `review` from its
 // input form, watch its approve step suspend, answer the resume form (a refused payload first) and see the run
-// done; open a run by id; a failed step; `signup`'s event wait; a server with no workflows.
+// done; open a run by id and cancel it; a failed step; `signup`'s event wait; a server with no workflows.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../server/spawn-server.js';
@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium',
     await page.close();
   }, 60_000);
 
-  it('opens a run by id with its stored statuses, and shows a step’s checkpoints on a click', async () => {
+  it('opens a run by id with its stored statuses, shows a step’s checkpoints on a click, and cancels it', async () => {
     const started = (await (
       await fetch(`${studio.server.url}/v1/workflows/review/runs?wait=true`, {
         method: 'POST',
@@ -96,6 +96,11 @@ describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium',
     // A click on a step shows its checkpoints.
     await page.click('.wf-box[data-path="0.draft"]');
     expect(await page.textContent('#wf-detail')).toContain('A 5-word note on moss.');
+    // Cancel: the run ends cancelled, and its resume form goes.
+    await page.click('#wf-cancel');
+    await page.waitForSelector('#wf-run-status[data-status=cancelled]');
+    expect(await page.locator('#wf-suspended form').count()).toBe(0);
+    expect(await page.isHidden('#wf-cancel')).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

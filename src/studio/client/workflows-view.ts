@@ -185,6 +185,24 @@ async function runPage(id: string, { names, signal }: PageContext): Promise<void
   const drawing = h('div', { id: 'wf-graph' });
   const detail = h('div', { id: 'wf-detail' });
   const output = h('pre', { id: 'wf-output' });
+  const cancel = h(
+    'button',
+    {
+      class: 'btn danger',
+      id: 'wf-cancel',
+      onclick: async () => {
+        try {
+          state.run = await api<WorkflowRunView>(`${path}/cancel`, { method: 'POST' });
+        } catch (caught) {
+          error.textContent = (caught as Error).message;
+          return;
+        }
+        draw();
+        void follow();
+      },
+    },
+    'Cancel',
+  );
   shell(
     'Workflows',
     h(
@@ -197,7 +215,7 @@ async function runPage(id: string, { names, signal }: PageContext): Promise<void
         h(
           'div',
           {},
-          h('div', { class: 'row' }, h('h2', {}, `Run of ${state.run.workflow}`), status),
+          h('div', { class: 'row' }, h('h2', {}, `Run of ${state.run.workflow}`), status, cancel),
           h('div', { class: 'meta' }, id),
           drawing,
         ),
@@ -220,6 +238,7 @@ async function runPage(id: string, { names, signal }: PageContext): Promise<void
     status.textContent = run.status;
     status.className = `status ${run.status}`;
     status.dataset.status = run.status;
+    cancel.hidden = run.status !== 'running' && run.status !== 'suspended';
     error.textContent = run.error ? run.error.message : '';
     output.textContent = run.status === 'done' ? `Output: ${JSON.stringify(run.output, null, 2)}` : '';
     const states = pathStates(run, state.events);
