@@ -2,6 +2,7 @@ import type { AgentEvent } from '../core/index.js';
 import {
   DEFAULT_LEASE_MS,
   postgresWorkflowStore,
+  type StepDispatch,
   type StepRecord,
   type SuspendedStep,
   sqliteWorkflowStore,
@@ -60,10 +61,12 @@ export interface WorkflowRunsOptions {
    * here, besides at start-up. Default 30000 ms; 0 turns it off.
    */
   recoveryIntervalMs?: number;
+  /** Queue mode (`serve --queue`): each run's leaf steps run on `thinkflow worker` processes (`queueStepDispatch`). */
+  dispatch?: StepDispatch;
 }
 
 /** What `thinkflow serve` opens its workflow runs with. */
-export interface OpenWorkflowRunsOptions extends Pick<WorkflowRunsOptions, 'claims' | 'onError'> {
+export interface OpenWorkflowRunsOptions extends Pick<WorkflowRunsOptions, 'claims' | 'onError' | 'dispatch'> {
   workflows?: Record<string, Workflow>;
   /** `postgres://…`: the workflow store goes there (schema `pgSchema`, default `thinkflow`). */
   pg?: string;
@@ -79,7 +82,14 @@ export function openWorkflowRuns(options: OpenWorkflowRunsOptions): WorkflowRuns
   const store = options.pg
     ? postgresWorkflowStore({ connectionString: options.pg, schema: options.pgSchema ?? 'thinkflow' })
     : sqliteWorkflowStore({ dataDir: options.dataDir });
-  return workflowRuns({ workflows, store, claims: options.claims, onError: options.onError, ownStore: true });
+  return workflowRuns({
+    workflows,
+    store,
+    claims: options.claims,
+    onError: options.onError,
+    dispatch: options.dispatch,
+    ownStore: true,
+  });
 }
 
 /** The workflow runs of a server: started, resumed and forked in this process, kept in the workflow store. */
@@ -138,6 +148,8 @@ const ORPHANED_CLAIM_MS = 10_000;
  */
 export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
   const { store, workflows } = options;
+  // What every run, resume and fork gets: the store, and in queue mode where its steps run.
+  const using = { store, dispatch: options.dispatch };
   const byId = new Map<string, { name: string; workflow: Workflow }>();
   for (const [name, workflow] of Object.entries(workflows))
     if (!byId.has(workflow.id)) byId.set(workflow.id, { name, workflow });
@@ -288,7 +300,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       const entry = record && byId.get(record.workflowId);
       if (!entry || inFlight.has(id)) continue;
       try {
-        await launch(id, (onEvent) => entry.workflow.resume(id, {}, { store, onEvent }));
+        await launch(id, (onEvent) => entry.workflow.resume(id, {}, { ...using, onEvent }));
         n++;
       } catch (error) {
         if (!(error instanceof WorkflowRequestError && error.code === 'running')) options.onError?.(error);
@@ -322,7 +334,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       if (!workflow) return { ok: false, reason: 'unknown_workflow' };
       return once(context, (id) =>
         accepted(id, () =>
-          launch(id, (onEvent) => workflow.run(input, { store, runId: id, onEvent, ...ownerOf(context) })),
+          launch(id, (onEvent) => workflow.run(input, { ...using, runId: id, onEvent, ...ownerOf(context) })),
         ),
       );
     },
@@ -339,7 +351,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       if (!record || !entry) throw new WorkflowRequestError(`No workflow run with id "${id}".`, 'not_found');
       if (inFlight.has(id))
         throw new WorkflowRequestError(`Run "${id}" is running; resume it once it has suspended.`, 'not_suspended');
-      await launch(id, (onEvent) => entry.workflow.resume(id, request, { store, onEvent }));
+      await launch(id, (onEvent) => entry.workflow.resume(id, request, { ...using, onEvent }));
       return (await read(id))!;
     },
 
@@ -355,7 +367,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       return once(context, (newId) =>
         accepted(newId, () =>
           launch(newId, (onEvent) =>
-            entry.workflow.fork(id, request, { store, runId: newId, onEvent, ...ownerOf(context) }),
+            entry.workflow.fork(id, request, { ...using, runId: newId, onEvent, ...ownerOf(context) }),
           ),
         ),
       );

@@ -91,6 +91,7 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
     emit,
     signal,
     seq: { n: 0 },
+    dispatch: execution.options?.dispatch,
   };
   const { run } = prepared;
   emit?.(
@@ -317,7 +318,7 @@ function resumeTarget(
 }
 
 /** The node (and step) a checkpoint path points to, walking nested workflows. */
-function nodeAt(shape: WorkflowShape, path: string): { node: WorkflowNode; step?: AnyStep } | undefined {
+export function nodeAt(shape: WorkflowShape, path: string): { node: WorkflowNode; step?: AnyStep } | undefined {
   let current: WorkflowShape | undefined = shape;
   let found: { node: WorkflowNode; step?: AnyStep } | undefined;
   for (const segment of path.split('/')) {

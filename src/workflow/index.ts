@@ -26,6 +26,8 @@ export { WorkflowRequestError } from './execute-workflow.js';
 export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
 export { DEFAULT_LEASE_MS } from './run-lease.js';
 export { StepInputError } from './run-nodes.js';
+export { runStepJob, type StepJobContext, StepJobError } from './run-step-job.js';
+export { type StepDispatch, StepJob, StepJobResult } from './step-job.js';
 export { memoryWorkflowStore, sqliteWorkflowStore } from './workflow-store.js';
 export type {
   Condition,

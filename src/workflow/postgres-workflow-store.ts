@@ -125,6 +125,13 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
       );
       return Object.fromEntries(rows.map((row) => [row.path, row.record]));
     },
+    async loadStepsAt(runId, paths) {
+      const { rows } = await query<{ path: string; record: StepRecord }>(
+        `SELECT path, record FROM ${steps} WHERE run_id = $1 AND path = ANY($2::text[])`,
+        [runId, paths],
+      );
+      return Object.fromEntries(rows.map((row) => [row.path, row.record]));
+    },
     async saveStep(runId, path, record) {
       await query(
         `INSERT INTO ${steps} (run_id, path, record) VALUES ($1, $2, $3) ON CONFLICT (run_id, path) DO UPDATE SET record = excluded.record`,

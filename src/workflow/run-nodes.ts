@@ -1,5 +1,6 @@
 import type { AgentEvent, RunUsage } from '../core/index.js';
 import type { DurableState } from './create-step.js';
+import type { StepDispatch } from './step-job.js';
 import type {
   AnyStep,
   StepContext,
@@ -26,6 +27,8 @@ export interface EngineContext {
   signal: AbortSignal;
   /** Counts step starts, for the events' `step`. */
   seq: { n: number };
+  /** Set in queue mode: leaf steps run where this sends them (a queue worker), not here. */
+  dispatch?: StepDispatch;
 }
 
 /** What running a node (or a list of them) came to: a value, or a wait for a resume. */
@@ -45,7 +48,7 @@ function suspend(payload?: unknown): never {
 /** An agent step's own checkpoint, under `<path>~state` (a class: made for every step, used by few). */
 class StepState implements DurableState {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: LeafContext,
     private readonly path: string,
   ) {}
   get previous(): unknown {
@@ -176,7 +179,32 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     throw new StepInputError(`Step "${step.id}" (${path}) cannot take ${call.from}: ${issues(parsed.error)}`);
   }
   if (step.workflow) return runNested(ctx, { step, path, input: parsed.data });
-  const n = ctx.seq.n++;
+  const leaf: LeafCall = { step, path, input: parsed.data, n: ctx.seq.n++, resume: resumed };
+  return ctx.dispatch ? runElsewhere(ctx, leaf) : runLeaf(ctx, leaf);
+}
+
+/** What running one leaf step needs of the engine: a worker builds it for the one step a job names. */
+export type LeafContext = Pick<EngineContext, 'steps' | 'usage' | 'suspended' | 'emit' | 'signal'> & {
+  run: Pick<WorkflowRunRecord, 'id' | 'workflowId'>;
+  store: Pick<WorkflowStore, 'saveStep'>;
+};
+
+/** One leaf step to run: its validated input, its number in the run's events, and the resume it is for. */
+export interface LeafCall {
+  step: AnyStep;
+  path: string;
+  input: unknown;
+  n: number;
+  resume?: { payload: unknown };
+}
+
+/**
+ * Runs a leaf step here: its `run` with a StepContext, the output check, the checkpoint (done or
+ * suspended, in `ctx.steps` and the store) and its events. The engine calls it for a local run, a
+ * queue worker for a step job: one path either way.
+ */
+export async function runLeaf(ctx: LeafContext, call: LeafCall): Promise<Outcome> {
+  const { step, path, n } = call;
   const started = Date.now();
   ctx.emit?.(event(ctx, 'step_start', { step: n, stepId: step.id, path }));
   const usage = emptyUsage();
@@ -186,7 +214,7 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     stepId: step.id,
     path,
     signal: ctx.signal,
-    resumeData: resumed?.payload,
+    resumeData: call.resume?.payload,
     suspend,
     addUsage: (more) => addUsage(usage, more),
     emit: ctx.emit ?? noop,
@@ -194,7 +222,7 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     durable: new StepState(ctx, path),
   };
   try {
-    const returned = step.run(parsed.data, stepCtx);
+    const returned = step.run(call.input, stepCtx);
     // A plain function step returns its value: no microtask for it. An async one is given up on a
     // cancel even if it ignores its signal.
     const output = returned instanceof Promise ? await untilAborted(returned, ctx.signal) : returned;
@@ -232,6 +260,32 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     );
     throw error;
   }
+}
+
+/**
+ * Hands a leaf step to `ctx.dispatch` (a queue worker runs it with `runLeaf` and checkpoints it) and
+ * takes back the checkpoint it wrote. Its events are the worker's: they go to the store from there.
+ */
+async function runElsewhere(ctx: EngineContext, call: LeafCall): Promise<Outcome> {
+  const { step, path } = call;
+  const { record, usage } = await ctx.dispatch!(
+    {
+      runId: ctx.run.id,
+      workflowId: ctx.run.workflowId,
+      definitionHash: ctx.run.definitionHash,
+      path,
+      stepId: step.id,
+      input: call.input,
+      step: call.n,
+      ...(call.resume ? { resume: { payload: call.resume.payload } } : {}),
+    },
+    ctx.signal,
+  );
+  ctx.steps[path] = record;
+  addUsage(ctx.usage, usage);
+  if (record.status === 'done') return { type: 'value', value: record.output };
+  ctx.suspended.push({ path, stepId: step.id, payload: record.payload });
+  return SUSPENDED;
 }
 
 /** A workflow used as a step: its nodes run in this run under the step's path, then its output is checkpointed. */
@@ -317,7 +371,11 @@ async function choose(node: Extract<WorkflowNode, { type: 'branch' }>, value: un
   return chosen;
 }
 
-async function save(ctx: EngineContext, path: string, record: StepRecord): Promise<void> {
+async function save(
+  ctx: Pick<LeafContext, 'run' | 'steps' | 'store'>,
+  path: string,
+  record: StepRecord,
+): Promise<void> {
   ctx.steps[path] = record;
   await ctx.store.saveStep(ctx.run.id, path, record);
 }
@@ -345,7 +403,7 @@ export function issues(error: { issues: { path: PropertyKey[]; message: string }
 }
 
 function event<T extends AgentEvent['type']>(
-  ctx: EngineContext,
+  ctx: { run: { id: string } },
   type: T,
   fields: Omit<Extract<AgentEvent, { type: T }>, 'type' | 'runId' | 'ts'>,
 ): AgentEvent {

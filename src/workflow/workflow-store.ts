@@ -36,6 +36,12 @@ export function memoryWorkflowStore(): WorkflowStore {
     async loadSteps(runId) {
       return { ...steps.get(runId) };
     },
+    async loadStepsAt(runId, paths) {
+      const all = steps.get(runId) ?? {};
+      const out: Record<string, StepRecord> = {};
+      for (const path of paths) if (all[path]) out[path] = all[path];
+      return out;
+    },
     async saveStep(runId, path, record) {
       const all = steps.get(runId);
       if (all) all[path] = record;
@@ -103,6 +109,7 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
     'UPDATE workflow_runs SET status = ?, definition_hash = ?, record = ?, updated_at = ? WHERE id = ?',
   );
   const selectSteps = db.prepare('SELECT path, record FROM workflow_steps WHERE run_id = ?');
+  const selectStep = db.prepare('SELECT record FROM workflow_steps WHERE run_id = ? AND path = ?');
   const upsertStep = db.prepare(
     'INSERT INTO workflow_steps (run_id, path, record) VALUES (?, ?, ?) ON CONFLICT (run_id, path) DO UPDATE SET record = excluded.record',
   );
@@ -161,6 +168,14 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
       const out: Record<string, StepRecord> = {};
       for (const row of selectSteps.all(runId) as { path: string; record: string }[])
         out[row.path] = JSON.parse(row.record);
+      return out;
+    },
+    async loadStepsAt(runId, paths) {
+      const out: Record<string, StepRecord> = {};
+      for (const path of paths) {
+        const row = selectStep.get(runId, path) as { record: string } | undefined;
+        if (row) out[path] = JSON.parse(row.record);
+      }
       return out;
     },
     async saveStep(runId, path, record) {

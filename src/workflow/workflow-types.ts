@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AgentEvent, RunError, RunUsage } from '../core/index.js';
+import type { StepDispatch } from './step-job.js';
 
 /** What a step's `run` gets besides its input. */
 export interface StepContext<R = unknown> {
@@ -114,6 +115,8 @@ export interface WorkflowStore {
   updateRun(runId: string, patch: Partial<Omit<WorkflowRunRecord, 'id'>>): Promise<void>;
   loadSteps(runId: string): Promise<Record<string, StepRecord>>;
   saveStep(runId: string, path: string, record: StepRecord): Promise<void>;
+  /** The checkpoints at `paths` alone (a queue worker reads its step's, not the run's thousands). */
+  loadStepsAt?(runId: string, paths: string[]): Promise<Record<string, StepRecord>>;
   /** Drops checkpoints (a resumed suspend is re-run). */
   deleteSteps(runId: string, paths: string[]): Promise<void>;
   /** Ids of the runs in `status` (`thinkflow serve` resumes those left `running` at start-up). */
@@ -178,6 +181,12 @@ export interface WorkflowRunOptions {
    * holds its runs this long before another may resume them (at once on the same host). Default 30000 ms.
    */
   leaseMs?: number;
+  /**
+   * Queue mode: each leaf step runs where this sends it (`queueStepDispatch` from `thinkflow/queue`:
+   * a `thinkflow worker`), the rest of the run (order, branches, loops, sleeps, events) here. Needs a
+   * store the workers share (PostgreSQL). Default: every step runs in this process.
+   */
+  dispatch?: StepDispatch;
 }
 
 /** What `resume` brings to a suspended run. Without `step` or `event`, a run that crashed just continues. */

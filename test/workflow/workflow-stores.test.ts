@@ -66,6 +66,9 @@ describe.each(stores)('the %s workflow store', (name, open) => {
       expect(done).toMatchObject({ status: 'done', output: 10 });
       expect(await store.getRun(started.runId)).toMatchObject({ status: 'done', output: 10 });
       expect((await store.getRun(started.runId))?.error).toBeUndefined();
+      expect(await store.loadStepsAt?.(started.runId, ['1.ask', '9.none'])).toEqual({
+        '1.ask': { status: 'done', output: 10, usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 } },
+      });
       const forked = await flow.fork(started.runId, { fromStep: 'ask' }, { store });
       expect(forked.status).toBe('suspended');
       expect(first).toBe(1);
