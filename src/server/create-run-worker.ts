@@ -147,7 +147,8 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
         isStopping: () => stopping,
         onError: report,
         // Still queued, it never ran: no log or checkpoint to read (its first write marks it running).
-        fresh: run.status === 'queued',
+        // A fork has one: the first checkpoint it was started with.
+        fresh: run.status === 'queued' && !run.forkedFrom,
       });
       // Stopped by a shutdown: the caller puts the job back on the queue, and another worker resumes it.
       return result ? 'ended' : 'stopped';

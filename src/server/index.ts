@@ -58,6 +58,7 @@ export {
 } from './retention.js';
 export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
+export { ForkRunBody } from './routes/fork-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ResponsesBody } from './routes/responses-wire.js';
@@ -68,13 +69,23 @@ export {
   ClientTool,
   isFinished,
   PendingQuestion,
+  RunFork,
   type RunPatch,
   RunRecord,
   RunSource,
   ServerRunStatus,
   type StoredEvent,
 } from './run-record.js';
-export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
+export type {
+  AnswerResult,
+  ForkRequest,
+  ForkResult,
+  ForkStart,
+  IdempotencyRequest,
+  RunService,
+  StartRequest,
+  StartResult,
+} from './run-service.js';
 export {
   type CorsConfig,
   checkApiTokens,
