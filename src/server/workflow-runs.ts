@@ -95,6 +95,8 @@ export function openWorkflowRuns(options: OpenWorkflowRunsOptions): WorkflowRuns
 /** The workflow runs of a server: started, resumed and forked in this process, kept in the workflow store. */
 export interface WorkflowRuns {
   names(): string[];
+  /** The workflow served under `name` (its key in the config's `workflows`). */
+  definition(name: string): Workflow | undefined;
   start(name: string, input: unknown, context: WorkflowStartContext): Promise<WorkflowStartResult>;
   get(id: string): Promise<WorkflowRunView | undefined>;
   /** The stored status alone (no steps read). */
@@ -324,6 +326,8 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
 
   return {
     names: () => Object.keys(workflows),
+
+    definition: (name) => (Object.hasOwn(workflows, name) ? workflows[name] : undefined),
 
     async start(name, input, context) {
       const workflow = Object.hasOwn(workflows, name) ? workflows[name] : undefined;

@@ -68,4 +68,25 @@ tr.case.fail td:first-child{border-left:3px solid #c93a3a}tr.case.pass td:first-
 .eval-run.pass{background:#d8f3e5}.eval-run.fail{background:#fbdada}
 ul.checks{margin:4px 0 0;padding-left:18px;color:#c93a3a;font-size:12px}
 .replay{margin:8px 0}
+.status.suspended{background:#fff0c2}.status.pending{background:#f0f2f5;color:#6b7487}.status.cancelled{background:#eee}
+.wf-layout{display:grid;grid-template-columns:260px 1fr;gap:16px}
+.wf-run{display:grid;grid-template-columns:minmax(300px,1fr) minmax(300px,1fr);gap:16px;align-items:start}
+form.payload{display:flex;flex-direction:column;gap:6px;margin:6px 0}
+form.payload>.btn{align-self:flex-start}
+label.field{display:flex;flex-direction:column;gap:2px;font-size:13px}
+label.field.check{flex-direction:row;align-items:center;gap:8px}
+fieldset.fields{border:1px solid #dde1e8;border-radius:6px;display:flex;flex-direction:column;gap:6px}
+.wf-runs{padding-left:18px;font-size:13px}
+.wf-graph{display:flex;flex-direction:column;align-items:center;gap:18px;margin:12px 0}
+.wf-node{position:relative;display:flex;flex-direction:column;align-items:center}
+.wf-node+.wf-node::before{content:"";position:absolute;top:-18px;left:50%;height:18px;border-left:2px solid #9aa5b8}
+.wf-row{display:flex;gap:10px;flex-wrap:wrap;justify-content:center}
+.wf-kind{font-size:11px;color:#6b7487;text-transform:uppercase}
+.wf-box{border:2px solid #c5ccd8;border-radius:8px;padding:6px 10px;background:#fff;cursor:pointer;min-width:140px}
+.wf-box.selected{outline:2px solid #3563e9}
+.wf-mark{border-style:dashed;cursor:default}
+.wf-nested{background:#fafbfc}
+.wf-head{display:flex;gap:8px;align-items:center;justify-content:space-between}
+.wf-box[data-status=running]{border-color:#3563e9}.wf-box[data-status=done]{border-color:#2d9d6a}
+.wf-box[data-status=suspended]{border-color:#d4a000}.wf-box[data-status=failed]{border-color:#c93a3a}
 `;

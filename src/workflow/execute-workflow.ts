@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunError } from '../core/index.js';
 import { cancelCarried, type HeldRun, holdRun } from './run-lease.js';
-import { type EngineContext, emptyUsage, runNodes, StepInputError } from './run-nodes.js';
+import { type EngineContext, emptyUsage, issues, runNodes, StepInputError } from './run-nodes.js';
 import type {
   AnyStep,
   ResumeRequest,
@@ -112,7 +112,7 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
       const checked = runtime.shape.output.safeParse(outcome.value);
       if (!checked.success)
         throw new StepInputError(
-          `Workflow "${runtime.shape.id}" ended with an output its schema refuses: ${checked.error.message}`,
+          `Workflow "${runtime.shape.id}" ended with an output its schema refuses: ${issues(checked.error)}`,
         );
       status = 'done';
       output = checked.data;
@@ -199,7 +199,7 @@ async function prepare(
     const input = shape.input.safeParse(execution.input);
     if (!input.success)
       throw new WorkflowRequestError(
-        `Workflow "${shape.id}" cannot take this input: ${input.error.message}`,
+        `Workflow "${shape.id}" cannot take this input: ${issues(input.error)}`,
         'invalid_input',
       );
     const run = newRecord(runtime, {
@@ -311,7 +311,7 @@ function resumeTarget(
   const parsed = schema.safeParse(request.payload);
   if (!parsed.success)
     throw new WorkflowRequestError(
-      `The payload for ${what} does not fit its schema: ${parsed.error.message}`,
+      `The payload for ${what} does not fit its schema: ${issues(parsed.error)}`,
       'invalid_payload',
     );
   return { path, payload: parsed.data };

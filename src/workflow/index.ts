@@ -15,6 +15,13 @@ export {
   type Workflow,
   type WorkflowBuilder,
 } from './create-workflow.js';
+export {
+  describeWorkflow,
+  type GraphNode,
+  type GraphStep,
+  type SchemaView,
+  type WorkflowGraph,
+} from './describe-workflow.js';
 export { WorkflowRequestError } from './execute-workflow.js';
 export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
 export { DEFAULT_LEASE_MS } from './run-lease.js';

@@ -402,7 +402,8 @@ function describe(node: WorkflowNode): string {
   }
 }
 
-function issues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+/** A zod error as one line a person reads: `score: Too big: expected number to be <=5; name: Required`. */
+export function issues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   return error.issues.map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`).join('; ');
 }
 

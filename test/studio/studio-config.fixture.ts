@@ -5,6 +5,7 @@ import { scriptedModel } from '../../src/llm/index.js';
 import { defineConfig } from '../../src/server/index.js';
 import { askUserTool } from '../../src/tools/builtins/ask-user.js';
 import { defineTool } from '../../src/tools/index.js';
+import { createStep, createWorkflow } from '../../src/workflow/index.js';
 
 const call = (id: string, name: string, input: Record<string, unknown>) => ({
   text: '',
@@ -39,7 +40,55 @@ const stepper = (steps: number, delayMs: number) =>
     { delayMs },
   );
 
+/** `review`: draft → (spell ‖ tone) → approve, which suspends for a reviewer's verdict → send to each recipient. */
+const draft = createStep({
+  id: 'draft',
+  input: z.object({ topic: z.string(), words: z.number().int() }),
+  output: z.object({ text: z.string() }),
+  run: ({ topic, words }) => {
+    if (words < 1) throw new Error(`A note needs at least one word, not ${words}.`);
+    return { text: `A ${words}-word note on ${topic}.` };
+  },
+});
+const spell = createStep({
+  id: 'spell',
+  input: z.object({ text: z.string() }),
+  output: z.number(),
+  run: ({ text }) => text.split(' ').length,
+});
+const tone = createStep({ id: 'tone', input: z.object({ text: z.string() }), output: z.string(), run: () => 'calm' });
+const approve = createStep({
+  id: 'approve',
+  input: z.object({ spell: z.number(), tone: z.string() }),
+  output: z.array(z.string()),
+  resumeSchema: z.object({
+    reviewer: z.string().min(1),
+    score: z.number().min(1).max(5).describe('1 (poor) to 5 (great)'),
+    channel: z.enum(['email', 'chat']),
+    urgent: z.boolean(),
+    team: z.object({ name: z.string() }),
+  }),
+  run: (checks, ctx) =>
+    ctx.resumeData
+      ? [`${ctx.resumeData.reviewer} via ${ctx.resumeData.channel}`, `team ${ctx.resumeData.team.name}`]
+      : ctx.suspend({ question: 'Approve this draft?', checks }),
+});
+const send = createStep({ id: 'send', input: z.string(), output: z.string(), run: (to) => `sent to ${to}` });
+const review = createWorkflow({ id: 'review', input: draft.input, output: z.array(z.string()) })
+  .then(draft)
+  .parallel([spell, tone])
+  .then(approve)
+  .foreach(send, { concurrency: 2 })
+  .commit();
+
+/** `signup`: waits for a `confirmed` event whose payload has an array (a JSON field in the form). */
+const confirmed = z.object({ email: z.string(), tags: z.array(z.string()) });
+const signup = createWorkflow({ id: 'signup', input: z.string(), output: confirmed })
+  .waitForEvent('confirmed', confirmed)
+  .commit();
+
 export default defineConfig({
+  workflows: { review, signup },
   agents: {
     helper: () =>
       new Agent({

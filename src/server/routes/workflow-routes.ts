@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { WorkflowRequestError } from '../../workflow/index.js';
+import { describeWorkflow, type Workflow, type WorkflowGraph, WorkflowRequestError } from '../../workflow/index.js';
 import { idempotencyOf, mayAccess } from '../caller-runs.js';
 import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
 import { currentScope, type RequestScope } from '../request-scope.js';
@@ -48,8 +48,8 @@ function startRefusal(c: Context, result: Exclude<WorkflowStartResult, { ok: tru
 }
 
 /**
- * Workflow runs over HTTP: start one from the config's `workflows`, read it, resume a suspended one and
- * fork one from a step. The caller owns the runs they start (another principal's run is a 404), and a
+ * Workflow runs over HTTP: list the config's `workflows` and draw one as a graph, start one, read it,
+ * resume a suspended one and fork one from a step. The caller owns the runs they start (another principal's run is a 404), and a
  * start or fork with an Idempotency-Key starts at most one run.
  */
 export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
@@ -75,6 +75,31 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
         )
       : key;
   };
+
+  // A definition does not change while it is served: each graph is described once.
+  const graphs = new WeakMap<Workflow, WorkflowGraph>();
+  const graphOf = (workflow: Workflow) => {
+    const known = graphs.get(workflow);
+    if (known) return known;
+    const graph = describeWorkflow(workflow);
+    graphs.set(workflow, graph);
+    return graph;
+  };
+
+  app.get('/v1/workflows', (c) => {
+    const workflows = runs.names().map((name) => {
+      const workflow = runs.definition(name)!;
+      return { name, id: workflow.id, definitionHash: workflow.definitionHash };
+    });
+    return c.json({ workflows });
+  });
+
+  app.get('/v1/workflows/:name', (c) => {
+    const name = c.req.param('name');
+    const workflow = runs.definition(name);
+    if (!workflow) return apiError(c, 'not_found', `No workflow named "${name}".`);
+    return c.json({ name, definitionHash: workflow.definitionHash, graph: graphOf(workflow) });
+  });
 
   app.post('/v1/workflows/:name/runs', async (c) => {
     const query = readQuery(c, WorkflowWaitQuery);

@@ -79,35 +79,69 @@ export async function followRun(
   let last = after;
   while (!signal.aborted) {
     try {
-      const response = await fetch(`/v1/runs/${encodeURIComponent(id)}/events`, {
-        headers: headers({ Accept: 'text/event-stream', 'Last-Event-ID': String(last) }),
+      const read = await readEvents(`/v1/runs/${encodeURIComponent(id)}/events`, {
+        after: last,
         signal,
+        onEvent,
+        stop: (event) => event.type === 'run_end' && !event.parentRunId,
       });
-      if (response.status === 401) throw new NeedsToken('A token is needed.');
-      if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let cut = buffer.indexOf('\n\n');
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          cut = buffer.indexOf('\n\n');
-          const parsed = parseBlock(block);
-          if (!parsed || parsed.seq <= last) continue;
-          last = parsed.seq;
-          onEvent(parsed);
-          if (parsed.event.type === 'run_end' && !parsed.event.parentRunId) return;
-        }
-      }
+      last = read.last;
+      if (read.stopped) return;
     } catch (error) {
       if (error instanceof NeedsToken || signal.aborted) throw error;
     }
     // The stream closed before run_end: wait a moment and pick up after the last event seen.
     await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
+ * Reads a workflow run's SSE stream after event `after` until the server ends it (once the run has
+ * ended or suspended, or when the connection drops); resolves with the last event number seen.
+ */
+export async function followWorkflowRun(
+  id: string,
+  onEvent: (e: StreamedEvent) => void,
+  signal: AbortSignal,
+  after = 0,
+): Promise<number> {
+  return (await readEvents(`/v1/workflows/runs/${encodeURIComponent(id)}/events`, { after, signal, onEvent })).last;
+}
+
+/** One connection to an event stream: each event after `after` goes to `onEvent`, until the stream or `stop` ends it. */
+async function readEvents(
+  path: string,
+  options: {
+    after: number;
+    signal: AbortSignal;
+    onEvent: (e: StreamedEvent) => void;
+    stop?: (event: StreamedEvent['event']) => boolean;
+  },
+): Promise<{ last: number; stopped: boolean }> {
+  let last = options.after;
+  const response = await fetch(path, {
+    headers: headers({ Accept: 'text/event-stream', 'Last-Event-ID': String(last) }),
+    signal: options.signal,
+  });
+  if (response.status === 401) throw new NeedsToken('A token is needed.');
+  if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return { last, stopped: false };
+    buffer += value;
+    let cut = buffer.indexOf('\n\n');
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      cut = buffer.indexOf('\n\n');
+      const parsed = parseBlock(block);
+      if (!parsed || parsed.seq <= last) continue;
+      last = parsed.seq;
+      options.onEvent(parsed);
+      if (options.stop?.(parsed.event)) return { last, stopped: true };
+    }
   }
 }
 

@@ -6,12 +6,15 @@ import { unfollow } from './live-run.js';
 import { runsView, runView } from './runs-view.js';
 import { askToken, shell } from './shell.js';
 import { traceView } from './trace-view.js';
+import { leaveWorkflows, workflowsView } from './workflows-view.js';
 
 /** Draws the view the location's hash names. */
 async function route(): Promise<void> {
   const hash = location.hash || '#chat';
+  if (!hash.startsWith('#workflow')) leaveWorkflows();
   try {
-    if (hash.startsWith('#run/')) await runView(decodeURIComponent(hash.slice(5)));
+    if (hash.startsWith('#workflow')) await workflowsView(hash);
+    else if (hash.startsWith('#run/')) await runView(decodeURIComponent(hash.slice(5)));
     else if (hash === '#runs') {
       unfollow();
       await runsView();

@@ -5,6 +5,7 @@ const app = document.getElementById('app') as HTMLElement;
 const TABS = [
   ['Chat', '#chat'],
   ['Runs', '#runs'],
+  ['Workflows', '#workflows'],
   ['Trace file', '#trace'],
   ['Eval', '#eval'],
 ] as const;

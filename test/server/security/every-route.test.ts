@@ -87,6 +87,8 @@ describe('every registered route is behind the security middleware', () => {
       'POST /v1/sessions/:id/runs',
       'POST /v1/agents/:name/replay',
       'GET /studio',
+      'GET /v1/workflows',
+      'GET /v1/workflows/:name',
       'POST /v1/workflows/:name/runs',
       'POST /v1/runs/:id/resume',
     ]) {
