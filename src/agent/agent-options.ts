@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type {
   AgentEvent,
   ContentPart,
+  ForkedFrom,
   Message,
   ReadToolCall,
   RunResult,
@@ -14,6 +15,7 @@ import type { Model } from '../llm/index.js';
 import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { FewShotExample, Language, ProtocolName } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
+import type { EditedPrompt } from './build-messages.js';
 import type { Guardrails } from './guardrails/index.js';
 import type { Budget } from './guards/index.js';
 import type { ToolRoutingOptions } from './tool-router.js';
@@ -176,6 +178,10 @@ export interface Checkpoint {
   };
   /** The run's final answer, once it was reached: a resumed run ends with it and calls no model. */
   final?: { answer: string; object?: unknown };
+  /** Set on a fork's checkpoints (`agent.fork`): the run and step it came from. */
+  forkedFrom?: ForkedFrom;
+  /** A fork's edited messages: they stand for the prompt up to step `edited.steps` (system, history, question, steps). */
+  edited?: EditedPrompt;
 }
 
 /** How the loop keeps each prompt within a token budget. */

@@ -9,6 +9,7 @@ import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { announceQuestions } from './announce-questions.js';
 import { streamRun } from './event-channel.js';
+import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './fork-run.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
@@ -156,6 +157,33 @@ export class Agent<T = unknown> {
    */
   stream(input: string, options: RunOptions = {}): AsyncIterable<AgentEvent> {
     return streamRun(options, (streamed) => this.run(input, { ...options, ...streamed }));
+  }
+
+  /**
+   * Starts a new run from step `fromStep` of a checkpointed run (time travel): the steps before it are
+   * carried over as they were, with their usage (no model call, no tool call), and the run goes on from
+   * there with this agent, under a new id, `result.forkedFrom` naming its source. `messages` replaces
+   * what the model sees at that step, or edits it. The source is not changed. Rejects with a `ForkError`
+   * for a missing run, a step it does not have, or edited messages that are not messages.
+   *
+   * @example
+   * const checkpoints: Checkpoint[] = [];
+   * await agent.run('What is 2 + 2?', { onCheckpoint: (c) => void checkpoints.push(c) });
+   * const again = await agent.fork(checkpoints.at(-1), {
+   *   fromStep: 1,
+   *   messages: (seen) => [...seen.slice(0, -1), { role: 'tool', toolCallId: 'c1', content: '5' }],
+   * });
+   */
+  async fork(from: ForkSource | undefined, options: ForkOptions): Promise<RunResult<T>> {
+    const { fromStep, messages, ...run } = options;
+    const runId = run.runId ?? newRunId();
+    const seen = () => {
+      const head = this.prompt(from!.input, { history: run.history });
+      const language = this.options.language ?? 'en';
+      return messagesBefore(from!, fromStep, { head, project: (step) => this.protocol.stepMessages(step, language) });
+    };
+    const resume = forkCheckpoint(from, { runId, fromStep, messages, seen });
+    return this.run(resume.input, { ...run, runId, resume });
   }
 
   /**

@@ -18,11 +18,22 @@ export function createStepProjector(protocol: Protocol, language: Language) {
   };
 }
 
+/**
+ * A fork's edited conversation (`agent.fork` with `messages`): these messages stand for the system
+ * prompt, the earlier turns, the question and the run's first `steps` steps.
+ */
+export interface EditedPrompt {
+  messages: Message[];
+  steps: number;
+}
+
 /** The parts of every prompt that do not come from steps. */
 export interface PromptHead {
   system: Message;
   history: Message[];
   question: Message;
+  /** Set for a fork with edited messages: they replace all of the above and the steps they stand for. */
+  edited?: EditedPrompt;
 }
 
 /** The full prompt: system, earlier turns, the question, then each step's messages. */
@@ -31,6 +42,8 @@ export function projectMessages(
   steps: readonly Step[],
   project: (step: Step) => Message[],
 ): Message[] {
+  const { edited } = head;
+  if (edited) return [...edited.messages, ...steps.slice(edited.steps).flatMap(project)];
   const messages: Message[] = [head.system];
   for (const m of head.history) messages.push(m);
   messages.push(head.question);

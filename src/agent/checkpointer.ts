@@ -133,5 +133,7 @@ export function checkpointOf(state: RunState, pending?: PendingStep): Checkpoint
     stats: { ...state.stats },
   };
   if (pending) checkpoint.pending = pending;
+  if (state.forkedFrom) checkpoint.forkedFrom = state.forkedFrom;
+  if (state.edited) checkpoint.edited = state.edited;
   return checkpoint;
 }

@@ -29,6 +29,7 @@ export async function endRun(
     durationMs: Date.now() - state.startedAt,
     error: stop ? { code: stop.code, message: stop.message } : undefined,
   };
+  if (state.forkedFrom) result.forkedFrom = state.forkedFrom;
   await onFinish?.(result, scope);
   emit(
     event(state, 'run_end', {

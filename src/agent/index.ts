@@ -11,6 +11,8 @@ export type {
   StepOverrides,
   StepState,
 } from './agent-options.js';
+export type { EditedPrompt } from './build-messages.js';
+export { type ForkMessages, type ForkOptions, type ForkSource, forkCheckpoint } from './fork-run.js';
 export {
   type GuardedCall,
   type Guardrail,

@@ -80,10 +80,12 @@ function withTools<S extends { messages: Message[]; specs: ToolSpec[] }>(
 /** Fits the prompt into the token budget, emitting `context_summary` when older steps were folded. */
 async function fitContext(ctx: RunContext, head: PromptHead, index: number): Promise<Message[]> {
   const { state, emit } = ctx;
-  const fit = await ctx.config.context!.fit(
-    { head: [head.system, head.question], history: head.history, groups: state.steps.map(ctx.project) },
-    ctx.signal,
-  );
+  const { edited } = head;
+  // A fork's edited messages are kept whole, as the system prompt and question are.
+  const input = edited
+    ? { head: edited.messages, groups: state.steps.slice(edited.steps).map(ctx.project) }
+    : { head: [head.system, head.question], history: head.history, groups: state.steps.map(ctx.project) };
+  const fit = await ctx.config.context!.fit(input, ctx.signal);
   if (fit.summary) {
     const { text, droppedGroups } = fit.summary;
     emit(event(state, 'context_summary', { step: index, summary: text, droppedSteps: droppedGroups }));

@@ -32,6 +32,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
     system: systemMessage(config),
     history: run.history ?? [],
     question: questionMessage(state.input, run.attachments),
+    edited: state.edited,
   };
   const stopSequences = protocol.stop?.(language);
   if (!state.silent) {

@@ -4,11 +4,13 @@ import {
   addStats,
   type EventOf,
   emptyStats,
+  type ForkedFrom,
   type RunStats,
   type RunUsage,
   type Step,
   type Usage,
 } from '../core/index.js';
+import type { EditedPrompt } from './build-messages.js';
 import type { Budget } from './guards/index.js';
 
 /** Where a run sends its events. */
@@ -48,11 +50,15 @@ export interface RunState {
   mediaWarned?: boolean;
   /** Nobody listens to this run's events, so none are built. */
   silent?: boolean;
+  /** Set for a fork: the run and step it came from. */
+  forkedFrom?: ForkedFrom;
+  /** A fork's edited messages, standing for the prompt before its first steps. */
+  edited?: EditedPrompt;
 }
 
 export function createRunState(run: NewRun): RunState {
   const { resume } = run;
-  return {
+  const state: RunState = {
     runId: run.runId,
     parentRunId: run.parentRunId,
     input: run.input,
@@ -63,6 +69,10 @@ export function createRunState(run: NewRun): RunState {
     invalidStreak: 0,
     silent: run.silent,
   };
+  // A fork keeps where it came from in every checkpoint, so it resumes as the fork it is.
+  if (resume?.forkedFrom) state.forkedFrom = resume.forkedFrom;
+  if (resume?.edited) state.edited = resume.edited;
+  return state;
 }
 
 /** What a new run's state starts from: its ids and question, and a checkpoint's totals when it resumes. */
@@ -70,7 +80,7 @@ export interface NewRun {
   runId: string;
   input: string;
   parentRunId?: string;
-  resume?: { steps: Step[]; usage: RunUsage; stats: RunStats };
+  resume?: { steps: Step[]; usage: RunUsage; stats: RunStats; forkedFrom?: ForkedFrom; edited?: EditedPrompt };
   /** Nobody listens to the run's events. */
   silent?: boolean;
 }

@@ -39,7 +39,8 @@ export const COMMANDS: Record<string, { description: string; load: () => Promise
     load: async () => (await import('./serve-command.js')).registerServeCommand,
   },
   worker: {
-    description: 'Execute runs queued by `thinkflow serve --queue` (BullMQ on Redis, run state in PostgreSQL).',
+    description:
+      'Execute runs and workflow steps queued by `thinkflow serve --queue` (BullMQ on Redis, state in PostgreSQL).',
     load: async () => (await import('./worker-command.js')).registerWorkerCommand,
   },
   memory: {

@@ -1,6 +1,17 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { openStore, type RunStore, type RunSummary, ServerRunStatus } from '../server/index.js';
+import { z } from 'zod';
+import { ConfigError, Message } from '../core/index.js';
+import {
+  createLocalRuns,
+  loadConfig,
+  openStore,
+  type RunStore,
+  type RunSummary,
+  ServerRunStatus,
+} from '../server/index.js';
 import { dataDir } from './data-dir.js';
+import { EXIT_CODES, exitCodeForStatus } from './exit-codes.js';
 import { addExamples } from './global-options.js';
 import { type CommandIo, processIo } from './trace-command.js';
 
@@ -132,6 +143,65 @@ export async function runsVacuum(flags: RunsStoreFlags, io: CommandIo): Promise<
   io.stdout(`size ${mb(bytesBefore)} → ${mb(bytesAfter)} in ${(ms / 1000).toFixed(1)} s\n`);
 }
 
+/** The message list of a `--messages` file (JSON), or a ConfigError naming what is wrong with it. */
+function readMessages(file: string): Message[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError({
+      message: `--messages ${file} is not a readable JSON file: ${String(error)}`,
+      cause: error,
+    });
+  }
+  const parsed = z.array(Message).min(1).safeParse(json);
+  if (!parsed.success) {
+    const problem = z.prettifyError(parsed.error).replaceAll('\n', ' ');
+    throw new ConfigError({ message: `--messages ${file} must hold a list of messages: ${problem}` });
+  }
+  return parsed.data;
+}
+
+/**
+ * `thinkflow runs fork ID --from-step N`: a new run from step N of a stored agent run, executed here with
+ * the config's agent and stored beside it; prints the ended run as JSON. Returns the exit code.
+ */
+export async function runsFork(
+  id: string,
+  flags: RunsStoreFlags & { config: string; fromStep: string; messages?: string },
+  io: CommandIo,
+): Promise<number> {
+  const fromStep = Number(flags.fromStep);
+  if (!/^\d+$/.test(flags.fromStep)) {
+    throw new ConfigError({ message: `--from-step must be a step number, 0 for the first (got "${flags.fromStep}").` });
+  }
+  const messages = flags.messages === undefined ? undefined : readMessages(flags.messages);
+  const config = await loadConfig(flags.config);
+  return withStore(flags, async (store) => {
+    const runs = createLocalRuns({ agents: config.agents, store });
+    try {
+      const forked = await runs.fork(id, { fromStep, messages });
+      if (!forked.ok) {
+        const why =
+          forked.reason === 'unknown_run'
+            ? `no run with id ${id} (it may have been pruned)`
+            : forked.reason === 'invalid_fork'
+              ? forked.message
+              : forked.reason === 'unknown_agent'
+                ? `${flags.config} has no agent for run ${id}`
+                : `the fork was refused (${forked.reason})`;
+        io.stderr(`thinkflow: ${why}\n`);
+        return forked.reason === 'unknown_run' ? EXIT_CODES.noAnswer : EXIT_CODES.usage;
+      }
+      const ended = (await runs.wait(forked.run.id)) ?? forked.run;
+      io.stdout(`${JSON.stringify(ended, null, 2)}\n`);
+      return ended.result ? exitCodeForStatus(ended.result.status) : EXIT_CODES.noAnswer;
+    } finally {
+      await runs.close();
+    }
+  });
+}
+
 function storeOptions(command: Command): Command {
   return command
     .option('--data-dir <dir>', 'where the SQLite run store lives (default ~/.thinkflow)')
@@ -139,7 +209,7 @@ function storeOptions(command: Command): Command {
     .option('--pg-schema <name>', 'the PostgreSQL schema (default thinkflow)');
 }
 
-/** Registers `thinkflow runs list|show|prune|export|stats|vacuum`. */
+/** Registers `thinkflow runs list|show|export|fork|prune|stats|vacuum`. */
 export function registerRunsCommand(program: Command, io: CommandIo = processIo()): void {
   const runs = program.command('runs').description('Look at, export and prune the runs a server stored.');
   addExamples(runs, [
@@ -177,6 +247,18 @@ export function registerRunsCommand(program: Command, io: CommandIo = processIo(
   addExamples(exported, [
     ['a run as a trace file', 'thinkflow runs export run_123 > run.jsonl'],
     ['replay it against the current model', 'thinkflow runs export run_123 > run.jsonl && thinkflow replay run.jsonl'],
+  ]);
+  const fork = storeOptions(runs.command('fork <id>'))
+    .description('A new run from a step of a stored agent run: the steps before it are carried over, not run again.')
+    .requiredOption('--from-step <n>', 'the step to run again (0 for the first)')
+    .option('--messages <file>', 'a JSON list of messages the model sees at that step instead')
+    .option('--config <file>', 'config file with the agent', 'thinkflow.config.ts')
+    .action(async (id: string, flags: RunsStoreFlags & { config: string; fromStep: string; messages?: string }) => {
+      process.exitCode = await runsFork(id, flags, io);
+    });
+  addExamples(fork, [
+    ['run step 2 of a run again', 'thinkflow runs fork run_123 --from-step 2'],
+    ['with the conversation edited', 'thinkflow runs fork run_123 --from-step 2 --messages edited.json'],
   ]);
   const prune = storeOptions(runs.command('prune'))
     .description('Delete finished runs and their events; unfinished, waiting and queued runs are kept.')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, redactText } from '../core/index.js';
-import { createLogThrottle, createRunWorker, loadConfig, openStore } from '../server/index.js';
+import { createLogThrottle, createRunWorker, createWorkflowWorker, loadConfig, openStore } from '../server/index.js';
+import { postgresWorkflowStore } from '../workflow/index.js';
 import { addExamples } from './global-options.js';
 import { onShutdownSignal } from './serve-command.js';
 
@@ -28,13 +29,15 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 export function registerWorkerCommand(program: Command): void {
   const command = program
     .command('worker')
-    .description('Execute runs queued by `thinkflow serve --queue` (BullMQ on Redis, run state in PostgreSQL).')
+    .description(
+      'Execute runs and workflow steps queued by `thinkflow serve --queue` (BullMQ on Redis, state in PostgreSQL).',
+    )
     .requiredOption('--queue <redis-url>', 'the Redis the API servers queue runs on')
     .option('--queue-name <name>', 'the BullMQ queue (as given to serve)', 'thinkflow-runs')
     .requiredOption('--pg <postgres-url>', 'the PostgreSQL holding run state')
     .option('--pg-schema <name>', 'the PostgreSQL schema (as given to serve)', 'thinkflow')
     .option('--config <file>', 'config file', 'thinkflow.config.ts')
-    .option('--concurrency <n>', 'runs executed at once', '16')
+    .option('--concurrency <n>', 'runs executed at once (and, apart, workflow steps)', '16')
     .option('--lock-duration <ms>', "how long a dead worker's runs wait before another worker resumes them", '30000')
     .option('--stalled-interval <ms>', 'how often to look for runs of dead workers (default: half the lock duration)')
     .option(
@@ -49,6 +52,24 @@ export function registerWorkerCommand(program: Command): void {
       const config = await loadConfig(flags.config);
       const log = createLogThrottle((line) => process.stderr.write(`${line}\n`));
       const store = await openStore({ pg: flags.pg, pgSchema: flags.pgSchema }, undefined);
+      const workflows = config.workflows ?? {};
+      // The config's workflows: their steps, sent by `serve --queue`, run here too (checkpoints in PostgreSQL).
+      const workflowStore =
+        Object.keys(workflows).length > 0
+          ? postgresWorkflowStore({ connectionString: flags.pg, schema: flags.pgSchema ?? 'thinkflow' })
+          : undefined;
+      const steps =
+        workflowStore &&
+        createWorkflowWorker({
+          workflows,
+          store: workflowStore,
+          redisUrl: flags.queue,
+          queueName: flags.queueName,
+          concurrency,
+          lockDurationMs,
+          stalledIntervalMs,
+          onError: (error) => log(`thinkflow worker: ${redactText(String(error))}`),
+        });
       const worker = createRunWorker({
         agents: config.agents,
         store,
@@ -61,10 +82,12 @@ export function registerWorkerCommand(program: Command): void {
         // An outage repeats the same error on every reconnect and retry: one line per interval, with a count.
         onError: (error) => log(`thinkflow worker: ${redactText(String(error))}`),
       });
-      process.stderr.write(`thinkflow: worker serving ${Object.keys(config.agents).join(', ')}\n`);
+      const serving = [...Object.keys(config.agents), ...Object.keys(workflows).map((name) => `workflow ${name}`)];
+      process.stderr.write(`thinkflow: worker serving ${serving.join(', ')}\n`);
       onShutdownSignal(async () => {
-        await worker.close();
+        await Promise.all([worker.close(), steps?.close()]);
         await store.close();
+        await workflowStore?.close?.();
       });
     });
   addExamples(command, [

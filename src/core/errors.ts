@@ -80,6 +80,17 @@ export class ModelError extends ThinkflowError {
   }
 }
 
+/**
+ * A fork that cannot start: no such run (`not_found`), or a step or edited messages it cannot start
+ * from (`invalid_input`). The run it names is left as it was.
+ */
+export class ForkError extends ThinkflowError {
+  constructor(options: { message: string; code: 'not_found' | 'invalid_input' }) {
+    super(options);
+    this.name = 'ForkError';
+  }
+}
+
 /** A store (SQLite, Postgres, Redis) could not be opened, read or written. */
 export class StoreError extends ThinkflowError {
   constructor(options: { message: string; cause?: unknown }) {

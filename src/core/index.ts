@@ -25,6 +25,7 @@ export {
   ConfigError,
   type ErrorCode,
   errorMessage,
+  ForkError,
   isModelError,
   isThinkflowError,
   ModelError,
@@ -86,6 +87,7 @@ export {
 export {
   addStats,
   emptyStats,
+  type ForkedFrom,
   type RunError,
   type RunResult,
   type RunStats,

@@ -40,6 +40,12 @@ export interface RunError {
   message: string;
 }
 
+/** Where a forked run came from: the run, and the step it ran again from (`agent.fork`). */
+export interface ForkedFrom {
+  runId: string;
+  fromStep: number;
+}
+
 /** The outcome of `agent.run()`. */
 export interface RunResult<T = unknown> {
   runId: string;
@@ -54,6 +60,8 @@ export interface RunResult<T = unknown> {
   durationMs: number;
   /** Why the run ended when it did not end `done`. */
   error?: RunError;
+  /** Set for a fork: the run it came from. Its first `fromStep` steps (and their usage) were carried over, not run again. */
+  forkedFrom?: ForkedFrom;
 }
 
 export function emptyStats(): RunStats {

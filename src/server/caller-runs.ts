@@ -65,8 +65,26 @@ export function callerRuns(inner: RunService): RunService {
     return mayAccess(caller, owners.get(id));
   };
 
+  /** A fork is started as a start is: by this caller, with their key, of a run they may see. */
+  const fork: RunService['fork'] = inner.fork
+    ? async (id, request) => {
+        const found = scope();
+        if (!(await visible(id))) return { ok: false, reason: 'unknown_run' };
+        const idempotency = await idempotencyOf(found);
+        if (idempotency === null) return { ok: false, reason: 'invalid_idempotency_key' };
+        const result = await inner.fork!(id, { ...request, owner: found.caller.principal, idempotency });
+        if (result.ok) {
+          remember(result.run);
+          found.started = [...(found.started ?? []), result.run.id];
+          if (result.replayed) found.context.header('Idempotent-Replayed', 'true');
+        }
+        return result;
+      }
+    : undefined;
+
   return {
     agentNames: () => inner.agentNames(),
+    ...(fork && { fork }),
 
     async start(request): Promise<StartResult> {
       const found = scope();

@@ -17,6 +17,7 @@ import { a2aRoutes } from './routes/a2a-route.js';
 import { agUiRoute } from './routes/ag-ui-route.js';
 import { chatCompletionsRoute } from './routes/chat-completions-route.js';
 import { eventsRoute } from './routes/events-route.js';
+import { forkRoute } from './routes/fork-route.js';
 import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
 import { listRunsRoute } from './routes/list-runs-route.js';
 import { modelsRoute } from './routes/models-route.js';
@@ -136,6 +137,8 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   app.use('/a2a/:name', limit);
   listRunsRoute(app, runs);
   runRoutes(app, runs);
+  // Before the workflow routes: an agent run's fork is answered here, a workflow run's passed on.
+  forkRoute(app, runs, options.workflows);
   traceRoute(app, runs);
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;

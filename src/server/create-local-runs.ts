@@ -1,6 +1,7 @@
 import { redactedIfSecret } from '../core/index.js';
 import { createChangeSignal } from './change-signal.js';
 import { executeRun } from './execute-run.js';
+import { forkStartRequest } from './fork-agent-run.js';
 import type { QuestionBox } from './question-box.js';
 import type { RunRecord } from './run-record.js';
 import { queuedRun, queueFull, type RunService, waitForEnd } from './run-service.js';
@@ -20,6 +21,7 @@ export interface LocalRunsOptions {
 
 /** A run service that also resumes the runs a previous process left unfinished. */
 export interface LocalRuns extends RunService {
+  fork: NonNullable<RunService['fork']>;
   /** Re-queues every unfinished run of a known agent from its last checkpoint; returns how many. */
   resumeUnfinished(): Promise<number>;
 }
@@ -130,14 +132,21 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
           }
           const run = queuedRun(request, id);
           track(run.id);
-          own.queue.push({ run, fresh: true });
+          // A fork resumes from its first checkpoint, written with the run.
+          own.queue.push({ run, fresh: !request.fork });
           // Committed with the first events in one transaction; reads always see it.
           void store.createRun(run).catch(onError);
+          if (request.fork) void store.saveCheckpoint({ ...request.fork, runId: id }).catch(onError);
           pump(agent);
           // The caller gets the run as the store keeps it; the queued copy keeps the input as given.
           return { ok: true, run: redactedIfSecret(run) };
         },
       });
+    },
+
+    async fork(id, request) {
+      const prepared = await forkStartRequest(store, id, request);
+      return prepared.ok ? service.start(prepared.start) : prepared;
     },
 
     get: (id) => store.getRun(id),

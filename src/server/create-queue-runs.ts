@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import { assertPeers, errorMessage, redactedIfSecret } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
+import { forkStartRequest } from './fork-agent-run.js';
 import { boundedWait, stderrErrors } from './outage.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { readinessOf } from './readiness.js';
@@ -141,7 +142,12 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
     try {
       // The row (with its outbox row) must be committed before a worker can take the job, and its
       // end must not go unheard.
-      await Promise.all([outbox ? outbox.createQueuedRun(run) : store.createRun(run), bounded(subscription)]);
+      // A fork's first checkpoint goes in the same commit as its row (writes of one tick are batched).
+      await Promise.all([
+        outbox ? outbox.createQueuedRun(run) : store.createRun(run),
+        request.fork && store.saveCheckpoint({ ...request.fork, runId: id }),
+        bounded(subscription),
+      ]);
     } catch (error) {
       waiting.remove(agent, id).catch(() => {});
       throw error;
@@ -166,6 +172,11 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
         keyHours: options.limits?.idempotencyKeyHours,
         start: (id) => startNew(request, id),
       });
+    },
+
+    async fork(id, request) {
+      const prepared = await forkStartRequest(store, id, request);
+      return prepared.ok ? service.start(prepared.start) : prepared;
     },
 
     get: (id) => store.getRun(id),

@@ -5,7 +5,7 @@ import { agentQueueCounts } from './agent-queue-counts.js';
 import { executeRun } from './execute-run.js';
 import { backoffDelay, isDependencyUnavailable, stderrErrors } from './outage.js';
 import type { QuestionBox } from './question-box.js';
-import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { handBack, loadBullmq, lockOptions, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { runEndPublisher } from './run-ends.js';
 import { isFinished, type RunRecord } from './run-record.js';
 import { type AgentEntry, resolveAgent } from './servable-agent.js';
@@ -90,12 +90,6 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
     Math.max(100, Math.floor(leaseMs / 3)),
   );
 
-  /** Puts the job back on the queue in `ms` without spending one of its attempts (those are for the run's own failures). */
-  async function handBack(job: Job<RunJob>, token: string | undefined, ms: number): Promise<never> {
-    await job.moveToDelayed(Date.now() + ms, token);
-    throw new (loadBullmq().DelayedError)();
-  }
-
   async function process(job: Job<RunJob>, token?: string): Promise<void> {
     let outcome: 'ended' | 'held' | 'stopped';
     try {
@@ -153,7 +147,8 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
         isStopping: () => stopping,
         onError: report,
         // Still queued, it never ran: no log or checkpoint to read (its first write marks it running).
-        fresh: run.status === 'queued',
+        // A fork has one: the first checkpoint it was started with.
+        fresh: run.status === 'queued' && !run.forkedFrom,
       });
       // Stopped by a shutdown: the caller puts the job back on the queue, and another worker resumes it.
       return result ? 'ended' : 'stopped';
@@ -165,9 +160,7 @@ export function createRunWorker(options: RunWorkerOptions): RunWorker {
   const worker = new (loadBullmq().Worker as typeof Worker<RunJob>)(settings.name, process, {
     ...settings.options,
     concurrency: options.concurrency ?? 16,
-    lockDuration,
-    stalledInterval: options.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),
-    maxStalledCount: 100,
+    ...lockOptions(options),
     // A run's own failures retry with a capped backoff; outages do not spend attempts at all.
     settings: {
       backoffStrategy: (attemptsMade: number) => backoffDelay(attemptsMade, { baseMs: 1000, maxMs: 60_000 }),

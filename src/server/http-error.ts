@@ -21,6 +21,7 @@ export type ApiErrorCode =
   | 'unprocessable'
   | 'run_failed'
   | 'internal'
+  | 'not_implemented'
   | 'dependency_unavailable';
 
 const STATUS = {
@@ -40,6 +41,7 @@ const STATUS = {
   // Not a 5xx: see runFailed.
   run_failed: 400,
   internal: 500,
+  not_implemented: 501,
   dependency_unavailable: 503,
 } as const satisfies Record<ApiErrorCode, ContentfulStatusCode>;
 

@@ -2,6 +2,11 @@ export { type CreateAppOptions, createApp, type ThinkflowApp } from './create-ap
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
 export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
 export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
+export {
+  createWorkflowWorker,
+  type WorkflowWorker,
+  type WorkflowWorkerOptions,
+} from './create-workflow-worker.js';
 export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
 export { loadConfig } from './load-config.js';
 export {
@@ -40,6 +45,7 @@ export {
 export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
+export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue-step-dispatch.js';
 export type { Readiness } from './readiness.js';
 export type { Caller } from './request-scope.js';
 export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
@@ -52,6 +58,7 @@ export {
 } from './retention.js';
 export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
+export { ForkRunBody } from './routes/fork-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ResponsesBody } from './routes/responses-wire.js';
@@ -62,13 +69,23 @@ export {
   ClientTool,
   isFinished,
   PendingQuestion,
+  RunFork,
   type RunPatch,
   RunRecord,
   RunSource,
   ServerRunStatus,
   type StoredEvent,
 } from './run-record.js';
-export type { AnswerResult, IdempotencyRequest, RunService, StartRequest, StartResult } from './run-service.js';
+export type {
+  AnswerResult,
+  ForkRequest,
+  ForkResult,
+  ForkStart,
+  IdempotencyRequest,
+  RunService,
+  StartRequest,
+  StartResult,
+} from './run-service.js';
 export {
   type CorsConfig,
   checkApiTokens,

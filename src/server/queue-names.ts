@@ -27,6 +27,35 @@ export function queueSettings(location: QueueLocation) {
   };
 }
 
+/**
+ * Where workflow step jobs wait: a queue beside the runs' (`<queueName>-steps`), so one `--queue-name`
+ * keeps a deployment's runs and steps apart from another's.
+ */
+export function stepQueueSettings(location: QueueLocation): ReturnType<typeof queueSettings> {
+  const settings = queueSettings(location);
+  return { ...settings, name: `${settings.name}-steps` };
+}
+
+/**
+ * How a worker holds its jobs: a lock renewed every half of `lockDurationMs` while the job runs; a
+ * worker that dies holds its jobs that long, then the stalled check (every `stalledIntervalMs`) of any
+ * live worker puts them back for another.
+ */
+export function lockOptions(options: { lockDurationMs?: number; stalledIntervalMs?: number }) {
+  const lockDuration = options.lockDurationMs ?? 30_000;
+  return {
+    lockDuration,
+    stalledInterval: options.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),
+    maxStalledCount: 100,
+  };
+}
+
+/** Puts a job back on its queue in `ms` without spending one of its attempts (those are for the work's own failures). */
+export async function handBack(job: import('bullmq').Job, token: string | undefined, ms: number): Promise<never> {
+  await job.moveToDelayed(Date.now() + ms, token);
+  throw new (loadBullmq().DelayedError)();
+}
+
 // bullmq and ioredis load on first use, through these two: they are optional peers (queue mode only).
 
 /**

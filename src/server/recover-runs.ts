@@ -21,8 +21,14 @@ export function addRunJob(queue: Queue<RunJob>, run: { id: string; agent: string
   return queue.add('run', { runId: run.id, agent: run.agent }, { ...JOB_OPTIONS, jobId: run.id });
 }
 
-// A job in one of these is on its way to a worker or on one.
-const LIVE = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+/** A job in one of these states is on its way to a worker or on one. */
+export const LIVE_JOB_STATES: ReadonlySet<string> = new Set([
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+]);
 
 export interface RecoveryOptions {
   store: RunQueueStore;
@@ -65,13 +71,13 @@ export function startRecovery(options: RecoveryOptions): Recovery {
 
   async function requeue(run: RecoverableRun): Promise<boolean> {
     const state = await redis(queue.getJobState(run.id));
-    if (!LIVE.has(state)) {
+    if (!LIVE_JOB_STATES.has(state)) {
       // A finished job keeps its id (a failed one for inspection): it must go before the id is reused.
       if (state !== 'unknown') await redis(queue.remove(run.id));
       await redis(addRunJob(queue, run));
     }
     if (run.outboxed) store.markEnqueued([run.id]).catch((error: unknown) => options.onError?.(error));
-    return !LIVE.has(state);
+    return !LIVE_JOB_STATES.has(state);
   }
 
   async function pass(): Promise<number> {

@@ -60,6 +60,17 @@ export type CallerOptions = z.infer<typeof CallerOptions>;
 export const RunSource = z.enum(['api', 'chat', 'hook', 'schedule']);
 export type RunSource = z.infer<typeof RunSource>;
 
+/**
+ * Where a forked run came from (POST /v1/runs/:id/fork): the run and the step it ran again from, and
+ * the edited messages it started with, standing for the prompt up to step `edited.steps`.
+ */
+export const RunFork = z.object({
+  runId: z.string(),
+  fromStep: z.number().int(),
+  edited: z.object({ messages: z.array(Message), steps: z.number().int() }).optional(),
+});
+export type RunFork = z.infer<typeof RunFork>;
+
 /** One run as the server stores and returns it. `result` is the agent's `RunResult` once it ended. */
 export const RunRecord = z.object({
   id: z.string(),
@@ -73,6 +84,8 @@ export const RunRecord = z.object({
   source: RunSource,
   /** The principal who started it (absent on an open server, and for runs stored before owners). */
   owner: z.string().optional(),
+  /** Set for a fork of another run: it started from that run's steps before `fromStep`. */
+  forkedFrom: RunFork.optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   result: z.custom<RunResult>((value) => typeof value === 'object' && value !== null).optional(),

@@ -1,3 +1,4 @@
+import type { Checkpoint } from '../agent/index.js';
 import type { Message } from '../core/index.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
@@ -29,6 +30,25 @@ export interface IdempotencyRequest {
   fingerprint: string;
 }
 
+/** What forks a stored agent run (POST /v1/runs/:id/fork): the step to run again from, and what the model sees there. */
+export interface ForkRequest {
+  fromStep: number;
+  /** Replaces the conversation the model sees at `fromStep` (system prompt included). */
+  messages?: Message[];
+  /** The principal forking it; the fork is theirs. */
+  owner?: string;
+  idempotency?: IdempotencyRequest;
+}
+
+/** A fork started (as a start is), or why not: no such run, or a step or messages it cannot start from. */
+export type ForkResult =
+  | StartResult
+  | { ok: false; reason: 'unknown_run' }
+  | { ok: false; reason: 'invalid_fork'; message: string };
+
+/** A fork's first checkpoint (`forkStartRequest`), written under the new run's id before the run starts. */
+export type ForkStart = Omit<Checkpoint, 'runId'>;
+
 /** What starts a run. */
 export interface StartRequest {
   agent: string;
@@ -41,17 +61,20 @@ export interface StartRequest {
   idempotency?: IdempotencyRequest;
   /** The caller's client-side tools and output schema (an OpenAI request's `tools` and `response_format`). */
   caller?: CallerOptions;
+  /** A fork's first checkpoint (`forkStartRequest`): the run resumes from it instead of starting fresh. */
+  fork?: ForkStart;
 }
 
 /** The record of a run just started, waiting its turn: the same in every run service. */
 export function queuedRun(
-  { agent, input, history, source = 'api', owner, caller }: StartRequest,
+  { agent, input, history, source = 'api', owner, caller, fork }: StartRequest,
   id = newRunId(),
 ): RunRecord {
   const now = Date.now();
   const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
   if (owner !== undefined) run.owner = owner;
   if (caller) run.caller = caller;
+  if (fork?.forkedFrom) run.forkedFrom = fork.edited ? { ...fork.forkedFrom, edited: fork.edited } : fork.forkedFrom;
   return run;
 }
 
@@ -73,6 +96,11 @@ export type AnswerResult = 'answered' | 'not_found' | 'no_question';
 export interface RunService {
   agentNames(): string[];
   start(request: StartRequest): Promise<StartResult>;
+  /**
+   * Starts a new run from step `fromStep` of agent run `id` (its earlier steps carried over, not run
+   * again), with the same Idempotency-Key and queue rules as `start`. Absent where forks are not served.
+   */
+  fork?(id: string, request: ForkRequest): Promise<ForkResult>;
   get(id: string): Promise<RunRecord | undefined>;
   /** Where the run stands (undefined if unknown), without reading its input and result. */
   status(id: string): Promise<ServerRunStatus | undefined>;

@@ -8,6 +8,7 @@ import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
 import { listenHttp } from './listen-http.js';
 import { createLogThrottle, isDependencyUnavailable } from './outage.js';
+import { queueStepDispatch } from './queue-step-dispatch.js';
 import { type ApiToken, authRequired, checkTokenEntries } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
 import type { RunService } from './run-service.js';
@@ -155,8 +156,19 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     onError: (e) => logError('thinkflow serve: a request failed: ', e),
     log,
   };
-  // The config's workflows run in this process, checkpointed next to the runs (same data dir, or `--pg`).
+  // The config's workflows run in this process, checkpointed next to the runs (same data dir, or `--pg`);
+  // with `--queue` (and `--pg`, which the workers read and write too), their steps run on the workers.
+  const steps =
+    options.queue && options.pg && config.workflows && Object.keys(config.workflows).length > 0
+      ? queueStepDispatch({
+          redisUrl: options.queue,
+          queueName: options.queueName,
+          prefix: options.queuePrefix,
+          onError: (e) => logError('thinkflow serve: ', e),
+        })
+      : undefined;
   const workflows = openWorkflowRuns({
+    dispatch: steps?.dispatch,
     workflows: config.workflows,
     pg: options.pg,
     pgSchema: options.pgSchema,
@@ -202,6 +214,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await stopped;
         await retention.stop();
         await workflows?.close({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 });
+        await steps?.close();
         await store.close();
         await sessions.close?.();
         throttled.close();

@@ -26,7 +26,9 @@ export interface StartOnceContext {
  * processes) under the new run's id before the run is started. A request whose key is held by the same
  * request gets the first run back (`replayed`), however many retries and concurrent copies arrive; one
  * with another fingerprint is refused. A refused start (queue full, unknown agent) releases the key, so
- * a retry may start the run later. Without a key, the run simply starts.
+ * a retry may start the run later. A start that failed is released only once the store says its run is
+ * not there: a commit whose answer was lost (the connection dropped after COMMIT) left the run stored,
+ * and a retry must get it back, not start a second one. Without a key, the run simply starts.
  */
 export async function startOnce({ store, request, start, keyHours }: StartOnceContext): Promise<StartResult> {
   const { idempotency } = request;
@@ -41,7 +43,7 @@ export async function startOnce({ store, request, start, keyHours }: StartOnceCo
       try {
         result = await start(mine.runId);
       } catch (error) {
-        await store.releaseIdempotencyKey(mine).catch(() => {});
+        await releaseUnlessStored({ claims: store, claim: mine, find: (id) => store.getRun(id) });
         throw error;
       }
       if (!result.ok) await store.releaseIdempotencyKey(mine);
@@ -56,4 +58,25 @@ export async function startOnce({ store, request, start, keyHours }: StartOnceCo
     if (Date.now() - held.createdAt > ORPHANED_CLAIM_MS) await store.releaseIdempotencyKey(held);
     else await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** What `releaseUnlessStored` needs: the claims, the claim, and how to look the run up. */
+export interface ReleaseContext {
+  claims: Pick<RunStore, 'releaseIdempotencyKey'>;
+  claim: { scope: string; key: string; runId: string };
+  /** Resolves with the run, or undefined if it is not stored. */
+  find: (runId: string) => Promise<unknown>;
+}
+
+/**
+ * Frees the key of a start that threw, unless its run was stored after all. A store that cannot say
+ * keeps the key: a retry waits for the run, and the key frees itself `ORPHANED_CLAIM_MS` after its claim
+ * if the run never shows up.
+ */
+export async function releaseUnlessStored({ claims, claim, find }: ReleaseContext): Promise<void> {
+  const stored = await find(claim.runId).then(
+    (run) => run !== undefined,
+    () => true,
+  );
+  if (!stored) await claims.releaseIdempotencyKey(claim).catch(() => {});
 }

@@ -1,6 +1,8 @@
 import type { AgentEvent } from '../core/index.js';
 import {
+  DEFAULT_LEASE_MS,
   postgresWorkflowStore,
+  type StepDispatch,
   type StepRecord,
   type SuspendedStep,
   sqliteWorkflowStore,
@@ -13,8 +15,9 @@ import {
 import { newRunId } from './new-run-id.js';
 import type { StoredEvent } from './run-record.js';
 import type { IdempotencyRequest } from './run-service.js';
-import { DEFAULT_IDEMPOTENCY_HOURS } from './start-once.js';
+import { DEFAULT_IDEMPOTENCY_HOURS, releaseUnlessStored } from './start-once.js';
 import type { RunStore } from './stores/run-store.js';
+import { createWorkflowEventLog, type WorkflowEventLog } from './workflow-event-log.js';
 
 /** A workflow run as the HTTP API shows it: the stored record with its visible steps and what it waits for. */
 export interface WorkflowRunView extends WorkflowRunRecord {
@@ -53,10 +56,17 @@ export interface WorkflowRunsOptions {
   keyHours?: number;
   /** Close `store` with the service. */
   ownStore?: boolean;
+  /**
+   * How often to look for runs left `running` whose lease expired (their process died) and resume them
+   * here, besides at start-up. Default 30000 ms; 0 turns it off.
+   */
+  recoveryIntervalMs?: number;
+  /** Queue mode (`serve --queue`): each run's leaf steps run on `thinkflow worker` processes (`queueStepDispatch`). */
+  dispatch?: StepDispatch;
 }
 
 /** What `thinkflow serve` opens its workflow runs with. */
-export interface OpenWorkflowRunsOptions extends Pick<WorkflowRunsOptions, 'claims' | 'onError'> {
+export interface OpenWorkflowRunsOptions extends Pick<WorkflowRunsOptions, 'claims' | 'onError' | 'dispatch'> {
   workflows?: Record<string, Workflow>;
   /** `postgres://…`: the workflow store goes there (schema `pgSchema`, default `thinkflow`). */
   pg?: string;
@@ -72,7 +82,14 @@ export function openWorkflowRuns(options: OpenWorkflowRunsOptions): WorkflowRuns
   const store = options.pg
     ? postgresWorkflowStore({ connectionString: options.pg, schema: options.pgSchema ?? 'thinkflow' })
     : sqliteWorkflowStore({ dataDir: options.dataDir });
-  return workflowRuns({ workflows, store, claims: options.claims, onError: options.onError, ownStore: true });
+  return workflowRuns({
+    workflows,
+    store,
+    claims: options.claims,
+    onError: options.onError,
+    dispatch: options.dispatch,
+    ownStore: true,
+  });
 }
 
 /** The workflow runs of a server: started, resumed and forked in this process, kept in the workflow store. */
@@ -80,6 +97,8 @@ export interface WorkflowRuns {
   names(): string[];
   start(name: string, input: unknown, context: WorkflowStartContext): Promise<WorkflowStartResult>;
   get(id: string): Promise<WorkflowRunView | undefined>;
+  /** The stored status alone (no steps read). */
+  status(id: string): Promise<WorkflowRunRecord['status'] | undefined>;
   /** Continues a suspended run; resolves once the request is accepted (throws `WorkflowRequestError` if not). */
   resume(id: string, request: { step?: string; event?: string; payload?: unknown }): Promise<WorkflowRunView>;
   fork(
@@ -87,13 +106,23 @@ export interface WorkflowRuns {
     request: { fromStep: string; input?: unknown },
     context: WorkflowStartContext,
   ): Promise<WorkflowStartResult>;
+  /**
+   * Cancels a running or suspended run (throws `WorkflowRequestError` for an unknown or ended one). One
+   * this process carries has stopped when this resolves; one another process carries stops at its next
+   * lease renewal.
+   */
+  cancel(id: string): Promise<WorkflowRunView>;
   /** Resolves when the run has ended or suspended (at once if it is not running in this process). */
   wait(id: string): Promise<WorkflowRunView | undefined>;
   /** True while the run executes in this process. */
   running(id: string): boolean;
-  /** The run's events after `afterSeq` that this process saw (kept in memory: see docs/workflows.md#service). */
-  events(id: string, afterSeq: number): StoredEvent[];
-  /** Resolves at the run's next event, or after `timeoutMs`. */
+  /**
+   * The run's events after `afterSeq`, as the store keeps them (every process's: the one that started it,
+   * one that resumed it, the queue workers of its steps), or, with a store that keeps no events, those
+   * this process saw.
+   */
+  events(id: string, afterSeq: number): Promise<StoredEvent[]>;
+  /** Resolves when this process wrote events of the run, or after `timeoutMs` (poll: another process may write them). */
   changed(id: string, timeoutMs: number): Promise<void>;
   /** Resumes the runs a stopped process left `running` (crash recovery); returns how many. */
   recover(): Promise<number>;
@@ -117,6 +146,8 @@ const ORPHANED_CLAIM_MS = 10_000;
  */
 export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
   const { store, workflows } = options;
+  // What every run, resume and fork gets: the store, and in queue mode where its steps run.
+  const using = { store, dispatch: options.dispatch };
   const byId = new Map<string, { name: string; workflow: Workflow }>();
   for (const [name, workflow] of Object.entries(workflows))
     if (!byId.has(workflow.id)) byId.set(workflow.id, { name, workflow });
@@ -131,12 +162,27 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
     }
     return log;
   };
+  const wake = (id: string) => {
+    const log = logs.get(id);
+    for (const waiter of log?.waiters ?? []) waiter();
+    log?.waiters.clear();
+  };
+  // With a store that keeps events, they go there (redacted, a commit per tick), and readers read them back.
+  const durable: WorkflowEventLog | undefined = store.appendEvents
+    ? createWorkflowEventLog({
+        store: { appendEvents: store.appendEvents.bind(store) },
+        onWritten: (ids) => {
+          for (const id of ids) wake(id);
+        },
+        onError: options.onError,
+      })
+    : undefined;
   const record = (id: string, event: AgentEvent) => {
+    if (durable) return durable.add(id, event);
     const log = logOf(id);
     log.seq++;
     if (log.events.length < EVENTS_PER_RUN) log.events.push({ seq: log.seq, event });
-    for (const wake of log.waiters) wake();
-    log.waiters.clear();
+    wake(id);
   };
 
   const view = async (record: WorkflowRunRecord): Promise<WorkflowRunView> => {
@@ -184,12 +230,11 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       },
     );
     inFlight.set(id, tracked);
-    void tracked.finally(() => {
+    void tracked.finally(async () => {
+      // Its last events are written before anyone hears it ended.
+      await durable?.flush();
       if (inFlight.get(id) === tracked) inFlight.delete(id);
-      // Wakes the event streams, which end once the run is no longer in flight.
-      const log = logs.get(id);
-      for (const wake of log?.waiters ?? []) wake();
-      log?.waiters.clear();
+      wake(id);
     });
     // A refused request (bad payload, changed definition) rejects before the run starts.
     await Promise.race([started, run.then(() => undefined)]);
@@ -211,7 +256,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
         try {
           result = await begin(mine.runId);
         } catch (error) {
-          await options.claims.releaseIdempotencyKey(mine).catch(() => {});
+          await releaseUnlessStored({ claims: options.claims, claim: mine, find: (id) => store.getRun(id) });
           throw error;
         }
         if (!result.ok) await options.claims.releaseIdempotencyKey(mine);
@@ -240,6 +285,43 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
 
   const ownerOf = (context: WorkflowStartContext) => (context.owner === undefined ? {} : { owner: context.owner });
 
+  /**
+   * Resumes the runs left `running` that nobody carries: at start-up those of a stopped process, and,
+   * every `recoveryIntervalMs`, those whose process died (their lease expired). A run another process
+   * holds is left to it.
+   */
+  async function recover(): Promise<number> {
+    const ids = (await store.runIdsWithStatus?.('running')) ?? [];
+    let n = 0;
+    for (const id of ids) {
+      const record = await store.getRun(id);
+      const entry = record && byId.get(record.workflowId);
+      if (!entry || inFlight.has(id)) continue;
+      try {
+        await launch(id, (onEvent) => entry.workflow.resume(id, {}, { ...using, onEvent }));
+        n++;
+      } catch (error) {
+        if (!(error instanceof WorkflowRequestError && error.code === 'running')) options.onError?.(error);
+      }
+    }
+    return n;
+  }
+  let sweeping = false;
+  const sweepMs = options.recoveryIntervalMs ?? DEFAULT_LEASE_MS;
+  const sweep =
+    sweepMs > 0 && store.claimRun
+      ? setInterval(() => {
+          if (sweeping) return;
+          sweeping = true;
+          recover()
+            .catch((error: unknown) => options.onError?.(error))
+            .finally(() => {
+              sweeping = false;
+            });
+        }, sweepMs)
+      : undefined;
+  sweep?.unref?.();
+
   return {
     names: () => Object.keys(workflows),
 
@@ -248,12 +330,16 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       if (!workflow) return { ok: false, reason: 'unknown_workflow' };
       return once(context, (id) =>
         accepted(id, () =>
-          launch(id, (onEvent) => workflow.run(input, { store, runId: id, onEvent, ...ownerOf(context) })),
+          launch(id, (onEvent) => workflow.run(input, { ...using, runId: id, onEvent, ...ownerOf(context) })),
         ),
       );
     },
 
     get: read,
+
+    async status(id) {
+      return (await store.getRun(id))?.status;
+    },
 
     async resume(id, request) {
       const record = await store.getRun(id);
@@ -261,7 +347,7 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       if (!record || !entry) throw new WorkflowRequestError(`No workflow run with id "${id}".`, 'not_found');
       if (inFlight.has(id))
         throw new WorkflowRequestError(`Run "${id}" is running; resume it once it has suspended.`, 'not_suspended');
-      await launch(id, (onEvent) => entry.workflow.resume(id, request, { store, onEvent }));
+      await launch(id, (onEvent) => entry.workflow.resume(id, request, { ...using, onEvent }));
       return (await read(id))!;
     },
 
@@ -277,10 +363,19 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       return once(context, (newId) =>
         accepted(newId, () =>
           launch(newId, (onEvent) =>
-            entry.workflow.fork(id, request, { store, runId: newId, onEvent, ...ownerOf(context) }),
+            entry.workflow.fork(id, request, { ...using, runId: newId, onEvent, ...ownerOf(context) }),
           ),
         ),
       );
+    },
+
+    async cancel(id) {
+      const record = await store.getRun(id);
+      const entry = record && byId.get(record.workflowId);
+      if (!record || !entry) throw new WorkflowRequestError(`No workflow run with id "${id}".`, 'not_found');
+      await entry.workflow.cancel(id, { store });
+      await inFlight.get(id);
+      return (await read(id))!;
     },
 
     async wait(id) {
@@ -290,7 +385,8 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
 
     running: (id) => inFlight.has(id),
 
-    events(id, afterSeq) {
+    async events(id, afterSeq) {
+      if (store.readEvents) return store.readEvents(id, afterSeq);
       return (logs.get(id)?.events ?? []).filter((stored) => stored.seq > afterSeq);
     },
 
@@ -308,28 +404,17 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       });
     },
 
-    async recover() {
-      const ids = (await store.runIdsWithStatus?.('running')) ?? [];
-      let n = 0;
-      for (const id of ids) {
-        const record = await store.getRun(id);
-        const entry = record && byId.get(record.workflowId);
-        if (!entry || inFlight.has(id)) continue;
-        await launch(id, (onEvent) => entry.workflow.resume(id, {}, { store, onEvent })).catch((error: unknown) =>
-          options.onError?.(error),
-        );
-        n++;
-      }
-      return n;
-    },
+    recover,
 
     async close({ timeoutMs = 10_000 } = {}) {
+      clearInterval(sweep);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise((resolve) => {
         timer = setTimeout(resolve, timeoutMs);
       });
       await Promise.race([Promise.all([...inFlight.values()]), late]);
       clearTimeout(timer);
+      await durable?.flush();
       if (options.ownStore) await store.close?.();
     },
   };

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { Agent } from '../agent/index.js';
 import type { AnyTool, Tool } from '../tools/index.js';
 import { agentStep, checkStepId, toolStep, workflowAsStep } from './create-step.js';
-import { execute, type WorkflowRuntime } from './execute-workflow.js';
+import { cancel, execute, type WorkflowRuntime } from './execute-workflow.js';
 import { memoryWorkflowStore } from './workflow-store.js';
 import type {
   AnyStep,
@@ -14,6 +14,7 @@ import type {
   WorkflowResult,
   WorkflowRunOptions,
   WorkflowShape,
+  WorkflowStatus,
   WorkflowStep,
 } from './workflow-types.js';
 
@@ -90,6 +91,12 @@ export interface Workflow<I = unknown, O = unknown, Id extends string = string> 
     request: { fromStep: string; input?: unknown },
     options?: WorkflowRunOptions,
   ): Promise<WorkflowResult<O>>;
+  /**
+   * Cancels a running or suspended run: one this process carries stops at once (its `run` resolves
+   * `cancelled`), one another process carries stops at its next lease renewal (within `leaseMs / 3`),
+   * and one nobody carries is marked `cancelled`. Resolves with the stored status after the request.
+   */
+  cancel(runId: string, options?: Pick<WorkflowRunOptions, 'store'>): Promise<WorkflowStatus>;
 }
 
 /** The chain `createWorkflow` returns: each call appends a node, `commit()` finishes it. */
@@ -213,6 +220,7 @@ function commitWorkflow<I, O, Id extends string>(
       execute(runtime, { type: 'resume', runId, request: request ?? {}, options: opts }) as Promise<WorkflowResult<O>>,
     fork: (runId, request, opts) =>
       execute(runtime, { type: 'fork', runId, ...request, options: opts }) as Promise<WorkflowResult<O>>,
+    cancel: (runId, opts) => cancel(runtime, runId, opts),
   };
 }
 

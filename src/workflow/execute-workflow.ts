@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunError } from '../core/index.js';
+import { cancelCarried, type HeldRun, holdRun } from './run-lease.js';
 import { type EngineContext, emptyUsage, runNodes, StepInputError } from './run-nodes.js';
 import type {
   AnyStep,
@@ -10,11 +11,9 @@ import type {
   WorkflowRunOptions,
   WorkflowRunRecord,
   WorkflowShape,
+  WorkflowStatus,
   WorkflowStore,
 } from './workflow-types.js';
-
-/** The signal of a run nobody can cancel: one for all of them. */
-const NEVER = new AbortController().signal;
 
 /** What a committed workflow keeps to run itself. */
 export interface WorkflowRuntime {
@@ -36,7 +35,14 @@ export class WorkflowRequestError extends Error {
   override name = 'WorkflowRequestError';
   constructor(
     message: string,
-    readonly code: 'not_found' | 'invalid_payload' | 'not_suspended' | 'definition_changed' | 'invalid_input',
+    readonly code:
+      | 'not_found'
+      | 'invalid_payload'
+      | 'not_suspended'
+      | 'definition_changed'
+      | 'invalid_input'
+      /** Another process executes the run now (it holds its lease). */
+      | 'running',
   ) {
     super(message);
   }
@@ -45,10 +51,36 @@ export class WorkflowRequestError extends Error {
 /** Starts, resumes or forks a run and carries it as far as it goes: done, suspended, failed or cancelled. */
 export async function execute(runtime: WorkflowRuntime, execution: Execution): Promise<WorkflowResult> {
   const store = execution.options?.store ?? runtime.defaultStore;
-  const prepared = await prepare(runtime, store, execution);
+  const runId = execution.type === 'resume' ? execution.runId : (execution.options?.runId ?? randomUUID());
+  // Taken before the run exists or changes: a recovery elsewhere never picks up a run this call carries.
+  const held = await holdRun({ store, runId, leaseMs: execution.options?.leaseMs });
+  if (!held)
+    throw new WorkflowRequestError(
+      `Run "${runId}" is being executed by another process (it holds the run's lease); try again once it has suspended or ended.`,
+      'running',
+    );
+  try {
+    return await carry(runtime, { store, runId, execution, held });
+  } finally {
+    await held.release().catch(() => {});
+  }
+}
+
+interface Carry {
+  store: WorkflowStore;
+  runId: string;
+  execution: Execution;
+  /** Stops on a cancel, or if another process took the run over (this one then writes no end). */
+  held: HeldRun;
+}
+
+async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowResult> {
+  const { store, execution, held } = call;
+  const prepared = await prepare(runtime, store, execution, call.runId);
   const started = Date.now();
   const emit = execution.options?.onEvent;
-  const signal = execution.options?.signal ?? NEVER;
+  const own = execution.options?.signal;
+  const signal = own ? AbortSignal.any([own, held.stop]) : held.stop;
   const ctx: EngineContext = {
     run: prepared.run,
     store,
@@ -59,6 +91,7 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
     emit,
     signal,
     seq: { n: 0 },
+    dispatch: execution.options?.dispatch,
   };
   const { run } = prepared;
   emit?.(
@@ -87,11 +120,20 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
   } catch (caught) {
     status = signal.aborted ? 'cancelled' : 'failed';
     error = {
-      code: signal.aborted ? 'aborted' : caught instanceof StepInputError ? 'invalid_step_value' : 'step_failed',
+      code: held.lost
+        ? 'lease_lost'
+        : held.stop.aborted
+          ? 'cancelled'
+          : signal.aborted
+            ? 'aborted'
+            : caught instanceof StepInputError
+              ? 'invalid_step_value'
+              : 'step_failed',
       message: caught instanceof Error ? caught.message : String(caught),
     };
   }
-  await store.updateRun(run.id, { status, output, error });
+  // A run taken over by another process is theirs to end.
+  if (!held.lost) await store.updateRun(run.id, { status, output, error, cancelRequested: undefined });
   const durationMs = Date.now() - started;
   emit?.(at(run, 'workflow_end', { workflow: run.workflowId, status, output, usage: ctx.usage, durationMs, error }));
   return {
@@ -107,13 +149,51 @@ export async function execute(runtime: WorkflowRuntime, execution: Execution): P
   };
 }
 
+/**
+ * Cancels a run: one this process carries stops at once, one another process carries at its next lease
+ * renewal (a flag on the run), and a suspended or crashed one nobody carries is marked cancelled here.
+ * Resolves with the run's status as the store has it after the request.
+ */
+export async function cancel(
+  runtime: WorkflowRuntime,
+  runId: string,
+  options: Pick<WorkflowRunOptions, 'store'> = {},
+): Promise<WorkflowStatus> {
+  const store = options.store ?? runtime.defaultStore;
+  const run = await store.getRun(runId);
+  if (!run || run.workflowId !== runtime.shape.id)
+    throw new WorkflowRequestError(`No run "${runId}" of workflow "${runtime.shape.id}" in this store.`, 'not_found');
+  if (run.status === 'done' || run.status === 'failed' || run.status === 'cancelled')
+    throw new WorkflowRequestError(`Run "${runId}" has already ended (${run.status}).`, 'not_suspended');
+  if (cancelCarried(store, runId)) return 'running';
+  const held = await holdRun({ store, runId });
+  if (!held) {
+    await store.updateRun(runId, { cancelRequested: true });
+    return 'running';
+  }
+  try {
+    const now = await store.getRun(runId);
+    if (now?.status !== 'suspended' && now?.status !== 'running') return now?.status ?? 'cancelled';
+    const error = { code: 'cancelled', message: `Run "${runId}" was cancelled.` };
+    await store.updateRun(runId, { status: 'cancelled', error, cancelRequested: undefined });
+    return 'cancelled';
+  } finally {
+    await held.release();
+  }
+}
+
 interface Prepared {
   run: WorkflowRunRecord;
   steps: Record<string, StepRecord>;
   resume?: { path: string; payload: unknown };
 }
 
-async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution: Execution): Promise<Prepared> {
+async function prepare(
+  runtime: WorkflowRuntime,
+  store: WorkflowStore,
+  execution: Execution,
+  id: string,
+): Promise<Prepared> {
   const { shape } = runtime;
   if (execution.type === 'start') {
     const input = shape.input.safeParse(execution.input);
@@ -123,7 +203,7 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
         'invalid_input',
       );
     const run = newRecord(runtime, {
-      id: execution.options?.runId ?? randomUUID(),
+      id,
       input: input.data,
       ...ownerOf(execution.options),
     });
@@ -149,7 +229,7 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
     const from = findPath(shape, steps, execution.fromStep);
     const kept = Object.fromEntries(Object.entries(steps).filter(([path]) => before(path, from)));
     const run = newRecord(runtime, {
-      id: execution.options?.runId ?? randomUUID(),
+      id,
       input: source.input,
       overrides: execution.input === undefined ? undefined : { [from]: execution.input },
       forkedFrom: { runId: source.id, fromStep: execution.fromStep },
@@ -158,8 +238,8 @@ async function prepare(runtime: WorkflowRuntime, store: WorkflowStore, execution
     await store.createRun(run, kept);
     return { run, steps: kept };
   }
-  if (source.status === 'done')
-    throw new WorkflowRequestError(`Run "${source.id}" is done; fork it to run it again.`, 'not_suspended');
+  if (source.status === 'done' || source.status === 'cancelled')
+    throw new WorkflowRequestError(`Run "${source.id}" is ${source.status}; fork it to run it again.`, 'not_suspended');
   const resume = resumeTarget(shape, steps, execution.request);
   if (source.definitionHash !== runtime.definitionHash) {
     // One commit per changed step is enough here: migrations are rare and the run is not running.
@@ -238,7 +318,7 @@ function resumeTarget(
 }
 
 /** The node (and step) a checkpoint path points to, walking nested workflows. */
-function nodeAt(shape: WorkflowShape, path: string): { node: WorkflowNode; step?: AnyStep } | undefined {
+export function nodeAt(shape: WorkflowShape, path: string): { node: WorkflowNode; step?: AnyStep } | undefined {
   let current: WorkflowShape | undefined = shape;
   let found: { node: WorkflowNode; step?: AnyStep } | undefined;
   for (const segment of path.split('/')) {
@@ -317,7 +397,12 @@ function before(path: string, from: string): boolean {
 }
 
 function visible(steps: Record<string, StepRecord>): Record<string, StepRecord> {
-  return Object.fromEntries(Object.entries(steps).filter(([path, r]) => r.status !== 'marker' && !path.includes('~')));
+  const out: Record<string, StepRecord> = {};
+  for (const path in steps) {
+    const record = steps[path]!;
+    if (record.status !== 'marker' && !path.includes('~')) out[path] = record;
+  }
+  return out;
 }
 
 function at<T extends AgentEvent['type']>(

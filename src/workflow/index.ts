@@ -17,14 +17,19 @@ export {
 } from './create-workflow.js';
 export { WorkflowRequestError } from './execute-workflow.js';
 export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
+export { DEFAULT_LEASE_MS } from './run-lease.js';
 export { StepInputError } from './run-nodes.js';
+export { runStepJob, type StepJobContext, StepJobError } from './run-step-job.js';
+export { type StepDispatch, StepJob, StepJobResult } from './step-job.js';
 export { memoryWorkflowStore, sqliteWorkflowStore } from './workflow-store.js';
 export type {
   Condition,
   ResumeRequest,
+  RunLease,
   StepContext,
   StepRecord,
   SuspendedStep,
+  WorkflowEventRecord,
   WorkflowResult,
   WorkflowRunOptions,
   WorkflowRunRecord,

@@ -1,7 +1,9 @@
 import type pg from 'pg';
+import type { AgentEvent } from '../core/index.js';
 import { requireOptional, StoreError } from '../core/index.js';
 import { withSchemaLock } from '../memory/index.js';
-import type { StepRecord, WorkflowRunRecord, WorkflowStore } from './workflow-types.js';
+import { leaseFree } from './workflow-store.js';
+import type { RunLease, StepRecord, WorkflowRunRecord, WorkflowStore } from './workflow-types.js';
 
 /** Options of `postgresWorkflowStore`. */
 export interface PostgresWorkflowStoreOptions {
@@ -32,6 +34,8 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
   if (!options.pool) pool.on('error', () => {});
   const runs = `"${schema}"."thinkflow_workflow_runs"`;
   const steps = `"${schema}"."thinkflow_workflow_steps"`;
+  const events = `"${schema}"."thinkflow_workflow_events"`;
+  const leases = `"${schema}"."thinkflow_workflow_leases"`;
   let ready: Promise<void> | undefined;
   const init = () =>
     (ready ??= withSchemaLock({ pool, schema }, async (client) => {
@@ -44,6 +48,13 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
         `CREATE TABLE IF NOT EXISTS ${steps} (run_id TEXT NOT NULL, path TEXT NOT NULL, record JSONB NOT NULL,
           PRIMARY KEY (run_id, path))`,
       );
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${events} (run_id TEXT NOT NULL, seq INTEGER NOT NULL, event JSONB NOT NULL,
+          PRIMARY KEY (run_id, seq))`,
+      );
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${leases} (run_id TEXT PRIMARY KEY, holder TEXT NOT NULL, until BIGINT NOT NULL)`,
+      );
     }).catch((error: unknown) => {
       ready = undefined;
       throw error;
@@ -52,12 +63,34 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
     await init();
     return pool.query<R>(sql, values);
   };
+  /** Runs `work` in one transaction on one client. */
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    await init();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  /** The run's lease row, locked until the transaction ends (a missing row is locked by the advisory lock). */
+  const lockedLease = async (client: pg.PoolClient, runId: string): Promise<RunLease | undefined> => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [`${schema}.${runId}`]);
+    const { rows } = await client.query<{ holder: string; until: string }>(
+      `SELECT holder, until FROM ${leases} WHERE run_id = $1`,
+      [runId],
+    );
+    return rows[0] && { holder: rows[0].holder, until: Number(rows[0].until) };
+  };
   return {
     async createRun(run, initial = {}) {
-      await init();
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await transaction(async (client) => {
         await client.query(
           `INSERT INTO ${runs} (id, workflow_id, status, record, updated_at) VALUES ($1, $2, $3, $4, $5)`,
           [run.id, run.workflowId, run.status, JSON.stringify(run), run.updatedAt],
@@ -69,13 +102,7 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
             JSON.stringify(record),
           ]);
         }
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
     async getRun(runId) {
       const { rows } = await query<{ record: WorkflowRunRecord }>(`SELECT record FROM ${runs} WHERE id = $1`, [runId]);
@@ -98,6 +125,13 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
       );
       return Object.fromEntries(rows.map((row) => [row.path, row.record]));
     },
+    async loadStepsAt(runId, paths) {
+      const { rows } = await query<{ path: string; record: StepRecord }>(
+        `SELECT path, record FROM ${steps} WHERE run_id = $1 AND path = ANY($2::text[])`,
+        [runId, paths],
+      );
+      return Object.fromEntries(rows.map((row) => [row.path, row.record]));
+    },
     async saveStep(runId, path, record) {
       await query(
         `INSERT INTO ${steps} (run_id, path, record) VALUES ($1, $2, $3) ON CONFLICT (run_id, path) DO UPDATE SET record = excluded.record`,
@@ -110,6 +144,47 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
     async runIdsWithStatus(status) {
       const { rows } = await query<{ id: string }>(`SELECT id FROM ${runs} WHERE status = $1`, [status]);
       return rows.map((row) => row.id);
+    },
+    async appendEvents(runId, more) {
+      if (more.length === 0) return;
+      // Numbered under a per-run advisory lock: the orchestrator and the workers of one run append alike.
+      await transaction(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 2))', [`${schema}.${runId}`]);
+        await client.query(
+          `INSERT INTO ${events} (run_id, seq, event)
+           SELECT $1, COALESCE((SELECT MAX(seq) FROM ${events} WHERE run_id = $1), 0) + n, e
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n)`,
+          [runId, JSON.stringify(more)],
+        );
+      });
+    },
+    async readEvents(runId, afterSeq, limit = 1000) {
+      const { rows } = await query<{ seq: number; event: AgentEvent }>(
+        `SELECT seq, event FROM ${events} WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [runId, afterSeq, limit],
+      );
+      return rows;
+    },
+    async claimRun(runId, lease, expected) {
+      return transaction(async (client) => {
+        if (!leaseFree(await lockedLease(client, runId), lease, expected)) return false;
+        await client.query(
+          `INSERT INTO ${leases} (run_id, holder, until) VALUES ($1, $2, $3)
+           ON CONFLICT (run_id) DO UPDATE SET holder = excluded.holder, until = excluded.until`,
+          [runId, lease.holder, lease.until],
+        );
+        return true;
+      });
+    },
+    async leaseOf(runId) {
+      const { rows } = await query<{ holder: string; until: string }>(
+        `SELECT holder, until FROM ${leases} WHERE run_id = $1`,
+        [runId],
+      );
+      return rows[0] && { holder: rows[0].holder, until: Number(rows[0].until) };
+    },
+    async releaseRun(runId, holder) {
+      await query(`DELETE FROM ${leases} WHERE run_id = $1 AND holder = $2`, [runId, holder]);
     },
     async close() {
       if (!options.pool) await pool.end();

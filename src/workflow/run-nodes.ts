@@ -1,5 +1,6 @@
 import type { AgentEvent, RunUsage } from '../core/index.js';
 import type { DurableState } from './create-step.js';
+import type { StepDispatch } from './step-job.js';
 import type {
   AnyStep,
   StepContext,
@@ -26,6 +27,8 @@ export interface EngineContext {
   signal: AbortSignal;
   /** Counts step starts, for the events' `step`. */
   seq: { n: number };
+  /** Set in queue mode: leaf steps run where this sends them (a queue worker), not here. */
+  dispatch?: StepDispatch;
 }
 
 /** What running a node (or a list of them) came to: a value, or a wait for a resume. */
@@ -36,6 +39,24 @@ const SUSPENDED: Outcome = { type: 'suspended' };
 /** A step's `suspend()` throws this; the engine catches it and checkpoints the wait. */
 class Suspend {
   constructor(readonly payload: unknown) {}
+}
+
+function suspend(payload?: unknown): never {
+  throw new Suspend(payload);
+}
+
+/** An agent step's own checkpoint, under `<path>~state` (a class: made for every step, used by few). */
+class StepState implements DurableState {
+  constructor(
+    private readonly ctx: LeafContext,
+    private readonly path: string,
+  ) {}
+  get previous(): unknown {
+    return (this.ctx.steps[`${this.path}~state`] as { value?: unknown } | undefined)?.value;
+  }
+  save(value: unknown): Promise<void> {
+    return this.ctx.store.saveStep(this.ctx.run.id, `${this.path}~state`, { status: 'marker', value });
+  }
 }
 
 /** Thrown for a value that does not fit a step: names the step and where the value came from. */
@@ -158,35 +179,53 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     throw new StepInputError(`Step "${step.id}" (${path}) cannot take ${call.from}: ${issues(parsed.error)}`);
   }
   if (step.workflow) return runNested(ctx, { step, path, input: parsed.data });
-  const n = ctx.seq.n++;
+  const leaf: LeafCall = { step, path, input: parsed.data, n: ctx.seq.n++, resume: resumed };
+  return ctx.dispatch ? runElsewhere(ctx, leaf) : runLeaf(ctx, leaf);
+}
+
+/** What running one leaf step needs of the engine: a worker builds it for the one step a job names. */
+export type LeafContext = Pick<EngineContext, 'steps' | 'usage' | 'suspended' | 'emit' | 'signal'> & {
+  run: Pick<WorkflowRunRecord, 'id' | 'workflowId'>;
+  store: Pick<WorkflowStore, 'saveStep'>;
+};
+
+/** One leaf step to run: its validated input, its number in the run's events, and the resume it is for. */
+export interface LeafCall {
+  step: AnyStep;
+  path: string;
+  input: unknown;
+  n: number;
+  resume?: { payload: unknown };
+}
+
+/**
+ * Runs a leaf step here: its `run` with a StepContext, the output check, the checkpoint (done or
+ * suspended, in `ctx.steps` and the store) and its events. The engine calls it for a local run, a
+ * queue worker for a step job: one path either way.
+ */
+export async function runLeaf(ctx: LeafContext, call: LeafCall): Promise<Outcome> {
+  const { step, path, n } = call;
   const started = Date.now();
   ctx.emit?.(event(ctx, 'step_start', { step: n, stepId: step.id, path }));
   const usage = emptyUsage();
-  // Only agent steps keep state of their own: the key is made when one asks.
-  const durable: DurableState = {
-    get previous() {
-      return (ctx.steps[`${path}~state`] as { value?: unknown } | undefined)?.value;
-    },
-    save: (value) => ctx.store.saveStep(ctx.run.id, `${path}~state`, { status: 'marker', value }),
-  };
   const stepCtx: StepContext & { durable: DurableState } = {
     runId: ctx.run.id,
     workflowId: ctx.run.workflowId,
     stepId: step.id,
     path,
     signal: ctx.signal,
-    resumeData: resumed?.payload,
-    suspend: (payload) => {
-      throw new Suspend(payload);
-    },
+    resumeData: call.resume?.payload,
+    suspend,
     addUsage: (more) => addUsage(usage, more),
     emit: ctx.emit ?? noop,
-    durable,
+    // Only agent steps keep state of their own: its key is made when one asks.
+    durable: new StepState(ctx, path),
   };
   try {
-    const returned = step.run(parsed.data, stepCtx);
-    // A plain function step returns its value: no microtask for it.
-    const output = returned instanceof Promise ? await returned : returned;
+    const returned = step.run(call.input, stepCtx);
+    // A plain function step returns its value: no microtask for it. An async one is given up on a
+    // cancel even if it ignores its signal.
+    const output = returned instanceof Promise ? await untilAborted(returned, ctx.signal) : returned;
     const checked = step.output.safeParse(output);
     if (!checked.success)
       throw new StepInputError(
@@ -221,6 +260,32 @@ async function runStep(ctx: EngineContext, call: StepCall): Promise<Outcome> {
     );
     throw error;
   }
+}
+
+/**
+ * Hands a leaf step to `ctx.dispatch` (a queue worker runs it with `runLeaf` and checkpoints it) and
+ * takes back the checkpoint it wrote. Its events are the worker's: they go to the store from there.
+ */
+async function runElsewhere(ctx: EngineContext, call: LeafCall): Promise<Outcome> {
+  const { step, path } = call;
+  const { record, usage } = await ctx.dispatch!(
+    {
+      runId: ctx.run.id,
+      workflowId: ctx.run.workflowId,
+      definitionHash: ctx.run.definitionHash,
+      path,
+      stepId: step.id,
+      input: call.input,
+      step: call.n,
+      ...(call.resume ? { resume: { payload: call.resume.payload } } : {}),
+    },
+    ctx.signal,
+  );
+  ctx.steps[path] = record;
+  addUsage(ctx.usage, usage);
+  if (record.status === 'done') return { type: 'value', value: record.output };
+  ctx.suspended.push({ path, stepId: step.id, payload: record.payload });
+  return SUSPENDED;
 }
 
 /** A workflow used as a step: its nodes run in this run under the step's path, then its output is checkpointed. */
@@ -306,7 +371,11 @@ async function choose(node: Extract<WorkflowNode, { type: 'branch' }>, value: un
   return chosen;
 }
 
-async function save(ctx: EngineContext, path: string, record: StepRecord): Promise<void> {
+async function save(
+  ctx: Pick<LeafContext, 'run' | 'steps' | 'store'>,
+  path: string,
+  record: StepRecord,
+): Promise<void> {
   ctx.steps[path] = record;
   await ctx.store.saveStep(ctx.run.id, path, record);
 }
@@ -333,7 +402,7 @@ function issues(error: { issues: { path: PropertyKey[]; message: string }[] }): 
 }
 
 function event<T extends AgentEvent['type']>(
-  ctx: EngineContext,
+  ctx: { run: { id: string } },
   type: T,
   fields: Omit<Extract<AgentEvent, { type: T }>, 'type' | 'runId' | 'ts'>,
 ): AgentEvent {
@@ -352,6 +421,25 @@ export function addUsage(into: RunUsage, more: RunUsage): void {
   into.llmCalls += more.llmCalls;
   if (more.estimated) into.estimated = true;
   if (more.costUsd !== undefined) into.costUsd = (into.costUsd ?? 0) + more.costUsd;
+}
+
+/** `promise`, or its signal's reason once that aborts first (the promise is left to settle unheard). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,5 +1,12 @@
+import type { AgentEvent } from '../core/index.js';
 import { openSqlite, type SqliteLocation } from '../memory/index.js';
-import type { StepRecord, WorkflowRunRecord, WorkflowStore } from './workflow-types.js';
+import type { RunLease, StepRecord, WorkflowEventRecord, WorkflowRunRecord, WorkflowStore } from './workflow-types.js';
+
+/** Whether `current` leaves the run free for `lease`: none, its own, expired, or the dead holder `expected`. */
+export function leaseFree(current: RunLease | undefined, lease: RunLease, expected?: RunLease): boolean {
+  if (!current || current.holder === lease.holder || current.until < Date.now()) return true;
+  return expected !== undefined && current.holder === expected.holder && current.until === expected.until;
+}
 
 /**
  * Keeps runs in memory: for tests and one-shot scripts, gone with the process. Step outputs are kept
@@ -9,7 +16,10 @@ import type { StepRecord, WorkflowRunRecord, WorkflowStore } from './workflow-ty
 export function memoryWorkflowStore(): WorkflowStore {
   const runs = new Map<string, WorkflowRunRecord>();
   const steps = new Map<string, Record<string, StepRecord>>();
+  const events = new Map<string, WorkflowEventRecord[]>();
+  const leases = new Map<string, RunLease>();
   return {
+    local: true,
     async createRun(run, initial = {}) {
       if (runs.has(run.id)) throw new Error(`Workflow run "${run.id}" already exists.`);
       runs.set(run.id, { ...run });
@@ -26,6 +36,12 @@ export function memoryWorkflowStore(): WorkflowStore {
     async loadSteps(runId) {
       return { ...steps.get(runId) };
     },
+    async loadStepsAt(runId, paths) {
+      const all = steps.get(runId) ?? {};
+      const out: Record<string, StepRecord> = {};
+      for (const path of paths) if (all[path]) out[path] = all[path];
+      return out;
+    },
     async saveStep(runId, path, record) {
       const all = steps.get(runId);
       if (all) all[path] = record;
@@ -38,6 +54,26 @@ export function memoryWorkflowStore(): WorkflowStore {
     async runIdsWithStatus(status) {
       return [...runs.values()].filter((r) => r.status === status).map((r) => r.id);
     },
+    async appendEvents(runId, more) {
+      const log = events.get(runId) ?? [];
+      events.set(runId, log);
+      for (const event of more) log.push({ seq: log.length + 1, event });
+    },
+    async readEvents(runId, afterSeq, limit = 1000) {
+      return (events.get(runId) ?? []).slice(afterSeq, afterSeq + limit);
+    },
+    async claimRun(runId, lease, expected) {
+      if (!leaseFree(leases.get(runId), lease, expected)) return false;
+      leases.set(runId, { ...lease });
+      return true;
+    },
+    async leaseOf(runId) {
+      const lease = leases.get(runId);
+      return lease && { ...lease };
+    },
+    async releaseRun(runId, holder) {
+      if (leases.get(runId)?.holder === holder) leases.delete(runId);
+    },
   };
 }
 
@@ -49,6 +85,12 @@ CREATE TABLE IF NOT EXISTS workflow_runs (
 CREATE INDEX IF NOT EXISTS workflow_runs_status ON workflow_runs (workflow_id, status);
 CREATE TABLE IF NOT EXISTS workflow_steps (
   run_id TEXT NOT NULL, path TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (run_id, path)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS workflow_events (
+  run_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS workflow_leases (
+  run_id TEXT PRIMARY KEY, holder TEXT NOT NULL, until INTEGER NOT NULL
 ) WITHOUT ROWID;
 `;
 
@@ -67,11 +109,32 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
     'UPDATE workflow_runs SET status = ?, definition_hash = ?, record = ?, updated_at = ? WHERE id = ?',
   );
   const selectSteps = db.prepare('SELECT path, record FROM workflow_steps WHERE run_id = ?');
+  const selectStep = db.prepare('SELECT record FROM workflow_steps WHERE run_id = ? AND path = ?');
   const upsertStep = db.prepare(
     'INSERT INTO workflow_steps (run_id, path, record) VALUES (?, ?, ?) ON CONFLICT (run_id, path) DO UPDATE SET record = excluded.record',
   );
   const deleteStep = db.prepare('DELETE FROM workflow_steps WHERE run_id = ? AND path = ?');
   const selectByStatus = db.prepare('SELECT id FROM workflow_runs WHERE status = ?');
+  const lastSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM workflow_events WHERE run_id = ?');
+  const insertEvent = db.prepare('INSERT INTO workflow_events (run_id, seq, event) VALUES (?, ?, ?)');
+  const selectEvents = db.prepare(
+    'SELECT seq, event FROM workflow_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
+  const selectLease = db.prepare('SELECT holder, until FROM workflow_leases WHERE run_id = ?');
+  const upsertLease = db.prepare(
+    'INSERT INTO workflow_leases (run_id, holder, until) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET holder = excluded.holder, until = excluded.until',
+  );
+  const deleteLease = db.prepare('DELETE FROM workflow_leases WHERE run_id = ? AND holder = ?');
+  // Immediate: the write lock is taken before the read, so two processes never number or claim alike.
+  const append = db.transaction((runId: string, events: AgentEvent[]) => {
+    let seq = (lastSeq.get(runId) as { seq: number }).seq;
+    for (const event of events) insertEvent.run(runId, ++seq, JSON.stringify(event));
+  });
+  const claim = db.transaction((runId: string, lease: RunLease, expected?: RunLease) => {
+    if (!leaseFree(selectLease.get(runId) as RunLease | undefined, lease, expected)) return false;
+    upsertLease.run(runId, lease.holder, lease.until);
+    return true;
+  });
   const readRun = (runId: string): WorkflowRunRecord | undefined => {
     const row = selectRun.get(runId) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as WorkflowRunRecord) : undefined;
@@ -107,6 +170,14 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
         out[row.path] = JSON.parse(row.record);
       return out;
     },
+    async loadStepsAt(runId, paths) {
+      const out: Record<string, StepRecord> = {};
+      for (const path of paths) {
+        const row = selectStep.get(runId, path) as { record: string } | undefined;
+        if (row) out[path] = JSON.parse(row.record);
+      }
+      return out;
+    },
     async saveStep(runId, path, record) {
       upsertStep.run(runId, path, JSON.stringify(record));
     },
@@ -115,6 +186,24 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
     },
     async runIdsWithStatus(status) {
       return (selectByStatus.all(status) as { id: string }[]).map((row) => row.id);
+    },
+    async appendEvents(runId, events) {
+      if (events.length > 0) append.immediate(runId, events);
+    },
+    async readEvents(runId, afterSeq, limit = 1000) {
+      return (selectEvents.all(runId, afterSeq, limit) as { seq: number; event: string }[]).map((row) => ({
+        seq: row.seq,
+        event: JSON.parse(row.event) as AgentEvent,
+      }));
+    },
+    async claimRun(runId, lease, expected) {
+      return claim.immediate(runId, lease, expected);
+    },
+    async leaseOf(runId) {
+      return selectLease.get(runId) as RunLease | undefined;
+    },
+    async releaseRun(runId, holder) {
+      deleteLease.run(runId, holder);
     },
     close() {
       db.close();

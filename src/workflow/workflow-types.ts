@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AgentEvent, RunError, RunUsage } from '../core/index.js';
+import type { StepDispatch } from './step-job.js';
 
 /** What a step's `run` gets besides its input. */
 export interface StepContext<R = unknown> {
@@ -85,10 +86,26 @@ export interface WorkflowRunRecord {
   /** Inputs that replace a step's own (a fork with edited input), by path. */
   overrides?: Record<string, unknown>;
   forkedFrom?: { runId: string; fromStep: string };
+  /** Set by a cancel from a process that does not carry the run: the one that does stops at its next lease renewal. */
+  cancelRequested?: boolean;
   /** The principal who started it over the HTTP API (`thinkflow serve`); others get a 404. */
   owner?: string;
   createdAt: number;
   updatedAt: number;
+}
+
+/** One event of a workflow run's log, numbered from 1 per run (the SSE `id:`). */
+export interface WorkflowEventRecord {
+  seq: number;
+  event: AgentEvent;
+}
+
+/** Who executes a run, and until when, unless they renew: one process at a time carries a run. */
+export interface RunLease {
+  /** `host:pid:nonce` of the process (a holder on this host whose pid is gone holds nothing). */
+  holder: string;
+  /** Epoch ms the lease ends at. */
+  until: number;
 }
 
 /** Where a workflow's runs and step checkpoints live. Each method is one commit. */
@@ -98,10 +115,30 @@ export interface WorkflowStore {
   updateRun(runId: string, patch: Partial<Omit<WorkflowRunRecord, 'id'>>): Promise<void>;
   loadSteps(runId: string): Promise<Record<string, StepRecord>>;
   saveStep(runId: string, path: string, record: StepRecord): Promise<void>;
+  /** The checkpoints at `paths` alone (a queue worker reads its step's, not the run's thousands). */
+  loadStepsAt?(runId: string, paths: string[]): Promise<Record<string, StepRecord>>;
   /** Drops checkpoints (a resumed suspend is re-run). */
   deleteSteps(runId: string, paths: string[]): Promise<void>;
   /** Ids of the runs in `status` (`thinkflow serve` resumes those left `running` at start-up). */
   runIdsWithStatus?(status: WorkflowStatus): Promise<string[]>;
+  /**
+   * Appends events to the run's log, numbered after the last (several processes may append to one run:
+   * its orchestrator and the queue workers running its steps). One commit.
+   */
+  appendEvents?(runId: string, events: AgentEvent[]): Promise<void>;
+  /** The run's events after `afterSeq`, oldest first, at most `limit`. */
+  readEvents?(runId: string, afterSeq: number, limit?: number): Promise<WorkflowEventRecord[]>;
+  /**
+   * Takes or renews the run's lease for `lease.holder` when nobody else holds a live one (expired, or
+   * released, or `expected` is the holder seen before and is known dead). True if it is now this holder's.
+   */
+  claimRun?(runId: string, lease: RunLease, expected?: RunLease): Promise<boolean>;
+  /** The run's current lease, if any. */
+  leaseOf?(runId: string): Promise<RunLease | undefined>;
+  /** Gives the lease up if `holder` has it. */
+  releaseRun?(runId: string, holder: string): Promise<void>;
+  /** True for a store only this process sees (in memory): its leases need no renewal. */
+  readonly local?: boolean;
   close?(): void | Promise<void>;
 }
 
@@ -139,6 +176,17 @@ export interface WorkflowRunOptions {
   owner?: string;
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * How long the run's lease in the store lasts unless renewed (every third of it). A process that dies
+   * holds its runs this long before another may resume them (at once on the same host). Default 30000 ms.
+   */
+  leaseMs?: number;
+  /**
+   * Queue mode: each leaf step runs where this sends it (`queueStepDispatch` from `thinkflow/queue`:
+   * a `thinkflow worker`), the rest of the run (order, branches, loops, sleeps, events) here. Needs a
+   * store the workers share (PostgreSQL). Default: every step runs in this process.
+   */
+  dispatch?: StepDispatch;
 }
 
 /** What `resume` brings to a suspended run. Without `step` or `event`, a run that crashed just continues. */

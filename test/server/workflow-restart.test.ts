@@ -43,6 +43,8 @@ describe('workflow runs across a restart of thinkflow serve', () => {
     const slow = await call(server, '/v1/workflows/slow/runs', { input: 'abc' });
     expect(slow.status).toBe(202);
     await eventually(async () => (await call(server, `/v1/workflows/runs/${slow.json.id}`)).json.steps['0.mark']);
+    // Events go to the store within 50 ms: the killed process's are read back by the next one.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await server.kill('SIGKILL');
 
     server = await start();
@@ -52,7 +54,21 @@ describe('workflow runs across a restart of thinkflow serve', () => {
       return run.status === 'done' ? run : undefined;
     });
     expect(recovered.output).toBe('ABC!');
-    expect(readFileSync(log, 'utf8')).toBe('mark\n');
+    expect(readFileSync(log, 'utf8')).toBe('mark\nhang\n');
+    const stream = await fetch(`${server.url}/v1/workflows/runs/${slow.json.id}/events`, {
+      headers: { authorization: 'Bearer tok-alice' },
+    });
+    const events = [...(await stream.text()).matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!));
+    expect(events.map((e) => `${e.type}${e.path ? ` ${e.path}` : ''}${e.resumed ? ' resumed' : ''}`)).toEqual([
+      'workflow_start',
+      'step_start 0.mark',
+      'step_end 0.mark',
+      'step_start 1.hang',
+      'workflow_start resumed',
+      'step_start 1.hang',
+      'step_end 1.hang',
+      'workflow_end',
+    ]);
 
     const id = nested.json.id as string;
     expect((await call(server, `/v1/runs/${id}/resume`, { step: 'approve', payload: { ok: 'yes' } })).status).toBe(400);

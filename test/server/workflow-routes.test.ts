@@ -109,6 +109,20 @@ describe('workflow routes', () => {
     expect((await call('tok-alice', `/v1/runs/${id}/fork`, { fromStep: 'nowhere' })).status).toBe(404);
   });
 
+  it('cancels a suspended run (then resume is a 409), refuses an ended one, and hides it from others', async () => {
+    const started = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'abc' });
+    const id = started.json.id as string;
+    expect((await call('tok-bob', `/v1/workflows/runs/${id}/cancel`, {})).status).toBe(404);
+    const cancelled = await call('tok-alice', `/v1/workflows/runs/${id}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+    expect((await call('tok-alice', `/v1/runs/${id}/resume`, { step: 'review', payload: { factor: 2 } })).status).toBe(
+      409,
+    );
+    expect((await call('tok-alice', `/v1/workflows/runs/${id}/cancel`, {})).status).toBe(409);
+    expect((await call('tok-alice', '/v1/workflows/runs/nope/cancel', {})).status).toBe(404);
+  });
+
   it("hides one principal's run from another (404 on read, resume and fork)", async () => {
     const mine = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'secret' });
     const id = mine.json.id as string;

@@ -282,7 +282,7 @@ describe('workflows', () => {
     expect(runStart?.parentRunId).toBe(result.runId);
   });
 
-  it('a cancelled run ends cancelled and can be resumed from its checkpoints', async () => {
+  it('a run whose signal aborts ends cancelled and keeps its checkpoints; a resume is refused', async () => {
     const store = memoryWorkflowStore();
     const controller = new AbortController();
     let naps = 0;
@@ -308,5 +308,53 @@ describe('workflows', () => {
     const wake = (await store.loadSteps(result.runId))['1.sleep'];
     expect(wake).toMatchObject({ status: 'marker' });
     expect(naps).toBe(0);
+    await expect(flow.resume(result.runId, {}, { store })).rejects.toThrow(/is cancelled; fork it/);
+  });
+
+  it('cancel stops a run this process carries, even in a step that ignores its signal, and a suspended one', async () => {
+    const store = sqliteWorkflowStore({ file: dbFile() });
+    let started!: () => void;
+    const inStep = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const stuck = createStep({
+      id: 'stuck',
+      input: z.number(),
+      output: z.number(),
+      run: () => {
+        started();
+        return new Promise<number>(() => {});
+      },
+    });
+    const ask = createStep({
+      id: 'ask',
+      input: z.number(),
+      output: z.number(),
+      run: (n, ctx) => (ctx.resumeData === undefined ? ctx.suspend({ n }) : n),
+    });
+    const hanging = createWorkflow({ id: 'hanging', input: z.number(), output: z.number() })
+      .then(inc)
+      .then(stuck)
+      .commit();
+    const asking = createWorkflow({ id: 'asking', input: z.number(), output: z.number() }).then(ask).commit();
+    try {
+      const running = hanging.run(1, { store, runId: 'hang-1' });
+      await inStep;
+      expect(await hanging.cancel('hang-1', { store })).toBe('running');
+      const result = await running;
+      expect(result).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+      expect(await store.getRun('hang-1')).toMatchObject({ status: 'cancelled' });
+      expect(await store.leaseOf?.('hang-1')).toBeUndefined();
+      await expect(hanging.cancel('hang-1', { store })).rejects.toMatchObject({ code: 'not_suspended' });
+
+      const waiting = await asking.run(2, { store });
+      expect(waiting.status).toBe('suspended');
+      expect(await asking.cancel(waiting.runId, { store })).toBe('cancelled');
+      expect(await store.getRun(waiting.runId)).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+      await expect(asking.resume(waiting.runId, { step: 'ask', payload: 1 }, { store })).rejects.toThrow(/cancelled/);
+      await expect(asking.cancel('no-such-run', { store })).rejects.toMatchObject({ code: 'not_found' });
+    } finally {
+      store.close?.();
+    }
   });
 });

@@ -7,6 +7,9 @@ import { currentScope, type RequestScope } from '../request-scope.js';
 import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflow-runs.js';
 import { ForkWorkflowBody, ResumeWorkflowBody, StartWorkflowBody, WorkflowWaitQuery } from './workflow-wire-schema.js';
 
+/** How often an event stream reads the store for events other processes wrote. */
+const EVENT_POLL_MS = 250;
+
 function scope(): RequestScope {
   const found = currentScope();
   if (!found) throw new Error('The workflow routes were called outside a request: mount them after resolveCaller().');
@@ -23,6 +26,7 @@ function requestRefusal(c: Context, error: WorkflowRequestError): Response {
       return apiError(c, 'invalid_request', error.message, NO_RETRY);
     case 'not_suspended':
     case 'definition_changed':
+    case 'running':
       return apiError(c, 'conflict', error.message, NO_RETRY);
   }
 }
@@ -109,18 +113,38 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
       stream.onAbort(() => {
         open = false;
       });
+      let last: string | undefined;
+      let quiet = 0;
       while (open) {
-        const running = runs.running(id);
-        const changed = runs.changed(id, 15_000);
-        for (const { seq, event } of runs.events(id, after)) {
+        // Another process (one that resumed the run, a queue worker) writes events too: poll, woken early by this one's.
+        const changed = runs.changed(id, EVENT_POLL_MS);
+        const batch = await runs.events(id, after);
+        for (const { seq, event } of batch) {
           await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: String(seq) });
           after = seq;
+          last = event.type;
         }
-        // Ends once the run has ended or suspended (a resume is a new stream).
-        if (!running) break;
-        await changed;
+        if (batch.length > 0) quiet = 0;
+        // Ends once the run has ended or suspended and its workflow_end is out (a resume is a new stream);
+        // a run that ended with no events written (a store that lost them) ends after a few quiet polls.
+        const ended = !runs.running(id) && (await runs.status(id)) !== 'running';
+        if (ended && (last === 'workflow_end' || ++quiet > 3)) break;
+        if (batch.length === 0 || !ended) await changed;
       }
     });
+  });
+
+  app.post('/v1/workflows/runs/:id/cancel', async (c) => {
+    const id = c.req.param('id');
+    if (!(await visible(id))) return noRun(c, id);
+    try {
+      const run = await runs.cancel(id);
+      // 202 while another process still carries it: it stops at its next lease renewal.
+      return c.json(run, run.status === 'running' ? 202 : 200);
+    } catch (error) {
+      if (error instanceof WorkflowRequestError) return requestRefusal(c, error);
+      throw error;
+    }
   });
 
   app.post('/v1/runs/:id/resume', async (c) => {

@@ -98,6 +98,8 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
       );
       -- Added after the first release: a caller's client tools and output schema.
       ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS caller TEXT;
+      -- And later: the run a fork came from.
+      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS forked_from TEXT;
       CREATE INDEX IF NOT EXISTS runs_status ON ${s}.runs (status);
       -- Listings page newest first and retention scans oldest first: both walk this index.
       CREATE INDEX IF NOT EXISTS runs_created ON ${s}.runs (created_at, id);

@@ -16,6 +16,7 @@ export interface RunRow {
   /** Absent in a row read before the column was added. */
   owner?: string | null;
   caller?: string | null;
+  forked_from?: string | null;
 }
 
 /** Column name for each patchable field, and how its value is written. */
@@ -49,5 +50,6 @@ export function rowToRecord(row: RunRow): RunRecord {
   if (row.cancel_requested) record.cancelRequested = true;
   if (row.owner) record.owner = row.owner;
   if (row.caller) record.caller = JSON.parse(row.caller);
+  if (row.forked_from) record.forkedFrom = JSON.parse(row.forked_from);
   return record;
 }

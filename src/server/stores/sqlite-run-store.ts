@@ -311,7 +311,7 @@ export class SqliteRunStore implements RunStore {
 
   #commit(batch: WriteBatch): void {
     const insertRun = this.#statement(
-      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller, forked_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
       this.#strings.start(run.id, run.input);
@@ -329,6 +329,7 @@ export class SqliteRunStore implements RunStore {
         run.cancelRequested ? 1 : 0,
         run.owner ?? null,
         run.caller ? JSON.stringify(run.caller) : null,
+        run.forkedFrom ? JSON.stringify(run.forkedFrom) : null,
       );
     }
     // Events before patches: a result's strings refer to the events that carry them first.

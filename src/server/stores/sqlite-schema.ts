@@ -8,7 +8,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER,
-  caller TEXT, owner TEXT
+  caller TEXT, owner TEXT, forked_from TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
 -- Listings page newest first and retention scans oldest first: both walk this index.
@@ -42,6 +42,9 @@ export function openSchema(db: Database.Database): void {
     if (!columns.some((column) => column.name === 'owner')) db.exec('ALTER TABLE runs ADD COLUMN owner TEXT');
     // A store made before runs kept their caller's options (client tools, output schema) gains the column.
     if (!columns.some((column) => column.name === 'caller')) db.exec('ALTER TABLE runs ADD COLUMN caller TEXT');
+    // And one made before runs could be forked, the run each fork came from.
+    if (!columns.some((column) => column.name === 'forked_from'))
+      db.exec('ALTER TABLE runs ADD COLUMN forked_from TEXT');
   }).immediate();
   // A caller's listing walks its own runs, newest first.
   db.exec('CREATE INDEX IF NOT EXISTS runs_owner ON runs (owner, created_at, id)');

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore, type RunStore, SqliteRunStore } from '../../../src/server/index.js';
+import { queuedRun } from '../../../src/server/run-service.js';
 import { startOnce } from '../../../src/server/start-once.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
 import { tempDir } from '../server-fixtures.js';
@@ -77,5 +78,41 @@ describe.each(Object.keys(stores))('Idempotency-Key claims in the %s run store',
     expect(result).toEqual({ ok: false, reason: 'unknown_agent' });
     expect(started).toHaveLength(1);
     expect(started[0]).not.toBe('ghost');
+  });
+
+  it('keeps the key of a start whose run was stored though the start failed (a commit whose answer was lost)', async () => {
+    const store = await stores[kind]();
+    const request = {
+      agent: 'a',
+      input: 'x',
+      owner: 'alice',
+      idempotency: { key: 'lost-ack', fingerprint: 'f1' },
+    };
+    const started: string[] = [];
+    const start = async (id: string) => {
+      started.push(id);
+      const run = queuedRun(request, id);
+      await store.createRun(run);
+      if (started.length === 1) throw new Error('Connection terminated unexpectedly');
+      return { ok: true as const, run };
+    };
+    await expect(startOnce({ store, request, start })).rejects.toThrow('Connection terminated');
+    // The client's retry gets the run the first attempt stored, and nothing starts again.
+    const retry = await startOnce({ store, request, start });
+    expect(retry).toMatchObject({ ok: true, replayed: true, run: { id: started[0] } });
+    expect(started).toHaveLength(1);
+    // A start that failed before storing anything frees its key: the retry starts the run.
+    const other = { ...request, idempotency: { key: 'never-stored', fingerprint: 'f1' } };
+    let tries = 0;
+    const failing = async (id: string) => {
+      tries++;
+      if (tries === 1) throw new Error('queue unavailable');
+      const run = queuedRun(other, id);
+      await store.createRun(run);
+      return { ok: true as const, run };
+    };
+    await expect(startOnce({ store, request: other, start: failing })).rejects.toThrow('queue unavailable');
+    expect(await startOnce({ store, request: other, start: failing })).toMatchObject({ ok: true });
+    expect(tries).toBe(2);
   });
 });

@@ -53,6 +53,19 @@ export function runStoreContract(
       expect(await store.getRuns([])).toEqual([]);
     });
 
+    it("keeps a fork's source and edited messages with its run, and its first checkpoint's", async () => {
+      const edited = { messages: [{ role: 'user' as const, content: 'edited' }], steps: 1 };
+      const forkedFrom = { runId: 'src', fromStep: 1, edited };
+      const steps = [{ index: 0, kind: 'tool_calls' as const, raw: '', toolCalls: [] }];
+      const usage = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
+      void store.createRun(record('f1', { forkedFrom }));
+      void store.saveCheckpoint({ runId: 'f1', input: 'x', steps, usage, stats: emptyStats(), forkedFrom, edited });
+      expect((await store.getRun('f1'))?.forkedFrom).toEqual(forkedFrom);
+      expect(await store.loadCheckpoint('f1')).toMatchObject({ steps, forkedFrom, edited });
+      void store.createRun(record('f2'));
+      expect((await store.getRun('f2'))?.forkedFrom).toBeUndefined();
+    });
+
     it('patches several runs in one tick, each changing only the fields it names', async () => {
       await Promise.all([
         store.createRun(record('p1', { status: 'running', updatedAt: 2 })),
