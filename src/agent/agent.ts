@@ -100,7 +100,13 @@ export class Agent<T = unknown> {
       ) as AgentOptions;
       // Every question the run's tools put to a person is announced in the event stream.
       const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
-      const tools = createRunTools(this.tools, runAgentOptions, { ...run, ...asking }, parent);
+      // Named fields, not `{ ...run, ...asking }`: a copy of every run option on each run (docs/loop.md).
+      const tools = createRunTools(
+        this.tools,
+        runAgentOptions,
+        { runId, tools: run.tools, approve: asking.approve, ask: asking.ask },
+        parent,
+      );
       const protocol = this.protocol;
       const result = await runLoop(
         state,

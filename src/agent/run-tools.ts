@@ -12,7 +12,7 @@ import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 export function createRunTools(
   registry: ToolRegistry,
   options: AgentOptions,
-  run: RunOptions & { runId: string },
+  run: Pick<RunOptions, 'tools' | 'approve' | 'ask'> & { runId: string },
   parent?: ParentRun,
 ): RunTools {
   const forked = registry.fork();

@@ -6,6 +6,7 @@ import {
   type ModelResponse,
   mediaParts,
   type ToolCall,
+  type ToolSpec,
   type Usage,
 } from '../core/index.js';
 import { countTokens } from './count-tokens.js';
@@ -67,7 +68,28 @@ export function withUsage(
   return { ...response, usage };
 }
 
-const toolChars = new WeakMap<readonly unknown[], number>();
+const specChars = new WeakMap<object, number>();
+
+/**
+ * `JSON.stringify(tools).length`, without stringifying on every run: a registry's specs are frozen and
+ * shared by every run (and every agent) holding the tool, so each is measured once and the array adds
+ * its brackets and commas. Each run has a new specs array, so a cache keyed by the array measured every
+ * tool again each run, and a new WeakMap key per run cost about as much (~3 µs a run; see docs/loop.md).
+ * Specs that are not frozen may change, so they are measured each time.
+ */
+function toolsChars(tools: readonly ToolSpec[]): number {
+  let chars = tools.length + 1;
+  for (const tool of tools) {
+    if (!Object.isFrozen(tool)) return JSON.stringify(tools).length;
+    let own = specChars.get(tool);
+    if (own === undefined) {
+      own = JSON.stringify(tool).length;
+      specChars.set(tool, own);
+    }
+    chars += own;
+  }
+  return chars;
+}
 
 function charsOf(content: Message['content']): number {
   if (typeof content === 'string') return content.length;
@@ -94,14 +116,7 @@ export function roughUsage(
     if (message.role === 'assistant')
       for (const call of message.toolCalls ?? []) prompt += call.name.length + call.arguments.length;
   }
-  if (request.tools?.length) {
-    let chars = toolChars.get(request.tools);
-    if (chars === undefined) {
-      chars = JSON.stringify(request.tools).length;
-      toolChars.set(request.tools, chars);
-    }
-    prompt += chars;
-  }
+  if (request.tools?.length) prompt += toolsChars(request.tools);
   let completion = response.text.length;
   for (const call of response.toolCalls ?? []) completion += call.name.length + call.arguments.length;
   return {

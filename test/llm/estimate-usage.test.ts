@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateCompletionTokens, estimatePromptTokens, withUsage } from '../../src/llm/index.js';
+import type { Message, ToolSpec } from '../../src/core/index.js';
+import { estimateCompletionTokens, estimatePromptTokens, roughUsage, withUsage } from '../../src/llm/index.js';
 
 const request = { messages: [{ role: 'user' as const, content: 'What is the weather in Paris today?' }] };
 
@@ -34,5 +35,55 @@ describe('usage estimation', () => {
     expect(partial).toMatchObject({ completionTokens: 2, estimated: true });
     expect(partial?.promptTokens).toBe(estimatePromptTokens(request));
     expect(withUsage({ text: 'hello there' }, request).usage?.estimated).toBe(true);
+  });
+});
+
+describe('roughUsage', () => {
+  // A question padded by 0-3 characters, so a count off by even one character shows in one of them.
+  const conversation = (pad: number): Message[] => [
+    { role: 'system', content: 'You are helpful.' },
+    { role: 'user', content: `Add 1 and 1, then tell me.${'?'.repeat(pad)}` },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'add', arguments: '{"a":1,"b":1}' }] },
+    { role: 'tool', content: '2', toolCallId: 'c1' },
+  ];
+  const spec = (name: string): ToolSpec => ({
+    name,
+    description: `The ${name} tool, “quoted” and 中文.`,
+    parameters: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] },
+  });
+  // What roughUsage means: every character of the prompt, its tool calls and the tools' JSON, four a token.
+  const byLength = (messages: Message[], tools?: ToolSpec[]) => {
+    let chars = tools?.length ? JSON.stringify(tools).length : 0;
+    for (const m of messages) {
+      chars += (m.content as string).length + 16;
+      if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += c.name.length + c.arguments.length;
+    }
+    return Math.ceil(chars / 4);
+  };
+
+  it('is the prompt length over four, tool specs included, whether specs are frozen (a registry’s) or not', () => {
+    const reply = { text: 'The answer is 2.' };
+    for (const pad of [0, 1, 2, 3]) {
+      const messages = conversation(pad);
+      expect(roughUsage({ messages }, reply)).toEqual({
+        promptTokens: byLength(messages),
+        completionTokens: 4,
+        estimated: true,
+      });
+      for (const tools of [[spec('add')], [spec('add'), spec('搜索'), spec('x')]]) {
+        const frozen = tools.map((t) => Object.freeze({ ...t }));
+        // Asked twice, and again with a new array of the same frozen specs (each run has its own array).
+        for (const list of [tools, frozen, frozen, [...frozen]]) {
+          expect(roughUsage({ messages, tools: list }, reply).promptTokens).toBe(byLength(messages, tools));
+        }
+      }
+    }
+  });
+
+  it('counts a reply’s tool calls, and never fewer than one completion token', () => {
+    const messages = conversation(0);
+    const call = { id: 'c', name: 'add', arguments: '{"a":1,"b":2}' };
+    expect(roughUsage({ messages }, { text: '', toolCalls: [call] }).completionTokens).toBe(4);
+    expect(roughUsage({ messages }, { text: '' }).completionTokens).toBe(1);
   });
 });

@@ -1,10 +1,10 @@
 export { type Budget, budgetGuard } from './budget-guard.js';
 export { invalidStreakGuard } from './invalid-streak-guard.js';
 export { maxStepsGuard } from './max-steps-guard.js';
+export { observationSimilarity } from './observation-similarity.js';
 export { canonicalJson, createRepetitionTracker, type RepetitionTracker } from './repetition-guard.js';
 export {
   createSameObservationTracker,
-  observationSimilarity,
   type SameObservationOptions,
   type SameObservationTracker,
 } from './same-observation-guard.js';

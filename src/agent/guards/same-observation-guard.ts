@@ -1,3 +1,4 @@
+import { type ObservationReading, readingSimilarity, readObservation } from './observation-similarity.js';
 import type { StopReason } from './stop-reason.js';
 
 /**
@@ -16,61 +17,24 @@ export interface SameObservationOptions {
   threshold: number;
 }
 
-/** Case, width, spaces, punctuation and symbols out: what is left is what an observation says. */
-function normalize(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\s\p{P}\p{S}]+/gu, '');
-}
-
-/** Character bigrams with counts: CJK text has no spaces, so characters, not words, are the unit. */
-function bigrams(text: string): Map<string, number> {
-  const chars = [...text];
-  const grams = new Map<string, number>();
-  for (let i = 0; i < chars.length - 1; i++) {
-    const gram = chars[i] + chars[i + 1];
-    grams.set(gram, (grams.get(gram) ?? 0) + 1);
-  }
-  return grams;
-}
-
-const DIGITS = /\d+/g;
-
-/**
- * How alike two observations are, 0–1: the Dice coefficient of their character bigrams after
- * normalising, so a changed word in a long "not found" message barely moves it. Two observations that
- * differ only in their numbers are 0: a counter, a percentage or an id that moved is progress.
- */
-export function observationSimilarity(a: string, b: string): number {
-  const x = normalize(a);
-  const y = normalize(b);
-  if (x === y) return 1;
-  if (x.replace(DIGITS, '0') === y.replace(DIGITS, '0')) return 0;
-  const ga = bigrams(x);
-  const gb = bigrams(y);
-  let shared = 0;
-  let total = 0;
-  for (const [gram, count] of ga) {
-    shared += Math.min(count, gb.get(gram) ?? 0);
-    total += count;
-  }
-  for (const count of gb.values()) total += count;
-  return total === 0 ? 0 : (2 * shared) / total;
-}
-
 export function createSameObservationTracker(options: SameObservationOptions): SameObservationTracker {
   const { limit, threshold } = options;
-  let last: string | undefined;
+  // The last observation's reading keeps what was worked out about it, so each observation is analysed
+  // once; an identical one needs no analysis at all.
+  let last: ObservationReading | undefined;
   let count = 0;
   let exact = true;
   return {
     check(observation) {
-      const similarity = last === undefined ? 0 : observationSimilarity(observation, last);
-      const same = last !== undefined && (observation === last || similarity >= threshold);
+      const identical = observation === last?.text;
+      let same = identical;
+      if (!identical) {
+        const reading = readObservation(observation);
+        same = last !== undefined && readingSimilarity(reading, last, threshold) >= threshold;
+        last = reading;
+      }
       count = same ? count + 1 : 1;
-      exact = count === 1 ? true : exact && observation === last;
-      last = observation;
+      exact = count === 1 ? true : exact && identical;
       const what = exact ? 'the same observation' : 'nearly the same observation';
       if (count === limit) {
         return {

@@ -1,0 +1,175 @@
+/**
+ * An observation as the similarity check reads it. Each field is worked out on first use and kept:
+ * the loop compares every observation with the one before, so each is analysed once, and only as far
+ * as a comparison needs (most stop at the exact or the normalised text).
+ */
+export interface ObservationReading {
+  readonly text: string;
+  normal?: string;
+  digitless?: string;
+  /** How often each character bigram of `normal` occurs (see `countGrams`). */
+  grams?: Map<number, number>;
+}
+
+/** A reading of `text`, analysed lazily. */
+export function readObservation(text: string): ObservationReading {
+  return { text };
+}
+
+const SPACE_PUNCTUATION_SYMBOL = /[\s\p{P}\p{S}]+/gu;
+
+/** Case, width, spaces, punctuation and symbols out: what is left is what an observation says. */
+function normalize(text: string): string {
+  return isAscii(text)
+    ? normalizeAscii(text)
+    : text.normalize('NFKC').toLowerCase().replace(SPACE_PUNCTUATION_SYMBOL, '');
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** ASCII spaces (\t to \r, space) and the ASCII characters of Unicode's P and S categories. */
+function removable(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    (code >= 32 && code <= 47) ||
+    (code >= 58 && code <= 64) ||
+    (code >= 91 && code <= 96) ||
+    (code >= 123 && code <= 126)
+  );
+}
+
+/**
+ * `normalize` for ASCII text, without the Unicode regex (a µs on a short line; the loop checks every
+ * observation): NFKC leaves ASCII as it is, so only the case and the removable characters change.
+ */
+function normalizeAscii(text: string): string {
+  const lower = text.toLowerCase();
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < lower.length; i++) {
+    if (!removable(lower.charCodeAt(i))) continue;
+    if (i > from) out += lower.slice(from, i);
+    from = i + 1;
+  }
+  return from === 0 ? lower : out + lower.slice(from);
+}
+
+/** The text with each run of ASCII digits as one `0` (what `replace(/\d+/g, '0')` gives). */
+function withoutDigits(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!isDigit(text.charCodeAt(i))) continue;
+    let end = i + 1;
+    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+    out += `${text.slice(from, i)}0`;
+    from = end;
+    i = end - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function normalOf(reading: ObservationReading): string {
+  reading.normal ??= normalize(reading.text);
+  return reading.normal;
+}
+
+function digitlessOf(reading: ObservationReading): string {
+  reading.digitless ??= withoutDigits(normalOf(reading));
+  return reading.digitless;
+}
+
+/**
+ * Counts the reading's character bigrams (code point pairs, one number each: CJK text has no spaces,
+ * so characters, not words, are the unit) and returns how many it shares with
+ * `other`'s counts, a repeated bigram counting as often as it is in both: one pass, one Map.
+ */
+function countGrams(reading: ObservationReading, other?: Map<number, number>): number {
+  const text = normalOf(reading);
+  const counts = new Map<number, number>();
+  let shared = 0;
+  let previous = -1;
+  for (let i = 0; i < text.length; i++) {
+    let point = text.charCodeAt(i);
+    if (point >= 0xd800 && point <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        point = (point - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    if (previous >= 0) {
+      // Two BMP characters make a 32-bit integer, which V8 keeps unboxed (CJK pairs as `* 0x110000`
+      // were boxed doubles and made the Map twice as slow); a pair with an astral character goes above.
+      const gram = (previous | point) <= 0xffff ? (previous << 16) | point : 2 ** 32 + previous * 0x110000 + point;
+      const seen = (counts.get(gram) ?? 0) + 1;
+      counts.set(gram, seen);
+      if (other && seen <= (other.get(gram) ?? 0)) shared++;
+    }
+    previous = point;
+  }
+  reading.grams = counts;
+  return shared;
+}
+
+/** Bigrams two readings share; a reading's counts are made once, against the other's when it has them. */
+function sharedGrams(x: ObservationReading, y: ObservationReading): number {
+  if (x.grams && y.grams) {
+    let shared = 0;
+    for (const [gram, count] of x.grams) shared += Math.min(count, y.grams.get(gram) ?? 0);
+    return shared;
+  }
+  if (x.grams) return countGrams(y, x.grams);
+  if (!y.grams) countGrams(y);
+  return countGrams(x, y.grams);
+}
+
+/** The number of bigrams of a text: its code points less one (a surrogate pair is one code point). */
+function gramCount(reading: ObservationReading): number {
+  const text = normalOf(reading);
+  let points = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        points--;
+        i++;
+      }
+    }
+  }
+  return Math.max(0, points - 1);
+}
+
+/**
+ * `observationSimilarity` of two readings, or, when their bigram counts alone keep it under `floor`,
+ * that bound (also under `floor`) without comparing bigrams: texts of very different lengths cannot be
+ * alike, and the comparison costs time in proportion to their length.
+ */
+export function readingSimilarity(x: ObservationReading, y: ObservationReading, floor = 0): number {
+  if (normalOf(x) === normalOf(y)) return 1;
+  if (digitlessOf(x) === digitlessOf(y)) return 0;
+  const a = gramCount(x);
+  const b = gramCount(y);
+  const total = a + b;
+  if (total === 0) return 0;
+  const bound = (2 * Math.min(a, b)) / total;
+  if (bound < floor) return bound;
+  return (2 * sharedGrams(x, y)) / total;
+}
+
+/**
+ * How alike two observations are, 0–1: the Dice coefficient of their character bigrams after
+ * normalising, so a changed word in a long "not found" message barely moves it. Two observations that
+ * differ only in their numbers are 0: a counter, a percentage or an id that moved is progress.
+ */
+export function observationSimilarity(a: string, b: string): number {
+  return readingSimilarity(readObservation(a), readObservation(b));
+}
