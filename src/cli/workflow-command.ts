@@ -107,18 +107,14 @@ export function registerWorkflowCommand(program: Command): void {
   );
   addExamples(resume, [
     [
-      'answer the step it waits for',
-      'thinkflow workflow resume triage RUN_ID --step review --payload \'{"approved":true}\'',
+      "answer the step it waits for, adding this pass to the run's trace",
+      'thinkflow workflow resume triage RUN_ID --step review --payload \'{"approved":true}\' --trace triage.jsonl',
     ],
     [
       'deliver the event it waits for',
       'thinkflow workflow resume orders RUN_ID --event paid --payload \'{"amount":10}\'',
     ],
     ['continue a run whose process died', 'thinkflow workflow resume triage RUN_ID'],
-    [
-      "add this pass to the run's trace",
-      'thinkflow workflow resume triage RUN_ID --step review --payload \'{"approved":true}\' --trace triage.jsonl',
-    ],
   ]);
   const fork = common(
     command

@@ -155,6 +155,8 @@ function foldStep(steps: Map<string, WorkflowTraceStep>, event: AgentEvent, pass
     }
     case 'step_end': {
       const step = stepAt(steps, { path: event.path, stepId: event.stepId, ts: event.ts - event.ms, pass });
+      // A wait for an event ends with a step_end of its own in the pass that delivered the payload.
+      if (step.status === 'suspended' && step.pass < pass) step.resumed = true;
       Object.assign(step, { status: event.ok ? 'done' : 'failed', endTs: event.ts, ms: event.ms, pass });
       if (event.ok) step.output = event.output;
       else step.error = event.error;
@@ -200,8 +202,8 @@ function stepAt(steps: Map<string, WorkflowTraceStep>, call: NewStep): WorkflowT
 }
 
 /**
- * A `waitForEvent` that is resumed writes no event of its own: it is over once a later node ran in a
- * later pass, or the run ended done.
+ * A `waitForEvent` resumed in a trace written before it had a `step_end` of its own: it is over once a
+ * later node ran in a later pass, or the run ended done.
  */
 function endWaits(steps: Map<string, WorkflowTraceStep>, runDone: boolean): void {
   const all = [...steps.values()];
