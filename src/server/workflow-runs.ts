@@ -9,6 +9,7 @@ import {
   type Workflow,
   WorkflowRequestError,
   type WorkflowResult,
+  type WorkflowRunQuery,
   type WorkflowRunRecord,
   type WorkflowStore,
 } from '../workflow/index.js';
@@ -25,6 +26,11 @@ export interface WorkflowRunView extends WorkflowRunRecord {
   workflow: string;
   steps: Record<string, StepRecord>;
   suspended: SuspendedStep[];
+}
+
+/** A run as a list shows it: the stored record and the config name it runs under. */
+export interface WorkflowRunSummary extends WorkflowRunRecord {
+  workflow: string;
 }
 
 /** Who asks, and with which Idempotency-Key, for a run to start (or be forked). */
@@ -99,6 +105,11 @@ export interface WorkflowRuns {
   definition(name: string): Workflow | undefined;
   start(name: string, input: unknown, context: WorkflowStartContext): Promise<WorkflowStartResult>;
   get(id: string): Promise<WorkflowRunView | undefined>;
+  /**
+   * Runs newest first, as stored (no steps read), with the config name they run under; `workflow` is that
+   * name. Undefined when the store cannot list (a custom one without `listRuns`).
+   */
+  list(query: Omit<WorkflowRunQuery, 'workflowId'> & { workflow?: string }): Promise<WorkflowRunSummary[] | undefined>;
   /** The stored status alone (no steps read). */
   status(id: string): Promise<WorkflowRunRecord['status'] | undefined>;
   /** Continues a suspended run; resolves once the request is accepted (throws `WorkflowRequestError` if not). */
@@ -340,6 +351,17 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
     },
 
     get: read,
+
+    async list({ workflow, ...query }) {
+      if (!store.listRuns) return undefined;
+      let workflowId: string | undefined;
+      if (workflow !== undefined) {
+        workflowId = Object.hasOwn(workflows, workflow) ? workflows[workflow]!.id : undefined;
+        if (workflowId === undefined) return [];
+      }
+      const records = await store.listRuns({ ...query, workflowId });
+      return records.map((record) => ({ ...record, workflow: byId.get(record.workflowId)?.name ?? record.workflowId }));
+    },
 
     async status(id) {
       return (await store.getRun(id))?.status;

@@ -39,6 +39,7 @@ export type {
   WorkflowEventRecord,
   WorkflowResult,
   WorkflowRunOptions,
+  WorkflowRunQuery,
   WorkflowRunRecord,
   WorkflowStatus,
   WorkflowStep,

@@ -141,6 +141,25 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
     async deleteSteps(runId, paths) {
       await query(`DELETE FROM ${steps} WHERE run_id = $1 AND path = ANY($2::text[])`, [runId, paths]);
     },
+    async listRuns(filter) {
+      const where: string[] = [];
+      const values: (string | number)[] = [];
+      const add = (sql: string, value: string | number) => {
+        values.push(value);
+        where.push(sql.replace('?', `$${values.length}`));
+      };
+      if (filter.workflowId !== undefined) add('workflow_id = ?', filter.workflowId);
+      if (filter.status !== undefined) add('status = ?', filter.status);
+      if (filter.owner !== undefined) add("record->>'owner' = ?", filter.owner);
+      if (filter.before !== undefined) add("(record->>'createdAt')::bigint < ?", filter.before);
+      values.push(filter.limit);
+      const { rows } = await query<{ record: WorkflowRunRecord }>(
+        `SELECT record FROM ${runs} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY (record->>'createdAt')::bigint DESC LIMIT $${values.length}`,
+        values,
+      );
+      return rows.map((row) => row.record);
+    },
     async runIdsWithStatus(status) {
       const { rows } = await query<{ id: string }>(`SELECT id FROM ${runs} WHERE status = $1`, [status]);
       return rows.map((row) => row.id);

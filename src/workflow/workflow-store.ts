@@ -1,6 +1,22 @@
 import type { AgentEvent } from '../core/index.js';
 import { openSqlite, type SqliteLocation } from '../memory/index.js';
-import type { RunLease, StepRecord, WorkflowEventRecord, WorkflowRunRecord, WorkflowStore } from './workflow-types.js';
+import type {
+  RunLease,
+  StepRecord,
+  WorkflowEventRecord,
+  WorkflowRunQuery,
+  WorkflowRunRecord,
+  WorkflowStore,
+} from './workflow-types.js';
+
+function matches(run: WorkflowRunRecord, query: WorkflowRunQuery): boolean {
+  return (
+    (query.workflowId === undefined || run.workflowId === query.workflowId) &&
+    (query.status === undefined || run.status === query.status) &&
+    (query.owner === undefined || run.owner === query.owner) &&
+    (query.before === undefined || run.createdAt < query.before)
+  );
+}
 
 /** Whether `current` leaves the run free for `lease`: none, its own, expired, or the dead holder `expected`. */
 export function leaseFree(current: RunLease | undefined, lease: RunLease, expected?: RunLease): boolean {
@@ -53,6 +69,13 @@ export function memoryWorkflowStore(): WorkflowStore {
     },
     async runIdsWithStatus(status) {
       return [...runs.values()].filter((r) => r.status === status).map((r) => r.id);
+    },
+    async listRuns(query) {
+      return [...runs.values()]
+        .filter((r) => matches(r, query))
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .slice(0, query.limit)
+        .map((r) => ({ ...r }));
     },
     async appendEvents(runId, more) {
       const log = events.get(runId) ?? [];
@@ -186,6 +209,22 @@ export function sqliteWorkflowStore(location: SqliteLocation = {}): WorkflowStor
     },
     async runIdsWithStatus(status) {
       return (selectByStatus.all(status) as { id: string }[]).map((row) => row.id);
+    },
+    async listRuns(query) {
+      const where: string[] = [];
+      const values: (string | number)[] = [];
+      const add = (sql: string, value: string | number) => {
+        where.push(sql);
+        values.push(value);
+      };
+      if (query.workflowId !== undefined) add('workflow_id = ?', query.workflowId);
+      if (query.status !== undefined) add('status = ?', query.status);
+      if (query.owner !== undefined) add("json_extract(record, '$.owner') = ?", query.owner);
+      if (query.before !== undefined) add('created_at < ?', query.before);
+      const sql = `SELECT record FROM workflow_runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC LIMIT ?`;
+      return (db.prepare(sql).all(...values, query.limit) as { record: string }[]).map(
+        (row) => JSON.parse(row.record) as WorkflowRunRecord,
+      );
     },
     async appendEvents(runId, events) {
       if (events.length > 0) append.immediate(runId, events);

@@ -108,6 +108,18 @@ export interface RunLease {
   until: number;
 }
 
+/** What `listRuns` filters on. */
+export interface WorkflowRunQuery {
+  workflowId?: string;
+  status?: WorkflowStatus;
+  /** Only this principal's runs. */
+  owner?: string;
+  /** At most this many (1 to 1000). */
+  limit: number;
+  /** Only runs created before this epoch ms (the `createdAt` of the last run of the previous page). */
+  before?: number;
+}
+
 /** Where a workflow's runs and step checkpoints live. Each method is one commit. */
 export interface WorkflowStore {
   createRun(run: WorkflowRunRecord, steps?: Record<string, StepRecord>): Promise<void>;
@@ -119,6 +131,8 @@ export interface WorkflowStore {
   loadStepsAt?(runId: string, paths: string[]): Promise<Record<string, StepRecord>>;
   /** Drops checkpoints (a resumed suspend is re-run). */
   deleteSteps(runId: string, paths: string[]): Promise<void>;
+  /** Runs newest first (by `createdAt`), filtered; `before` pages on from the last one's `createdAt`. */
+  listRuns?(query: WorkflowRunQuery): Promise<WorkflowRunRecord[]>;
   /** Ids of the runs in `status` (`thinkflow serve` resumes those left `running` at start-up). */
   runIdsWithStatus?(status: WorkflowStatus): Promise<string[]>;
   /**

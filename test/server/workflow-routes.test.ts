@@ -123,6 +123,28 @@ describe('workflow routes', () => {
     expect((await call('tok-alice', '/v1/workflows/runs/nope/cancel', {})).status).toBe(404);
   });
 
+  it("lists the caller's runs newest first, by workflow and status, a page at a time", async () => {
+    const a = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'one' });
+    const b = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'three' });
+    const bobs = await call('tok-bob', '/v1/workflows/tally/runs?wait=true', { input: 'bob' });
+    const mine = await call('tok-alice', '/v1/workflows/runs?workflow=tally&status=suspended&limit=500');
+    expect(mine.status).toBe(200);
+    const ids = mine.json.data.map((r: { id: string }) => r.id);
+    expect(ids.indexOf(b.json.id)).toBeLessThan(ids.indexOf(a.json.id));
+    expect(ids).not.toContain(bobs.json.id);
+    expect(mine.json.data[0]).toMatchObject({ workflow: 'tally', status: 'suspended', owner: 'alice' });
+    expect(mine.json.data[0].steps).toBeUndefined();
+    const page = await call('tok-alice', '/v1/workflows/runs?workflow=tally&limit=1');
+    expect(page.json.data).toHaveLength(1);
+    const next = await call('tok-alice', `/v1/workflows/runs?workflow=tally&limit=1&before=${page.json.next}`);
+    expect(next.json.data[0].id).not.toBe(page.json.data[0].id);
+    expect(
+      (await call('tok-bob', '/v1/workflows/runs?workflow=tally')).json.data.map((r: { id: string }) => r.id),
+    ).toEqual([bobs.json.id]);
+    expect((await call('tok-alice', '/v1/workflows/runs?workflow=nope')).json.data).toEqual([]);
+    expect((await call('tok-alice', '/v1/workflows/runs?status=sleeping')).status).toBe(400);
+  });
+
   it("hides one principal's run from another (404 on read, resume and fork)", async () => {
     const mine = await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'secret' });
     const id = mine.json.id as string;

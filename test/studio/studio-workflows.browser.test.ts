@@ -36,8 +36,9 @@ describe.skipIf(!hasChromium)('thinkflow studio workflows in headless Chromium',
     await page.waitForSelector(box('3.send', 'pending'));
     expect(await page.textContent('[data-suspended="2.approve"] pre')).toContain('Approve this draft?');
     const runId = page.url().split('#workflow-run/')[1]!;
-    // The run is listed as started in this browser (the API lists no workflow runs).
-    expect(await page.textContent('#wf-runs')).toContain(runId);
+    // The run is listed among the latest runs (GET /v1/workflows/runs, the caller's own).
+    await page.waitForSelector(`#wf-runs a[href="#workflow-run/${runId}"]`);
+    expect(await page.textContent('#wf-runs')).toContain('suspended');
 
     // A score the step's resume schema refuses: the server's 400 shows in the form, the run stays suspended.
     await page.fill(`${resume} input[name=reviewer]`, 'ada');

@@ -11,6 +11,7 @@ import {
   createWorkflow,
   memoryWorkflowStore,
   sqliteWorkflowStore,
+  type WorkflowRunRecord,
   type WorkflowStore,
 } from '../../src/index.js';
 import { TEST_PG, uniqueName } from '../server/pg-fixtures.js';
@@ -147,6 +148,42 @@ describe.each(stores)('the %s workflow store', (name, open) => {
       expect(await flow.run(1, { store, runId: orphan })).toMatchObject({ status: 'done', output: 2 });
       // Released at the end.
       expect(await store.leaseOf!(orphan)).toBeUndefined();
+    } finally {
+      await store.close?.();
+    }
+  });
+
+  it('lists runs newest first, filtered by workflow, status and owner, a page at a time', async () => {
+    const store = open();
+    const tag = Math.random().toString(36).slice(2);
+    const record = (n: number, fields: Partial<WorkflowRunRecord>): WorkflowRunRecord => ({
+      id: `list-${tag}-${n}`,
+      workflowId: `wf-${tag}`,
+      definitionHash: 'h',
+      input: n,
+      status: 'done',
+      createdAt: 1_000 + n,
+      updatedAt: 1_000 + n,
+      ...fields,
+    });
+    try {
+      await store.createRun(record(1, { owner: 'alice' }));
+      await store.createRun(record(2, { owner: 'bob' }));
+      await store.createRun(record(3, { owner: 'alice', status: 'suspended' }));
+      await store.createRun(record(4, { owner: 'alice', workflowId: `other-${tag}` }));
+      const ids = (runs: WorkflowRunRecord[]) => runs.map((r) => Number(r.id.split('-').at(-1)));
+      expect(ids(await store.listRuns!({ workflowId: `wf-${tag}`, limit: 10 }))).toEqual([3, 2, 1]);
+      expect(ids(await store.listRuns!({ workflowId: `wf-${tag}`, owner: 'alice', limit: 10 }))).toEqual([3, 1]);
+      expect(ids(await store.listRuns!({ workflowId: `wf-${tag}`, status: 'suspended', limit: 10 }))).toEqual([3]);
+      const first = await store.listRuns!({ workflowId: `wf-${tag}`, limit: 2 });
+      expect(ids(first)).toEqual([3, 2]);
+      expect(ids(await store.listRuns!({ workflowId: `wf-${tag}`, limit: 2, before: first[1]!.createdAt }))).toEqual([
+        1,
+      ]);
+      expect((await store.listRuns!({ workflowId: `wf-${tag}`, limit: 1 }))[0]).toMatchObject({
+        owner: 'alice',
+        input: 3,
+      });
     } finally {
       await store.close?.();
     }

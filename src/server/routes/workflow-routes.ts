@@ -5,7 +5,13 @@ import { idempotencyOf, mayAccess } from '../caller-runs.js';
 import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
 import { currentScope, type RequestScope } from '../request-scope.js';
 import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflow-runs.js';
-import { ForkWorkflowBody, ResumeWorkflowBody, StartWorkflowBody, WorkflowWaitQuery } from './workflow-wire-schema.js';
+import {
+  ForkWorkflowBody,
+  ListWorkflowRunsQuery,
+  ResumeWorkflowBody,
+  StartWorkflowBody,
+  WorkflowWaitQuery,
+} from './workflow-wire-schema.js';
 
 /** How often an event stream reads the store for events other processes wrote. */
 const EVENT_POLL_MS = 250;
@@ -92,6 +98,20 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
       return { name, id: workflow.id, definitionHash: workflow.definitionHash };
     });
     return c.json({ workflows });
+  });
+
+  // Before `/v1/workflows/:name`, which would take "runs" for a workflow's name.
+  app.get('/v1/workflows/runs', async (c) => {
+    const query = readQuery(c, ListWorkflowRunsQuery);
+    if (!query.ok) return query.response;
+    const { caller } = scope();
+    // The caller's own runs; an admin's list is everyone's.
+    if (!caller.admin && caller.principal === undefined) return c.json({ data: [] });
+    const owner = caller.admin ? undefined : caller.principal;
+    const data = await runs.list({ ...query.value, ...(owner === undefined ? {} : { owner }) });
+    if (!data) return apiError(c, 'not_implemented', 'This workflow store cannot list its runs (it has no listRuns).');
+    const last = data.at(-1);
+    return c.json({ data, ...(data.length === query.value.limit && last ? { next: last.createdAt } : {}) });
   });
 
   app.get('/v1/workflows/:name', (c) => {

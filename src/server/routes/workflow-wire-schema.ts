@@ -32,3 +32,11 @@ export const ForkWorkflowBody = z.object({
 export const WorkflowWaitQuery = z.object({
   wait: z.enum(['true', 'false'], { error: 'wait must be true or false' }).optional(),
 });
+
+/** Query of `GET /v1/workflows/runs`. */
+export const ListWorkflowRunsQuery = z.object({
+  workflow: z.string().min(1).max(200).optional(),
+  status: z.enum(['running', 'done', 'suspended', 'failed', 'cancelled']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  before: z.coerce.number().int().min(0).optional(),
+});

@@ -13,22 +13,37 @@ interface WorkflowSummary {
   definitionHash: string;
 }
 
-/** The runs started from this browser, newest first (the API lists no workflow runs yet). */
-const RUNS_KEY = 'thinkflow.studio.workflowRuns';
-const KEPT_RUNS = 20;
-type KeptRun = { id: string; workflow: string; at: number };
-
-function keptRuns(): KeptRun[] {
-  try {
-    return JSON.parse(localStorage.getItem(RUNS_KEY) ?? '[]') as KeptRun[];
-  } catch {
-    return [];
-  }
+/** One row of GET /v1/workflows/runs. */
+interface ListedRun {
+  id: string;
+  workflow: string;
+  status: string;
+  createdAt: number;
 }
+const LISTED_RUNS = 20;
 
-function keepRun(run: KeptRun): void {
-  const runs = [run, ...keptRuns().filter((r) => r.id !== run.id)].slice(0, KEPT_RUNS);
-  localStorage.setItem(RUNS_KEY, JSON.stringify(runs));
+/** Fills `list` with the caller's latest runs (the server shows each caller only theirs). */
+function listRuns(list: HTMLElement): void {
+  api<{ data: ListedRun[] }>(`/v1/workflows/runs?limit=${LISTED_RUNS}`)
+    .then(({ data }) => {
+      mount(
+        list,
+        ...data.map((run) =>
+          h(
+            'li',
+            {},
+            h('a', { href: `#workflow-run/${encodeURIComponent(run.id)}` }, run.workflow),
+            ' ',
+            h('span', { class: `status ${run.status}` }, run.status),
+            ' ',
+            h('span', { class: 'meta' }, `${new Date(run.createdAt).toLocaleString()} · ${run.id}`),
+          ),
+        ),
+      );
+    })
+    .catch((error: unknown) => {
+      mount(list, h('li', { class: 'meta' }, `runs could not be listed: ${String(error)}`));
+    });
 }
 
 const graphs = new Map<string, Promise<WorkflowGraph>>();
@@ -86,7 +101,7 @@ interface PageContext {
   signal: AbortSignal;
 }
 
-/** The left column: pick a workflow, open a run by id, the runs started here. */
+/** The left column: pick a workflow, open a run by id, the caller's latest runs. */
 function sidebar(names: string[], selected?: string): HTMLElement {
   const pick = h(
     'select',
@@ -95,6 +110,8 @@ function sidebar(names: string[], selected?: string): HTMLElement {
   ) as HTMLSelectElement;
   if (selected) pick.value = selected;
   const id = h('input', { name: 'run-id', class: 'grow', placeholder: 'run id' }) as HTMLInputElement;
+  const runs = h('ul', { id: 'wf-runs', class: 'wf-runs' });
+  listRuns(runs);
   return h(
     'div',
     { class: 'panel' },
@@ -114,20 +131,8 @@ function sidebar(names: string[], selected?: string): HTMLElement {
       id,
       h('button', { class: 'btn secondary', type: 'submit' }, 'Open'),
     ),
-    h('h2', {}, 'Runs started in this browser'),
-    h(
-      'ul',
-      { id: 'wf-runs', class: 'wf-runs' },
-      keptRuns().map((run) =>
-        h(
-          'li',
-          {},
-          h('a', { href: `#workflow-run/${encodeURIComponent(run.id)}` }, run.workflow),
-          ' ',
-          h('span', { class: 'meta' }, `${new Date(run.at).toLocaleString()} · ${run.id}`),
-        ),
-      ),
-    ),
+    h('h2', {}, 'Latest runs'),
+    runs,
   );
 }
 
@@ -143,7 +148,6 @@ async function workflowPage(name: string, { names, signal }: PageContext): Promi
         method: 'POST',
         body: { input },
       });
-      keepRun({ id: run.id, workflow: name, at: Date.now() });
       go(`#workflow-run/${encodeURIComponent(run.id)}`);
     },
   });
