@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { AgentEvent } from '../core/index.js';
 import { requireOptional, StoreError } from '../core/index.js';
-import { withSchemaLock } from '../memory/index.js';
+import { inTransaction, withSchemaLock } from '../memory/index.js';
 import { leaseFree } from './workflow-store.js';
 import type { RunLease, StepRecord, WorkflowRunRecord, WorkflowStore } from './workflow-types.js';
 
@@ -63,21 +63,10 @@ export function postgresWorkflowStore(options: PostgresWorkflowStoreOptions = {}
     await init();
     return pool.query<R>(sql, values);
   };
-  /** Runs `work` in one transaction on one client. */
+  /** Runs `work` in one transaction on one client, once the tables exist. */
   const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     await init();
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    return inTransaction(pool, work);
   };
   /** The run's lease row, locked until the transaction ends (a missing row is locked by the advisory lock). */
   const lockedLease = async (client: pg.PoolClient, runId: string): Promise<RunLease | undefined> => {

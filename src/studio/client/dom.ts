@@ -30,3 +30,16 @@ export function mount(el: HTMLElement, ...children: Child[]): void {
   el.replaceChildren();
   append(el, children);
 }
+
+/** A call of `fn` at the next animation frame, however often it is asked for before then. */
+export function oncePerFrame(fn: () => void): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fn();
+    });
+  };
+}

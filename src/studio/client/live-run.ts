@@ -1,5 +1,5 @@
 import { api, followRun, NeedsToken } from './api.js';
-import { h } from './dom.js';
+import { h, oncePerFrame } from './dom.js';
 import { type LooseEvent, type TreeBuilder, treeBuilder } from './run-tree.js';
 
 /** A run followed live: its tree grows with each event; `onChange` redraws (at most once a frame). */
@@ -65,15 +65,7 @@ function followLive(id: string, onChange: () => void, onNeedsToken: () => void):
     stop: () => controller.abort(),
   };
   let ended = false;
-  let queued = false;
-  const redraw = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => {
-      queued = false;
-      live.onChange();
-    });
-  };
+  const redraw = oncePerFrame(() => live.onChange());
   followRun(
     id,
     ({ event }) => {

@@ -1,6 +1,6 @@
 import type { WorkflowGraph } from '../../workflow/index.js';
 import { api, followWorkflowRun, NeedsToken } from './api.js';
-import { h, mount } from './dom.js';
+import { h, mount, oncePerFrame } from './dom.js';
 import { payloadForm } from './schema-form.js';
 import { askToken, go, shell } from './shell.js';
 import { drawGraph } from './workflow-graph.js';
@@ -228,15 +228,7 @@ async function runPage(id: string, { names, signal }: PageContext): Promise<void
     ),
   );
 
-  let queued = false;
-  const redraw = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => {
-      queued = false;
-      draw();
-    });
-  };
+  const redraw = oncePerFrame(() => draw());
   const draw = () => {
     const { run } = state;
     status.textContent = run.status;
