@@ -1,5 +1,6 @@
 import { newRunId } from './new-run-id.js';
-import type { StartRequest, StartResult } from './run-service.js';
+import type { RunRecord } from './run-record.js';
+import type { IdempotencyRequest, StartRequest, StartResult } from './run-service.js';
 import type { RunStore } from './stores/run-store.js';
 
 /** How long an Idempotency-Key holds its run, unless the limits say otherwise. */
@@ -30,38 +31,67 @@ export interface StartOnceContext {
  * not there: a commit whose answer was lost (the connection dropped after COMMIT) left the run stored,
  * and a retry must get it back, not start a second one. Without a key, the run simply starts.
  */
-export async function startOnce({ store, request, start, keyHours }: StartOnceContext): Promise<StartResult> {
-  const { idempotency } = request;
-  if (!idempotency) return start(newRunId());
-  const scope = request.owner ?? '';
-  const holdMs = (keyHours ?? DEFAULT_IDEMPOTENCY_HOURS) * 3_600_000;
+export function startOnce({ store, request, start, keyHours }: StartOnceContext): Promise<StartResult> {
+  return onceForKey<StartResult, RunRecord>({
+    claims: store,
+    scope: request.owner ?? '',
+    idempotency: request.idempotency,
+    keyHours,
+    start,
+    find: (id) => store.getRun(id),
+    replay: (run) => ({ ok: true, run, replayed: true }),
+    mismatch: (runId) => ({ ok: false, reason: 'idempotency_mismatch', runId }),
+  });
+}
+
+/** What `onceForKey` needs: the claims, whose key it is, and how to start, find and answer a run. */
+export interface OnceForKeyContext<R extends { ok: boolean }, Run> {
+  claims: Pick<RunStore, 'claimIdempotencyKey' | 'releaseIdempotencyKey'>;
+  /** The principal the key belongs to ('' for none): two callers' keys never meet. */
+  scope: string;
+  idempotency?: IdempotencyRequest;
+  /** Hours a key holds its run. Default 24. */
+  keyHours?: number;
+  /** Starts the run under `id`; a result that is not `ok` frees the key. */
+  start: (id: string) => Promise<R>;
+  /** The run stored under `runId`, or undefined. */
+  find: (runId: string) => Promise<Run | undefined>;
+  /** The answer to a retry of the request that started `run`. */
+  replay: (run: Run) => R;
+  /** The answer to a request that reuses the key of another (held by `runId`). */
+  mismatch: (runId: string) => R;
+}
+
+/** The claim loop of `startOnce`, for any kind of run (agent runs, workflow runs and their forks). */
+export async function onceForKey<R extends { ok: boolean }, Run>(ctx: OnceForKeyContext<R, Run>): Promise<R> {
+  const { claims, idempotency } = ctx;
+  if (!idempotency) return ctx.start(newRunId());
+  const holdMs = (ctx.keyHours ?? DEFAULT_IDEMPOTENCY_HOURS) * 3_600_000;
   for (;;) {
-    const mine = { scope, ...idempotency, runId: newRunId(), createdAt: Date.now() };
-    const held = await store.claimIdempotencyKey(mine, mine.createdAt - holdMs);
+    const mine = { scope: ctx.scope, ...idempotency, runId: newRunId(), createdAt: Date.now() };
+    const held = await claims.claimIdempotencyKey(mine, mine.createdAt - holdMs);
     if (held.runId === mine.runId) {
-      let result: StartResult;
+      let result: R;
       try {
-        result = await start(mine.runId);
+        result = await ctx.start(mine.runId);
       } catch (error) {
-        await releaseUnlessStored({ claims: store, claim: mine, find: (id) => store.getRun(id) });
+        await releaseUnlessStored({ claims, claim: mine, find: ctx.find });
         throw error;
       }
-      if (!result.ok) await store.releaseIdempotencyKey(mine);
+      if (!result.ok) await claims.releaseIdempotencyKey(mine);
       return result;
     }
-    if (held.fingerprint !== idempotency.fingerprint) {
-      return { ok: false, reason: 'idempotency_mismatch', runId: held.runId };
-    }
-    const run = await store.getRun(held.runId);
-    if (run) return { ok: true, run, replayed: true };
+    if (held.fingerprint !== idempotency.fingerprint) return ctx.mismatch(held.runId);
+    const run = await ctx.find(held.runId);
+    if (run !== undefined) return ctx.replay(run);
     // The first request is storing its run right now; or it died before it could.
-    if (Date.now() - held.createdAt > ORPHANED_CLAIM_MS) await store.releaseIdempotencyKey(held);
+    if (Date.now() - held.createdAt > ORPHANED_CLAIM_MS) await claims.releaseIdempotencyKey(held);
     else await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 /** What `releaseUnlessStored` needs: the claims, the claim, and how to look the run up. */
-export interface ReleaseContext {
+interface ReleaseContext {
   claims: Pick<RunStore, 'releaseIdempotencyKey'>;
   claim: { scope: string; key: string; runId: string };
   /** Resolves with the run, or undefined if it is not stored. */
@@ -73,7 +103,7 @@ export interface ReleaseContext {
  * keeps the key: a retry waits for the run, and the key frees itself `ORPHANED_CLAIM_MS` after its claim
  * if the run never shows up.
  */
-export async function releaseUnlessStored({ claims, claim, find }: ReleaseContext): Promise<void> {
+async function releaseUnlessStored({ claims, claim, find }: ReleaseContext): Promise<void> {
   const stored = await find(claim.runId).then(
     (run) => run !== undefined,
     () => true,

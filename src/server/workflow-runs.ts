@@ -13,10 +13,9 @@ import {
   type WorkflowRunRecord,
   type WorkflowStore,
 } from '../workflow/index.js';
-import { newRunId } from './new-run-id.js';
 import type { StoredEvent } from './run-record.js';
 import type { IdempotencyRequest } from './run-service.js';
-import { DEFAULT_IDEMPOTENCY_HOURS, releaseUnlessStored } from './start-once.js';
+import { onceForKey } from './start-once.js';
 import type { RunStore } from './stores/run-store.js';
 import { createWorkflowEventLog, type WorkflowEventLog } from './workflow-event-log.js';
 
@@ -150,9 +149,6 @@ export interface WorkflowRuns {
 const EVENTS_PER_RUN = 10_000;
 const LOGGED_RUNS = 500;
 
-/** A claim whose run is still missing after this long was left by a process that died in between. */
-const ORPHANED_CLAIM_MS = 10_000;
-
 /**
  * The workflow runs `thinkflow serve` executes: each one runs in this process, checkpointed in `store`,
  * so a restarted server resumes those left running and a suspended one waits there for its resume.
@@ -254,35 +250,20 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
   };
 
   /** Starts `begin(id)` at most once per Idempotency-Key and owner, as `startOnce` does for agent runs. */
-  const once = async (
+  const once = (
     context: WorkflowStartContext,
     begin: (id: string) => Promise<WorkflowStartResult>,
-  ): Promise<WorkflowStartResult> => {
-    const { idempotency } = context;
-    if (!idempotency) return begin(newRunId());
-    const holdMs = (options.keyHours ?? DEFAULT_IDEMPOTENCY_HOURS) * 3_600_000;
-    for (;;) {
-      const mine = { scope: context.owner ?? '', ...idempotency, runId: newRunId(), createdAt: Date.now() };
-      const held = await options.claims.claimIdempotencyKey(mine, mine.createdAt - holdMs);
-      if (held.runId === mine.runId) {
-        let result: WorkflowStartResult;
-        try {
-          result = await begin(mine.runId);
-        } catch (error) {
-          await releaseUnlessStored({ claims: options.claims, claim: mine, find: (id) => store.getRun(id) });
-          throw error;
-        }
-        if (!result.ok) await options.claims.releaseIdempotencyKey(mine);
-        return result;
-      }
-      if (held.fingerprint !== idempotency.fingerprint)
-        return { ok: false, reason: 'idempotency_mismatch', runId: held.runId };
-      const run = await read(held.runId);
-      if (run) return { ok: true, run, replayed: true };
-      if (Date.now() - held.createdAt > ORPHANED_CLAIM_MS) await options.claims.releaseIdempotencyKey(held);
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  ): Promise<WorkflowStartResult> =>
+    onceForKey<WorkflowStartResult, WorkflowRunView>({
+      claims: options.claims,
+      scope: context.owner ?? '',
+      idempotency: context.idempotency,
+      keyHours: options.keyHours,
+      start: begin,
+      find: read,
+      replay: (run) => ({ ok: true, run, replayed: true }),
+      mismatch: (runId) => ({ ok: false, reason: 'idempotency_mismatch', runId }),
+    });
 
   const accepted = async (id: string, go: () => Promise<void>): Promise<WorkflowStartResult> => {
     try {
