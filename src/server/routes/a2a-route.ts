@@ -24,6 +24,7 @@ import { keepConversation } from '../keep-conversation.js';
 import { isFinished, type RunRecord } from '../run-record.js';
 import { followEvents, type RunService } from '../run-service.js';
 import { agentMessage, answerArtifact, answerFrom, questionText, taskState } from './a2a-task.js';
+import { unknownAgent } from './run-routes.js';
 
 /** What the A2A routes work with. */
 export interface A2aRouteContext {
@@ -208,8 +209,7 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
     }
   }
 
-  const discover = (c: Context, name: string) =>
-    runs.agentNames().includes(name) ? c.json(card(c, name)) : apiError(c, 'not_found', `No agent named "${name}".`);
+  const discover = (c: Context, name: string) => unknownAgent(c, runs, name) ?? c.json(card(c, name));
 
   app.get('/.well-known/agent-card.json', (c) => {
     const names = runs.agentNames();
@@ -226,7 +226,8 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
 
   app.post('/a2a/:name', async (c) => {
     const agent = c.req.param('name');
-    if (!runs.agentNames().includes(agent)) return apiError(c, 'not_found', `No agent named "${agent}".`);
+    const unknown = unknownAgent(c, runs, agent);
+    if (unknown) return unknown;
     const reply = (id: RpcId, body: { result: unknown } | { error: RpcError }) =>
       c.json({ jsonrpc: '2.0', id, ...body });
     let json: unknown;

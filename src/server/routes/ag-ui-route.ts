@@ -14,7 +14,7 @@ import {
   type AgUiMessage,
   RunAgentInput,
 } from './ag-ui-wire-schema.js';
-import { startRefusal } from './run-routes.js';
+import { startRefusal, unknownAgent } from './run-routes.js';
 
 /** What the AG-UI route works with. */
 export interface AgUiRouteContext {
@@ -88,7 +88,8 @@ export function agUiRoute(app: Hono, ctx: AgUiRouteContext): void {
     const body = await readBody(c, RunAgentInput);
     if (!body.ok) return body.response;
     const agent = c.req.param('name');
-    if (!runs.agentNames().includes(agent)) return apiError(c, 'not_found', `No agent named "${agent}".`);
+    const unknown = unknownAgent(c, runs, agent);
+    if (unknown) return unknown;
     const input = body.value;
     if (input.tools.length > 0) {
       return apiError(

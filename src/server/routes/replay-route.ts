@@ -4,6 +4,7 @@ import { type AgentEvent, type EventOf, isThinkflowError } from '../../core/inde
 import { type Divergence, firstDivergence, parseTrace, replayModel, replayTools } from '../../trace/index.js';
 import { apiError } from '../http-error.js';
 import { type AgentEntry, resolveAgent } from '../servable-agent.js';
+import { noSuchAgent } from './run-routes.js';
 
 /** The answer of POST /v1/agents/:name/replay. */
 export interface ReplayReport {
@@ -33,7 +34,7 @@ export function replayRoute(app: Hono, agents: Record<string, AgentEntry>): void
   app.post('/v1/agents/:name/replay', async (c) => {
     const name = c.req.param('name');
     const entry = Object.hasOwn(agents, name) ? agents[name] : undefined;
-    if (!entry) return apiError(c, 'not_found', `No agent named "${name}".`);
+    if (!entry) return noSuchAgent(c, name);
     let recorded: AgentEvent[];
     try {
       recorded = parseTrace(await c.req.text(), 'the request body');

@@ -32,6 +32,20 @@ const StartRunQuery = z.object({
   wait: z.enum(['true', 'false'], { error: 'wait must be true or false' }).optional(),
 });
 
+/** The 404 for an agent name the service does not serve. */
+export function noSuchAgent(c: Parameters<typeof apiError>[0], agent: string): Response {
+  return apiError(c, 'not_found', `No agent named "${agent}".`);
+}
+
+/** `noSuchAgent` when the service does not serve `agent`; undefined when it does. */
+export function unknownAgent(
+  c: Parameters<typeof apiError>[0],
+  runs: Pick<RunService, 'agentNames'>,
+  agent: string,
+): Response | undefined {
+  return runs.agentNames().includes(agent) ? undefined : noSuchAgent(c, agent);
+}
+
 /**
  * Maps a refused start to its response: 404, 429 with Retry-After (nothing started, so a retry is safe
  * and clients may make it), or for an Idempotency-Key 400 (malformed) and 422 (used for another request).
@@ -43,7 +57,7 @@ export function startRefusal(
 ): Response {
   switch (result.reason) {
     case 'unknown_agent':
-      return apiError(c, 'not_found', `No agent named "${agent}".`);
+      return noSuchAgent(c, agent);
     case 'queue_full':
       return apiError(c, 'queue_full', `Too many runs waiting for agent "${agent}"; retry later.`, {
         'Retry-After': String(result.retryAfterSeconds),

@@ -6,7 +6,7 @@ import { answerCalls, type CallAnswer, continueAfterQuestion } from '../continue
 import { apiError, readBody } from '../http-error.js';
 import { keepConversation } from '../keep-conversation.js';
 import { followEvents, type RunService } from '../run-service.js';
-import { startRefusal } from './run-routes.js';
+import { startRefusal, unknownAgent } from './run-routes.js';
 import {
   UI_STREAM_HEADERS,
   type UiMessage,
@@ -171,7 +171,8 @@ export function uiStreamRoute(app: Hono, ctx: UiStreamRouteContext): void {
     const body = await readBody(c, UiStreamBody);
     if (!body.ok) return body.response;
     const agent = c.req.param('name');
-    if (!runs.agentNames().includes(agent)) return apiError(c, 'not_found', `No agent named "${agent}".`);
+    const unknown = unknownAgent(c, runs, agent);
+    if (unknown) return unknown;
     const { id: chatId, messages } = body.value;
     const last = messages[messages.length - 1];
 
