@@ -59,3 +59,18 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** A JSON call to a spawned server as `tok-alice` (the fixtures' first principal): GET without a body, POST with one. */
+export async function callAsAlice(
+  server: ServerProcess,
+  path: string,
+  body?: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read answer fields freely.
+): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: 'Bearer tok-alice', 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}

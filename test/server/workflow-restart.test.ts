@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './server-fixtures.js';
-import { eventually, type ServerProcess, spawnCli } from './spawn-server.js';
+import { callAsAlice, eventually, type ServerProcess, spawnCli } from './spawn-server.js';
 
 const CONFIG = new URL('./fixtures/workflows.config.ts', import.meta.url).pathname;
 const dir = tempDir();
@@ -22,15 +22,7 @@ async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
   return server;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read answer fields freely.
-async function call(server: ServerProcess, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: 'Bearer tok-alice', 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json() };
-}
+const call = callAsAlice;
 
 describe('workflow runs across a restart of thinkflow serve', () => {
   it('resumes a nested suspended run after a restart (its parents continue), and a run left running', async () => {

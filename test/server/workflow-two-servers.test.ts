@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_PG, uniqueName } from './pg-fixtures.js';
 import { tempDir } from './server-fixtures.js';
-import { eventually, type ServerProcess, spawnCli } from './spawn-server.js';
+import { callAsAlice, eventually, type ServerProcess, spawnCli } from './spawn-server.js';
 
 // Two `thinkflow serve` processes on one PostgreSQL: a run is carried by one process at a time.
 const CONFIG = new URL('./fixtures/workflows.config.ts', import.meta.url).pathname;
@@ -41,15 +41,7 @@ async function start(name: string, env: Record<string, string> = {}): Promise<Se
   return server;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read answer fields freely.
-async function call(server: ServerProcess, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: 'Bearer tok-alice', 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json() };
-}
+const call = callAsAlice;
 
 describe('workflow runs on two serve processes sharing --pg', () => {
   it('resumes a run whose process died in exactly one of them, lets one of two racing resumes through, and cancels across processes', async () => {
