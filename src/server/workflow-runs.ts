@@ -6,6 +6,7 @@ import {
   type StepRecord,
   type SuspendedStep,
   sqliteWorkflowStore,
+  visibleSteps,
   type Workflow,
   WorkflowRequestError,
   type WorkflowResult,
@@ -195,12 +196,9 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
   };
 
   const view = async (record: WorkflowRunRecord): Promise<WorkflowRunView> => {
-    const all = await store.loadSteps(record.id);
-    const steps: Record<string, StepRecord> = {};
+    const steps = visibleSteps(await store.loadSteps(record.id));
     const suspended: SuspendedStep[] = [];
-    for (const [path, step] of Object.entries(all)) {
-      if (step.status === 'marker' || path.includes('~')) continue;
-      steps[path] = step;
+    for (const [path, step] of Object.entries(steps)) {
       if (step.status === 'suspended')
         suspended.push({
           path,

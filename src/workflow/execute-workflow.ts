@@ -141,7 +141,7 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
     workflowId: run.workflowId,
     status,
     output,
-    steps: visible(ctx.steps),
+    steps: visibleSteps(ctx.steps),
     suspended: ctx.suspended,
     usage: ctx.usage,
     error,
@@ -396,7 +396,8 @@ function before(path: string, from: string): boolean {
   return false;
 }
 
-function visible(steps: Record<string, StepRecord>): Record<string, StepRecord> {
+/** The checkpoints a result or an API view shows: steps and waits, not branch/loop markers or agent state (`~`). */
+export function visibleSteps(steps: Record<string, StepRecord>): Record<string, StepRecord> {
   const out: Record<string, StepRecord> = {};
   for (const path in steps) {
     const record = steps[path]!;

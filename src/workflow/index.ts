@@ -22,7 +22,7 @@ export {
   type SchemaView,
   type WorkflowGraph,
 } from './describe-workflow.js';
-export { WorkflowRequestError } from './execute-workflow.js';
+export { visibleSteps, WorkflowRequestError } from './execute-workflow.js';
 export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
 export { DEFAULT_LEASE_MS } from './run-lease.js';
 export { StepInputError } from './run-nodes.js';
