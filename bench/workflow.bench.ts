@@ -40,34 +40,49 @@ async function handWritten(): Promise<unknown> {
   return value;
 }
 
-/** Wall and CPU µs per call of `fn` over `n` calls, after a warm-up. CPU time moves less with the machine's load. */
-async function time(label: string, n: number, fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  for (let i = 0; i < Math.min(200, n); i++) await fn();
+/** Wall and CPU µs per call of `fn` over `n` calls. CPU time moves less with the machine's load. */
+async function time(n: number, fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   const cpu0 = process.cpuUsage();
   const start = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await fn();
   const wall = Number(process.hrtime.bigint() - start) / n / 1000;
   const used = process.cpuUsage(cpu0);
-  const cpu = (used.user + used.system) / n;
-  console.log(`${label.padEnd(40)} ${wall.toFixed(2)} µs/run wall, ${cpu.toFixed(2)} µs/run CPU`);
-  return { wall, cpu };
+  return { wall, cpu: (used.user + used.system) / n };
 }
 
-const ROUNDS = 6;
+// Short alternating pairs: on a shared machine whose speed drifts by 2× within seconds, each pair's
+// ratio compares the two under the same conditions; the median of many pairs is the figure. A batch
+// lasts 50–100 ms, so a collection of the other batch's garbage inside it is noise, not a bias.
+const PAIRS = 30;
+const store = memoryWorkflowStore();
+const runWorkflow = () => flow.run(input, { store });
+for (let i = 0; i < 2000; i++) await handWritten();
+for (let i = 0; i < 1000; i++) await runWorkflow();
+const hands: number[] = [];
+const flows: number[] = [];
 const wallRatios: number[] = [];
 const cpuRatios: number[] = [];
-for (let round = 0; round < ROUNDS; round++) {
-  const store = memoryWorkflowStore();
-  const hand = await time('hand-written sequence', 20_000, handWritten);
-  const wf = await time('workflow (memory store)', 5_000, () => flow.run(input, { store }));
+for (let pair = 0; pair < PAIRS; pair++) {
+  const hand = await time(5000, handWritten);
+  const wf = await time(1000, runWorkflow);
+  hands.push(hand.wall);
+  flows.push(wf.wall);
   wallRatios.push(wf.wall / hand.wall);
   cpuRatios.push(wf.cpu / hand.cpu);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const show = (xs: number[]) =>
-  `median ${median(xs).toFixed(1)}×, range ${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}×`;
-console.log(`workflow / hand-written, wall: ${show(wallRatios)} (${ROUNDS} rounds)`);
-console.log(`workflow / hand-written, CPU:  ${show(cpuRatios)} (${ROUNDS} rounds)`);
+const quartiles = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return [sorted[Math.floor(xs.length / 4)]!, sorted[Math.floor((xs.length * 3) / 4)]!];
+};
+const show = (xs: number[], unit: string) => {
+  const [q1, q3] = quartiles(xs);
+  return `median ${median(xs).toFixed(2)}${unit}, middle half ${q1.toFixed(2)}–${q3.toFixed(2)}${unit}, range ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}${unit}`;
+};
+console.log(`hand-written sequence:    ${show(hands, ' µs')} per run`);
+console.log(`workflow (memory store):  ${show(flows, ' µs')} per run`);
+console.log(`workflow / hand-written, wall: ${show(wallRatios, '×')} (${PAIRS} pairs)`);
+console.log(`workflow / hand-written, CPU:  ${show(cpuRatios, '×')} (${PAIRS} pairs)`);
 
 // Store commits per step with SQLite: count the store's write calls over one run.
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-wf-bench-'));
@@ -93,7 +108,8 @@ await flow.run(input, { store: counted });
 console.log(
   `SQLite commits for a ${STEPS}-step run: ${commits} (${(commits / STEPS).toFixed(1)} per step, incl. the run's lease, create and end)`,
 );
-const sqliteRun = await time('workflow (SQLite store)', 500, () => flow.run(input, { store: sqlite }));
+for (let i = 0; i < 100; i++) await flow.run(input, { store: sqlite });
+const sqliteRun = await time(500, () => flow.run(input, { store: sqlite }));
 console.log(`SQLite run: ${(sqliteRun.wall / 1000).toFixed(2)} ms per 10-step run`);
 sqlite.close?.();
 rmSync(dir, { recursive: true, force: true });

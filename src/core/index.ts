@@ -44,6 +44,7 @@ export {
   requireDependency,
   requireOptional,
 } from './load-optional.js';
+export { andThen, isThenable, type MaybePromise } from './maybe-promise.js';
 export {
   ContentPart,
   FilePart,

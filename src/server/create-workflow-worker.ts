@@ -51,7 +51,7 @@ export function createWorkflowWorker(options: WorkflowWorkerOptions): WorkflowWo
   const store: StepJobContext['store'] = {
     loadSteps: (runId) => wait(() => base.loadSteps(runId)),
     loadStepsAt: base.loadStepsAt && ((runId, paths) => wait(() => base.loadStepsAt!(runId, paths))),
-    saveStep: (runId, path, record) => wait(() => base.saveStep(runId, path, record)),
+    saveStep: (runId, path, record) => wait(async () => base.saveStep(runId, path, record)),
   };
   // The steps' events go to the store's event log (redacted, a commit per run per tick), as the engine's do.
   const log = base.appendEvents

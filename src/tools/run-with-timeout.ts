@@ -1,3 +1,4 @@
+import { isThenable } from '../core/index.js';
 import { type Deadline, deadline } from './deadlines.js';
 
 /** How a timed run ended. Never a throw: the executor turns each case into an observation. */
@@ -144,8 +145,4 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

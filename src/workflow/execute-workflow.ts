@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunError } from '../core/index.js';
-import { cancelCarried, type HeldRun, holdRun } from './run-lease.js';
+import { cancelCarried, type HeldRun, holdRun, type RunStop, SignalStop } from './run-lease.js';
 import { type EngineContext, emptyUsage, issues, runNodes, StepInputError } from './run-nodes.js';
 import type {
   AnyStep,
@@ -80,7 +80,8 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
   const started = Date.now();
   const emit = execution.options?.onEvent;
   const own = execution.options?.signal;
-  const signal = own ? AbortSignal.any([own, held.stop]) : held.stop;
+  // A caller's own signal is joined with the lease's at once; the lease's alone is made only if asked for.
+  const stop: RunStop = own ? new SignalStop(AbortSignal.any([own, held.signal])) : held;
   const ctx: EngineContext = {
     run: prepared.run,
     store,
@@ -89,7 +90,7 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
     usage: emptyUsage(),
     suspended: [],
     emit,
-    signal,
+    stop,
     seq: { n: 0 },
     dispatch: execution.options?.dispatch,
   };
@@ -118,13 +119,13 @@ async function carry(runtime: WorkflowRuntime, call: Carry): Promise<WorkflowRes
       output = checked.data;
     }
   } catch (caught) {
-    status = signal.aborted ? 'cancelled' : 'failed';
+    status = stop.stopped ? 'cancelled' : 'failed';
     error = {
       code: held.lost
         ? 'lease_lost'
-        : held.stop.aborted
+        : held.stopped
           ? 'cancelled'
-          : signal.aborted
+          : own?.aborted
             ? 'aborted'
             : caught instanceof StepInputError
               ? 'invalid_step_value'
@@ -250,7 +251,7 @@ async function prepare(
     for (const [path, record] of Object.entries(steps)) await store.saveStep(source.id, path, record);
   }
   await store.updateRun(source.id, { status: 'running', definitionHash: runtime.definitionHash, error: undefined });
-  return { run: { ...source, definitionHash: runtime.definitionHash }, steps, resume };
+  return { run: Object.assign({}, source, { definitionHash: runtime.definitionHash }), steps, resume };
 }
 
 function ownerOf(options: WorkflowRunOptions | undefined): { owner?: string } {

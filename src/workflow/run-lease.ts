@@ -7,32 +7,73 @@ export const DEFAULT_LEASE_MS = 30_000;
 const HOST = hostname();
 /** When this process started: a holder with this pid and another start is an earlier process (a container restarted). */
 const STARTED = Math.round(performance.timeOrigin);
+/** This process's part of every holder name; a count after it numbers its executions. */
+const PROCESS = `${HOST}:${process.pid}:${STARTED}:`;
 /** Numbers this process's executions: two of one run in this process are two holders. */
 let executions = 0;
 
 /**
- * A run held by this execution: its lease is renewed until `release`. `stop` aborts once a cancel asks
+ * What stops a run: the engine reads `stopped` between nodes, and `signal` only where a step or a wait
+ * listens (the signal is then made: most runs never need one).
+ */
+export interface RunStop {
+  readonly stopped: boolean;
+  readonly signal: AbortSignal;
+}
+
+/** A plain signal as a RunStop: a queue worker's, or a caller's joined with the lease's. */
+export class SignalStop implements RunStop {
+  constructor(readonly signal: AbortSignal) {}
+  get stopped(): boolean {
+    return this.signal.aborted;
+  }
+}
+
+/**
+ * A run held by this execution: its lease is renewed until `release`. It stops once a cancel asks
  * (from this process at once, from another at the next renewal) or another process took the run over
  * (then `lost` is true).
  */
-export interface HeldRun {
-  stop: AbortSignal;
+export interface HeldRun extends RunStop {
   readonly lost: boolean;
   release(): Promise<void>;
 }
 
-/** The runs this process carries, by store: a cancel here aborts them at once. */
-const carried = new WeakMap<WorkflowStore, Map<string, AbortController>>();
+/** The runs this process carries, by store: a cancel here stops them at once. */
+const carried = new WeakMap<WorkflowStore, Map<string, Hold>>();
 
-/** Aborts the run if this process carries it; false if it does not. */
+/** Stops the run if this process carries it; false if it does not. */
 export function cancelCarried(store: WorkflowStore, runId: string): boolean {
-  const controller = carried.get(store)?.get(runId);
-  controller?.abort(new Error(`Run "${runId}" was cancelled.`));
-  return controller !== undefined;
+  const held = carried.get(store)?.get(runId);
+  held?.abort(new Error(`Run "${runId}" was cancelled.`));
+  return held !== undefined;
 }
 
-/** The signal of what nobody can abort: one for all of them. */
-export const NEVER = new AbortController().signal;
+/** A held lease (a class: one per run, and cheaper to make than an object of getters and closures). */
+class Hold implements HeldRun {
+  stopped = false;
+  lost = false;
+  timer: NodeJS.Timeout | undefined;
+  private controller: AbortController | undefined;
+  constructor(
+    private readonly where: { store: WorkflowStore; runId: string; holder: string; runs: Map<string, Hold> },
+  ) {}
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+  abort(reason: Error): void {
+    this.stopped = true;
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+  async release(): Promise<void> {
+    const { store, runId, holder, runs } = this.where;
+    clearInterval(this.timer);
+    if (runs.get(runId) === this) runs.delete(runId);
+    await store.releaseRun?.(runId, holder);
+  }
+}
 
 interface HoldContext {
   store: WorkflowStore;
@@ -48,7 +89,7 @@ interface HoldContext {
  */
 export async function holdRun(ctx: HoldContext): Promise<HeldRun | undefined> {
   const { store, runId } = ctx;
-  const holder = `${HOST}:${process.pid}:${STARTED}:${++executions}`;
+  const holder = PROCESS + ++executions;
   const leaseMs = ctx.leaseMs ?? DEFAULT_LEASE_MS;
   // A store only this process sees needs no renewal: its lease excludes a second execution here and never expires.
   const lease = () => ({ holder, until: store.local ? Number.MAX_SAFE_INTEGER : Date.now() + leaseMs });
@@ -56,28 +97,26 @@ export async function holdRun(ctx: HoldContext): Promise<HeldRun | undefined> {
     const seen = await store.leaseOf?.(runId);
     if (!seen || !isDeadHolder(seen.holder) || !(await store.claimRun(runId, lease(), seen))) return undefined;
   }
-  const stop = new AbortController();
   let runs = carried.get(store);
   if (!runs) {
     runs = new Map();
     carried.set(store, runs);
   }
-  runs.set(runId, stop);
-  let lost = false;
-  let timer: NodeJS.Timeout | undefined;
+  const held = new Hold({ store, runId, holder, runs });
+  runs.set(runId, held);
   if (store.claimRun && !store.local) {
     let renewing = false;
-    timer = setInterval(() => {
+    held.timer = setInterval(() => {
       if (renewing) return;
       renewing = true;
       // A store that does not answer leaves the lease to expire; one that gave the run to another stops this one.
       const renew = async () => {
         if (!(await store.claimRun?.(runId, lease()))) {
-          lost = true;
-          return stop.abort(new Error(`Run "${runId}" was taken over by another process.`));
+          held.lost = true;
+          return held.abort(new Error(`Run "${runId}" was taken over by another process.`));
         }
         // A cancel from another process is a flag on the run: heard here at the next renewal.
-        if ((await store.getRun(runId))?.cancelRequested) stop.abort(new Error(`Run "${runId}" was cancelled.`));
+        if ((await store.getRun(runId))?.cancelRequested) held.abort(new Error(`Run "${runId}" was cancelled.`));
       };
       renew()
         .catch(() => {})
@@ -85,19 +124,9 @@ export async function holdRun(ctx: HoldContext): Promise<HeldRun | undefined> {
           renewing = false;
         });
     }, leaseMs / 3);
-    timer.unref?.();
+    held.timer.unref?.();
   }
-  return {
-    stop: stop.signal,
-    get lost() {
-      return lost;
-    },
-    async release() {
-      clearInterval(timer);
-      if (runs.get(runId) === stop) runs.delete(runId);
-      await store.releaseRun?.(runId, holder);
-    },
-  };
+  return held;
 }
 
 /** Whether `holder` names a process of this host that no longer runs (or an earlier process with this pid). */

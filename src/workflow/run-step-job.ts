@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../core/index.js';
 import type { Workflow } from './create-workflow.js';
 import { nodeAt } from './execute-workflow.js';
+import { SignalStop } from './run-lease.js';
 import { emptyUsage, type LeafContext, runLeaf } from './run-nodes.js';
 import type { StepJob, StepJobResult } from './step-job.js';
 import type { WorkflowStore } from './workflow-types.js';
@@ -66,7 +67,7 @@ export async function runStepJob(ctx: StepJobContext, job: StepJob): Promise<Ste
     usage: emptyUsage(),
     suspended: [],
     emit: ctx.emit,
-    signal: ctx.signal,
+    stop: new SignalStop(ctx.signal),
   };
   await runLeaf(leaf, { step, path: job.path, input: job.input, n: job.step, resume: job.resume });
   const record = steps[job.path];

@@ -120,13 +120,18 @@ export interface WorkflowRunQuery {
   before?: number;
 }
 
-/** Where a workflow's runs and step checkpoints live. Each method is one commit. */
+/**
+ * Where a workflow's runs and step checkpoints live. Each method is one commit. The writes the engine
+ * makes on every run (`createRun`, `updateRun`, `saveStep`, `claimRun`, `releaseRun`) may answer at once
+ * instead of with a promise (the memory and SQLite stores do): a run of plain function steps then
+ * waits for nothing.
+ */
 export interface WorkflowStore {
-  createRun(run: WorkflowRunRecord, steps?: Record<string, StepRecord>): Promise<void>;
+  createRun(run: WorkflowRunRecord, steps?: Record<string, StepRecord>): void | Promise<void>;
   getRun(runId: string): Promise<WorkflowRunRecord | undefined>;
-  updateRun(runId: string, patch: Partial<Omit<WorkflowRunRecord, 'id'>>): Promise<void>;
+  updateRun(runId: string, patch: Partial<Omit<WorkflowRunRecord, 'id'>>): void | Promise<void>;
   loadSteps(runId: string): Promise<Record<string, StepRecord>>;
-  saveStep(runId: string, path: string, record: StepRecord): Promise<void>;
+  saveStep(runId: string, path: string, record: StepRecord): void | Promise<void>;
   /** The checkpoints at `paths` alone (a queue worker reads its step's, not the run's thousands). */
   loadStepsAt?(runId: string, paths: string[]): Promise<Record<string, StepRecord>>;
   /** Drops checkpoints (a resumed suspend is re-run). */
@@ -146,11 +151,11 @@ export interface WorkflowStore {
    * Takes or renews the run's lease for `lease.holder` when nobody else holds a live one (expired, or
    * released, or `expected` is the holder seen before and is known dead). True if it is now this holder's.
    */
-  claimRun?(runId: string, lease: RunLease, expected?: RunLease): Promise<boolean>;
+  claimRun?(runId: string, lease: RunLease, expected?: RunLease): boolean | Promise<boolean>;
   /** The run's current lease, if any. */
   leaseOf?(runId: string): Promise<RunLease | undefined>;
   /** Gives the lease up if `holder` has it. */
-  releaseRun?(runId: string, holder: string): Promise<void>;
+  releaseRun?(runId: string, holder: string): void | Promise<void>;
   /** True for a store only this process sees (in memory): its leases need no renewal. */
   readonly local?: boolean;
   close?(): void | Promise<void>;
