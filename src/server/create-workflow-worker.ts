@@ -1,6 +1,12 @@
 import type { Job, Worker } from 'bullmq';
 import { type AgentEvent, assertPeers, errorMessage } from '../core/index.js';
-import { runStepJob, type StepJobContext, type Workflow, type WorkflowStore } from '../workflow/index.js';
+import {
+  runStepJob,
+  StepInputError,
+  type StepJobContext,
+  type Workflow,
+  type WorkflowStore,
+} from '../workflow/index.js';
 import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from './outage.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { QueuedStep, type QueuedStepResult } from './queue-step-dispatch.js';
@@ -71,6 +77,11 @@ export function createWorkflowWorker(options: WorkflowWorkerOptions): WorkflowWo
       const result = await runStepJob({ workflows, store, signal: controller.signal, emit }, step);
       return { ...result, token: step.token };
     } catch (error) {
+      // A value the step's schemas refused: the run ends as it would in the engine's process.
+      if (error instanceof StepInputError) {
+        report(new Error(`Step ${step.path} of run "${step.runId}" failed: ${error.message}`));
+        return { token: step.token, refused: { message: error.message } };
+      }
       // Stopped by a shutdown: another worker runs it (an agent step resumes from its own checkpoint).
       if (stopping && controller.signal.aborted) return handBack(job, token, 0);
       // Redis or PostgreSQL went away under the step: not the step's failure.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { assertPeers } from '../core/index.js';
-import { type StepDispatch, StepJob, StepJobResult } from '../workflow/index.js';
+import { type StepDispatch, StepInputError, StepJob, StepJobResult } from '../workflow/index.js';
 import { stderrErrors } from './outage.js';
 import { loadBullmq, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { LIVE_JOB_STATES } from './recover-runs.js';
@@ -11,8 +11,15 @@ import { LIVE_JOB_STATES } from './recover-runs.js';
 export const QueuedStep = StepJob.extend({ token: z.string() });
 export type QueuedStep = z.infer<typeof QueuedStep>;
 
-/** What a worker returns for a step job: the checkpoint, with the token of the job it ran. */
-export const QueuedStepResult = StepJobResult.extend({ token: z.string() });
+/**
+ * What a worker returns for a step job: the checkpoint, with the token of the job it ran; or, for a
+ * value the step's schemas refused, that failure (so the run ends `invalid_step_value` as it does
+ * when the step runs in the engine's process; any other throw fails the job).
+ */
+export const QueuedStepResult = z.union([
+  StepJobResult.extend({ token: z.string() }),
+  z.object({ token: z.string(), refused: z.object({ message: z.string() }) }),
+]);
 export type QueuedStepResult = z.infer<typeof QueuedStepResult>;
 
 /**
@@ -93,9 +100,11 @@ export function queueStepDispatch(options: StepQueueOptions): StepQueue {
       );
       return settle(id, waiter, { error });
     }
-    const { token, ...result } = parsed.data;
     // An earlier dispatch of this step (before a resume) may end late on the stream: not this one's.
-    if (token === waiter.token) settle(id, waiter, { result });
+    if (parsed.data.token !== waiter.token) return;
+    if ('refused' in parsed.data) return settle(id, waiter, { error: new StepInputError(parsed.data.refused.message) });
+    const { token: _, ...result } = parsed.data;
+    settle(id, waiter, { result });
   };
 
   events.on('completed', ({ jobId, returnvalue }) => {

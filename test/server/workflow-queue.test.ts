@@ -160,6 +160,19 @@ describe('workflow steps through the step queue', () => {
     expect(calls.n).toBe(2);
   }, 30_000);
 
+  it('fails the run with invalid_step_value for an output the step schema refuses on the worker, as in process', async () => {
+    const c = cluster();
+    const negative = createStep({ id: 'negative', input: z.number(), output: z.number().min(0), run: (n) => -n });
+    const flow = createWorkflow({ id: 'refusing', input: z.number(), output: z.number() }).then(negative).commit();
+    c.worker([flow]);
+    const queued = await flow.run(3, { store: c.store, dispatch: c.dispatcher().dispatch });
+    const local = await flow.run(3);
+    expect(queued).toMatchObject({ status: 'failed', error: { code: 'invalid_step_value' } });
+    expect(queued.error).toEqual(local.error);
+    expect(queued.error?.message).toMatch(/Step "negative" \(0\.negative\) returned an output its schema refuses/);
+    expect((await c.store.getRun(queued.runId))?.error).toEqual(local.error);
+  }, 30_000);
+
   it('sends the leaf steps of nested workflows, loops and branches to the worker; the engine keeps the rest', async () => {
     const c = cluster();
     const double = createStep({ id: 'double', input: z.number(), output: z.number(), run: (n) => n * 2 });
