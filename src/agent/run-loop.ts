@@ -1,4 +1,4 @@
-import type { RunResult, Step } from '../core/index.js';
+import { type RunResult, type Step, withFields } from '../core/index.js';
 import { replyLanguage } from '../protocols/index.js';
 import { askModel } from './ask-model.js';
 import { bestEffortAnswer } from './best-effort-answer.js';
@@ -38,7 +38,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
   if (!state.silent) {
     const tools = config.tools.registry.list().map((t) => t.name);
     const start = { input: state.input, agent: options.name, model: model.id, protocol: protocol.name, tools };
-    emit(event(state, 'run_start', start));
+    emit(event(state, 'run_start', state.forkedFrom ? withFields(start, { forkedFrom: state.forkedFrom }) : start));
   }
   if (config.recalled?.length) emit(event(state, 'memory_recall', { memories: config.recalled }));
   for (const w of config.warnings ?? []) emit(event(state, 'warning', w));

@@ -20,7 +20,18 @@ type E<T extends string, F> = EventBase & { type: T } & F;
  * the server's SSE stream and replay all consume this one stream.
  */
 export type AgentEvent =
-  | E<'run_start', { input: string; agent?: string; model: string; protocol: string; tools: string[] }>
+  | E<
+      'run_start',
+      {
+        input: string;
+        agent?: string;
+        model: string;
+        protocol: string;
+        tools: string[];
+        /** Set on a fork's run (and its resumes): the run and step it started again from. */
+        forkedFrom?: { runId: string; fromStep: number };
+      }
+    >
   /** An agent's step, or (with `stepId` and `path`) a workflow's step starting. */
   | E<'step_start', { step: number; stepId?: string; path?: string }>
   | E<'model_request', { step: number; model: string; messages: Message[]; tools?: ToolSpec[] }>

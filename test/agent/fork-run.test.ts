@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   Agent,
+  type AgentEvent,
   type Checkpoint,
   ForkError,
   type Message,
@@ -45,9 +46,12 @@ describe('agent.fork: a new run from step N of a checkpointed one', () => {
     const { result, checkpoint } = await original();
     const before = structuredClone(checkpoint);
     const { model, agent } = agentWith();
-    const fork = await agent.fork(checkpoint, { fromStep: 2 });
+    const events: AgentEvent[] = [];
+    const fork = await agent.fork(checkpoint, { fromStep: 2, onEvent: (e) => events.push(e) });
 
     expect(model.calls).toHaveLength(2);
+    // The fork's stream says where it came from.
+    expect(events[0]).toMatchObject({ type: 'run_start', forkedFrom: { runId: result.runId, fromStep: 2 } });
     expect(fork.runId).not.toBe(result.runId);
     expect(fork.forkedFrom).toEqual({ runId: result.runId, fromStep: 2 });
     expect(fork.output).toBe('The sum is 3.');
