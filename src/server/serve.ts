@@ -174,7 +174,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     pgSchema: options.pgSchema,
     dataDir: options.dataDir ?? thinkflowHome(),
     claims: store,
-    onError: (e) => logError('thinkflow serve: a workflow run failed: ', e),
+    onError: (e) => logError('thinkflow serve (workflows): ', e),
   });
   if (workflows) appOptions.workflows = workflows;
   const app = createApp(appOptions);

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../core/index.js';
+import { type AgentEvent, errorMessage } from '../core/index.js';
 import {
   DEFAULT_LEASE_MS,
   postgresWorkflowStore,
@@ -184,7 +184,13 @@ export function workflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
         onWritten: (ids) => {
           for (const id of ids) wake(id);
         },
-        onError: options.onError,
+        // Said as what it is: the run goes on, its events wait in memory for the store.
+        onError: (error) =>
+          options.onError?.(
+            new Error(`writing workflow events failed (kept, written again shortly): ${errorMessage(error)}`, {
+              cause: error,
+            }),
+          ),
       })
     : undefined;
   const record = (id: string, event: AgentEvent) => {
