@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunError } from '../core/index.js';
+import { emptyUsage, issues, StepInputError } from './run-leaf.js';
 import { cancelCarried, type HeldRun, holdRun, type RunStop, SignalStop } from './run-lease.js';
-import { type EngineContext, emptyUsage, issues, runNodes, StepInputError } from './run-nodes.js';
+import { type EngineContext, runNodes } from './run-nodes.js';
 import type {
   AnyStep,
   ResumeRequest,

@@ -24,8 +24,8 @@ export {
 } from './describe-workflow.js';
 export { visibleSteps, WorkflowRequestError } from './execute-workflow.js';
 export { type PostgresWorkflowStoreOptions, postgresWorkflowStore } from './postgres-workflow-store.js';
+export { StepInputError } from './run-leaf.js';
 export { DEFAULT_LEASE_MS } from './run-lease.js';
-export { StepInputError } from './run-nodes.js';
 export { runStepJob, type StepJobContext, StepJobError } from './run-step-job.js';
 export { type StepDispatch, StepJob, StepJobResult } from './step-job.js';
 export { memoryWorkflowStore, sqliteWorkflowStore } from './workflow-store.js';

@@ -1,8 +1,8 @@
 import type { AgentEvent } from '../core/index.js';
 import type { Workflow } from './create-workflow.js';
 import { nodeAt } from './execute-workflow.js';
+import { emptyUsage, type LeafContext, runLeaf } from './run-leaf.js';
 import { SignalStop } from './run-lease.js';
-import { emptyUsage, type LeafContext, runLeaf } from './run-nodes.js';
 import type { StepJob, StepJobResult } from './step-job.js';
 import type { WorkflowStore } from './workflow-types.js';
 

@@ -10,6 +10,11 @@ export interface StepContext<R = unknown> {
   stepId: string;
   /** Where the step sits in the run (`2.review`, `1.docs[17]`): the key of its checkpoint. */
   path: string;
+  /**
+   * Aborts when the run is cancelled. Made when first read (most steps never listen), so it lives on
+   * the context's prototype: pass the context on whole, or read `ctx.signal` before a spread copy
+   * (`{ ...ctx }` copies the other fields but not this one).
+   */
   signal: AbortSignal;
   /** The payload a `resume` brought, when this step suspended before. */
   resumeData?: R;
