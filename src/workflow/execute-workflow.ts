@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, RunError } from '../core/index.js';
+import { type AgentEvent, type RunError, withFields } from '../core/index.js';
 import { emptyUsage, issues, StepInputError } from './run-leaf.js';
 import { cancelCarried, type HeldRun, holdRun, type RunStop, SignalStop } from './run-lease.js';
 import { type EngineContext, runNodes } from './run-nodes.js';
@@ -252,7 +252,7 @@ async function prepare(
     for (const [path, record] of Object.entries(steps)) await store.saveStep(source.id, path, record);
   }
   await store.updateRun(source.id, { status: 'running', definitionHash: runtime.definitionHash, error: undefined });
-  return { run: Object.assign({}, source, { definitionHash: runtime.definitionHash }), steps, resume };
+  return { run: withFields(source, { definitionHash: runtime.definitionHash }), steps, resume };
 }
 
 function ownerOf(options: WorkflowRunOptions | undefined): { owner?: string } {

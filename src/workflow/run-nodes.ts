@@ -88,16 +88,17 @@ function runNode(ctx: EngineContext, call: NodeCall): MaybePromise<Outcome> {
   const { node } = call;
   if (node.type === 'step')
     return runStep(ctx, { step: node.step, path: `${call.at}.${node.step.id}`, value: call.value, from: call });
-  return runCompound(ctx, call);
+  return runCompound(ctx, call as CompoundCall);
 }
 
+/** A node that is not a single step (`runNode` runs those itself). */
+type CompoundCall = NodeCall & { node: Exclude<WorkflowNode, { type: 'step' }> };
+
 /** Every node but a single step: these wait for several steps, a condition, a timer or an event. */
-async function runCompound(ctx: EngineContext, call: NodeCall): Promise<Outcome> {
+async function runCompound(ctx: EngineContext, call: CompoundCall): Promise<Outcome> {
   const { node, at, value } = call;
   const from: Source = call;
   switch (node.type) {
-    case 'step':
-      return runStep(ctx, { step: node.step, path: `${at}.${node.step.id}`, value, from });
     case 'parallel': {
       const paths = node.steps.map((step) => `${at}.${step.id}`);
       const outcomes = await settleAll(
@@ -147,7 +148,7 @@ async function runCompound(ctx: EngineContext, call: NodeCall): Promise<Outcome>
       await sleepNode(ctx, { node, key: `${at}.sleep`, value });
       return { type: 'value', value };
     case 'event':
-      return waitForEvent(ctx, { node, key: `${at}.event`, from });
+      return waitForEvent(ctx, { node, key: `${at}.event` });
   }
 }
 
@@ -239,7 +240,7 @@ async function sleepNode(
 
 async function waitForEvent(
   ctx: EngineContext,
-  call: { node: Extract<WorkflowNode, { type: 'event' }>; key: string; from: Source },
+  call: { node: Extract<WorkflowNode, { type: 'event' }>; key: string },
 ): Promise<Outcome> {
   const { node, key } = call;
   const record = ctx.steps[key];
