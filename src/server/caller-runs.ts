@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Caller, currentScope, type RequestScope } from './request-scope.js';
+import { type Caller, currentScope, type RequestScope } from './http/request-scope.js';
 import type { RunRecord } from './run-record.js';
 import type { IdempotencyRequest, RunService, StartResult } from './run-service.js';
 

@@ -3,9 +3,10 @@ import { assertPeers, errorMessage, redactedIfSecret } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { createChangeSignal } from './change-signal.js';
 import { forkStartRequest } from './fork-agent-run.js';
-import { boundedWait, stderrErrors } from './outage.js';
+import { boundedWait, stderrErrors } from './health/outage.js';
+import { readinessOf } from './health/readiness.js';
+import { agentLimits, type ServerLimits } from './health/server-limits.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
-import { readinessOf } from './readiness.js';
 import { addRunJob, startRecovery } from './recover-runs.js';
 import { subscribeRunEnds } from './run-ends.js';
 import { isFinished, type RunRecord } from './run-record.js';
@@ -17,7 +18,6 @@ import {
   type StartResult,
   waitForEnd,
 } from './run-service.js';
-import { agentLimits, type ServerLimits } from './server-limits.js';
 import { startOnce } from './start-once.js';
 import { isRunQueueStore } from './stores/run-queue-store.js';
 import type { RunStore } from './stores/run-store.js';

@@ -3,7 +3,7 @@ import type { Job, Worker } from 'bullmq';
 import { assertPeers, errorMessage } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { executeRun } from './execute-run.js';
-import { backoffDelay, isDependencyUnavailable, stderrErrors } from './outage.js';
+import { backoffDelay, isDependencyUnavailable, stderrErrors } from './health/outage.js';
 import type { QuestionBox } from './question-box.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { runEndPublisher } from './run-ends.js';

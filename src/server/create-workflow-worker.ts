@@ -7,7 +7,7 @@ import {
   type Workflow,
   type WorkflowStore,
 } from '../workflow/index.js';
-import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from './outage.js';
+import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from './health/outage.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { QueuedStep, type QueuedStepResult } from './queue-step-dispatch.js';
 import { createWorkflowEventLog } from './workflow-event-log.js';

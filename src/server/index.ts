@@ -8,6 +8,18 @@ export {
   type WorkflowWorkerOptions,
 } from './create-workflow-worker.js';
 export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
+export {
+  type Backoff,
+  backoffDelay,
+  createLogThrottle,
+  type Dependency,
+  DependencyUnavailableError,
+  isDependencyUnavailable,
+  type LogThrottle,
+} from './health/outage.js';
+export type { Readiness } from './health/readiness.js';
+export type { ServerLimits } from './health/server-limits.js';
+export type { Caller } from './http/request-scope.js';
 export { loadConfig } from './load-config.js';
 export {
   AudioPart,
@@ -33,21 +45,10 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
-export {
-  type Backoff,
-  backoffDelay,
-  createLogThrottle,
-  type Dependency,
-  DependencyUnavailableError,
-  isDependencyUnavailable,
-  type LogThrottle,
-} from './outage.js';
 export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
 export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue-step-dispatch.js';
-export type { Readiness } from './readiness.js';
-export type { Caller } from './request-scope.js';
 export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
 export {
   DEFAULT_RETENTION_DAYS,
@@ -98,7 +99,6 @@ export {
 } from './security/index.js';
 export type { AgentEntry, ServableAgent } from './servable-agent.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export type { ServerLimits } from './server-limits.js';
 export { type ScheduleConfig, startSchedules } from './start-schedules.js';
 export type { IdempotencyClaim } from './stores/idempotency-claim.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';

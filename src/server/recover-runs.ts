@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { errorMessage } from '../core/index.js';
 import type { AgentQueueCounts } from './agent-queue-counts.js';
-import { boundedWait } from './outage.js';
+import { boundedWait } from './health/outage.js';
 import type { RunJob } from './queue-names.js';
 import type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
 

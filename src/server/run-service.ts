@@ -1,8 +1,9 @@
 import type { Checkpoint } from '../agent/index.js';
 import type { Message } from '../core/index.js';
+import type { Readiness } from './health/readiness.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './health/server-limits.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
-import type { Readiness } from './readiness.js';
 import {
   type CallerOptions,
   isFinished,
@@ -11,7 +12,6 @@ import {
   type ServerRunStatus,
   type StoredEvent,
 } from './run-record.js';
-import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
 import type { RunPage, RunQuery } from './stores/run-listing.js';
 
 /** Why a run could not be started, as data the HTTP layer maps to a status code. */

@@ -6,8 +6,8 @@ import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-ap
 import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
-import { listenHttp } from './listen-http.js';
-import { createLogThrottle, isDependencyUnavailable } from './outage.js';
+import { createLogThrottle, isDependencyUnavailable } from './health/outage.js';
+import { listenHttp } from './http/listen-http.js';
 import { queueStepDispatch } from './queue-step-dispatch.js';
 import { type ApiToken, authRequired, checkTokenEntries } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';

@@ -19,7 +19,7 @@ import {
   toV1Task,
 } from '../../tools/index.js';
 import { answerCalls, continueAfterQuestion } from '../continue-run.js';
-import { apiError } from '../http-error.js';
+import { apiError } from '../http/http-error.js';
 import { keepConversation } from '../keep-conversation.js';
 import { isFinished, type RunRecord } from '../run-record.js';
 import { followEvents, type RunService } from '../run-service.js';

@@ -3,7 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../core/index.js';
 import type { SessionStore } from '../../memory/index.js';
 import { answerCalls, type CallAnswer, continueAfterQuestion } from '../continue-run.js';
-import { apiError, readBody } from '../http-error.js';
+import { apiError, readBody } from '../http/http-error.js';
 import { keepConversation } from '../keep-conversation.js';
 import { followEvents, type RunService } from '../run-service.js';
 import {

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { apiError } from '../http-error.js';
+import { apiError } from '../http/http-error.js';
 import type { StoredEvent } from '../run-record.js';
 import { followEventPages, type RunService } from '../run-service.js';
 

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError, readBody } from '../http-error.js';
-import { currentScope } from '../request-scope.js';
+import { apiError, readBody } from '../http/http-error.js';
+import { currentScope } from '../http/request-scope.js';
 import type { RunService } from '../run-service.js';
 import { startRefusal } from './run-routes.js';
 

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError } from '../http-error.js';
+import { apiError } from '../http/http-error.js';
 import { ServerRunStatus } from '../run-record.js';
 import type { RunService } from '../run-service.js';
 import { MAX_PAGE, readCursor } from '../stores/run-listing.js';

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
+import { apiError, NO_RETRY, readBody, readQuery } from '../http/http-error.js';
 import type { RunService, StartResult } from '../run-service.js';
 
 /** Body of POST /v1/agents/:name/runs. */

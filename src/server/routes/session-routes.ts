@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SessionStore } from '../../memory/index.js';
 import { IDEMPOTENCY_HEADER } from '../caller-runs.js';
 import { sessionKey } from '../caller-sessions.js';
-import { apiError, readBody } from '../http-error.js';
+import { apiError, readBody } from '../http/http-error.js';
 import type { RunService } from '../run-service.js';
 import { startRefusal } from './run-routes.js';
 

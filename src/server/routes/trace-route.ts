@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { apiError } from '../http-error.js';
+import { apiError } from '../http/http-error.js';
 import type { RunService } from '../run-service.js';
 
 /**

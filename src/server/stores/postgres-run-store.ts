@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
-import { boundedWait, createOutageGate } from '../outage.js';
+import { boundedWait, createOutageGate } from '../health/outage.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
 import type { IdempotencyClaim } from './idempotency-claim.js';

@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/index.js';
+import { errorMessage } from '../../core/index.js';
 
 /** What `GET /ready` answers: whether every dependency answered, and each one's result. */
 export interface Readiness {

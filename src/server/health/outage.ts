@@ -1,4 +1,4 @@
-import { errorMessage, redactText, ThinkflowError } from '../core/index.js';
+import { errorMessage, redactText, ThinkflowError } from '../../core/index.js';
 
 /** A service the server needs and cannot reach right now. */
 export type Dependency = 'postgres' | 'redis';
