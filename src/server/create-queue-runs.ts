@@ -7,9 +7,8 @@ import { boundedWait, stderrErrors } from './health/outage.js';
 import { readinessOf } from './health/readiness.js';
 import { agentLimits, type ServerLimits } from './health/server-limits.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
-import { addRunJob, startRecovery } from './recover-runs.js';
-import { subscribeRunEnds } from './run-ends.js';
-import { isFinished, type RunRecord } from './run-record.js';
+import { isRunQueueStore } from './records/run-queue-store.js';
+import { isFinished, type RunRecord } from './records/run-record.js';
 import {
   queuedRun,
   queueFull,
@@ -17,10 +16,11 @@ import {
   type StartRequest,
   type StartResult,
   waitForEnd,
-} from './run-service.js';
+} from './records/run-service.js';
+import type { RunStore } from './records/run-store.js';
+import { addRunJob, startRecovery } from './recover-runs.js';
+import { subscribeRunEnds } from './run-ends.js';
 import { startOnce } from './start-once.js';
-import { isRunQueueStore } from './stores/run-queue-store.js';
-import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 import { createUnendedRuns } from './unended-runs.js';
 

@@ -4,13 +4,13 @@ import { assertPeers, errorMessage } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { executeRun } from './execute-run.js';
 import { backoffDelay, isDependencyUnavailable, stderrErrors } from './health/outage.js';
-import type { QuestionBox } from './question-box.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import type { QuestionBox } from './records/question-box.js';
+import { isRunQueueStore, type RunQueueStore } from './records/run-queue-store.js';
+import { isFinished, type RunRecord } from './records/run-record.js';
+import type { RunStore } from './records/run-store.js';
+import { type AgentEntry, resolveAgent } from './records/servable-agent.js';
 import { runEndPublisher } from './run-ends.js';
-import { isFinished, type RunRecord } from './run-record.js';
-import { type AgentEntry, resolveAgent } from './servable-agent.js';
-import { isRunQueueStore, type RunQueueStore } from './stores/run-queue-store.js';
-import type { RunStore } from './stores/run-store.js';
 import { endUnstarted } from './synthetic-result.js';
 
 export interface RunWorkerOptions extends QueueLocation {

@@ -46,9 +46,43 @@ export {
   serveMcp,
 } from './mcp/index.js';
 export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
-export type { Answer } from './question-box.js';
 export type { QueueLocation } from './queue-names.js';
 export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue-step-dispatch.js';
+export type { IdempotencyClaim } from './records/idempotency-claim.js';
+export type { Answer } from './records/question-box.js';
+export {
+  type PruneRequest,
+  type PruneResult,
+  RunPage,
+  type RunQuery,
+  RunStoreStats,
+  RunSummary,
+} from './records/run-listing.js';
+export type { RecoverableRun, RunQueueStore } from './records/run-queue-store.js';
+export {
+  CallerOptions,
+  ClientTool,
+  isFinished,
+  PendingQuestion,
+  RunFork,
+  type RunPatch,
+  RunRecord,
+  RunSource,
+  ServerRunStatus,
+  type StoredEvent,
+} from './records/run-record.js';
+export type {
+  AnswerResult,
+  ForkRequest,
+  ForkResult,
+  ForkStart,
+  IdempotencyRequest,
+  RunService,
+  StartRequest,
+  StartResult,
+} from './records/run-service.js';
+export type { RunStore } from './records/run-store.js';
+export type { AgentEntry, ServableAgent } from './records/servable-agent.js';
 export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
 export {
   DEFAULT_RETENTION_DAYS,
@@ -66,28 +100,6 @@ export { ResponsesBody } from './routes/responses-wire.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
 export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export {
-  CallerOptions,
-  ClientTool,
-  isFinished,
-  PendingQuestion,
-  RunFork,
-  type RunPatch,
-  RunRecord,
-  RunSource,
-  ServerRunStatus,
-  type StoredEvent,
-} from './run-record.js';
-export type {
-  AnswerResult,
-  ForkRequest,
-  ForkResult,
-  ForkStart,
-  IdempotencyRequest,
-  RunService,
-  StartRequest,
-  StartResult,
-} from './run-service.js';
-export {
   type CorsConfig,
   checkApiTokens,
   envApiTokens,
@@ -97,21 +109,9 @@ export {
   type SecurityOptions,
   securityMiddleware,
 } from './security/index.js';
-export type { AgentEntry, ServableAgent } from './servable-agent.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
 export { type ScheduleConfig, startSchedules } from './start-schedules.js';
-export type { IdempotencyClaim } from './stores/idempotency-claim.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
-export {
-  type PruneRequest,
-  type PruneResult,
-  RunPage,
-  type RunQuery,
-  RunStoreStats,
-  RunSummary,
-} from './stores/run-listing.js';
-export type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
-export type { RunStore } from './stores/run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';
 export {
   type WorkflowRuns,

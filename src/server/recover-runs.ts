@@ -3,7 +3,7 @@ import { errorMessage } from '../core/index.js';
 import type { AgentQueueCounts } from './agent-queue-counts.js';
 import { boundedWait } from './health/outage.js';
 import type { RunJob } from './queue-names.js';
-import type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
+import type { RecoverableRun, RunQueueStore } from './records/run-queue-store.js';
 
 /**
  * The options every run job is added with. A retry after a failure of the run itself waits a capped

@@ -9,13 +9,13 @@ import type { StoreConfig, ThinkflowConfig } from './define-config.js';
 import { createLogThrottle, isDependencyUnavailable } from './health/outage.js';
 import { listenHttp } from './http/listen-http.js';
 import { queueStepDispatch } from './queue-step-dispatch.js';
+import type { RunService } from './records/run-service.js';
+import type { RunStore } from './records/run-store.js';
 import { type ApiToken, authRequired, checkTokenEntries } from './resolve-caller.js';
 import { type Retention, startRetention } from './retention.js';
-import type { RunService } from './run-service.js';
 import { boundHosts, envApiTokens } from './security/index.js';
 import { startSchedules } from './start-schedules.js';
 import { PostgresRunStore } from './stores/postgres-run-store.js';
-import type { RunStore } from './stores/run-store.js';
 import { SqliteRunStore } from './stores/sqlite-run-store.js';
 import { openWorkflowRuns } from './workflow-runs.js';
 

@@ -21,8 +21,8 @@ import {
 import { answerCalls, continueAfterQuestion } from '../continue-run.js';
 import { apiError } from '../http/http-error.js';
 import { keepConversation } from '../keep-conversation.js';
-import { isFinished, type RunRecord } from '../run-record.js';
-import { followEvents, type RunService } from '../run-service.js';
+import { isFinished, type RunRecord } from '../records/run-record.js';
+import { followEvents, type RunService } from '../records/run-service.js';
 import { agentMessage, answerArtifact, answerFrom, questionText, taskState } from './a2a-task.js';
 import { unknownAgent } from './run-routes.js';
 

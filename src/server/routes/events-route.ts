@@ -2,8 +2,8 @@ import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { apiError } from '../http/http-error.js';
-import type { StoredEvent } from '../run-record.js';
-import { followEventPages, type RunService } from '../run-service.js';
+import type { StoredEvent } from '../records/run-record.js';
+import { followEventPages, type RunService } from '../records/run-service.js';
 
 /** An event sequence number as sent in `Last-Event-ID` or `?after=`. */
 const Sequence = z

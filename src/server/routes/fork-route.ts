@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { Message } from '../../core/index.js';
 import { apiError, NO_RETRY, readBody, readQuery } from '../http/http-error.js';
-import type { RunService } from '../run-service.js';
+import type { RunService } from '../records/run-service.js';
 import type { WorkflowRuns } from '../workflow-runs.js';
 import { startRefusal } from './run-routes.js';
 

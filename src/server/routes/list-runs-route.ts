@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { apiError } from '../http/http-error.js';
-import { ServerRunStatus } from '../run-record.js';
-import type { RunService } from '../run-service.js';
-import { MAX_PAGE, readCursor } from '../stores/run-listing.js';
+import { MAX_PAGE, readCursor } from '../records/run-listing.js';
+import { ServerRunStatus } from '../records/run-record.js';
+import type { RunService } from '../records/run-service.js';
 
 /** Query parameters of GET /v1/runs. */
 export const ListRunsQuery = z.strictObject({

@@ -3,7 +3,7 @@ import { Agent } from '../../agent/index.js';
 import { type AgentEvent, type EventOf, isThinkflowError } from '../../core/index.js';
 import { type Divergence, firstDivergence, parseTrace, replayModel, replayTools } from '../../trace/index.js';
 import { apiError } from '../http/http-error.js';
-import { type AgentEntry, resolveAgent } from '../servable-agent.js';
+import { type AgentEntry, resolveAgent } from '../records/servable-agent.js';
 import { noSuchAgent } from './run-routes.js';
 
 /** The answer of POST /v1/agents/:name/replay. */

@@ -3,8 +3,8 @@ import { streamSSE } from 'hono/streaming';
 import { type AnswerDelta, type Message, redactText } from '../../core/index.js';
 import { schemaOf } from '../caller-run-options.js';
 import { apiError, readBody, runFailed } from '../http/http-error.js';
-import { type CallerOptions, isFinished, type RunRecord } from '../run-record.js';
-import type { RunService } from '../run-service.js';
+import { type CallerOptions, isFinished, type RunRecord } from '../records/run-record.js';
+import type { RunService } from '../records/run-service.js';
 import { type AnswerEnd, type AnswerUsage, streamRunAnswer } from '../stream-run-answer.js';
 import {
   callerOptions,

@@ -4,7 +4,7 @@ import type { SessionStore } from '../../memory/index.js';
 import { IDEMPOTENCY_HEADER } from '../caller-runs.js';
 import { sessionKey } from '../caller-sessions.js';
 import { apiError, readBody } from '../http/http-error.js';
-import type { RunService } from '../run-service.js';
+import type { RunService } from '../records/run-service.js';
 import { startRefusal } from './run-routes.js';
 
 /** Body of POST /v1/sessions/:id/runs. */

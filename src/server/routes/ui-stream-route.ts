@@ -5,7 +5,7 @@ import type { SessionStore } from '../../memory/index.js';
 import { answerCalls, type CallAnswer, continueAfterQuestion } from '../continue-run.js';
 import { apiError, readBody } from '../http/http-error.js';
 import { keepConversation } from '../keep-conversation.js';
-import { followEvents, type RunService } from '../run-service.js';
+import { followEvents, type RunService } from '../records/run-service.js';
 import { startRefusal, unknownAgent } from './run-routes.js';
 import {
   UI_STREAM_HEADERS,

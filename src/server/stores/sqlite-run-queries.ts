@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { UNFINISHED } from '../run-record.js';
 import {
   cursorAfter,
   DEFAULT_PAGE,
@@ -13,7 +12,8 @@ import {
   type RunStoreStats,
   readCursor,
   summaryFromRow,
-} from './run-listing.js';
+} from '../records/run-listing.js';
+import { UNFINISHED } from '../records/run-record.js';
 
 const UNFINISHED_LIST = UNFINISHED.map((status) => `'${status}'`).join(', ');
 

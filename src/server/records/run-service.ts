@@ -1,9 +1,10 @@
-import type { Checkpoint } from '../agent/index.js';
-import type { Message } from '../core/index.js';
-import type { Readiness } from './health/readiness.js';
-import { DEFAULT_LIMITS, type ServerLimits } from './health/server-limits.js';
+import type { Checkpoint } from '../../agent/index.js';
+import type { Message } from '../../core/index.js';
+import type { Readiness } from '../health/readiness.js';
+import { DEFAULT_LIMITS, type ServerLimits } from '../health/server-limits.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
+import type { RunPage, RunQuery } from './run-listing.js';
 import {
   type CallerOptions,
   isFinished,
@@ -12,7 +13,6 @@ import {
   type ServerRunStatus,
   type StoredEvent,
 } from './run-record.js';
-import type { RunPage, RunQuery } from './stores/run-listing.js';
 
 /** Why a run could not be started, as data the HTTP layer maps to a status code. */
 export type StartResult =

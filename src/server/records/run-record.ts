@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AgentEvent, Message, type RunResult } from '../core/index.js';
+import { type AgentEvent, Message, type RunResult } from '../../core/index.js';
 
 /** Where a run stands: waiting its turn, running, paused for a person, or one of the final `RunStatus`es. */
 export const ServerRunStatus = z.enum([

@@ -1,5 +1,5 @@
-import type { RunOptions } from '../agent/index.js';
-import type { RunResult } from '../core/index.js';
+import type { RunOptions } from '../../agent/index.js';
+import type { RunResult } from '../../core/index.js';
 
 /** What the server needs of an agent: `Agent` fits, and so does anything with the same `run`. */
 export interface ServableAgent {

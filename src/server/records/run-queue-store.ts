@@ -1,4 +1,4 @@
-import type { RunRecord, ServerRunStatus } from '../run-record.js';
+import type { RunRecord, ServerRunStatus } from './run-record.js';
 import type { RunStore } from './run-store.js';
 
 /** An unfinished run that no live worker holds: its job may be missing from Redis. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ServerRunStatus } from '../run-record.js';
+import { ServerRunStatus } from './run-record.js';
 
 /** Which runs a listing returns. Pages go newest first; `before` is the last id of the previous page. */
 export interface RunQuery {

@@ -1,8 +1,8 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
-import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from '../run-record.js';
 import type { IdempotencyClaim } from './idempotency-claim.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
+import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from './run-record.js';
 
 /**
  * Where the server keeps runs, their event logs and their latest checkpoints, so a run survives a
