@@ -1,8 +1,6 @@
 import type { Queue } from 'bullmq';
 import { assertPeers, errorMessage, redactedIfSecret } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
-import { createChangeSignal } from './change-signal.js';
-import { forkStartRequest } from './fork-agent-run.js';
 import { boundedWait, stderrErrors } from './health/outage.js';
 import { readinessOf } from './health/readiness.js';
 import { agentLimits, type ServerLimits } from './health/server-limits.js';
@@ -20,8 +18,10 @@ import {
 import type { RunStore } from './records/run-store.js';
 import { addRunJob, startRecovery } from './recover-runs.js';
 import { subscribeRunEnds } from './run-ends.js';
-import { startOnce } from './start-once.js';
-import { endUnstarted } from './synthetic-result.js';
+import { createChangeSignal } from './runs/change-signal.js';
+import { forkStartRequest } from './runs/fork-agent-run.js';
+import { startOnce } from './runs/start-once.js';
+import { endUnstarted } from './runs/synthetic-result.js';
 import { createUnendedRuns } from './unended-runs.js';
 
 export interface QueueRunsOptions extends QueueLocation {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Job, Worker } from 'bullmq';
 import { assertPeers, errorMessage } from '../core/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
-import { executeRun } from './execute-run.js';
 import { backoffDelay, isDependencyUnavailable, stderrErrors } from './health/outage.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import type { QuestionBox } from './records/question-box.js';
@@ -11,7 +10,8 @@ import { isFinished, type RunRecord } from './records/run-record.js';
 import type { RunStore } from './records/run-store.js';
 import { type AgentEntry, resolveAgent } from './records/servable-agent.js';
 import { runEndPublisher } from './run-ends.js';
-import { endUnstarted } from './synthetic-result.js';
+import { executeRun } from './runs/execute-run.js';
+import { endUnstarted } from './runs/synthetic-result.js';
 
 export interface RunWorkerOptions extends QueueLocation {
   agents: Record<string, AgentEntry>;

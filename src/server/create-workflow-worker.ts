@@ -10,7 +10,7 @@ import {
 import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from './health/outage.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { QueuedStep, type QueuedStepResult } from './queue-step-dispatch.js';
-import { createWorkflowEventLog } from './workflow-event-log.js';
+import { createWorkflowEventLog } from './workflows/workflow-event-log.js';
 
 /** Options of `createWorkflowWorker`. */
 export interface WorkflowWorkerOptions extends QueueLocation {

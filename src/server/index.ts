@@ -1,5 +1,5 @@
+export { ApiToken, type AuthConfig, tokenPrincipal } from './caller/resolve-caller.js';
 export { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
-export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
 export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
 export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
 export {
@@ -45,7 +45,6 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
-export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
 export type { QueueLocation } from './queue-names.js';
 export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue-step-dispatch.js';
 export type { IdempotencyClaim } from './records/idempotency-claim.js';
@@ -83,14 +82,6 @@ export type {
 } from './records/run-service.js';
 export type { RunStore } from './records/run-store.js';
 export type { AgentEntry, ServableAgent } from './records/servable-agent.js';
-export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
-export {
-  DEFAULT_RETENTION_DAYS,
-  type Retention,
-  type RetentionConfig,
-  retentionRequest,
-  startRetention,
-} from './retention.js';
 export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
 export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export { ForkRunBody } from './routes/fork-route.js';
@@ -99,6 +90,16 @@ export { ListRunsQuery } from './routes/list-runs-route.js';
 export { ResponsesBody } from './routes/responses-wire.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
 export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
+export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './runs/create-local-runs.js';
+export {
+  DEFAULT_RETENTION_DAYS,
+  type Retention,
+  type RetentionConfig,
+  retentionRequest,
+  startRetention,
+} from './runs/retention.js';
+export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './schedules/parse-cron.js';
+export { type ScheduleConfig, startSchedules } from './schedules/start-schedules.js';
 export {
   type CorsConfig,
   checkApiTokens,
@@ -110,7 +111,6 @@ export {
   securityMiddleware,
 } from './security/index.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export { type ScheduleConfig, startSchedules } from './start-schedules.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
 export { SqliteRunStore } from './stores/sqlite-run-store.js';
 export {
@@ -120,4 +120,4 @@ export {
   type WorkflowStartContext,
   type WorkflowStartResult,
   workflowRuns,
-} from './workflow-runs.js';
+} from './workflows/workflow-runs.js';

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 import { SqliteSessionStore } from '../memory/index.js';
+import { type ApiToken, authRequired, checkTokenEntries } from './caller/resolve-caller.js';
 import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
-import { createLocalRuns } from './create-local-runs.js';
 import { createQueueRuns } from './create-queue-runs.js';
 import type { StoreConfig, ThinkflowConfig } from './define-config.js';
 import { createLogThrottle, isDependencyUnavailable } from './health/outage.js';
@@ -11,13 +11,13 @@ import { listenHttp } from './http/listen-http.js';
 import { queueStepDispatch } from './queue-step-dispatch.js';
 import type { RunService } from './records/run-service.js';
 import type { RunStore } from './records/run-store.js';
-import { type ApiToken, authRequired, checkTokenEntries } from './resolve-caller.js';
-import { type Retention, startRetention } from './retention.js';
+import { createLocalRuns } from './runs/create-local-runs.js';
+import { type Retention, startRetention } from './runs/retention.js';
+import { startSchedules } from './schedules/start-schedules.js';
 import { boundHosts, envApiTokens } from './security/index.js';
-import { startSchedules } from './start-schedules.js';
 import { PostgresRunStore } from './stores/postgres-run-store.js';
 import { SqliteRunStore } from './stores/sqlite-run-store.js';
-import { openWorkflowRuns } from './workflow-runs.js';
+import { openWorkflowRuns } from './workflows/workflow-runs.js';
 
 export interface ServeOptions {
   config: ThinkflowConfig;

@@ -18,11 +18,11 @@ import {
   toV1StreamResponse,
   toV1Task,
 } from '../../tools/index.js';
-import { answerCalls, continueAfterQuestion } from '../continue-run.js';
 import { apiError } from '../http/http-error.js';
-import { keepConversation } from '../keep-conversation.js';
 import { isFinished, type RunRecord } from '../records/run-record.js';
 import { followEvents, type RunService } from '../records/run-service.js';
+import { answerCalls, continueAfterQuestion } from '../runs/continue-run.js';
+import { keepConversation } from '../runs/keep-conversation.js';
 import { agentMessage, answerArtifact, answerFrom, questionText, taskState } from './a2a-task.js';
 import { unknownAgent } from './run-routes.js';
 

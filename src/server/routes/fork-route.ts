@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Message } from '../../core/index.js';
 import { apiError, NO_RETRY, readBody, readQuery } from '../http/http-error.js';
 import type { RunService } from '../records/run-service.js';
-import type { WorkflowRuns } from '../workflow-runs.js';
+import type { WorkflowRuns } from '../workflows/workflow-runs.js';
 import { startRefusal } from './run-routes.js';
 
 /** Body of POST /v1/runs/:id/fork for an agent run (a workflow run's fork names a step id instead). */

@@ -3,7 +3,7 @@ import type { Message } from '../../core/index.js';
 import { apiError } from '../http/http-error.js';
 import type { CallerOptions, PendingQuestion, RunRecord } from '../records/run-record.js';
 import type { RunService } from '../records/run-service.js';
-import { type AnswerEnd, type AnswerUsage, lastSeq } from '../stream-run-answer.js';
+import { type AnswerEnd, type AnswerUsage, lastSeq } from '../runs/stream-run-answer.js';
 import { startRefusal } from './run-routes.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { SessionStore } from '../../memory/index.js';
-import { IDEMPOTENCY_HEADER } from '../caller-runs.js';
-import { sessionKey } from '../caller-sessions.js';
+import { IDEMPOTENCY_HEADER } from '../caller/caller-runs.js';
+import { sessionKey } from '../caller/caller-sessions.js';
 import { apiError, readBody } from '../http/http-error.js';
 import type { RunService } from '../records/run-service.js';
 import { startRefusal } from './run-routes.js';

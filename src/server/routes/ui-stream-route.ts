@@ -2,10 +2,10 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../core/index.js';
 import type { SessionStore } from '../../memory/index.js';
-import { answerCalls, type CallAnswer, continueAfterQuestion } from '../continue-run.js';
 import { apiError, readBody } from '../http/http-error.js';
-import { keepConversation } from '../keep-conversation.js';
 import { followEvents, type RunService } from '../records/run-service.js';
+import { answerCalls, type CallAnswer, continueAfterQuestion } from '../runs/continue-run.js';
+import { keepConversation } from '../runs/keep-conversation.js';
 import { startRefusal, unknownAgent } from './run-routes.js';
 import {
   UI_STREAM_HEADERS,

@@ -1,10 +1,10 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { describeWorkflow, type Workflow, type WorkflowGraph, WorkflowRequestError } from '../../workflow/index.js';
-import { idempotencyOf, mayAccess } from '../caller-runs.js';
+import { idempotencyOf, mayAccess } from '../caller/caller-runs.js';
 import { apiError, NO_RETRY, readBody, readQuery } from '../http/http-error.js';
 import { currentScope, type RequestScope } from '../http/request-scope.js';
-import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflow-runs.js';
+import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflows/workflow-runs.js';
 import {
   ForkWorkflowBody,
   ListWorkflowRunsQuery,

@@ -1,4 +1,4 @@
-import { type AgentEvent, errorMessage } from '../core/index.js';
+import { type AgentEvent, errorMessage } from '../../core/index.js';
 import {
   DEFAULT_LEASE_MS,
   postgresWorkflowStore,
@@ -13,11 +13,11 @@ import {
   type WorkflowRunQuery,
   type WorkflowRunRecord,
   type WorkflowStore,
-} from '../workflow/index.js';
-import type { StoredEvent } from './records/run-record.js';
-import type { IdempotencyRequest } from './records/run-service.js';
-import type { RunStore } from './records/run-store.js';
-import { onceForKey } from './start-once.js';
+} from '../../workflow/index.js';
+import type { StoredEvent } from '../records/run-record.js';
+import type { IdempotencyRequest } from '../records/run-service.js';
+import type { RunStore } from '../records/run-store.js';
+import { onceForKey } from '../runs/start-once.js';
 import { createWorkflowEventLog, type WorkflowEventLog } from './workflow-event-log.js';
 
 /** A workflow run as the HTTP API shows it: the stored record with its visible steps and what it waits for. */

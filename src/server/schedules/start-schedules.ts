@@ -1,6 +1,6 @@
-import { ConfigError } from '../core/index.js';
+import { ConfigError } from '../../core/index.js';
+import type { RunService } from '../records/run-service.js';
 import { nextCronTime, parseCron } from './parse-cron.js';
-import type { RunService } from './records/run-service.js';
 
 /** A cron trigger: start `agent` with `input` at every time `cron` matches. */
 export interface ScheduleConfig {

@@ -1,7 +1,7 @@
-import { type Checkpoint, forkCheckpoint } from '../agent/index.js';
-import { isThinkflowError } from '../core/index.js';
-import type { ForkRequest, ForkResult, StartRequest } from './records/run-service.js';
-import type { RunStore } from './records/run-store.js';
+import { type Checkpoint, forkCheckpoint } from '../../agent/index.js';
+import { isThinkflowError } from '../../core/index.js';
+import type { ForkRequest, ForkResult, StartRequest } from '../records/run-service.js';
+import type { RunStore } from '../records/run-store.js';
 
 /**
  * The start request of a fork of run `id`: the source's agent, input, history and caller options, and

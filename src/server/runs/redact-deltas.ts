@@ -1,4 +1,4 @@
-import { type AgentEvent, mayHoldSecret, redactText } from '../core/index.js';
+import { type AgentEvent, mayHoldSecret, redactText } from '../../core/index.js';
 
 type DeltaEvent = Extract<AgentEvent, { type: 'model_delta' | 'reasoning_delta' }>;
 

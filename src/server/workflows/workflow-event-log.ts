@@ -1,6 +1,6 @@
-import { type AgentEvent, redactedIfSecret } from '../core/index.js';
-import type { WorkflowStore } from '../workflow/index.js';
-import { createDeltaRedactor } from './redact-deltas.js';
+import { type AgentEvent, redactedIfSecret } from '../../core/index.js';
+import type { WorkflowStore } from '../../workflow/index.js';
+import { createDeltaRedactor } from '../runs/redact-deltas.js';
 
 /** How long events wait to be written with the next ones: one commit per tick of a busy run, not per event. */
 const DEFAULT_FLUSH_MS = 50;
