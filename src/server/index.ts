@@ -1,13 +1,7 @@
 export { ApiToken, type AuthConfig, tokenPrincipal } from './caller/resolve-caller.js';
+export { defineConfig, type StoreConfig, type ThinkflowConfig } from './config/define-config.js';
+export { loadConfig } from './config/load-config.js';
 export { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
-export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
-export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
-export {
-  createWorkflowWorker,
-  type WorkflowWorker,
-  type WorkflowWorkerOptions,
-} from './create-workflow-worker.js';
-export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
 export {
   type Backoff,
   backoffDelay,
@@ -20,7 +14,6 @@ export {
 export type { Readiness } from './health/readiness.js';
 export type { ServerLimits } from './health/server-limits.js';
 export type { Caller } from './http/request-scope.js';
-export { loadConfig } from './load-config.js';
 export {
   AudioPart,
   createMcpServer,
@@ -45,8 +38,19 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
-export type { QueueLocation } from './queue-names.js';
-export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue-step-dispatch.js';
+export { RunAgentInput } from './protocols/ag-ui/ag-ui-wire-schema.js';
+export { ChatCompletionBody } from './protocols/openai/chat-completions-route.js';
+export { ResponsesBody } from './protocols/openai/responses-wire.js';
+export { UiMessage, UiStreamBody } from './protocols/ui-stream/ui-stream-wire-schema.js';
+export { createQueueRuns, type QueueRunsOptions } from './queue/create-queue-runs.js';
+export { createRunWorker, type RunWorker, type RunWorkerOptions } from './queue/create-run-worker.js';
+export {
+  createWorkflowWorker,
+  type WorkflowWorker,
+  type WorkflowWorkerOptions,
+} from './queue/create-workflow-worker.js';
+export type { QueueLocation } from './queue/queue-names.js';
+export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue/queue-step-dispatch.js';
 export type { IdempotencyClaim } from './records/idempotency-claim.js';
 export type { Answer } from './records/question-box.js';
 export {
@@ -82,14 +86,10 @@ export type {
 } from './records/run-service.js';
 export type { RunStore } from './records/run-store.js';
 export type { AgentEntry, ServableAgent } from './records/servable-agent.js';
-export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
-export { ChatCompletionBody } from './routes/chat-completions-route.js';
 export { ForkRunBody } from './routes/fork-route.js';
 export type { HookConfig } from './routes/hook-routes.js';
 export { ListRunsQuery } from './routes/list-runs-route.js';
-export { ResponsesBody } from './routes/responses-wire.js';
 export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
-export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './runs/create-local-runs.js';
 export {
   DEFAULT_RETENTION_DAYS,

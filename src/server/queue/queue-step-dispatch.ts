@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
-import { assertPeers } from '../core/index.js';
-import { type StepDispatch, StepInputError, StepJob, StepJobResult } from '../workflow/index.js';
-import { stderrErrors } from './health/outage.js';
+import { assertPeers } from '../../core/index.js';
+import { type StepDispatch, StepInputError, StepJob, StepJobResult } from '../../workflow/index.js';
+import { stderrErrors } from '../health/outage.js';
 import { loadBullmq, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { LIVE_JOB_STATES } from './recover-runs.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, errorMessage, requireDependency } from '../core/index.js';
+import { ConfigError, errorMessage, requireDependency } from '../../core/index.js';
 import { configFromData } from './config-from-data.js';
 import type { ThinkflowConfig } from './define-config.js';
 

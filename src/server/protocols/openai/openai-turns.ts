@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import type { Message } from '../../core/index.js';
-import { apiError } from '../http/http-error.js';
-import type { CallerOptions, PendingQuestion, RunRecord } from '../records/run-record.js';
-import type { RunService } from '../records/run-service.js';
-import { type AnswerEnd, type AnswerUsage, lastSeq } from '../runs/stream-run-answer.js';
-import { startRefusal } from './run-routes.js';
+import type { Message } from '../../../core/index.js';
+import { apiError } from '../../http/http-error.js';
+import type { CallerOptions, PendingQuestion, RunRecord } from '../../records/run-record.js';
+import type { RunService } from '../../records/run-service.js';
+import { startRefusal } from '../../routes/run-routes.js';
+import { type AnswerEnd, type AnswerUsage, lastSeq } from '../../runs/stream-run-answer.js';
 
 /**
  * What the OpenAI Chat and Responses routes share: the ids of the caller's tool calls, continuing a

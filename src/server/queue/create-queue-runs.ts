@@ -1,12 +1,10 @@
 import type { Queue } from 'bullmq';
-import { assertPeers, errorMessage, redactedIfSecret } from '../core/index.js';
-import { agentQueueCounts } from './agent-queue-counts.js';
-import { boundedWait, stderrErrors } from './health/outage.js';
-import { readinessOf } from './health/readiness.js';
-import { agentLimits, type ServerLimits } from './health/server-limits.js';
-import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
-import { isRunQueueStore } from './records/run-queue-store.js';
-import { isFinished, type RunRecord } from './records/run-record.js';
+import { assertPeers, errorMessage, redactedIfSecret } from '../../core/index.js';
+import { boundedWait, stderrErrors } from '../health/outage.js';
+import { readinessOf } from '../health/readiness.js';
+import { agentLimits, type ServerLimits } from '../health/server-limits.js';
+import { isRunQueueStore } from '../records/run-queue-store.js';
+import { isFinished, type RunRecord } from '../records/run-record.js';
 import {
   queuedRun,
   queueFull,
@@ -14,14 +12,16 @@ import {
   type StartRequest,
   type StartResult,
   waitForEnd,
-} from './records/run-service.js';
-import type { RunStore } from './records/run-store.js';
+} from '../records/run-service.js';
+import type { RunStore } from '../records/run-store.js';
+import { createChangeSignal } from '../runs/change-signal.js';
+import { forkStartRequest } from '../runs/fork-agent-run.js';
+import { startOnce } from '../runs/start-once.js';
+import { endUnstarted } from '../runs/synthetic-result.js';
+import { agentQueueCounts } from './agent-queue-counts.js';
+import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { addRunJob, startRecovery } from './recover-runs.js';
 import { subscribeRunEnds } from './run-ends.js';
-import { createChangeSignal } from './runs/change-signal.js';
-import { forkStartRequest } from './runs/fork-agent-run.js';
-import { startOnce } from './runs/start-once.js';
-import { endUnstarted } from './runs/synthetic-result.js';
 import { createUnendedRuns } from './unended-runs.js';
 
 export interface QueueRunsOptions extends QueueLocation {

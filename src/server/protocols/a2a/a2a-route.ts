@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
-import { type AnswerPartReader, createAnswerPartReader, type Message } from '../../core/index.js';
-import type { SessionStore } from '../../memory/index.js';
+import { type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
+import type { SessionStore } from '../../../memory/index.js';
 import {
   A2A_ERRORS,
   A2A_FINAL_STATES,
@@ -17,14 +17,14 @@ import {
   JsonRpcRequest,
   toV1StreamResponse,
   toV1Task,
-} from '../../tools/index.js';
-import { apiError } from '../http/http-error.js';
-import { isFinished, type RunRecord } from '../records/run-record.js';
-import { followEvents, type RunService } from '../records/run-service.js';
-import { answerCalls, continueAfterQuestion } from '../runs/continue-run.js';
-import { keepConversation } from '../runs/keep-conversation.js';
+} from '../../../tools/index.js';
+import { apiError } from '../../http/http-error.js';
+import { isFinished, type RunRecord } from '../../records/run-record.js';
+import { followEvents, type RunService } from '../../records/run-service.js';
+import { unknownAgent } from '../../routes/run-routes.js';
+import { answerCalls, continueAfterQuestion } from '../../runs/continue-run.js';
+import { keepConversation } from '../../runs/keep-conversation.js';
 import { agentMessage, answerArtifact, answerFrom, questionText, taskState } from './a2a-task.js';
-import { unknownAgent } from './run-routes.js';
 
 /** What the A2A routes work with. */
 export interface A2aRouteContext {

@@ -1,11 +1,12 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../core/index.js';
-import type { SessionStore } from '../../memory/index.js';
-import { apiError, readBody } from '../http/http-error.js';
-import { followEvents, type RunService } from '../records/run-service.js';
-import { answerCalls, type CallAnswer, continueAfterQuestion } from '../runs/continue-run.js';
-import { keepConversation } from '../runs/keep-conversation.js';
+import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
+import type { SessionStore } from '../../../memory/index.js';
+import { apiError, readBody } from '../../http/http-error.js';
+import { followEvents, type RunService } from '../../records/run-service.js';
+import { startRefusal, unknownAgent } from '../../routes/run-routes.js';
+import { answerCalls, type CallAnswer, continueAfterQuestion } from '../../runs/continue-run.js';
+import { keepConversation } from '../../runs/keep-conversation.js';
 import {
   AgUiAnswerPayload,
   AgUiApprovalPayload,
@@ -14,7 +15,6 @@ import {
   type AgUiMessage,
   RunAgentInput,
 } from './ag-ui-wire-schema.js';
-import { startRefusal, unknownAgent } from './run-routes.js';
 
 /** What the AG-UI route works with. */
 export interface AgUiRouteContext {

@@ -1,9 +1,9 @@
 import type { Queue } from 'bullmq';
-import { errorMessage } from '../core/index.js';
+import { errorMessage } from '../../core/index.js';
+import { boundedWait } from '../health/outage.js';
+import type { RecoverableRun, RunQueueStore } from '../records/run-queue-store.js';
 import type { AgentQueueCounts } from './agent-queue-counts.js';
-import { boundedWait } from './health/outage.js';
 import type { RunJob } from './queue-names.js';
-import type { RecoverableRun, RunQueueStore } from './records/run-queue-store.js';
 
 /**
  * The options every run job is added with. A retry after a failure of the run itself waits a capped

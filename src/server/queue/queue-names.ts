@@ -1,4 +1,4 @@
-import { requireOptional } from '../core/index.js';
+import { requireOptional } from '../../core/index.js';
 
 /** Where runs wait in Redis: BullMQ queue name and key prefix, shared by API servers and workers. */
 export interface QueueLocation {

@@ -1,16 +1,16 @@
 import type { Job, Worker } from 'bullmq';
-import { type AgentEvent, assertPeers, errorMessage } from '../core/index.js';
+import { type AgentEvent, assertPeers, errorMessage } from '../../core/index.js';
 import {
   runStepJob,
   StepInputError,
   type StepJobContext,
   type Workflow,
   type WorkflowStore,
-} from '../workflow/index.js';
-import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from './health/outage.js';
+} from '../../workflow/index.js';
+import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from '../health/outage.js';
+import { createWorkflowEventLog } from '../workflows/workflow-event-log.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { QueuedStep, type QueuedStepResult } from './queue-step-dispatch.js';
-import { createWorkflowEventLog } from './workflows/workflow-event-log.js';
 
 /** Options of `createWorkflowWorker`. */
 export interface WorkflowWorkerOptions extends QueueLocation {
