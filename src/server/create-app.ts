@@ -4,36 +4,40 @@ import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
-import { callerRuns } from './caller/caller-runs.js';
-import { callerSessions } from './caller/caller-sessions.js';
-import { type AuthConfig, authRequired, resolveCaller } from './caller/resolve-caller.js';
-import { DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './health/outage.js';
-import { DEFAULT_LIMITS, type ServerLimits } from './health/server-limits.js';
-import { isClientGone } from './http/client-gone.js';
-import { closeUnreadBody } from './http/close-unread-body.js';
-import { apiError, httpExceptionError, runFailed } from './http/http-error.js';
-import { currentScope } from './http/request-scope.js';
-import { a2aRoutes } from './protocols/a2a/a2a-route.js';
-import { agUiRoute } from './protocols/ag-ui/ag-ui-route.js';
-import { chatCompletionsRoute } from './protocols/openai/chat-completions-route.js';
-import { modelsRoute } from './protocols/openai/models-route.js';
-import { responsesRoute } from './protocols/openai/responses-route.js';
-import { uiStreamRoute } from './protocols/ui-stream/ui-stream-route.js';
-import type { RunService } from './records/run-service.js';
-import type { RunStore } from './records/run-store.js';
-import type { AgentEntry } from './records/servable-agent.js';
-import { eventsRoute } from './routes/events-route.js';
-import { forkRoute } from './routes/fork-route.js';
-import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
-import { listRunsRoute } from './routes/list-runs-route.js';
-import { REPLAY_BODY_TYPES, replayRoute } from './routes/replay-route.js';
-import { runRoutes } from './routes/run-routes.js';
-import { sessionRoutes } from './routes/session-routes.js';
-import { traceRoute } from './routes/trace-route.js';
-import { workflowRoutes } from './routes/workflow-routes.js';
-import { createLocalRuns } from './runs/create-local-runs.js';
+import { type AuthConfig, authRequired, callerRuns, callerSessions, resolveCaller } from './caller/index.js';
+import {
+  DEFAULT_LIMITS,
+  DependencyUnavailableError,
+  isDependencyUnavailable,
+  type ServerLimits,
+  stderrErrors,
+} from './health/index.js';
+import { apiError, closeUnreadBody, currentScope, httpExceptionError, isClientGone, runFailed } from './http/index.js';
+import {
+  a2aRoutes,
+  agUiRoute,
+  chatCompletionsRoute,
+  modelsRoute,
+  responsesRoute,
+  uiStreamRoute,
+} from './protocols/index.js';
+import type { AgentEntry, RunService, RunStore } from './records/index.js';
+import {
+  eventsRoute,
+  forkRoute,
+  type HookConfig,
+  hookRoutes,
+  listRunsRoute,
+  REPLAY_BODY_TYPES,
+  replayRoute,
+  runRoutes,
+  sessionRoutes,
+  traceRoute,
+  workflowRoutes,
+} from './routes/index.js';
+import { createLocalRuns } from './runs/index.js';
 import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
-import type { WorkflowRuns } from './workflows/workflow-runs.js';
+import type { WorkflowRuns } from './workflows/index.js';
 
 export type { AuthConfig };
 

@@ -1,7 +1,7 @@
-export { ApiToken, type AuthConfig, tokenPrincipal } from './caller/resolve-caller.js';
-export { defineConfig, type StoreConfig, type ThinkflowConfig } from './config/define-config.js';
-export { loadConfig } from './config/load-config.js';
+export { ApiToken, type AuthConfig, tokenPrincipal } from './caller/index.js';
+export { defineConfig, loadConfig, type StoreConfig, type ThinkflowConfig } from './config/index.js';
 export { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
+export type { Readiness, ServerLimits } from './health/index.js';
 export {
   type Backoff,
   backoffDelay,
@@ -10,10 +10,8 @@ export {
   DependencyUnavailableError,
   isDependencyUnavailable,
   type LogThrottle,
-} from './health/outage.js';
-export type { Readiness } from './health/readiness.js';
-export type { ServerLimits } from './health/server-limits.js';
-export type { Caller } from './http/request-scope.js';
+} from './health/index.js';
+export type { Caller } from './http/index.js';
 export {
   AudioPart,
   createMcpServer,
@@ -38,68 +36,77 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
-export { RunAgentInput } from './protocols/ag-ui/ag-ui-wire-schema.js';
-export { ChatCompletionBody } from './protocols/openai/chat-completions-route.js';
-export { ResponsesBody } from './protocols/openai/responses-wire.js';
-export { UiMessage, UiStreamBody } from './protocols/ui-stream/ui-stream-wire-schema.js';
-export { createQueueRuns, type QueueRunsOptions } from './queue/create-queue-runs.js';
-export { createRunWorker, type RunWorker, type RunWorkerOptions } from './queue/create-run-worker.js';
+export { ChatCompletionBody, ResponsesBody, RunAgentInput, UiMessage, UiStreamBody } from './protocols/index.js';
+export type { QueueLocation } from './queue/index.js';
 export {
+  createQueueRuns,
+  createRunWorker,
   createWorkflowWorker,
+  type QueueRunsOptions,
+  queueStepDispatch,
+  type RunWorker,
+  type RunWorkerOptions,
+  type StepQueue,
+  type StepQueueOptions,
   type WorkflowWorker,
   type WorkflowWorkerOptions,
-} from './queue/create-workflow-worker.js';
-export type { QueueLocation } from './queue/queue-names.js';
-export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue/queue-step-dispatch.js';
-export type { IdempotencyClaim } from './records/idempotency-claim.js';
-export type { Answer } from './records/question-box.js';
-export {
-  type PruneRequest,
-  type PruneResult,
-  RunPage,
-  type RunQuery,
-  RunStoreStats,
-  RunSummary,
-} from './records/run-listing.js';
-export type { RecoverableRun, RunQueueStore } from './records/run-queue-store.js';
+} from './queue/index.js';
+export type {
+  AgentEntry,
+  Answer,
+  AnswerResult,
+  ForkRequest,
+  ForkResult,
+  ForkStart,
+  IdempotencyClaim,
+  IdempotencyRequest,
+  RecoverableRun,
+  RunQueueStore,
+  RunService,
+  RunStore,
+  ServableAgent,
+  StartRequest,
+  StartResult,
+} from './records/index.js';
 export {
   CallerOptions,
   ClientTool,
   isFinished,
   PendingQuestion,
+  type PruneRequest,
+  type PruneResult,
   RunFork,
+  RunPage,
   type RunPatch,
+  type RunQuery,
   RunRecord,
   RunSource,
+  RunStoreStats,
+  RunSummary,
   ServerRunStatus,
   type StoredEvent,
-} from './records/run-record.js';
-export type {
-  AnswerResult,
-  ForkRequest,
-  ForkResult,
-  ForkStart,
-  IdempotencyRequest,
-  RunService,
-  StartRequest,
-  StartResult,
-} from './records/run-service.js';
-export type { RunStore } from './records/run-store.js';
-export type { AgentEntry, ServableAgent } from './records/servable-agent.js';
-export { ForkRunBody } from './routes/fork-route.js';
-export type { HookConfig } from './routes/hook-routes.js';
-export { ListRunsQuery } from './routes/list-runs-route.js';
-export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
-export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './runs/create-local-runs.js';
+} from './records/index.js';
+export type { HookConfig } from './routes/index.js';
+export { ApprovalBody, ForkRunBody, ListRunsQuery, StartRunBody } from './routes/index.js';
 export {
+  createLocalRuns,
   DEFAULT_RETENTION_DAYS,
+  type LocalRuns,
+  type LocalRunsOptions,
   type Retention,
   type RetentionConfig,
   retentionRequest,
   startRetention,
-} from './runs/retention.js';
-export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './schedules/parse-cron.js';
-export { type ScheduleConfig, startSchedules } from './schedules/start-schedules.js';
+} from './runs/index.js';
+export {
+  type Cron,
+  type CronResult,
+  nextCronTime,
+  type ParseCronOptions,
+  parseCron,
+  type ScheduleConfig,
+  startSchedules,
+} from './schedules/index.js';
 export {
   type CorsConfig,
   checkApiTokens,
@@ -111,8 +118,7 @@ export {
   securityMiddleware,
 } from './security/index.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
-export { SqliteRunStore } from './stores/sqlite-run-store.js';
+export { PostgresRunStore, type PostgresRunStoreOptions, SqliteRunStore } from './stores/index.js';
 export {
   type WorkflowRuns,
   type WorkflowRunsOptions,
@@ -120,4 +126,4 @@ export {
   type WorkflowStartContext,
   type WorkflowStartResult,
   workflowRuns,
-} from './workflows/workflow-runs.js';
+} from './workflows/index.js';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Caller, currentScope, type RequestScope } from '../http/request-scope.js';
-import type { RunRecord } from '../records/run-record.js';
-import type { IdempotencyRequest, RunService, StartResult } from '../records/run-service.js';
+import { type Caller, currentScope, type RequestScope } from '../http/index.js';
+import type { IdempotencyRequest, RunRecord, RunService, StartResult } from '../records/index.js';
 
 /** The header that makes a run-starting request safe to retry. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

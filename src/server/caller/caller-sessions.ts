@@ -1,5 +1,5 @@
 import type { SessionStore } from '../../memory/index.js';
-import { currentScope } from '../http/request-scope.js';
+import { currentScope } from '../http/index.js';
 
 /**
  * The key a caller's session `id` is stored under: `<principal>/<id>`, so each principal has sessions of

@@ -2,8 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { ConfigError } from '../../core/index.js';
-import { apiError } from '../http/http-error.js';
-import { type Caller, runInScope } from '../http/request-scope.js';
+import { apiError, type Caller, runInScope } from '../http/index.js';
 import { checkApiTokens, type Refuse } from '../security/index.js';
 
 /** A bearer token and who it names. A plain string is a token whose principal is `tokenPrincipal(token)`. */

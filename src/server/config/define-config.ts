@@ -1,12 +1,11 @@
 import type { SessionStore } from '../../memory/index.js';
 import type { Workflow } from '../../workflow/index.js';
-import type { AuthConfig } from '../caller/resolve-caller.js';
-import type { ServerLimits } from '../health/server-limits.js';
-import type { RunStore } from '../records/run-store.js';
-import type { AgentEntry } from '../records/servable-agent.js';
-import type { HookConfig } from '../routes/hook-routes.js';
-import type { RetentionConfig } from '../runs/retention.js';
-import type { ScheduleConfig } from '../schedules/start-schedules.js';
+import type { AuthConfig } from '../caller/index.js';
+import type { ServerLimits } from '../health/index.js';
+import type { AgentEntry, RunStore } from '../records/index.js';
+import type { HookConfig } from '../routes/index.js';
+import type { RetentionConfig } from '../runs/index.js';
+import type { ScheduleConfig } from '../schedules/index.js';
 import type { CorsConfig, SecurityConfig } from '../security/index.js';
 
 /** Which run store a server uses when none is passed on the command line. */

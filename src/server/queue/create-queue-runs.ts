@@ -1,23 +1,19 @@
 import type { Queue } from 'bullmq';
 import { assertPeers, errorMessage, redactedIfSecret } from '../../core/index.js';
-import { boundedWait, stderrErrors } from '../health/outage.js';
-import { readinessOf } from '../health/readiness.js';
-import { agentLimits, type ServerLimits } from '../health/server-limits.js';
-import { isRunQueueStore } from '../records/run-queue-store.js';
-import { isFinished, type RunRecord } from '../records/run-record.js';
+import { agentLimits, boundedWait, readinessOf, type ServerLimits, stderrErrors } from '../health/index.js';
+import type { RunStore } from '../records/index.js';
 import {
+  isFinished,
+  isRunQueueStore,
   queuedRun,
   queueFull,
+  type RunRecord,
   type RunService,
   type StartRequest,
   type StartResult,
   waitForEnd,
-} from '../records/run-service.js';
-import type { RunStore } from '../records/run-store.js';
-import { createChangeSignal } from '../runs/change-signal.js';
-import { forkStartRequest } from '../runs/fork-agent-run.js';
-import { startOnce } from '../runs/start-once.js';
-import { endUnstarted } from '../runs/synthetic-result.js';
+} from '../records/index.js';
+import { createChangeSignal, endUnstarted, forkStartRequest, startOnce } from '../runs/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { addRunJob, startRecovery } from './recover-runs.js';

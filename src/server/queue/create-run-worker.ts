@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Job, Worker } from 'bullmq';
 import { assertPeers, errorMessage } from '../../core/index.js';
-import { backoffDelay, isDependencyUnavailable, stderrErrors } from '../health/outage.js';
-import type { QuestionBox } from '../records/question-box.js';
-import { isRunQueueStore, type RunQueueStore } from '../records/run-queue-store.js';
-import { isFinished, type RunRecord } from '../records/run-record.js';
-import type { RunStore } from '../records/run-store.js';
-import { type AgentEntry, resolveAgent } from '../records/servable-agent.js';
-import { executeRun } from '../runs/execute-run.js';
-import { endUnstarted } from '../runs/synthetic-result.js';
+import { backoffDelay, isDependencyUnavailable, stderrErrors } from '../health/index.js';
+import type { QuestionBox, RunStore } from '../records/index.js';
+import {
+  type AgentEntry,
+  isFinished,
+  isRunQueueStore,
+  type RunQueueStore,
+  type RunRecord,
+  resolveAgent,
+} from '../records/index.js';
+import { endUnstarted, executeRun } from '../runs/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { runEndPublisher } from './run-ends.js';

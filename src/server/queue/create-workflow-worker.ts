@@ -7,8 +7,8 @@ import {
   type Workflow,
   type WorkflowStore,
 } from '../../workflow/index.js';
-import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from '../health/outage.js';
-import { createWorkflowEventLog } from '../workflows/workflow-event-log.js';
+import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from '../health/index.js';
+import { createWorkflowEventLog } from '../workflows/index.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { QueuedStep, type QueuedStepResult } from './queue-step-dispatch.js';
 

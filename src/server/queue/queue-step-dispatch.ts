@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { assertPeers } from '../../core/index.js';
 import { type StepDispatch, StepInputError, StepJob, StepJobResult } from '../../workflow/index.js';
-import { stderrErrors } from '../health/outage.js';
+import { stderrErrors } from '../health/index.js';
 import { loadBullmq, type QueueLocation, stepQueueSettings } from './queue-names.js';
 import { LIVE_JOB_STATES } from './recover-runs.js';
 

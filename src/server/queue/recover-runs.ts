@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { errorMessage } from '../../core/index.js';
-import { boundedWait } from '../health/outage.js';
-import type { RecoverableRun, RunQueueStore } from '../records/run-queue-store.js';
+import { boundedWait } from '../health/index.js';
+import type { RecoverableRun, RunQueueStore } from '../records/index.js';
 import type { AgentQueueCounts } from './agent-queue-counts.js';
 import type { RunJob } from './queue-names.js';
 

@@ -1,7 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { Message } from '../../core/index.js';
-import type { Readiness } from '../health/readiness.js';
-import { DEFAULT_LIMITS, type ServerLimits } from '../health/server-limits.js';
+import type { Readiness } from '../health/index.js';
+import { DEFAULT_LIMITS, type ServerLimits } from '../health/index.js';
 import { newRunId } from './new-run-id.js';
 import type { Answer } from './question-box.js';
 import type { RunPage, RunQuery } from './run-listing.js';

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { apiError } from '../http/http-error.js';
-import type { StoredEvent } from '../records/run-record.js';
-import { followEventPages, type RunService } from '../records/run-service.js';
+import { apiError } from '../http/index.js';
+import type { StoredEvent } from '../records/index.js';
+import { followEventPages, type RunService } from '../records/index.js';
 
 /** An event sequence number as sent in `Last-Event-ID` or `?after=`. */
 const Sequence = z

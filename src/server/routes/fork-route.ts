@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { Message } from '../../core/index.js';
-import { apiError, NO_RETRY, readBody, readQuery } from '../http/http-error.js';
-import type { RunService } from '../records/run-service.js';
-import type { WorkflowRuns } from '../workflows/workflow-runs.js';
+import { apiError, NO_RETRY, readBody, readQuery } from '../http/index.js';
+import type { RunService } from '../records/index.js';
+import type { WorkflowRuns } from '../workflows/index.js';
 import { startRefusal } from './run-routes.js';
 
 /** Body of POST /v1/runs/:id/fork for an agent run (a workflow run's fork names a step id instead). */

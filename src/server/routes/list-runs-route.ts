@@ -1,9 +1,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError } from '../http/http-error.js';
-import { MAX_PAGE, readCursor } from '../records/run-listing.js';
-import { ServerRunStatus } from '../records/run-record.js';
-import type { RunService } from '../records/run-service.js';
+import { apiError } from '../http/index.js';
+import type { RunService } from '../records/index.js';
+import { MAX_PAGE, readCursor, ServerRunStatus } from '../records/index.js';
 
 /** Query parameters of GET /v1/runs. */
 export const ListRunsQuery = z.strictObject({

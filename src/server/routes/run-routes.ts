@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError, NO_RETRY, readBody, readQuery } from '../http/http-error.js';
-import type { RunService, StartResult } from '../records/run-service.js';
+import { apiError, NO_RETRY, readBody, readQuery } from '../http/index.js';
+import type { RunService, StartResult } from '../records/index.js';
 
 /** Body of POST /v1/agents/:name/runs. */
 export const StartRunBody = z.object({

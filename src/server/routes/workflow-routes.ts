@@ -1,10 +1,9 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { describeWorkflow, type Workflow, type WorkflowGraph, WorkflowRequestError } from '../../workflow/index.js';
-import { idempotencyOf, mayAccess } from '../caller/caller-runs.js';
-import { apiError, NO_RETRY, readBody, readQuery } from '../http/http-error.js';
-import { currentScope, type RequestScope } from '../http/request-scope.js';
-import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflows/workflow-runs.js';
+import { idempotencyOf, mayAccess } from '../caller/index.js';
+import { apiError, currentScope, NO_RETRY, type RequestScope, readBody, readQuery } from '../http/index.js';
+import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflows/index.js';
 import {
   ForkWorkflowBody,
   ListWorkflowRunsQuery,

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { RunOptions } from '../../agent/index.js';
 import { ConfigError } from '../../core/index.js';
 import { type AnyTool, jsonSchemaTool } from '../../tools/index.js';
-import type { QuestionBox } from '../records/question-box.js';
-import type { CallerOptions } from '../records/run-record.js';
+import type { CallerOptions, QuestionBox } from '../records/index.js';
 
 /**
  * The run options a caller's request adds: its client-side tools, each of which pauses the run as a

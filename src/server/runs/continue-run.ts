@@ -1,7 +1,5 @@
 import { type AnswerPartReader, createAnswerPartReader } from '../../core/index.js';
-import type { Answer } from '../records/question-box.js';
-import type { PendingQuestion } from '../records/run-record.js';
-import type { AnswerResult, RunService } from '../records/run-service.js';
+import type { Answer, AnswerResult, PendingQuestion, RunService } from '../records/index.js';
 
 /** A person's answer to the question one tool call asked. */
 export interface CallAnswer {

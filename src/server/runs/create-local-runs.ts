@@ -1,10 +1,7 @@
 import { redactedIfSecret } from '../../core/index.js';
-import { agentLimits, type ServerLimits } from '../health/server-limits.js';
-import type { QuestionBox } from '../records/question-box.js';
-import type { RunRecord } from '../records/run-record.js';
-import { queuedRun, queueFull, type RunService, waitForEnd } from '../records/run-service.js';
-import type { RunStore } from '../records/run-store.js';
-import { type AgentEntry, resolveAgent } from '../records/servable-agent.js';
+import { agentLimits, type ServerLimits } from '../health/index.js';
+import type { QuestionBox, RunRecord, RunStore } from '../records/index.js';
+import { type AgentEntry, queuedRun, queueFull, type RunService, resolveAgent, waitForEnd } from '../records/index.js';
 import { createChangeSignal } from './change-signal.js';
 import { executeRun } from './execute-run.js';
 import { forkStartRequest } from './fork-agent-run.js';

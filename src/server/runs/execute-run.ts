@@ -1,9 +1,7 @@
 import type { RunResult } from '../../core/index.js';
 import { errorMessage, redactedIfSecret } from '../../core/index.js';
-import { createQuestionBox, type QuestionBox } from '../records/question-box.js';
-import type { RunRecord } from '../records/run-record.js';
-import type { RunStore } from '../records/run-store.js';
-import type { ServableAgent } from '../records/servable-agent.js';
+import type { RunRecord, RunStore, ServableAgent } from '../records/index.js';
+import { createQuestionBox, type QuestionBox } from '../records/index.js';
 import { callerRunOptions } from './caller-run-options.js';
 import { createDeltaRedactor } from './redact-deltas.js';
 import { syntheticResult } from './synthetic-result.js';

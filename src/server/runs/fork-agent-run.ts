@@ -1,7 +1,6 @@
 import { type Checkpoint, forkCheckpoint } from '../../agent/index.js';
 import { isThinkflowError } from '../../core/index.js';
-import type { ForkRequest, ForkResult, StartRequest } from '../records/run-service.js';
-import type { RunStore } from '../records/run-store.js';
+import type { ForkRequest, ForkResult, RunStore, StartRequest } from '../records/index.js';
 
 /**
  * The start request of a fork of run `id`: the source's agent, input, history and caller options, and

@@ -1,6 +1,6 @@
 import type { Message } from '../../core/index.js';
 import type { SessionStore } from '../../memory/index.js';
-import type { RunService } from '../records/run-service.js';
+import type { RunService } from '../records/index.js';
 
 /** One turn of a conversation a protocol client holds (a chat id, an AG-UI thread, an A2A context). */
 export interface ConversationTurn {

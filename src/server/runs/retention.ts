@@ -1,5 +1,5 @@
-import { DEFAULT_PRUNE_BATCH, type PruneRequest } from '../records/run-listing.js';
-import type { RunStore } from '../records/run-store.js';
+import type { RunStore } from '../records/index.js';
+import { DEFAULT_PRUNE_BATCH, type PruneRequest } from '../records/index.js';
 
 /** How long the server keeps finished runs. Unfinished, waiting and queued runs are always kept. */
 export interface RetentionConfig {

@@ -1,7 +1,5 @@
-import { newRunId } from '../records/new-run-id.js';
-import type { RunRecord } from '../records/run-record.js';
-import type { IdempotencyRequest, StartRequest, StartResult } from '../records/run-service.js';
-import type { RunStore } from '../records/run-store.js';
+import type { IdempotencyRequest, RunRecord, RunStore, StartRequest, StartResult } from '../records/index.js';
+import { newRunId } from '../records/index.js';
 
 /** How long an Idempotency-Key holds its run, unless the limits say otherwise. */
 export const DEFAULT_IDEMPOTENCY_HOURS = 24;

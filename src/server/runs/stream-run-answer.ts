@@ -1,6 +1,6 @@
 import { type AnswerDelta, createAnswerReader } from '../../core/index.js';
-import { isFinished, type PendingQuestion, type RunRecord } from '../records/run-record.js';
-import type { RunService } from '../records/run-service.js';
+import type { RunService } from '../records/index.js';
+import { isFinished, type PendingQuestion, type RunRecord } from '../records/index.js';
 
 /** Tokens the model calls of an answer used; `estimated` when a model did not report them. */
 export interface AnswerUsage {

@@ -1,7 +1,6 @@
 import type { AgentEvent, RunError, RunResult, RunStatus } from '../../core/index.js';
 import { emptyStats } from '../../core/index.js';
-import type { RunRecord } from '../records/run-record.js';
-import type { RunStore } from '../records/run-store.js';
+import type { RunRecord, RunStore } from '../records/index.js';
 
 /** The result of a run the loop never finished itself (cancelled while queued, or a crash of the loop). */
 export function syntheticResult(runId: string, status: RunStatus, error: RunError): RunResult {

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../core/index.js';
-import type { RunService } from '../records/run-service.js';
+import type { RunService } from '../records/index.js';
 import { nextCronTime, parseCron } from './parse-cron.js';
 
 /** A cron trigger: start `agent` with `input` at every time `cron` matches. */

@@ -12,8 +12,8 @@ import {
   type RunStoreStats,
   readCursor,
   summaryFromRow,
-} from '../records/run-listing.js';
-import { UNFINISHED } from '../records/run-record.js';
+  UNFINISHED,
+} from '../records/index.js';
 
 /** One page of runs, newest first. Only the listed rows' results are parsed, for their totals. */
 export async function postgresQueryRuns(pool: pg.Pool, schema: string, query: RunQuery): Promise<RunPage> {

@@ -2,25 +2,20 @@ import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
-import { boundedWait, createOutageGate } from '../health/outage.js';
-import type { IdempotencyClaim } from '../records/idempotency-claim.js';
+import { boundedWait, createOutageGate } from '../health/index.js';
 import type {
+  IdempotencyClaim,
   PruneRequest,
   PruneResult,
+  RecoverableRun,
   RunPage,
   RunQuery,
+  RunQueueStore,
+  RunStore,
   RunStoreStats,
   VacuumResult,
-} from '../records/run-listing.js';
-import type { RecoverableRun, RunQueueStore } from '../records/run-queue-store.js';
-import {
-  isFinished,
-  type RunPatch,
-  type RunRecord,
-  type ServerRunStatus,
-  type StoredEvent,
-} from '../records/run-record.js';
-import type { RunStore } from '../records/run-store.js';
+} from '../records/index.js';
+import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../records/index.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
 import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';

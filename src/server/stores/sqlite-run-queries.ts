@@ -12,8 +12,8 @@ import {
   type RunStoreStats,
   readCursor,
   summaryFromRow,
-} from '../records/run-listing.js';
-import { UNFINISHED } from '../records/run-record.js';
+  UNFINISHED,
+} from '../records/index.js';
 
 const UNFINISHED_LIST = UNFINISHED.map((status) => `'${status}'`).join(', ');
 

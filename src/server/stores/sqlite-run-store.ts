@@ -2,23 +2,17 @@ import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
-import type { IdempotencyClaim } from '../records/idempotency-claim.js';
 import type {
+  IdempotencyClaim,
   PruneRequest,
   PruneResult,
   RunPage,
   RunQuery,
+  RunStore,
   RunStoreStats,
   VacuumResult,
-} from '../records/run-listing.js';
-import {
-  isFinished,
-  type RunPatch,
-  type RunRecord,
-  type ServerRunStatus,
-  type StoredEvent,
-} from '../records/run-record.js';
-import type { RunStore } from '../records/run-store.js';
+} from '../records/index.js';
+import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../records/index.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { packEvents, unpackEvents } from './event-block-codec.js';
 import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';

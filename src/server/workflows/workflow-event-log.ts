@@ -1,6 +1,6 @@
 import { type AgentEvent, redactedIfSecret } from '../../core/index.js';
 import type { WorkflowStore } from '../../workflow/index.js';
-import { createDeltaRedactor } from '../runs/redact-deltas.js';
+import { createDeltaRedactor } from '../runs/index.js';
 
 /** How long events wait to be written with the next ones: one commit per tick of a busy run, not per event. */
 const DEFAULT_FLUSH_MS = 50;

@@ -14,10 +14,8 @@ import {
   type WorkflowRunRecord,
   type WorkflowStore,
 } from '../../workflow/index.js';
-import type { StoredEvent } from '../records/run-record.js';
-import type { IdempotencyRequest } from '../records/run-service.js';
-import type { RunStore } from '../records/run-store.js';
-import { onceForKey } from '../runs/start-once.js';
+import type { IdempotencyRequest, RunStore, StoredEvent } from '../records/index.js';
+import { onceForKey } from '../runs/index.js';
 import { createWorkflowEventLog, type WorkflowEventLog } from './workflow-event-log.js';
 
 /** A workflow run as the HTTP API shows it: the stored record with its visible steps and what it waits for. */

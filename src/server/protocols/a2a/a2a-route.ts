@@ -18,12 +18,10 @@ import {
   toV1StreamResponse,
   toV1Task,
 } from '../../../tools/index.js';
-import { apiError } from '../../http/http-error.js';
-import { isFinished, type RunRecord } from '../../records/run-record.js';
-import { followEvents, type RunService } from '../../records/run-service.js';
-import { unknownAgent } from '../../routes/run-routes.js';
-import { answerCalls, continueAfterQuestion } from '../../runs/continue-run.js';
-import { keepConversation } from '../../runs/keep-conversation.js';
+import { apiError } from '../../http/index.js';
+import { followEvents, isFinished, type RunRecord, type RunService } from '../../records/index.js';
+import { unknownAgent } from '../../routes/index.js';
+import { answerCalls, continueAfterQuestion, keepConversation } from '../../runs/index.js';
 import { agentMessage, answerArtifact, answerFrom, questionText, taskState } from './a2a-task.js';
 
 /** What the A2A routes work with. */

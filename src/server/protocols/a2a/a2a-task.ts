@@ -1,6 +1,6 @@
 import type { A2aArtifact, A2aMessage, A2aPart, A2aTaskState } from '../../../tools/index.js';
 import { a2aText } from '../../../tools/index.js';
-import type { PendingQuestion, RunRecord } from '../../records/run-record.js';
+import type { PendingQuestion, RunRecord } from '../../records/index.js';
 
 /** The A2A task state a run is in. */
 export function taskState(run: RunRecord): A2aTaskState {

@@ -1,11 +1,9 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type Message, redactText, SEGMENT_BREAK } from '../../../core/index.js';
-import { apiError, readBody, runFailed } from '../../http/http-error.js';
-import type { CallerOptions } from '../../records/run-record.js';
-import type { RunService } from '../../records/run-service.js';
-import { schemaOf } from '../../runs/caller-run-options.js';
-import { type AnswerEnd, collectRunAnswer, streamRunAnswer } from '../../runs/stream-run-answer.js';
+import { apiError, readBody, runFailed } from '../../http/index.js';
+import type { CallerOptions, RunService } from '../../records/index.js';
+import { type AnswerEnd, collectRunAnswer, schemaOf, streamRunAnswer } from '../../runs/index.js';
 import {
   type ChatCompletionBody,
   ChatCompletionBody as ChatCompletionSchema,

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import { apiError } from '../../http/http-error.js';
-import type { RunService } from '../../records/run-service.js';
+import { apiError } from '../../http/index.js';
+import type { RunService } from '../../records/index.js';
 
 /** An agent as an OpenAI model object. */
 function modelObject(name: string) {

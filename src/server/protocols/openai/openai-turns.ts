@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
 import type { Message } from '../../../core/index.js';
-import { apiError } from '../../http/http-error.js';
-import type { CallerOptions, PendingQuestion, RunRecord } from '../../records/run-record.js';
-import type { RunService } from '../../records/run-service.js';
-import { startRefusal } from '../../routes/run-routes.js';
-import { type AnswerEnd, type AnswerUsage, lastSeq } from '../../runs/stream-run-answer.js';
+import { apiError } from '../../http/index.js';
+import type { CallerOptions, PendingQuestion, RunRecord, RunService } from '../../records/index.js';
+import { startRefusal } from '../../routes/index.js';
+import { type AnswerEnd, type AnswerUsage, lastSeq } from '../../runs/index.js';
 
 /**
  * What the OpenAI Chat and Responses routes share: the ids of the caller's tool calls, continuing a

@@ -1,11 +1,10 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type AnswerDelta, type Message, redactText } from '../../../core/index.js';
-import { apiError, readBody, runFailed } from '../../http/http-error.js';
-import { type CallerOptions, isFinished, type RunRecord } from '../../records/run-record.js';
-import type { RunService } from '../../records/run-service.js';
-import { schemaOf } from '../../runs/caller-run-options.js';
-import { type AnswerEnd, type AnswerUsage, streamRunAnswer } from '../../runs/stream-run-answer.js';
+import { apiError, readBody, runFailed } from '../../http/index.js';
+import type { RunService } from '../../records/index.js';
+import { type CallerOptions, isFinished, type RunRecord } from '../../records/index.js';
+import { type AnswerEnd, type AnswerUsage, schemaOf, streamRunAnswer } from '../../runs/index.js';
 import {
   callerOptions,
   clientCallId,

@@ -2,11 +2,10 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
-import { apiError, readBody } from '../../http/http-error.js';
-import { followEvents, type RunService } from '../../records/run-service.js';
-import { startRefusal, unknownAgent } from '../../routes/run-routes.js';
-import { answerCalls, type CallAnswer, continueAfterQuestion } from '../../runs/continue-run.js';
-import { keepConversation } from '../../runs/keep-conversation.js';
+import { apiError, readBody } from '../../http/index.js';
+import { followEvents, type RunService } from '../../records/index.js';
+import { startRefusal, unknownAgent } from '../../routes/index.js';
+import { answerCalls, type CallAnswer, continueAfterQuestion, keepConversation } from '../../runs/index.js';
 import {
   UI_STREAM_HEADERS,
   type UiMessage,
