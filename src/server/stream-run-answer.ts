@@ -1,6 +1,6 @@
 import { type AnswerDelta, createAnswerReader } from '../core/index.js';
 import { isFinished, type PendingQuestion, type RunRecord } from './run-record.js';
-import type { RunService } from './run-service.js';
+import { type RunService, watchChanges } from './run-service.js';
 
 /** Tokens the model calls of an answer used; `estimated` when a model did not report them. */
 export interface AnswerUsage {
@@ -62,7 +62,9 @@ export async function* streamRunAnswer(
   const open = new Set<string>();
   const usage: AnswerUsage = { promptTokens: 0, completionTokens: 0 };
   let after = 0;
+  const watch = watchChanges(runs, id, 1000);
   while (!signal?.aborted) {
+    watch.arm();
     const events = await runs.events(id, after);
     for (const { seq, event } of events) {
       after = seq;
@@ -92,7 +94,7 @@ export async function* streamRunAnswer(
     const run = status === 'waiting' && open.size > 0 ? await runs.get(id) : undefined;
     const waiting = run && waitingCalls(run, open, options.answered);
     if (run && waiting) return { type: 'client_tools', run, calls: waiting, usage };
-    await runs.changed(id, 1000);
+    await watch.sleep();
   }
   return { type: 'aborted', usage };
 }
