@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/index.js';
 import { createChangeSignal } from '../../src/server/change-signal.js';
-import type { StoredEvent } from '../../src/server/run-record.js';
+import type { RunRecord, StoredEvent } from '../../src/server/run-record.js';
 import { followEventPages } from '../../src/server/run-service.js';
 import { streamRunAnswer } from '../../src/server/stream-run-answer.js';
 
@@ -40,7 +40,16 @@ function racingLog(events: AgentEvent[]) {
         await Promise.race([signal.wait(id, timeoutMs).then(() => (woken = true)), timer]);
         if (!woken) timeouts += 1;
       },
-      get: async () => ({ id: 'r', agent: 'a', input: 'q', status: 'running' as const, createdAt: 0, updatedAt: 0 }),
+      get: async () =>
+        ({
+          id: 'r',
+          agent: 'a',
+          input: 'q',
+          status: 'running',
+          source: 'api',
+          createdAt: 0,
+          updatedAt: 0,
+        }) as RunRecord,
       wait: async () => undefined,
     },
   };
@@ -48,7 +57,7 @@ function racingLog(events: AgentEvent[]) {
 
 const run: AgentEvent[] = [
   { ...at, type: 'run_start', input: 'q', model: 'm', protocol: 'native', tools: [] },
-  { ...at, type: 'model_request', messages: [] },
+  { ...at, type: 'model_request', model: 'm', messages: [] },
   { ...at, type: 'model_delta', text: 'Hello ' },
   { ...at, type: 'model_delta', text: 'there.' },
   { ...at, type: 'run_end', status: 'done', output: 'Hello there.', usage: {}, durationMs: 1 } as AgentEvent,
