@@ -112,7 +112,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const tokens = checkTokenEntries([...apiTokens(config), ...(options.tokens ?? [])]);
   const hostname = options.hostname ?? '127.0.0.1';
   const store = await openStore(options, config.store);
-  const agents = config.agents;
+  const agents = config.agents ?? {};
   const runs = options.queue
     ? createQueueRuns({
         redisUrl: options.queue,

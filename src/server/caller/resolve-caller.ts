@@ -82,21 +82,36 @@ export function checkTokenEntries(tokens: readonly unknown[]): ApiToken[] {
   return kept;
 }
 
-/** The configured tokens with their callers. */
+/**
+ * The configured tokens with their callers. The same token may come from several sources (the config,
+ * `THINKFLOW_API_TOKENS`, `--token`): naming the same caller, it is one credential and counts once; one
+ * token naming two different callers is refused, since a request could not say which one it is.
+ */
 function knownTokens(tokens: readonly unknown[]): KnownToken[] {
   const known: KnownToken[] = [];
   checkTokenEntries(tokens).forEach((entry, index) => {
     const token = tokenText(entry);
-    const principal = typeof entry === 'string' ? tokenPrincipal(entry) : entry.principal;
+    const caller: Caller = {
+      principal: typeof entry === 'string' ? tokenPrincipal(entry) : entry.principal,
+      admin: typeof entry !== 'string' && entry.admin === true,
+    };
     const hash = digest(token);
-    if (known.some((other) => other.hash.equals(hash))) {
-      throw new ConfigError({
-        message: `auth.tokens[${index}] repeats a token listed before it: give each token once.`,
-      });
+    const before = known.find((other) => other.hash.equals(hash));
+    if (!before) {
+      known.push({ hash, caller });
+      return;
     }
-    known.push({ hash, caller: { principal, admin: typeof entry !== 'string' && entry.admin === true } });
+    if (before.caller.principal === caller.principal && before.caller.admin === caller.admin) return;
+    throw new ConfigError({
+      message: `auth.tokens[${index}] gives a token listed before it to ${describeCaller(caller)}, but it already names ${describeCaller(before.caller)}: give each principal its own token (the same token may be listed twice only for the same principal).`,
+    });
   });
   return known;
+}
+
+/** A caller as a start-up message names it: the principal (a plain token's is a digest, never the token). */
+function describeCaller(caller: Caller): string {
+  return `${JSON.stringify(caller.principal)}${caller.admin ? ' (admin)' : ''}`;
 }
 
 /** The caller of a presented token, compared in constant time against every configured one. */

@@ -14,10 +14,13 @@ export type StoreConfig =
   | { type: 'postgres'; connectionString: string; schema?: string }
   | RunStore;
 
-/** What `thinkflow.config.ts` exports: the agents to serve and how. */
+/** What `thinkflow.config.ts` exports: the agents and workflows to serve, and how. */
 export interface ThinkflowConfig {
-  /** Agents by the name clients use; a factory is called once per run. */
-  agents: Record<string, AgentEntry>;
+  /**
+   * Agents by the name clients use; a factory is called once per run. May be left out (or empty) when
+   * the config serves workflows: a config needs at least one agent or one workflow.
+   */
+  agents?: Record<string, AgentEntry>;
   /** Workflows by name, for `thinkflow workflow run <name>` (see docs/workflows.md). */
   workflows?: Record<string, Workflow>;
   auth?: AuthConfig;

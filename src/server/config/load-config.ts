@@ -9,12 +9,16 @@ const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
 const DATA = new Set(['.json', '.yaml', '.yml']);
 
+/** A config as `loadConfig` returns it: `agents` is always there (`{}` in a config of workflows alone). */
+export type LoadedConfig = ThinkflowConfig & { agents: NonNullable<ThinkflowConfig['agents']> };
+
 /**
- * Loads a config and checks it names at least one agent. `.ts`/`.mts`/`.cts` load through jiti (no tsx
+ * Loads a config and checks it names at least one agent or workflow (a config of workflows alone serves
+ * them; its `agents` comes back as `{}`). `.ts`/`.mts`/`.cts` load through jiti (no tsx
  * or build step), `.js`/`.mjs`/`.cjs` through Node itself, and `.json`/`.yaml` as data whose agents are
  * specs (`{ model, tools, instructions }`). Each works the same in an ESM and a CommonJS project.
  */
-export async function loadConfig(path = 'thinkflow.config.ts'): Promise<ThinkflowConfig> {
+export async function loadConfig(path = 'thinkflow.config.ts'): Promise<LoadedConfig> {
   const file = resolve(path);
   if (!existsSync(file)) {
     throw new ConfigError({
@@ -34,12 +38,24 @@ export async function loadConfig(path = 'thinkflow.config.ts'): Promise<Thinkflo
     if (error instanceof ConfigError) throw error;
     throw new ConfigError({ message: `Could not load ${file}: ${errorMessage(error)}`, cause: error });
   }
-  if (!config.agents || typeof config.agents !== 'object' || Object.keys(config.agents).length === 0) {
+  return withServed(config, file);
+}
+
+/** The config with `agents` filled in, refusing one that is not an object or serves nothing. */
+function withServed(config: Partial<ThinkflowConfig>, file: string): LoadedConfig {
+  const named = (value: unknown, field: string): number => {
+    if (value === undefined) return 0;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ConfigError({ message: `${file}: \`${field}\` must be an object of ${field} by name.` });
+    }
+    return Object.keys(value).length;
+  };
+  if (named(config.agents, 'agents') + named(config.workflows, 'workflows') === 0) {
     throw new ConfigError({
-      message: `${file} must export default defineConfig({ agents: { name: agentOrFactory } }) with at least one agent.`,
+      message: `${file} serves nothing: export default defineConfig({ agents: { name: agentOrFactory } }) with at least one agent, or { workflows: { name: workflow } } with at least one workflow.`,
     });
   }
-  return config as ThinkflowConfig;
+  return { ...config, agents: config.agents ?? {} };
 }
 
 async function importModule(file: string): Promise<Partial<ThinkflowConfig>> {

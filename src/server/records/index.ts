@@ -46,6 +46,7 @@ export {
   type StartRequest,
   type StartResult,
   waitForEnd,
+  watchChanges,
 } from './run-service.js';
 export type { RunStore } from './run-store.js';
 export { type AgentEntry, resolveAgent, type ServableAgent } from './servable-agent.js';

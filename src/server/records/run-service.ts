@@ -134,6 +134,35 @@ export async function waitForEnd(
   }
 }
 
+/** A sleep until a run's next change, armed before the read it follows. */
+export interface ChangeWatch {
+  /** Starts listening (if not listening already): call it before reading the run. */
+  arm(): void;
+  /** Resolves at the first change since `arm` (at once if one came already), or after the timeout. */
+  sleep(): Promise<void>;
+}
+
+/**
+ * Listens for a run's changes from before a read to the sleep after it. Listening only once the read
+ * found nothing loses a change signalled in between (an event committed while the status was read), and
+ * the follower then sleeps a whole timeout with the event in the log: a streamed answer stalls.
+ */
+export function watchChanges(service: Pick<RunService, 'changed'>, id: string, timeoutMs: number): ChangeWatch {
+  let armed: Promise<void> | undefined;
+  const arm = () => {
+    armed ??= service.changed(id, timeoutMs).then(() => {
+      armed = undefined;
+    });
+  };
+  return {
+    arm,
+    async sleep() {
+      arm();
+      await armed;
+    },
+  };
+}
+
 /**
  * A run's logged events after `after`, in order, as they are committed, a page (up to 1000) at a
  * time. Ends after the run's own `run_end`, once the run has ended with nothing left to read, or
@@ -146,7 +175,9 @@ export async function* followEventPages(
   after: number,
   stopped: () => boolean = () => false,
 ): AsyncGenerator<StoredEvent[]> {
+  const watch = watchChanges(service, id, 1000);
   while (!stopped()) {
+    watch.arm();
     const events = await service.events(id, after);
     const end = events.findIndex((stored) => stored.event.type === 'run_end' && stored.event.runId === id);
     if (end >= 0) {
@@ -162,7 +193,7 @@ export async function* followEventPages(
     const status = await service.status(id);
     // Events are committed before the final status, so an ended run with nothing left to read is done.
     if (!status || isFinished(status)) return;
-    await service.changed(id, 1000);
+    await watch.sleep();
   }
 }
 

@@ -1,6 +1,5 @@
 import { type AnswerDelta, createAnswerReader } from '../../core/index.js';
-import type { RunService } from '../records/index.js';
-import { isFinished, type PendingQuestion, type RunRecord } from '../records/index.js';
+import { isFinished, type PendingQuestion, type RunRecord, type RunService, watchChanges } from '../records/index.js';
 
 /** Tokens the model calls of an answer used; `estimated` when a model did not report them. */
 export interface AnswerUsage {
@@ -62,7 +61,9 @@ export async function* streamRunAnswer(
   const open = new Set<string>();
   const usage: AnswerUsage = { promptTokens: 0, completionTokens: 0 };
   let after = 0;
+  const watch = watchChanges(runs, id, 1000);
   while (!signal?.aborted) {
+    watch.arm();
     const events = await runs.events(id, after);
     for (const { seq, event } of events) {
       after = seq;
@@ -92,7 +93,7 @@ export async function* streamRunAnswer(
     const run = status === 'waiting' && open.size > 0 ? await runs.get(id) : undefined;
     const waiting = run && waitingCalls(run, open, options.answered);
     if (run && waiting) return { type: 'client_tools', run, calls: waiting, usage };
-    await runs.changed(id, 1000);
+    await watch.sleep();
   }
   return { type: 'aborted', usage };
 }

@@ -15,6 +15,7 @@ import {
   A2aV1SendParams,
   fromV1SendParams,
   JsonRpcRequest,
+  jsonRpcIdOf,
   toV1StreamResponse,
   toV1Task,
 } from '../../../tools/index.js';
@@ -241,7 +242,8 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
     }
     const request = JsonRpcRequest.safeParse(json);
     if (!request.success) {
-      return reply(null, {
+      // JSON-RPC answers an invalid request with its id whenever one can be read from it.
+      return reply(jsonRpcIdOf(json), {
         error: rpcError(
           A2A_ERRORS.invalidRequest,
           'Not a JSON-RPC 2.0 request: send { jsonrpc: "2.0", id, method, params }.',
@@ -253,7 +255,7 @@ export function a2aRoutes(app: Hono, ctx: A2aRouteContext): void {
       reply(id, { error: rpcError(A2A_ERRORS.invalidParams, `Invalid params: ${issues}`) });
 
     // v1.0 method names (the SDK's default) and v0.3 ones: one handler, each answering in its version's shapes.
-    const v1 = method in V1_METHODS;
+    const v1 = Object.hasOwn(V1_METHODS, method);
     const op = V1_METHODS[method] ?? method;
     const sendParams = (): { ok: true; value: A2aSendParams } | { ok: false; response: Response } => {
       const parsed = v1 ? A2aV1SendParams.safeParse(params) : A2aSendParams.safeParse(params);
