@@ -140,7 +140,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   app.use('/v1/*', limit);
   app.use('/a2a/:name', limit);
   listRunsRoute(app, runs);
-  runRoutes(app, runs);
+  runRoutes(app, runs, options.workflows);
   // Before the workflow routes: an agent run's fork is answered here, a workflow run's passed on.
   forkRoute(app, runs, options.workflows);
   traceRoute(app, runs);
@@ -148,7 +148,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
   if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
-  eventsRoute(app, runs);
+  eventsRoute(app, runs, options.workflows);
   chatCompletionsRoute(app, runs);
   responsesRoute(app, runs);
   modelsRoute(app, runs);
