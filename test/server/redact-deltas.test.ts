@@ -76,6 +76,7 @@ describe('the live answer read from stored deltas', () => {
         .map((piece) => piece.text)
         .join(''),
     );
-    expect(sent.slice(2, 6)).toEqual(['Your key is', ' [redacted] and', ' it works.', ' Done.']);
+    // `Done.` may still be the start of a key until the call ends: it goes with the end.
+    expect(sent.slice(2)).toEqual(['Your key is', ' [redacted] and', ' it works.', '', ' Done.']);
   });
 });
