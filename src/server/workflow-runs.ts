@@ -5,7 +5,6 @@ import {
   type StepDispatch,
   type StepRecord,
   type SuspendedStep,
-  sqliteWorkflowStore,
   visibleSteps,
   type Workflow,
   WorkflowRequestError,
@@ -14,6 +13,7 @@ import {
   type WorkflowRunRecord,
   type WorkflowStore,
 } from '../workflow/index.js';
+import { sqliteWorkflowStore } from '../workflow/node.js';
 import type { StoredEvent } from './run-record.js';
 import type { IdempotencyRequest } from './run-service.js';
 import { onceForKey } from './start-once.js';

@@ -1,14 +1,16 @@
-import { hostname } from 'node:os';
+import { maybeNodeBuiltin } from '../core/index.js';
 import type { WorkflowStore } from './workflow-types.js';
 
 /** How long a run's lease lasts unless renewed (a third of it between renewals). */
 export const DEFAULT_LEASE_MS = 30_000;
 
-const HOST = hostname();
+// A browser or a Worker has no host name or pid: its holders are told apart by the start time and the count.
+const HOST = maybeNodeBuiltin('node:os')?.hostname() ?? 'local';
+const PID = (globalThis as { process?: { pid?: number } }).process?.pid ?? 0;
 /** When this process started: a holder with this pid and another start is an earlier process (a container restarted). */
 const STARTED = Math.round(performance.timeOrigin);
 /** This process's part of every holder name; a count after it numbers its executions. */
-const PROCESS = `${HOST}:${process.pid}:${STARTED}:`;
+const PROCESS = `${HOST}:${PID}:${STARTED}:`;
 /** Numbers this process's executions: two of one run in this process are two holders. */
 let executions = 0;
 
@@ -135,7 +137,7 @@ export function isDeadHolder(holder: string): boolean {
   if (host !== HOST) return false;
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return started !== String(STARTED);
+  if (pid === PID) return started !== String(STARTED);
   try {
     process.kill(pid, 0);
     return false;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
-import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
+import { openSqlite, retryBusy, sqliteCall } from '../../memory/node.js';
 import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { packEvents, unpackEvents } from './event-block-codec.js';
