@@ -9,7 +9,7 @@ interface NodeBuiltins {
   'node:vm': typeof import('node:vm');
 }
 
-type BuiltinLoader = { getBuiltinModule?: (id: string) => unknown };
+type BuiltinLoader = { getBuiltinModule?: (id: string) => unknown; env?: Record<string, string | undefined> };
 
 /**
  * A Node built-in module, or undefined where the runtime has none (a browser, a Worker without
@@ -34,4 +34,12 @@ export function nodeBuiltin<K extends keyof NodeBuiltins>(name: K, feature: stri
   throw new ConfigError({
     message: `${feature} needs ${name}, which this runtime does not have: run it on Node, Bun or Deno.`,
   });
+}
+
+/**
+ * The environment variables, where the runtime has them (`process.env` on Node, Bun, Deno), else none: a
+ * browser or a Worker passes its settings in options instead.
+ */
+export function processEnv(): Record<string, string | undefined> {
+  return (globalThis as { process?: BuiltinLoader }).process?.env ?? {};
 }

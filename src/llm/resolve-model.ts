@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, isThinkflowError, ModelResponse, nodeBuiltin } from '../core/index.js';
+import { ConfigError, isThinkflowError, ModelResponse, nodeBuiltin, processEnv } from '../core/index.js';
 import { demoModel } from './demo-model.js';
 import type { Model } from './model.js';
 import { anthropic } from './providers/anthropic/index.js';
@@ -64,7 +64,7 @@ export interface ResolveModelOptions {
  * const model = resolveModel('ollama:qwen2.5:7b');
  * const fromEnv = resolveModel(undefined, { THINKFLOW_MODEL: 'openai:gpt-4o-mini', OPENAI_API_KEY: 'sk-...' });
  */
-export function resolveModel(spec?: string, env: ModelEnv = process.env, options: ResolveModelOptions = {}): Model {
+export function resolveModel(spec?: string, env: ModelEnv = processEnv(), options: ResolveModelOptions = {}): Model {
   const extra =
     options.providerOptions && Object.keys(options.providerOptions).length ? options.providerOptions : undefined;
   const value = (spec ?? env.THINKFLOW_MODEL ?? '').trim();

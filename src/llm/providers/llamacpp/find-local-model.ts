@@ -1,10 +1,10 @@
-import { nodeBuiltin } from '../../../core/index.js';
+import { nodeBuiltin, processEnv } from '../../../core/index.js';
 import { thinkflowHome } from '../../thinkflow-home.js';
 
 const FEATURE = 'Local GGUF models (llamacpp:)';
 
 /** Where `thinkflow models pull` puts GGUF files: `~/.thinkflow/models` (or `$THINKFLOW_HOME/models`). */
-export function modelsDir(env: NodeJS.ProcessEnv = process.env): string {
+export function modelsDir(env: NodeJS.ProcessEnv = processEnv()): string {
   return nodeBuiltin('node:path', FEATURE).join(thinkflowHome(env), 'models');
 }
 
