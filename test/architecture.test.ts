@@ -159,6 +159,66 @@ describe('architecture', () => {
     expect(long).toEqual([]);
   });
 
+  describe('the server wing: rooms by concept', () => {
+    const SERVER = join(SRC, 'server');
+    // Each room imports only rooms on lower floors: data (records) below what runs things (runs, queue),
+    // the routes and protocols above both, and the app's assembly at the root on top.
+    const FLOORS: string[][] = [
+      ['health', 'http'],
+      ['security', 'records'],
+      ['caller', 'stores', 'schedules'],
+      ['runs'],
+      ['workflows'],
+      ['queue', 'routes', 'mcp'],
+      ['protocols'],
+      ['config'],
+      ['.'],
+    ];
+    const floorOf = (room: string) => FLOORS.findIndex((floor) => floor.includes(room));
+    const serverFiles = all.filter((f) => f.startsWith(SERVER + sep));
+    /** The room (top folder under src/server, `.` for the root) and the folder a file stands in. */
+    const roomOf = (file: string) => {
+      const parts = relative(SERVER, file).split(sep);
+      return parts.length === 1 ? '.' : parts[0];
+    };
+    const crossings = serverFiles.flatMap((file) =>
+      imports(file).flatMap((spec) => {
+        const to = resolveImport(file, spec);
+        return to?.startsWith(SERVER + sep) && dirname(to) !== dirname(file) ? [{ file, spec, to }] : [];
+      }),
+    );
+
+    it('src/server/ keeps only the entry, the listener and the app assembly at its root', () => {
+      const root = readdirSync(SERVER).filter((name) => name.endsWith('.ts'));
+      expect(root.sort()).toEqual(['create-app.ts', 'index.ts', 'serve.ts']);
+    });
+
+    it('every server folder is a room on a floor, with an index.ts', () => {
+      const rooms = [...new Set(serverFiles.map(roomOf))].sort();
+      expect(rooms.filter((room) => floorOf(room) < 0)).toEqual([]);
+      expect(rooms.filter((room) => room !== '.' && !existsSync(join(SERVER, room, 'index.ts')))).toEqual([]);
+    });
+
+    it('a file leaves its folder only through the index.ts of the folder it imports', () => {
+      const bad = crossings
+        .filter(({ file, to }) => {
+          if (!to.endsWith(`${sep}index.ts`)) return true;
+          // From outside a room, the room's own index; inside it (protocols/openai -> protocols/a2a), a sub-room's.
+          const outside = roomOf(file) !== roomOf(to);
+          return outside && dirname(to) !== join(SERVER, roomOf(to));
+        })
+        .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
+      expect(bad).toEqual([]);
+    });
+
+    it('rooms import only rooms on lower floors', () => {
+      const bad = crossings
+        .filter(({ file, to }) => roomOf(file) !== roomOf(to) && floorOf(roomOf(to)) >= floorOf(roomOf(file)))
+        .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
+      expect(bad).toEqual([]);
+    });
+  });
+
   it('no source file passes the 500-line hard cap', () => {
     const big = all.filter((f) => readFileSync(f, 'utf8').split('\n').length > 500).map((f) => relative(SRC, f));
     expect(big).toEqual([]);

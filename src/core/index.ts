@@ -80,6 +80,16 @@ export {
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
 export {
+  INLINE_KEYWORD,
+  inlineKeywordOf,
+  isFinalName,
+  KEYWORD_SPELLINGS,
+  LINE_KEYWORD,
+  lineKeywordOf,
+  type ReActKeyword,
+  squash,
+} from './react-keywords.js';
+export {
   mayHoldSecret,
   redactedIfSecret,
   redactedJson,

@@ -15,6 +15,7 @@ export {
   a2aText,
   fromV1SendParams,
   JsonRpcRequest,
+  jsonRpcIdOf,
   toV1StreamResponse,
   toV1Task,
 } from './a2a/a2a-wire-schema.js';

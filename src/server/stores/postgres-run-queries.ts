@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { UNFINISHED } from '../run-record.js';
 import {
   cursorAfter,
   DEFAULT_PAGE,
@@ -13,7 +12,8 @@ import {
   type RunStoreStats,
   readCursor,
   summaryFromRow,
-} from './run-listing.js';
+  UNFINISHED,
+} from '../records/index.js';
 
 /** One page of runs, newest first. Only the listed rows' results are parsed, for their totals. */
 export async function postgresQueryRuns(pool: pg.Pool, schema: string, query: RunQuery): Promise<RunPage> {

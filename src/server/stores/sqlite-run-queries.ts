@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { UNFINISHED } from '../run-record.js';
 import {
   cursorAfter,
   DEFAULT_PAGE,
@@ -13,7 +12,8 @@ import {
   type RunStoreStats,
   readCursor,
   summaryFromRow,
-} from './run-listing.js';
+  UNFINISHED,
+} from '../records/index.js';
 
 const UNFINISHED_LIST = UNFINISHED.map((status) => `'${status}'`).join(', ');
 
