@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
-import { SqliteSessionStore } from '../memory/index.js';
+import { SqliteSessionStore } from '../memory/node.js';
 import { type ApiToken, authRequired, checkTokenEntries } from './caller/index.js';
 import type { StoreConfig, ThinkflowConfig } from './config/index.js';
 import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';

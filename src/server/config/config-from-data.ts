@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { Agent } from '../../agent/index.js';
 import { ConfigError } from '../../core/index.js';
 import { resolveModel } from '../../llm/index.js';
-import { type AnyTool, builtinTools } from '../../tools/index.js';
+import type { AnyTool } from '../../tools/index.js';
+import { builtinTools } from '../../tools/node.js';
 import type { ThinkflowConfig } from './define-config.js';
 
 /** One agent in a `thinkflow.config.json`/`.yaml`: a model spec and built-in tool kits by name. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
-import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
+import { openSqlite, retryBusy, sqliteCall } from '../../memory/node.js';
 import type {
   IdempotencyClaim,
   PruneRequest,

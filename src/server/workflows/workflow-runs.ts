@@ -5,7 +5,6 @@ import {
   type StepDispatch,
   type StepRecord,
   type SuspendedStep,
-  sqliteWorkflowStore,
   visibleSteps,
   type Workflow,
   WorkflowRequestError,
@@ -14,6 +13,7 @@ import {
   type WorkflowRunRecord,
   type WorkflowStore,
 } from '../../workflow/index.js';
+import { sqliteWorkflowStore } from '../../workflow/node.js';
 import type { IdempotencyRequest, RunStore, StoredEvent } from '../records/index.js';
 import { onceForKey } from '../runs/index.js';
 import { createWorkflowEventLog, type WorkflowEventLog } from './workflow-event-log.js';
