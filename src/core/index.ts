@@ -65,6 +65,8 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
+// Node built-ins reached lazily, so the core bundles for browsers and Workers (#38).
+export { maybeNodeBuiltin, nodeBuiltin, processEnv } from './node-builtin.js';
 export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
 export {
   type ActionInput,
@@ -105,6 +107,7 @@ export {
   type RunStatus,
   type RunUsage,
 } from './run-result.js';
+export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
 export { withFields } from './with-fields.js';

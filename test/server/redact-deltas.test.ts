@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/index.js';
 import { createAnswerReader } from '../../src/core/index.js';
-import { createDeltaRedactor } from '../../src/server/redact-deltas.js';
+import { createDeltaRedactor } from '../../src/server/runs/redact-deltas.js';
 
 /** Streams `text` in pieces of `size` through a redactor, then ends the call: the delta texts stored. */
 function stored(text: string, size: number): string[] {

@@ -5,7 +5,7 @@ import { extname, join } from 'node:path';
 import { serve as serveNode } from '@hono/node-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteSessionStore } from '../../../src/memory/index.js';
+import { SqliteSessionStore } from '../../../src/memory/node.js';
 import { createApp, SqliteRunStore } from '../../../src/server/index.js';
 import { hasChromium, launchChromium } from '../../studio/studio-browser.fixture.js';
 import { deployed, protocolAgents } from './protocol-fixtures.js';
