@@ -102,6 +102,7 @@ async function fitContext(ctx: RunContext, head: PromptHead, index: number): Pro
   const fit = await ctx.config.context!.fit({ ...parts, state: state.context, clear }, ctx.signal);
   state.context = fit.state;
   for (const c of fit.compactions ?? []) {
+    state.stats.compactions += 1;
     const fields = { step: index, kind: c.kind, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter };
     emit(event(state, 'context_compact', { ...fields, callIds: c.callIds }));
   }

@@ -104,6 +104,7 @@ export function addUsage(state: RunState, usage: Usage | undefined, cached: bool
   state.stats.llmCalls += 1;
   if (cached) state.stats.cacheHits += 1;
   if (!usage) return;
+  if (usage.cacheReadTokens) state.stats.cachedTokens += usage.cacheReadTokens;
   addTokens(state.usage, usage);
 }
 
