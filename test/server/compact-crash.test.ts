@@ -54,14 +54,13 @@ describe('kill -9 after a compaction', () => {
     const first = await spawn(args, env);
     const created = await fetch(`${first.url}/v1/agents/long/runs`, postJson({ input: 'Look six topics up.' }));
     const { id } = (await created.json()) as RunRecord;
+    // Stored: the compaction, and the start of the seventh call (`slow`), which then waits for the gate.
     await untilStored(
       first.url,
       id,
-      (events) =>
-        events.includes('context_compact') &&
-        events.includes('tool_start') &&
-        lines(env.COUNT_FILE).includes('slow-start'),
+      (events) => events.includes('context_compact') && events.filter((e) => e === 'tool_start').length === 7,
     );
+    await eventually(() => lines(env.COUNT_FILE).includes('slow-start') || undefined);
     await first.kill('SIGKILL');
     const before = lines(env.REQUESTS_FILE);
 
