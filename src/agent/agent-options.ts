@@ -195,20 +195,10 @@ export interface ContextOptions {
   /** Replace dropped steps by a summary: `true` uses the agent's model (or `models.cheap`), or give one. Default true. */
   summarize?: boolean | Model;
   /**
-   * Compaction past the high-water mark (clear old tool results, then summarize), `recall_result`, and
-   * provider-native compaction. `false` turns all of it off: every call sends the full history.
+   * Compaction past the high-water mark (clear old tool results, then summarize) and `recall_result`.
+   * `false` turns all of it off: every call sends the full history.
    */
-  compaction?: false | AgentCompactionOptions;
-}
-
-/** Compaction as the agent runs it: the window's marks, plus the provider's own compaction where it has one. */
-export interface AgentCompactionOptions extends CompactionOptions {
-  /**
-   * Ask the provider to compact too, where it can: OpenAI Responses `context_management` (its opaque
-   * compaction items are kept as they are) and Anthropic context editing (clearing old tool uses).
-   * Default false.
-   */
-  provider?: boolean;
+  compaction?: false | CompactionOptions;
 }
 
 /** How the agent uses a long-term MemoryStore. */
