@@ -31,6 +31,7 @@ export {
   type PlanAndExecuteOptions,
   type PlanRunOptions,
   planAndExecute,
+  RECALL_RESULT,
   type RunOptions,
   type StepOverrides,
   type StepState,
@@ -47,6 +48,7 @@ export {
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 // One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
+// Compaction (issue 41): the window's marks and state, and one line per context_compact event.
 export {
   type AnswerDelta,
   type AnswerReader,
@@ -56,6 +58,7 @@ export {
   ContentPart,
   contentText,
   createAnswerReader,
+  describeCompaction,
   type ErrorCode,
   errorMessage,
   FilePart,
@@ -131,6 +134,7 @@ export {
   thinkflowHome,
   tokenCounterKind,
 } from './llm/index.js';
+export type { Compaction, CompactionOptions, ContextState } from './memory/index.js';
 export {
   type ContextFit,
   type ContextInput,

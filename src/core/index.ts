@@ -21,6 +21,7 @@ export {
   mediaParts,
   reasoningText,
 } from './content-text.js';
+export { describeCompaction } from './describe-compaction.js';
 export {
   ConfigError,
   type ErrorCode,

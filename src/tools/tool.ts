@@ -104,6 +104,8 @@ export interface Tool<I = unknown, O = unknown> {
   readonly sequential?: boolean;
   /** Safe to run twice with the same input (durable runs retry an interrupted call only then). */
   readonly idempotent?: boolean;
+  /** Characters of output before head + tail truncation, instead of the executor's `observationLimit` (`Infinity`: never cut). */
+  readonly outputLimit?: number;
 }
 
 /** A tool of any input type, as held by registries. */
@@ -123,6 +125,7 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   examples?: z.infer<S>[];
   sequential?: boolean;
   idempotent?: boolean;
+  outputLimit?: number;
 }
 
 // Letters and digits of any script: text protocols carry the name as written, and native providers
@@ -166,6 +169,7 @@ export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S,
     examples: options.examples,
     sequential: options.sequential,
     idempotent: options.idempotent,
+    outputLimit: options.outputLimit,
   };
 }
 
