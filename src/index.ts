@@ -166,6 +166,7 @@ export {
   SqliteSessionStore,
   type Summarize,
 } from './memory/index.js';
+// Tool calls written in text, in any model's format.
 export {
   type BuildPromptOptions,
   type BuiltPrompt,
@@ -187,12 +188,17 @@ export {
   type ProtocolName,
   parseJsonAction,
   parseReAct,
+  type ReadContext,
   type ReadReply,
   type ReadToolCall,
+  type ReadToolCallsOptions,
   reactPrompt,
   reactProtocol,
+  readToolCalls,
   renderExample,
   renderPrompt,
+  type TextToolCall,
+  type ToolCallsRead,
 } from './protocols/index.js';
 export {
   type A2aAgentToolOptions,

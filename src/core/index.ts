@@ -75,6 +75,7 @@ export {
   type ReadReply,
   type ReadToolCall,
   type ReplyHabit,
+  type TextToolCall,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
 export {
