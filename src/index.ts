@@ -166,6 +166,8 @@ export {
   SqliteSessionStore,
   type Summarize,
 } from './memory/index.js';
+// Tool names and the aliases vendors' name rules need.
+export { TOOL_NAME_RULES, type ToolNameRule, type ToolNameVendor, toolNameAliases, wireToolName } from './core/index.js';
 // Tool calls written in text, in any model's format.
 export {
   type BuildPromptOptions,

@@ -98,4 +98,11 @@ export {
 } from './run-result.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
+export {
+  TOOL_NAME_RULES,
+  type ToolNameRule,
+  type ToolNameVendor,
+  toolNameAliases,
+  wireToolName,
+} from './wire-tool-name.js';
 export { withFields } from './with-fields.js';
