@@ -47,6 +47,7 @@ export {
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 // One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
+// Tool names and the aliases vendors' name rules need.
 export {
   type AnswerDelta,
   type AnswerReader,
@@ -85,10 +86,15 @@ export {
   StoreError,
   TextPart,
   ThinkflowError,
+  TOOL_NAME_RULES,
   ToolCall,
   type ToolCallRecord,
+  type ToolNameRule,
+  type ToolNameVendor,
   type ToolSpec,
+  toolNameAliases,
   Usage,
+  wireToolName,
 } from './core/index.js';
 export {
   type AnthropicOptions,
@@ -166,8 +172,6 @@ export {
   SqliteSessionStore,
   type Summarize,
 } from './memory/index.js';
-// Tool names and the aliases vendors' name rules need.
-export { TOOL_NAME_RULES, type ToolNameRule, type ToolNameVendor, toolNameAliases, wireToolName } from './core/index.js';
 // Tool calls written in text, in any model's format.
 export {
   type BuildPromptOptions,

@@ -406,7 +406,7 @@ function unwrapPrint(call: { name: string; input: TextToolCall['input'] }): Text
 }
 
 /** GLM-4: the tool's name alone on the first line, its JSON arguments after it, and nothing else. */
-function readNameJson(format: UnmarkedFormat, text: string, known: Set<string> | undefined): ToolCallsRead {
+function readNameJson(format: UnmarkedFormat, text: string, _known: Set<string> | undefined): ToolCallsRead {
   const t = text.trim();
   const newline = t.indexOf('\n');
   if (newline < 0) return empty();
