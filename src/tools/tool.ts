@@ -128,9 +128,9 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   outputLimit?: number;
 }
 
-// Letters and digits of any script: text protocols carry the name as written, and native providers
-// map names their API refuses to ASCII and back (llm/providers/wire-tool-names.ts).
-const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
+// What MCP allows: letters and digits of any script, `_ - . /`, up to 128. Text protocols carry the name
+// as written; providers send names their API refuses under aliases and map them back (core/wire-tool-name.ts).
+const TOOL_NAME = /^[\p{L}\p{M}\p{N}_\-./]{1,128}$/u;
 
 /**
  * Defines a tool from a zod schema. The JSON Schema that providers and prompts see is generated
@@ -147,7 +147,7 @@ const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
 export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S, O>): Tool<z.infer<S>, O> {
   if (!TOOL_NAME.test(options.name)) {
     throw new TypeError(
-      `Tool name "${options.name}" must be 1-64 letters (any script), digits, "_" or "-", e.g. "search" or "搜索".`,
+      `Tool name "${options.name}" must be 1-128 letters (any script), digits, "_", "-", "." or "/", e.g. "search", "搜索" or "github.create_issue".`,
     );
   }
   const parameters = toParameters(options.input);
