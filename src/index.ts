@@ -36,6 +36,8 @@ export {
   type SupervisorWorker,
   type ToolRoutingOptions,
 } from './agent/index.js';
+// Tool routing and search at scale.
+export { createToolRouter, type ToolRouter } from './agent/index.js';
 export {
   type CachedModelOptions,
   type CacheStore,

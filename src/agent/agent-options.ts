@@ -18,7 +18,7 @@ import type { AnyTool, ApprovalRequest } from '../tools/index.js';
 import type { EditedPrompt } from './build-messages.js';
 import type { Guardrails } from './guardrails/index.js';
 import type { Budget } from './guards/index.js';
-import type { ToolRoutingOptions } from './tool-router.js';
+import type { ToolRoutingOptions } from './routing/tool-router.js';
 
 export type { Budget } from './guards/index.js';
 

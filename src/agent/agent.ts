@@ -11,15 +11,26 @@ import { announceQuestions } from './announce-questions.js';
 import { streamRun } from './event-channel.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './fork-run.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
+import type { RunTools } from './loop-config.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
 import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
+import { searchToolsBuiltin } from './routing/search-tools-tool.js';
+import { createToolRouter, type ToolRouter } from './routing/tool-router.js';
+import { type RunBuiltin, registerBuiltins } from './run-builtins.js';
 import { runLoop } from './run-loop.js';
-import { addChildUsage, createRunState, fanOut, remainingBudget } from './run-state.js';
+import {
+  addChildUsage,
+  createRunState,
+  type Emit,
+  event,
+  fanOut,
+  type RunState,
+  remainingBudget,
+} from './run-state.js';
 import { createRunTools } from './run-tools.js';
 import { summarizeWithModel } from './summarize-with-model.js';
 import { systemPromptFor } from './system-prompt-cache.js';
-import { createToolRouter } from './tool-router.js';
 
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 
@@ -108,6 +119,8 @@ export class Agent<T = unknown> {
         parent,
       );
       const protocol = this.protocol;
+      const router = this.#router();
+      const builtins = this.#builtins({ tools, router, state, emit });
       const result = await runLoop(
         state,
         {
@@ -127,7 +140,8 @@ export class Agent<T = unknown> {
           context: this.#contextWindow(),
           recalled: recall.memories,
           warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
-          router: this.#router(),
+          router,
+          builtins,
           handoffTools: this.#handoffNames,
           handoff: (tool, step, scope) =>
             runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
@@ -239,12 +253,25 @@ export class Agent<T = unknown> {
   #router() {
     const routing = this.options.toolRouting;
     if (routing === false) return undefined;
-    if (this.tools.list().length <= (routing?.minTools ?? 20)) return undefined;
+    // The spec list is made once here, so each run's copy of the registry shares it (and the router's index).
+    if (this.tools.specs().length <= (routing?.minTools ?? 20)) return undefined;
     this.#routerCache ??= createToolRouter(routing);
     return this.#routerCache;
   }
 
-  #routerCache: ReturnType<typeof createToolRouter> | undefined;
+  #routerCache: ToolRouter | undefined;
+
+  /** The tools the loop adds for this run: `search_tools` when routing is on. Registered in the run's registry. */
+  #builtins(run: { tools: RunTools; router?: ToolRouter; state: RunState; emit: Emit }): RunBuiltin[] {
+    const { tools, router, state, emit } = run;
+    const wanted: RunBuiltin[] = [];
+    if (router && router.options.searchTool !== false) {
+      const onSearch = (query: string, found: string[]) =>
+        emit(event(state, 'tools_search', { step: state.steps.length, query, tools: found }));
+      wanted.push(searchToolsBuiltin({ router, tools: () => tools.registry.specs(), onSearch }));
+    }
+    return registerBuiltins({ tools }, wanted);
+  }
 
   /** A per-run context window, only when there is a budget (so small runs pay nothing for it). */
   #contextWindow() {

@@ -23,5 +23,6 @@ export {
 } from './guardrails/index.js';
 export { canonicalJson, type StopReason } from './guards/index.js';
 export { type PlanAndExecute, type PlanAndExecuteOptions, type PlanRunOptions, planAndExecute } from './plan/index.js';
+// Tool routing and search at scale.
+export { createToolRouter, type ToolRouter, type ToolRoutingOptions } from './routing/tool-router.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
-export type { ToolRoutingOptions } from './tool-router.js';

@@ -13,8 +13,9 @@ import {
   type SameObservationTracker,
 } from './guards/index.js';
 import { linkAbort } from './link-abort.js';
+import type { ToolRouter } from './routing/tool-router.js';
+import type { RunBuiltin } from './run-builtins.js';
 import type { Emit, RunScope, RunState } from './run-state.js';
-import type { Router } from './tool-router.js';
 
 export type { Emit } from './run-state.js';
 
@@ -45,7 +46,9 @@ export interface LoopConfig {
   /** Problems found before the loop started (e.g. memory recall failed), emitted as warnings after `run_start`. */
   warnings?: { code: string; message: string }[];
   /** Picks each step's tools when the agent has many (absent: every step sees every tool). */
-  router?: Router;
+  router?: ToolRouter;
+  /** Tools the loop adds and offers only at steps that need them (`search_tools`...); registered in `tools`. */
+  builtins?: RunBuiltin[];
   /** Handoff tool names; calling one passes the conversation to `handoff`. */
   handoffTools?: ReadonlySet<string>;
   handoff?: (tool: string, step: Step, scope: RunScope) => Promise<RunResult>;
