@@ -84,16 +84,14 @@ for (const tools of ['en', 'zh'] as const) {
 
 /** p50 ms of an agent run (one model call answering at once) with `n` tools registered, routing on. */
 async function runTime(n: number): Promise<number> {
-  const tools = seal.tools
-    .slice(0, n)
-    .map((spec) =>
-      jsonSchemaTool({
-        name: spec.name.replace(/[^\p{L}\p{N}_-]/gu, '_'),
-        description: spec.description,
-        parameters: spec.parameters,
-        run: () => 'ok',
-      }),
-    );
+  const tools = seal.tools.slice(0, n).map((spec) =>
+    jsonSchemaTool({
+      name: spec.name.replace(/[^\p{L}\p{N}_-]/gu, '_'),
+      description: spec.description,
+      parameters: spec.parameters,
+      run: () => 'ok',
+    }),
+  );
   const agent = new Agent({ model: scriptedModel(() => 'Done.'), tools });
   await agent.run('warm up');
   const times: number[] = [];
