@@ -4,6 +4,7 @@
  * with heavier dependencies has its own subpath (`thinkflow/server`, `thinkflow/postgres`, ...: see
  * src/entries/). Every public name is listed here on purpose.
  */
+// Tool routing and search at scale, and skills.
 export {
   Agent,
   type AgentOptions,
@@ -12,6 +13,7 @@ export {
   type Checkpoint,
   type ContextOptions,
   createSupervisor,
+  createToolRouter,
   type EditedPrompt,
   type ForkMessages,
   type ForkOptions,
@@ -30,14 +32,14 @@ export {
   type PlanRunOptions,
   planAndExecute,
   type RunOptions,
+  type Skill,
   type StepOverrides,
   type StepState,
   type SupervisorOptions,
   type SupervisorWorker,
+  type ToolRouter,
   type ToolRoutingOptions,
 } from './agent/index.js';
-// Tool routing and search at scale.
-export { createToolRouter, type ToolRouter } from './agent/index.js';
 export {
   type CachedModelOptions,
   type CacheStore,

@@ -3,6 +3,7 @@ import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSp
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
+import type { Skill } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
@@ -29,10 +30,22 @@ import {
   remainingBudget,
 } from './run-state.js';
 import { createRunTools } from './run-tools.js';
+import { resolveSkills } from './skills/resolve-skills.js';
+import { skillBuiltins, skillsCatalog } from './skills/skill-builtins.js';
 import { summarizeWithModel } from './summarize-with-model.js';
 import { systemPromptFor } from './system-prompt-cache.js';
 
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
+
+/** What the run's built-in tools are made from. */
+interface BuiltinsFor {
+  tools: RunTools;
+  router?: ToolRouter;
+  state: RunState;
+  emit: Emit;
+  skills: readonly Skill[];
+  listedAll: boolean;
+}
 
 /**
  * An agent: a model, tools and a protocol, run as a think → act → observe loop.
@@ -94,6 +107,8 @@ export class Agent<T = unknown> {
         : options.history;
       const run = { ...options, history, runId };
       const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
+      const skills = await this.#skills();
+      const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
       const { parentRunId, resume } = options;
       const state = createRunState({ runId, input, parentRunId, resume, silent: subscribers.length === 0 });
       const budget = options.budget ?? this.options.budget;
@@ -120,7 +135,7 @@ export class Agent<T = unknown> {
       );
       const protocol = this.protocol;
       const router = this.#router();
-      const builtins = this.#builtins({ tools, router, state, emit });
+      const builtins = this.#builtins({ tools, router, state, emit, skills, listedAll: catalog?.listedAll ?? true });
       const result = await runLoop(
         state,
         {
@@ -130,7 +145,7 @@ export class Agent<T = unknown> {
           prompt: this.#promptContext(
             tools.registry.specs() as ToolSpec[],
             language,
-            recall.block,
+            [recall.block, catalog?.text ?? ''].filter(Boolean).join('\n\n'),
             runAgentOptions.outputSchema,
           ),
           responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,
@@ -142,6 +157,7 @@ export class Agent<T = unknown> {
           warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
           router,
           builtins,
+          skills,
           handoffTools: this.#handoffNames,
           handoff: (tool, step, scope) =>
             runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
@@ -261,10 +277,30 @@ export class Agent<T = unknown> {
 
   #routerCache: ToolRouter | undefined;
 
-  /** The tools the loop adds for this run: `search_tools` when routing is on. Registered in the run's registry. */
-  #builtins(run: { tools: RunTools; router?: ToolRouter; state: RunState; emit: Emit }): RunBuiltin[] {
-    const { tools, router, state, emit } = run;
+  /** The agent's skills, loaded from their folders on the first run. */
+  #skills(): Promise<Skill[]> {
+    if (!this.options.skills?.length) return Promise.resolve([]);
+    this.#skillsCache ??= resolveSkills(this.options.skills);
+    return this.#skillsCache;
+  }
+
+  #skillsCache: Promise<Skill[]> | undefined;
+
+  /** The tools the loop adds for this run: `search_tools` when routing is on, the skill tools. Registered in the run's registry. */
+  #builtins(run: BuiltinsFor): RunBuiltin[] {
+    const { tools, router, state, emit, skills, listedAll } = run;
     const wanted: RunBuiltin[] = [];
+    if (skills.length) {
+      const onActivate = (skill: Skill) =>
+        emit(
+          event(state, 'skill_activate', {
+            step: state.steps.length,
+            skill: skill.name,
+            allowedTools: skill.allowedTools,
+          }),
+        );
+      wanted.push(...skillBuiltins({ skills, listedAll, onActivate }));
+    }
     if (router && router.options.searchTool !== false) {
       const onSearch = (query: string, found: string[]) =>
         emit(event(state, 'tools_search', { step: state.steps.length, query, tools: found }));

@@ -8,6 +8,7 @@ import { foundTools, SEARCH_LIMIT } from './routing/search-tools-tool.js';
 import type { ToolRouter } from './routing/tool-router.js';
 import { withBuiltins } from './run-builtins.js';
 import { event } from './run-state.js';
+import { activeSkill, allowedBy } from './skills/skill-builtins.js';
 import { systemPromptFor } from './system-prompt-cache.js';
 
 /** What one step sends: the model to ask, the messages, and the tools it may call. */
@@ -38,6 +39,8 @@ export async function prepareStep(ctx: RunContext, head: PromptHead, index: numb
     : projectMessages(head, ctx.state.steps, ctx.project);
   let step = { model: config.model, messages, specs: config.prompt.tools };
   if (config.router) step = withTools(config, step, await routeTools(ctx, config.router, index));
+  const skill = config.skills?.length ? activeSkill(ctx.state.steps, config.skills) : undefined;
+  if (skill?.allowedTools) step = withTools(config, step, allowedBy(skill, config.tools.registry.specs()));
   const offered = withBuiltins({ ctx, specs: step.specs, all: config.tools.registry.specs() });
   if (offered !== step.specs) step = withTools(config, step, [...offered]);
   const before = config.options.beforeStep && (await config.options.beforeStep(stepState(ctx, index, step)));

@@ -1,27 +1,8 @@
 import type { Step, ToolSpec } from '../core/index.js';
 import type { AnyTool } from '../tools/index.js';
-import type { LoopConfig, RunContext } from './loop-config.js';
+import type { LoopConfig, OfferContext, RunBuiltin } from './loop-config.js';
 
-/** What a built-in tool sees when the loop decides whether to offer it this step. */
-export interface OfferContext {
-  ctx: RunContext;
-  /** The tools this step offers so far (routed, or narrowed by a skill). */
-  specs: readonly ToolSpec[];
-  /** Every tool of the run the user registered (built-ins left out). */
-  all: readonly ToolSpec[];
-}
-
-/**
- * A tool the loop adds on its own (`search_tools`, `load_skill`...): registered in the run's registry
- * so the one executor runs it (validation, events, approvals as for any tool), but offered to the
- * model only at steps where `offered` says it is of use. Routing never ranks it away.
- */
-export interface RunBuiltin {
-  tool: AnyTool;
-  /** The tool as offered (`builtinSpec(tool)`). */
-  spec: ToolSpec;
-  offered(offer: OfferContext): boolean;
-}
+export type { OfferContext, RunBuiltin } from './loop-config.js';
 
 /**
  * Registers the built-ins in the run's registry as hidden tools (callable, never listed, so the run's
