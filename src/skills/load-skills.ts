@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../core/index.js';
-import { resolveInRoot } from '../tools/index.js';
+import { resolveInRoot } from '../tools/node.js';
 import type { Skill } from './skill.js';
 
 /** The frontmatter fields the Agent Skills specification defines. */
