@@ -6,6 +6,7 @@
  * the root runs on Node, Bun, Deno, Workers and in browsers; what needs a disk, a socket or a process is
  * in `thinkflow/sqlite` (the SQLite stores) and `thinkflow/tools/node` (files, http_get, documents).
  */
+// Tool routing and search at scale, and skills.
 export {
   Agent,
   type AgentOptions,
@@ -14,6 +15,7 @@ export {
   type Checkpoint,
   type ContextOptions,
   createSupervisor,
+  createToolRouter,
   type EditedPrompt,
   type ForkMessages,
   type ForkOptions,
@@ -33,10 +35,12 @@ export {
   planAndExecute,
   RECALL_RESULT,
   type RunOptions,
+  type Skill,
   type StepOverrides,
   type StepState,
   type SupervisorOptions,
   type SupervisorWorker,
+  type ToolRouter,
   type ToolRoutingOptions,
 } from './agent/index.js';
 export {

@@ -14,11 +14,12 @@ import type {
 import type { Model } from '../llm/index.js';
 import type { CompactionOptions, ContextState, MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { FewShotExample, Language, ProtocolName } from '../protocols/index.js';
+import type { Skill } from '../skills/index.js';
 import type { AnyTool, ApprovalRequest } from '../tools/index.js';
 import type { EditedPrompt } from './build-messages.js';
 import type { Guardrails } from './guardrails/index.js';
 import type { Budget } from './guards/index.js';
-import type { ToolRoutingOptions } from './tool-router.js';
+import type { ToolRoutingOptions } from './routing/tool-router.js';
 
 export type { Budget } from './guards/index.js';
 
@@ -93,6 +94,13 @@ export interface AgentOptions<T = unknown> {
   reflectEvery?: number;
   /** With many tools, each step sees only the most relevant ones. On by default above 20 tools; `false` turns it off. */
   toolRouting?: ToolRoutingOptions | false;
+  /**
+   * Agent Skills: loaded skills (`loadSkills` from `thinkflow/skills`), or folders to load them from on the
+   * first run (Node). Their catalogue goes into the system prompt; `load_skill` and `read_skill_file` read them.
+   */
+  skills?: (string | Skill)[];
+  /** Tokens the skills catalogue may take in the system prompt; beyond it skills are found with `search_skills`. Default 2,000. */
+  skillCatalogTokens?: number;
   /** A cheaper model for simple work: summaries of dropped steps and reflections. The main model still reasons. */
   models?: { cheap?: Model };
   /**

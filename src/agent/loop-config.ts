@@ -1,7 +1,8 @@
-import type { EventOf, Message, ResponseFormat, RunResult, Step } from '../core/index.js';
+import type { EventOf, Message, ResponseFormat, RunResult, Step, ToolSpec } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ContextWindow } from '../memory/index.js';
 import type { Language, PromptContext, Protocol } from '../protocols/index.js';
+import type { Skill } from '../skills/index.js';
 import type { AnyTool, ToolExecutor, ToolRegistry } from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { createStepProjector } from './build-messages.js';
@@ -13,8 +14,8 @@ import {
   type SameObservationTracker,
 } from './guards/index.js';
 import { linkAbort } from './link-abort.js';
+import type { ToolRouter } from './routing/tool-router.js';
 import type { Emit, RunScope, RunState } from './run-state.js';
-import type { Router } from './tool-router.js';
 
 export type { Emit } from './run-state.js';
 
@@ -45,26 +46,16 @@ export interface LoopConfig {
   /** Problems found before the loop started (e.g. memory recall failed), emitted as warnings after `run_start`. */
   warnings?: { code: string; message: string }[];
   /** Picks each step's tools when the agent has many (absent: every step sees every tool). */
-  router?: Router;
-  /** Built-in tools offered only while their condition holds (`recall_result`). */
-  offered?: OfferedTool[];
+  router?: ToolRouter;
+  /** Tools the loop adds and offers only at steps that need them (`search_tools`...); registered in `tools`. */
+  builtins?: RunBuiltin[];
+  /** The agent's skills (a loaded skill's `allowed-tools` narrow the tools offered). */
+  skills?: readonly Skill[];
   /** Handoff tool names; calling one passes the conversation to `handoff`. */
   handoffTools?: ReadonlySet<string>;
   handoff?: (tool: string, step: Step, scope: RunScope) => Promise<RunResult>;
   /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
   onFinish?: (result: RunResult, scope: RunScope) => Promise<void>;
-}
-
-/**
- * A built-in tool the loop offers only while a condition holds (`recall_result` while a result was
- * cleared or cut). Offering it adds it to the step's tools and to the run's registry, so its calls
- * run through the executor like any other; it stays registered once offered (a call made from an
- * older prompt still runs).
- */
-export interface OfferedTool {
-  tool: AnyTool;
-  /** Whether the model is offered the tool at this step. */
-  when(ctx: RunContext): boolean;
 }
 
 /** The sampling options every model call of the run sends (only those set, so providers keep their defaults). */
@@ -107,4 +98,25 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
     }),
   };
   return { ctx, abort };
+}
+
+/** What a built-in tool sees when the loop decides whether to offer it this step. */
+export interface OfferContext {
+  ctx: RunContext;
+  /** The tools this step offers so far (routed, or narrowed by a skill). */
+  specs: readonly ToolSpec[];
+  /** Every tool of the run the user registered (built-ins left out). */
+  all: readonly ToolSpec[];
+}
+
+/**
+ * A tool the loop adds on its own (`search_tools`, `load_skill`...): registered in the run's registry
+ * so the one executor runs it (validation, events, approvals as for any tool), but offered to the
+ * model only at steps where `offered` says it is of use. Routing never ranks it away.
+ */
+export interface RunBuiltin {
+  tool: AnyTool;
+  /** The tool as offered (`builtinSpec(tool)`). */
+  spec: ToolSpec;
+  offered(offer: OfferContext): boolean;
 }

@@ -4,11 +4,13 @@ import type { PromptContext } from '../protocols/index.js';
 import type { StepState } from './agent-options.js';
 import { type PromptHead, projectMessages } from './build-messages.js';
 import type { LoopConfig, RunContext } from './loop-config.js';
-import { withOfferedTools } from './offered-tools.js';
 import { clearedStep } from './recall-result.js';
+import { foundTools, SEARCH_LIMIT } from './routing/search-tools-tool.js';
+import type { ToolRouter } from './routing/tool-router.js';
+import { withBuiltins } from './run-builtins.js';
 import { event } from './run-state.js';
+import { activeSkill, allowedBy } from './skills/skill-builtins.js';
 import { systemPromptFor } from './system-prompt-cache.js';
-import type { Router } from './tool-router.js';
 
 /** What one step sends: the model to ask, the messages, and the tools it may call. */
 export interface PreparedStep {
@@ -38,8 +40,10 @@ export async function prepareStep(ctx: RunContext, head: PromptHead, index: numb
     : projectMessages(head, ctx.state.steps, ctx.project);
   let step = { model: config.model, messages, specs: config.prompt.tools };
   if (config.router) step = withTools(config, step, await routeTools(ctx, config.router, index));
-  const offered = withOfferedTools(ctx, step.specs);
-  if (offered !== step.specs) step = withTools(config, step, offered);
+  const skill = config.skills?.length ? activeSkill(ctx.state.steps, config.skills) : undefined;
+  if (skill?.allowedTools) step = withTools(config, step, allowedBy(skill, config.tools.registry.specs()));
+  const offered = withBuiltins({ ctx, specs: step.specs, all: config.tools.registry.specs() });
+  if (offered !== step.specs) step = withTools(config, step, [...offered]);
   const before = config.options.beforeStep && (await config.options.beforeStep(stepState(ctx, index, step)));
   if (before?.tools) {
     // A different tool set for this step: the model sees only these (they must be registered to run).
@@ -114,13 +118,20 @@ async function fitContext(ctx: RunContext, head: PromptHead, index: number): Pro
   return fit.messages;
 }
 
-/** With many tools: this step's subset, picked from the question and the latest thought and observation (`tools_select`). */
-async function routeTools(ctx: RunContext, router: Router, index: number): Promise<ToolSpec[]> {
+/**
+ * With many tools: this step's subset, picked from the question and the latest thought and observation,
+ * plus every tool an earlier `search_tools` call found (`tools_select`).
+ */
+async function routeTools(ctx: RunContext, router: ToolRouter, index: number): Promise<ToolSpec[]> {
   const { state, config, emit } = ctx;
-  const all = config.tools.registry.specs() as ToolSpec[];
+  const all = config.tools.registry.specs();
   const last = state.steps.at(-1);
   const query = [state.input, last?.thought ?? '', (last?.observation ?? '').slice(0, 500)].join(' ');
-  const chosen = await router(query, all);
-  emit(event(state, 'tools_select', { step: index, tools: chosen.map((t) => t.name), from: all.length }));
-  return chosen;
+  const chosen = await router.route(query, all, ctx.signal);
+  const search = (q: string) => router.search(q, all, SEARCH_LIMIT).map((t) => t.name);
+  const names = new Set(chosen.map((t) => t.name));
+  const found = foundTools(state.steps, search).filter((name) => !names.has(name));
+  const picked = [...chosen, ...found.flatMap((name) => all.find((t) => t.name === name) ?? [])];
+  emit(event(state, 'tools_select', { step: index, tools: picked.map((t) => t.name), from: all.length }));
+  return picked;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { redactedIfSecret, type Step, type ToolCallRecord } from '../core/index.js';
 import { clearedResult, defineTool } from '../tools/index.js';
-import type { OfferedTool } from './offered-tools.js';
+import { builtinSpec, type RunBuiltin } from './run-builtins.js';
 import type { RunState } from './run-state.js';
 
 /** The name of the built-in tool that brings back a cleared or cut result. */
@@ -12,7 +12,7 @@ export const RECALL_RESULT = 'recall_result';
  * the run stores redact it. Results live in the run's steps (a cut one in `ToolCallRecord.full`), so
  * this works after a resume and in a fork. Offered while a result was cleared from the context or cut.
  */
-export function recallResultTool(state: RunState): OfferedTool {
+export function recallResultTool(state: RunState): RunBuiltin {
   const tool = defineTool({
     name: RECALL_RESULT,
     description:
@@ -28,7 +28,7 @@ export function recallResultTool(state: RunState): OfferedTool {
       return redactedIfSecret(record.full ?? record.output);
     },
   });
-  return { tool, when: () => recallNeeded(state) };
+  return { tool, spec: builtinSpec(tool), offered: () => recallNeeded(state) };
 }
 
 /** Something was cleared from the context (its state says so) or a result was cut. Once true, it stays true. */

@@ -87,6 +87,10 @@ export type AgentEvent =
   | E<'plan_create', { plan: string[] }>
   | E<'plan_update', { plan: string[]; reason?: string }>
   | E<'tools_select', { step: number; tools: string[]; from: number }>
+  /** The model searched the tools routing left out (`search_tools`); `tools` are sent from the next step on. */
+  | E<'tools_search', { step: number; query: string; tools: string[] }>
+  /** A skill's instructions were loaded (`load_skill`); while it is active its `allowed-tools` narrow the tools offered. */
+  | E<'skill_activate', { step: number; skill: string; allowedTools?: string[] }>
   | E<
       'guardrail_trip',
       { guardrail: string; stage: 'input' | 'output' | 'tool_call'; action: 'block' | 'rewrite'; reason: string }

@@ -13,6 +13,8 @@ interface Entry {
   spec: ToolSpec;
   /** Why the tool is disabled; undefined while it is enabled. */
   disabled?: string;
+  /** Callable but never listed (a loop's built-in tool, offered only at some steps). */
+  hidden?: boolean;
 }
 
 const specs = new WeakMap<AnyTool, ToolSpec>();
@@ -63,15 +65,18 @@ export class ToolRegistry {
     return this.#version;
   }
 
-  /** Adds a tool. Throws a ConfigError when another tool already has its name (`replace` overrides). */
-  register(tool: AnyTool, options: { replace?: boolean } = {}): this {
+  /**
+   * Adds a tool. Throws a ConfigError when another tool already has its name (`replace` overrides).
+   * A `hidden` tool can be called but is left out of `specs()` and `list()` (which keep their arrays).
+   */
+  register(tool: AnyTool, options: { replace?: boolean; hidden?: boolean } = {}): this {
     if (this.#entries.has(tool.name) && !options.replace) {
       throw new ConfigError({ message: `A tool named "${tool.name}" is already registered; rename one of them.` });
     }
     const spec = specOf(tool);
-    this.#entries.set(tool.name, { tool, spec });
+    this.#entries.set(tool.name, options.hidden ? { tool, spec, hidden: true } : { tool, spec });
     this.#addKeys(tool.name);
-    return this.#changed();
+    return options.hidden ? this : this.#changed();
   }
 
   /** Removes a tool; returns whether it was there. */
@@ -111,7 +116,9 @@ export class ToolRegistry {
 
   /** The enabled tools, in registration order (cached). */
   list(): readonly AnyTool[] {
-    this.#enabled ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.tool);
+    this.#enabled ??= [...this.#entries.values()]
+      .filter((e) => e.disabled === undefined && !e.hidden)
+      .map((e) => e.tool);
     return this.#enabled;
   }
 
@@ -122,7 +129,7 @@ export class ToolRegistry {
 
   /** The enabled tools as providers see them. Same array instance until the set changes. */
   specs(): readonly ToolSpec[] {
-    this.#specs ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.spec);
+    this.#specs ??= [...this.#entries.values()].filter((e) => e.disabled === undefined && !e.hidden).map((e) => e.spec);
     return this.#specs;
   }
 
