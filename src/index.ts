@@ -2,7 +2,9 @@
  * thinkflow: build LLM agents from first principles.
  * This root entry is the core (agent, tools, protocols, providers, memory, traces); each integration
  * with heavier dependencies has its own subpath (`thinkflow/server`, `thinkflow/postgres`, ...: see
- * src/entries/). Every public name is listed here on purpose.
+ * src/entries/). Every public name is listed here on purpose. Nothing here imports a Node built-in, so
+ * the root runs on Node, Bun, Deno, Workers and in browsers; what needs a disk, a socket or a process is
+ * in `thinkflow/sqlite` (the SQLite stores) and `thinkflow/tools/node` (files, http_get, documents).
  */
 export {
   Agent,
@@ -29,6 +31,7 @@ export {
   type PlanAndExecuteOptions,
   type PlanRunOptions,
   planAndExecute,
+  RECALL_RESULT,
   type RunOptions,
   type StepOverrides,
   type StepState,
@@ -42,11 +45,10 @@ export {
   cachedModel,
   cacheKey,
   memoryCacheStore,
-  SqliteCacheStore,
-  withCache,
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 // One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
+// Compaction: one line per context_compact event. Tool names and the aliases vendors' name rules need.
 export {
   type AnswerDelta,
   type AnswerReader,
@@ -56,6 +58,7 @@ export {
   ContentPart,
   contentText,
   createAnswerReader,
+  describeCompaction,
   type ErrorCode,
   errorMessage,
   FilePart,
@@ -85,10 +88,15 @@ export {
   StoreError,
   TextPart,
   ThinkflowError,
+  TOOL_NAME_RULES,
   ToolCall,
   type ToolCallRecord,
+  type ToolNameRule,
+  type ToolNameVendor,
   type ToolSpec,
+  toolNameAliases,
   Usage,
+  wireToolName,
 } from './core/index.js';
 export {
   type AnthropicOptions,
@@ -131,6 +139,7 @@ export {
   thinkflowHome,
   tokenCounterKind,
 } from './llm/index.js';
+export type { Compaction, CompactionOptions, ContextState } from './memory/index.js';
 export {
   type ContextFit,
   type ContextInput,
@@ -160,12 +169,9 @@ export {
   reflectionFromRun,
   type SessionInfo,
   type SessionStore,
-  type SqliteLocation,
-  SqliteMemoryStore,
-  type SqliteMemoryStoreOptions,
-  SqliteSessionStore,
   type Summarize,
 } from './memory/index.js';
+// Tool calls written in text, in any model's format.
 export {
   type BuildPromptOptions,
   type BuiltPrompt,
@@ -187,12 +193,17 @@ export {
   type ProtocolName,
   parseJsonAction,
   parseReAct,
+  type ReadContext,
   type ReadReply,
   type ReadToolCall,
+  type ReadToolCallsOptions,
   reactPrompt,
   reactProtocol,
+  readToolCalls,
   renderExample,
   renderPrompt,
+  type TextToolCall,
+  type ToolCallsRead,
 } from './protocols/index.js';
 export {
   type A2aAgentToolOptions,
@@ -201,7 +212,6 @@ export {
   a2aAgentTool,
   askUserTool,
   type BuiltinOptions,
-  builtinTools,
   calculatorTool,
   coerceArguments,
   convertUnitsTool,
@@ -216,18 +226,13 @@ export {
   type ElicitRequest,
   type ElicitResult,
   type ExecuteOptions,
-  fileTools,
-  type HttpGetOptions,
-  httpGetTool,
   jsonSchemaTool,
   type Logger,
   type LogLevel,
   RetryableToolError,
-  resolveInRoot,
   type SampleMessage,
   type SampleRequest,
   type SampleResult,
-  searchDocumentsTool,
   type Tool,
   type ToolAnnotations,
   type ToolCallInput,
@@ -296,7 +301,6 @@ export {
   type StepLike,
   type StepRecord,
   type SuspendedStep,
-  sqliteWorkflowStore,
   toolStep,
   type Workflow,
   type WorkflowBuilder,

@@ -3,7 +3,7 @@ import { createToolExecutor, type ParentRun, type ToolEndRecord, type ToolRegist
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { guardToolCalls } from './guardrails/index.js';
 import type { StopReason } from './guards/index.js';
-import { NEVER } from './link-abort.js';
+import { neverSignal } from './link-abort.js';
 import type { RunContext, RunTools } from './loop-config.js';
 import { event } from './run-state.js';
 import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
@@ -23,6 +23,8 @@ export function createRunTools(
     concurrency: options.toolConcurrency ?? 8,
     maxFailures: options.maxToolFailures,
     observationLimit: options.observationLimit,
+    // A cut result is kept whole for `recall_result`, which compaction offers.
+    recallCut: options.context?.compaction !== false,
     approve: run.approve ?? options.approve,
     ask: run.ask,
     parent,
@@ -101,7 +103,7 @@ function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEnd
   const { silent, stats } = state;
   return ctx.config.tools.executor.executeNow(calls, {
     // A signal that can never fire is not passed on: listening to one costs about a µs per call.
-    signal: signal === NEVER ? undefined : signal,
+    signal: signal === neverSignal() ? undefined : signal,
     onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
     beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
     // Nobody listens: no start callback to build or call.

@@ -22,6 +22,7 @@ export {
   mediaParts,
   reasoningText,
 } from './content-text.js';
+export { describeCompaction } from './describe-compaction.js';
 export {
   ConfigError,
   type ErrorCode,
@@ -66,6 +67,8 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
+// Node built-ins reached lazily, so the core bundles for browsers and Workers (#38).
+export { maybeNodeBuiltin, nodeBuiltin, processEnv } from './node-builtin.js';
 export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
 export {
   type ActionInput,
@@ -76,8 +79,19 @@ export {
   type ReadReply,
   type ReadToolCall,
   type ReplyHabit,
+  type TextToolCall,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
+export {
+  INLINE_KEYWORD,
+  inlineKeywordOf,
+  isFinalName,
+  KEYWORD_SPELLINGS,
+  LINE_KEYWORD,
+  lineKeywordOf,
+  type ReActKeyword,
+  squash,
+} from './react-keywords.js';
 export {
   mayHoldSecret,
   redactedIfSecret,
@@ -96,6 +110,14 @@ export {
   type RunStatus,
   type RunUsage,
 } from './run-result.js';
+export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
+export {
+  TOOL_NAME_RULES,
+  type ToolNameRule,
+  type ToolNameVendor,
+  toolNameAliases,
+  wireToolName,
+} from './wire-tool-name.js';
 export { withFields } from './with-fields.js';

@@ -23,29 +23,17 @@ export { type ApprovalGate, type Approver, createApprovalGate } from './approval
 export {
   askUserTool,
   type BuiltinOptions,
-  builtinTools,
   calculate,
   calculatorTool,
-  chartTools,
   convertUnits,
   convertUnitsTool,
   currentTimeTool,
-  dataTools,
   datetimeTools,
   demoHolidayTool,
   demoMovieTool,
   demoSearchTool,
   demoTools,
   demoWeatherTool,
-  fileTools,
-  type HttpGetOptions,
-  httpGetTool,
-  httpTools,
-  type ResolvedPath,
-  resolveInRoot,
-  type SearchDocumentsOptions,
-  searchDocumentsTool,
-  searchTools,
   unitTools,
   type WebSearchProvider,
   type WebSearchResult,
@@ -56,20 +44,7 @@ export { closestNames, editDistance } from './closest-names.js';
 export { type CoercedArguments, coerceArguments } from './coerce-arguments.js';
 export { formatInputIssues } from './format-input-issues.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './json-schema-tool.js';
-export {
-  type McpAuth,
-  type McpClientAnswers,
-  type McpCommonOptions,
-  type McpConnection,
-  type McpHttpOptions,
-  type McpRoot,
-  type McpSamplingOptions,
-  type McpServerOptions,
-  type McpStdioOptions,
-  type McpToolSet,
-  mcpContentText,
-  mcpTools,
-} from './mcp/index.js';
+export { mcpContentText } from './mcp/mcp-content-text.js';
 export { normalizeToolName } from './normalize-tool-name.js';
 export { isRetryableError, RetryableToolError } from './retryable-tool-error.js';
 export { runWithTimeLimit, TimeLimitError } from './run-with-time-limit.js';
@@ -99,4 +74,4 @@ export {
 export type { ElicitRequest, ElicitResult, LogLevel, SampleMessage, SampleRequest, SampleResult } from './tool-peer.js';
 export type { ToolCallInput, ToolEndRecord, ToolErrorKind, ToolStartRecord } from './tool-records.js';
 export { type ToolLookup, ToolRegistry } from './tool-registry.js';
-export { truncateObservation } from './truncate-observation.js';
+export { clearedResult, recallHint, truncateObservation } from './truncate-observation.js';

@@ -104,6 +104,8 @@ export interface Tool<I = unknown, O = unknown> {
   readonly sequential?: boolean;
   /** Safe to run twice with the same input (durable runs retry an interrupted call only then). */
   readonly idempotent?: boolean;
+  /** Characters of output before head + tail truncation, instead of the executor's `observationLimit` (`Infinity`: never cut). */
+  readonly outputLimit?: number;
 }
 
 /** A tool of any input type, as held by registries. */
@@ -123,11 +125,12 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   examples?: z.infer<S>[];
   sequential?: boolean;
   idempotent?: boolean;
+  outputLimit?: number;
 }
 
-// Letters and digits of any script: text protocols carry the name as written, and native providers
-// map names their API refuses to ASCII and back (llm/providers/wire-tool-names.ts).
-const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
+// What MCP allows: letters and digits of any script, `_ - . /`, up to 128. Text protocols carry the name
+// as written; providers send names their API refuses under aliases and map them back (core/wire-tool-name.ts).
+const TOOL_NAME = /^[\p{L}\p{M}\p{N}_\-./]{1,128}$/u;
 
 /**
  * Defines a tool from a zod schema. The JSON Schema that providers and prompts see is generated
@@ -144,7 +147,7 @@ const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
 export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S, O>): Tool<z.infer<S>, O> {
   if (!TOOL_NAME.test(options.name)) {
     throw new TypeError(
-      `Tool name "${options.name}" must be 1-64 letters (any script), digits, "_" or "-", e.g. "search" or "搜索".`,
+      `Tool name "${options.name}" must be 1-128 letters (any script), digits, "_", "-", "." or "/", e.g. "search", "搜索" or "github.create_issue".`,
     );
   }
   const parameters = toParameters(options.input);
@@ -166,6 +169,7 @@ export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S,
     examples: options.examples,
     sequential: options.sequential,
     idempotent: options.idempotent,
+    outputLimit: options.outputLimit,
   };
 }
 

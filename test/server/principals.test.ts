@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
-import { SqliteSessionStore } from '../../src/memory/index.js';
+import { SqliteSessionStore } from '../../src/memory/node.js';
 import { createApp, type RunRecord, SqliteRunStore, tokenPrincipal } from '../../src/server/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { callReply, postJson, tempDir } from './server-fixtures.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/index.js';
-import { createDeltaRedactor } from '../../src/server/redact-deltas.js';
+import { createAnswerReader } from '../../src/core/index.js';
+import { createDeltaRedactor } from '../../src/server/runs/redact-deltas.js';
 
 /** Streams `text` in pieces of `size` through a redactor, then ends the call: the delta texts stored. */
 function stored(text: string, size: number): string[] {
@@ -39,9 +40,12 @@ describe('stored deltas', () => {
     }
   });
 
-  it('pass text without credentials through as it comes, a word at most behind', () => {
-    // The last word, still held when the call ends, goes out in one more delta before the response.
-    expect(stored('Hello there, friend', 4)).toEqual(['', 'Hello ', 'there,', ' ', '', 'friend']);
+  it('pass text without credentials through as it comes', () => {
+    // No word here can begin a key (`sk-`, `AIza`, `Bearer`...): each piece goes out as it is.
+    expect(stored('Hello there, friend', 4)).toEqual(['Hell', 'o th', 'ere,', ' fri', 'end']);
+    // A word that may begin one waits for the character after it; the last goes with the call's end.
+    expect(stored('Ask Bear it', 4)).toEqual(['Ask ', '', 'Bear it']);
+    expect(stored('Ask sk', 4)).toEqual(['Ask ', '', 'sk']);
     // Chinese text has no key characters: every piece goes out at once.
     expect(stored('北京今天晴，气温二十度。', 2)).toEqual(['北京', '今天', '晴，', '气温', '二十', '度。']);
   });
@@ -52,5 +56,30 @@ describe('stored deltas', () => {
     const joined = stored(block, 5).join('');
     expect(joined).not.toContain('MIIBOgIBAAJBAK');
     expect(joined).toContain('[redacted]');
+  });
+});
+
+describe('the live answer read from stored deltas', () => {
+  it('redacts a credential split across deltas and holds back only its tail, not the answer', () => {
+    const redactor = createDeltaRedactor();
+    const reader = createAnswerReader();
+    const at = { runId: 'r', ts: 0, step: 1 };
+    const deltas = ['Your key is sk-proj-Ab12', 'Cd34Ef56Gh78 and ', 'it works. ', 'Done.'];
+    const events: AgentEvent[] = [
+      { ...at, type: 'run_start', input: 'q', model: 'm', protocol: 'native', tools: [] },
+      { ...at, type: 'model_request', model: 'm', messages: [] },
+      ...deltas.map((text): AgentEvent => ({ ...at, type: 'model_delta', text })),
+      { ...at, type: 'model_response', text: deltas.join(''), ms: 0 },
+    ];
+    // What a client gets as each model event is stored.
+    const sent = events.map((event) =>
+      redactor
+        .next(event)
+        .flatMap((stored) => reader.read(stored))
+        .map((piece) => piece.text)
+        .join(''),
+    );
+    // Just after a key, a word may still be part of the next one: `Done.` waits for the call's end.
+    expect(sent.slice(2)).toEqual(['Your key is', ' [redacted] and', ' it works.', '', ' Done.']);
   });
 });

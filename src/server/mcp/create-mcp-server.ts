@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, LoggingLevel, Tool as McpToolListing } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, requireOptional } from '../../core/index.js';
 import { type AnyTool, formatInputIssues } from '../../tools/index.js';
-import { MAX_BODY_DEPTH, nestingDepth } from '../http-error.js';
+import { MAX_BODY_DEPTH, nestingDepth } from '../http/index.js';
 import { type McpCatalog, registerCatalog } from './mcp-catalog.js';
 import { toMcpContent } from './mcp-content.js';
 import { type McpCallContext, mcpToolContext } from './mcp-tool-context.js';
