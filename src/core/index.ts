@@ -14,6 +14,7 @@ export {
   createAnswerReader,
   SEGMENT_BREAK,
 } from './answer-text.js';
+export { expressionIn, normalizeExpression } from './arithmetic-input.js';
 export {
   contentText,
   describePart,
