@@ -69,6 +69,14 @@ export {
   mcpContentText,
   mcpTools,
 } from './mcp/index.js';
+export type {
+  NestedCallHooks,
+  NestedCallOutcome,
+  NestedCallRecord,
+  NestedCalls,
+  NestedJournal,
+} from './nested-calls.js';
+export { toJsonValue } from './nested-calls.js';
 export { normalizeToolName } from './normalize-tool-name.js';
 export { isRetryableError, RetryableToolError } from './retryable-tool-error.js';
 export { runWithTimeLimit, TimeLimitError } from './run-with-time-limit.js';
