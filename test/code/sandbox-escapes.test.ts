@@ -22,7 +22,9 @@ describe('the sandbox refuses escape attempts', () => {
       'return [typeof process, typeof require, typeof fetch, typeof module, typeof host, typeof WebAssembly, typeof setInterval]',
       [price],
     );
-    expect(record.output).toBe('Returned: ["undefined","undefined","undefined","undefined","undefined","undefined","undefined"]');
+    expect(record.output).toBe(
+      'Returned: ["undefined","undefined","undefined","undefined","undefined","undefined","undefined"]',
+    );
   });
 
   it('returns values as JSON: prototype pollution stays inside the value', async () => {
@@ -49,11 +51,10 @@ describe('the sandbox refuses escape attempts', () => {
 
   it('a tool that is not exposed rejects, and the program can catch it', async () => {
     const { price } = priceTools();
-    const record = await runCode(
-      'try { await tools.deploy({}) } catch (e) { return "caught: " + e.message }',
-      [price],
+    const record = await runCode('try { await tools.deploy({}) } catch (e) { return "caught: " + e.message }', [price]);
+    expect(record.output).toBe(
+      'Returned: "caught: No tool named \\"deploy\\" is available to code. Available: price."',
     );
-    expect(record.output).toBe('Returned: "caught: No tool named \\"deploy\\" is available to code. Available: price."');
   });
 
   it('a tool marked callableFromCode: false is neither declared nor callable', async () => {
