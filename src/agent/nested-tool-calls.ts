@@ -1,6 +1,11 @@
 import type { ReadToolCall } from '../core/index.js';
-import type { NestedCallOutcome, NestedCalls, ToolRegistry } from '../tools/index.js';
-import { toJsonValue } from '../tools/index.js';
+import {
+  type NestedCallOutcome,
+  type NestedCalls,
+  type NestedToolSource,
+  ToolRegistry,
+  toJsonValue,
+} from '../tools/index.js';
 import type { RunContext } from './loop-config.js';
 import { event } from './run-state.js';
 
@@ -24,9 +29,10 @@ export function createNestedCalls(ctx: RunContext, step: number, parentCallId: s
       ctx.ending = { error };
     },
     save: (journal) => checkpoints?.nestedChanged(state, parentCallId, journal) ?? Promise.resolve(),
-    run(call: ReadToolCall, registry: ToolRegistry | undefined, hooks = {}): Promise<NestedCallOutcome> {
+    run(call: ReadToolCall, registry: NestedToolSource | undefined, hooks = {}): Promise<NestedCallOutcome> {
       let value: unknown;
-      const executor = tools.executorFor(registry ?? tools.registry);
+      // A tool's own list is a ToolRegistry (code mode builds one); anything else resolves in the run's.
+      const executor = tools.executorFor(registry instanceof ToolRegistry ? registry : tools.registry);
       return executor
         .execute([call], {
           signal: hooks.signal ? AbortSignal.any([signal, hooks.signal]) : signal,

@@ -75,6 +75,7 @@ export type {
   NestedCallRecord,
   NestedCalls,
   NestedJournal,
+  NestedToolSource,
 } from './nested-calls.js';
 export { toJsonValue } from './nested-calls.js';
 export { normalizeToolName } from './normalize-tool-name.js';

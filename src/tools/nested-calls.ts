@@ -1,6 +1,5 @@
 import type { ReadToolCall } from '../core/index.js';
 import { serializeOutput } from './serialize-output.js';
-import type { ToolRegistry } from './tool-registry.js';
 
 /**
  * One call a tool made to another tool (a code-mode program's `tools.x(…)`), as its run records it.
@@ -31,6 +30,15 @@ export interface NestedJournal {
 /** How a nested call ended: its output (`value` as JSON, `output` as the observation text) or the error the caller sees. */
 export type NestedCallOutcome = { ok: true; value: unknown; output: string } | { ok: false; error: string };
 
+/**
+ * The tools nested calls resolve against, as far as they need them: a `ToolRegistry` (structural here,
+ * so the tool types and the registry do not import each other).
+ */
+export interface NestedToolSource {
+  get(name: string): { name: string; idempotent?: boolean; callableFromCode?: boolean } | undefined;
+  list(): readonly { name: string; callableFromCode?: boolean }[];
+}
+
 /** Told when a nested call waits for a person or a slot, and again just before it starts after that wait. */
 export interface NestedCallHooks {
   /** Stops the call (the calling program was stopped). */
@@ -47,13 +55,13 @@ export interface NestedCallHooks {
  */
 export interface NestedCalls {
   /** The run's own tools (code mode's protocol exposes these). */
-  readonly registry: ToolRegistry;
+  readonly registry: NestedToolSource;
   /** The journal this call wrote before a restart, when the run resumed in the middle of it. */
   readonly recorded?: NestedJournal;
   /** Writes the journal with the run's checkpoint; resolves once it is written (at once when nothing is kept). */
   save(journal: NestedJournal): Promise<void>;
   /** Runs one call against `registry` (the run's own when omitted). Never rejects for tool problems. */
-  run(call: ReadToolCall, registry: ToolRegistry | undefined, hooks?: NestedCallHooks): Promise<NestedCallOutcome>;
+  run(call: ReadToolCall, registry: NestedToolSource | undefined, hooks?: NestedCallHooks): Promise<NestedCallOutcome>;
   /** Ends the run with this answer once the step's calls are done (code mode's `final_answer`). */
   end(answer: string): void;
   /** Fails the run once the step's calls are done (a replay that diverged). */
