@@ -140,20 +140,23 @@ function startSession(
     );
   };
 
-  const hostFn = vm.newFunction('host', (kindHandle, idHandle, argHandle) => {
+  const text = (handle: QuickJSHandle | undefined) =>
+    handle !== undefined && vm.typeof(handle) === 'string' ? vm.getString(handle) : undefined;
+  const hostFn = vm.newFunction('host', (kindHandle, idHandle, aHandle, bHandle) => {
     if (finished) return;
-    const kind = vm.getString(kindHandle);
-    const id = vm.getNumber(idHandle);
-    const arg = argHandle === undefined ? undefined : vm.dump(argHandle);
-    if (kind === 'call' && Array.isArray(arg) && typeof arg[0] === 'string' && typeof arg[1] === 'string') {
-      track(host.call(arg[0], arg[1]), id, (out) => out);
-    } else if (kind === 'sleep') track(host.sleep(typeof arg === 'number' ? arg : 0), id, () => undefined);
-    else if (kind === 'log') host.log(typeof arg === 'string' ? arg : String(arg));
+    const kind = text(kindHandle);
+    const id = vm.typeof(idHandle) === 'number' ? vm.getNumber(idHandle) : 0;
+    const a = text(aHandle);
+    if (kind === 'call') {
+      const input = text(bHandle);
+      if (a !== undefined && input !== undefined) track(host.call(a, input), id, (out) => out);
+    } else if (kind === 'sleep') track(host.sleep(Number(a) || 0), id, () => undefined);
+    else if (kind === 'log') host.log(a ?? '');
     else if (kind === 'final') {
-      host.final?.(typeof arg === 'string' ? arg : undefined);
-      finish({ type: 'returned', json: typeof arg === 'string' ? arg : undefined });
-    } else if (kind === 'done') finish({ type: 'returned', json: typeof arg === 'string' ? arg : undefined });
-    else if (kind === 'fail') finish(failure(programError(typeof arg === 'string' ? arg : String(arg))));
+      host.final?.(a);
+      finish({ type: 'returned', json: a });
+    } else if (kind === 'done') finish({ type: 'returned', json: a });
+    else if (kind === 'fail') finish(failure(programError(a ?? 'The program failed.')));
   });
   owned.push(hostFn);
 

@@ -4,8 +4,8 @@
  * and hands back two of its own (`settle`, `watch`); nothing else of the host is reachable, and
  * everything that crosses is JSON text, parsed on the other side.
  *
- * Called as `(prelude)(host, names, seed, clock, hasFinal)`. `host(kind, id, a)` kinds: `call`
- * (a = [name, input JSON]), `sleep`, `log`, `final`, `done`, `fail`.
+ * Called as `(prelude)(host, names, seed, clock, hasFinal)`. `host(kind, id, a, b)` takes strings only;
+ * kinds: `call` (a = name, b = input JSON), `sleep` (a = ms), `log`, `final`, `done`, `fail`.
  */
 export const SANDBOX_PRELUDE = `(function (host, names, seed, clock, hasFinal) {
   'use strict';
@@ -14,10 +14,10 @@ export const SANDBOX_PRELUDE = `(function (host, names, seed, clock, hasFinal) {
   const RealDate = Date;
   const pending = new Map();
   let next = 0;
-  const request = (kind, a) => new Promise((resolve, reject) => {
+  const request = (kind, a, b) => new Promise((resolve, reject) => {
     const id = ++next;
     pending.set(id, { resolve, reject });
-    host(kind, id, a);
+    host(kind, id, a, b);
   });
   const settle = (id, ok, text) => {
     const waiter = pending.get(id);
@@ -45,7 +45,7 @@ export const SANDBOX_PRELUDE = `(function (host, names, seed, clock, hasFinal) {
       } catch (error) {
         return Promise.reject(new TypeError('The input of tools.' + name + ' cannot be turned into JSON: ' + error.message));
       }
-      return request('call', [name, text]);
+      return request('call', name, text);
     };
   }
   Object.freeze(table);
@@ -75,7 +75,7 @@ export const SANDBOX_PRELUDE = `(function (host, names, seed, clock, hasFinal) {
       value: (fn, ms, ...args) => {
         const id = ++timerIds;
         timers.add(id);
-        request('sleep', Number(ms) || 0).then(() => {
+        request('sleep', String(Number(ms) || 0)).then(() => {
           if (timers.delete(id) && typeof fn === 'function') fn(...args);
         });
         return id;
