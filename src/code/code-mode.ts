@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ThinkflowError } from '../core/index.js';
+import { assertPeers, ThinkflowError } from '../core/index.js';
 import { toolDeclarations } from '../protocols/index.js';
 import {
   type AnyTool,
@@ -59,6 +59,8 @@ export function codeMode(tools: readonly AnyTool[], options: CodeModeOptions = {
 export function codeTool(options: CodeToolOptions): Tool<{ code: string }, string> {
   const name = options.name ?? 'run_code';
   const budgets: CodeBudgets = { ...DEFAULT_BUDGETS, ...definedBudgets(options) };
+  // A missing sandbox package fails here, at setup, with the install command, not in the middle of a run.
+  if (!options.sandbox) assertPeers('code');
   const sandbox = options.sandbox ?? quickJsSandbox();
   const own = options.tools ? new ToolRegistry(options.tools.filter((t) => t.callableFromCode !== false)) : undefined;
   const description = own
