@@ -150,8 +150,9 @@ export function treeBuilder(): TreeBuilder {
         case 'tool_start': {
           const item: StepItem = { kind: 'tool', callId: e.callId as string, tool: e.tool as string, input: e.input };
           const parent = e.parentCallId ? findTool(s().items, e.parentCallId as string) : undefined;
-          if (parent) (parent.calls ??= []).push(item);
-          else s().items.push(item);
+          if (!parent) s().items.push(item);
+          else if (parent.calls) parent.calls.push(item);
+          else parent.calls = [item];
           break;
         }
         case 'tool_end': {
