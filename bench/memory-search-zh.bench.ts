@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteMemoryStore } from '../src/memory/index.js';
+import { SqliteMemoryStore } from '../src/memory/node.js';
 import { buildChineseCorpus, type LabelledQuery } from '../test/fixtures/memory/corpus-zh.js';
 
 const percentile = (xs: number[], p: number) =>

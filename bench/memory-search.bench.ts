@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteMemoryStore } from '../src/memory/index.js';
+import { SqliteMemoryStore } from '../src/memory/node.js';
 import { buildCorpus, type LabelledQuery } from '../test/fixtures/memory/corpus.js';
 
 const percentile = (xs: number[], p: number) =>

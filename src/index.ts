@@ -2,7 +2,9 @@
  * thinkflow: build LLM agents from first principles.
  * This root entry is the core (agent, tools, protocols, providers, memory, traces); each integration
  * with heavier dependencies has its own subpath (`thinkflow/server`, `thinkflow/postgres`, ...: see
- * src/entries/). Every public name is listed here on purpose.
+ * src/entries/). Every public name is listed here on purpose. Nothing here imports a Node built-in, so
+ * the root runs on Node, Bun, Deno, Workers and in browsers; what needs a disk, a socket or a process is
+ * in `thinkflow/sqlite` (the SQLite stores) and `thinkflow/tools/node` (files, http_get, documents).
  */
 export {
   Agent,
@@ -42,8 +44,6 @@ export {
   cachedModel,
   cacheKey,
   memoryCacheStore,
-  SqliteCacheStore,
-  withCache,
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 // One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
@@ -160,10 +160,6 @@ export {
   reflectionFromRun,
   type SessionInfo,
   type SessionStore,
-  type SqliteLocation,
-  SqliteMemoryStore,
-  type SqliteMemoryStoreOptions,
-  SqliteSessionStore,
   type Summarize,
 } from './memory/index.js';
 export {
@@ -201,7 +197,6 @@ export {
   a2aAgentTool,
   askUserTool,
   type BuiltinOptions,
-  builtinTools,
   calculatorTool,
   coerceArguments,
   convertUnitsTool,
@@ -216,18 +211,13 @@ export {
   type ElicitRequest,
   type ElicitResult,
   type ExecuteOptions,
-  fileTools,
-  type HttpGetOptions,
-  httpGetTool,
   jsonSchemaTool,
   type Logger,
   type LogLevel,
   RetryableToolError,
-  resolveInRoot,
   type SampleMessage,
   type SampleRequest,
   type SampleResult,
-  searchDocumentsTool,
   type Tool,
   type ToolAnnotations,
   type ToolCallInput,
@@ -296,7 +286,6 @@ export {
   type StepLike,
   type StepRecord,
   type SuspendedStep,
-  sqliteWorkflowStore,
   toolStep,
   type Workflow,
   type WorkflowBuilder,

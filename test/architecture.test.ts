@@ -80,17 +80,14 @@ const LAYERS = [
 describe('architecture', () => {
   const all = files(SRC);
 
-  it('core/ and protocols/ import nothing but zod, jsonrepair and each other', () => {
-    // The one exception: the optional-peer loader needs node:module's createRequire.
-    const seam = join('core', 'load-optional.ts');
+  it('core/ and protocols/ import nothing but zod, jsonrepair, @noble/hashes and each other', () => {
     const bad: string[] = [];
     for (const file of all) {
       const mod = moduleOf(file);
       if (mod !== 'core' && mod !== 'protocols') continue;
       for (const spec of imports(file)) {
         const to = target(file, spec);
-        const allowed =
-          spec === 'zod' || spec === 'jsonrepair' || (spec === 'node:module' && relative(SRC, file) === seam);
+        const allowed = spec === 'zod' || spec === 'jsonrepair' || spec.startsWith('@noble/hashes/');
         const ok = to ? to === 'core' || to === 'protocols' : allowed;
         if (!ok) bad.push(`${relative(SRC, file)} -> ${spec}`);
       }
@@ -112,7 +109,9 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
-  it('modules import each other only through their index', () => {
+  // A module's faces: index.ts runs on every runtime; node.ts (where there is one) holds what needs a disk,
+  // a socket or a process. test/runtimes/root-graph.test.ts proves the root's graph never reaches a node.ts.
+  it('modules import each other only through their index or their Node face', () => {
     const bad: string[] = [];
     for (const file of all) {
       const from = moduleOf(file);
@@ -120,7 +119,7 @@ describe('architecture', () => {
         const to = target(file, spec);
         if (!to || to === from || !LAYERS.includes(to)) continue;
         const resolved = relative(SRC, join(file, '..', spec)).split(sep);
-        const isIndex = resolved.length === 2 && resolved[1] === 'index.js';
+        const isIndex = resolved.length === 2 && (resolved[1] === 'index.js' || resolved[1] === 'node.js');
         if (!isIndex) bad.push(`${relative(SRC, file)} -> ${spec}`);
       }
     }
@@ -159,6 +158,66 @@ describe('architecture', () => {
       visit(source);
     }
     expect(long).toEqual([]);
+  });
+
+  describe('the server wing: rooms by concept', () => {
+    const SERVER = join(SRC, 'server');
+    // Each room imports only rooms on lower floors: data (records) below what runs things (runs, queue),
+    // the routes and protocols above both, and the app's assembly at the root on top.
+    const FLOORS: string[][] = [
+      ['health', 'http'],
+      ['security', 'records'],
+      ['caller', 'stores', 'schedules'],
+      ['runs'],
+      ['workflows'],
+      ['queue', 'routes', 'mcp'],
+      ['protocols'],
+      ['config'],
+      ['.'],
+    ];
+    const floorOf = (room: string) => FLOORS.findIndex((floor) => floor.includes(room));
+    const serverFiles = all.filter((f) => f.startsWith(SERVER + sep));
+    /** The room (top folder under src/server, `.` for the root) and the folder a file stands in. */
+    const roomOf = (file: string) => {
+      const parts = relative(SERVER, file).split(sep);
+      return parts.length === 1 ? '.' : parts[0];
+    };
+    const crossings = serverFiles.flatMap((file) =>
+      imports(file).flatMap((spec) => {
+        const to = resolveImport(file, spec);
+        return to?.startsWith(SERVER + sep) && dirname(to) !== dirname(file) ? [{ file, spec, to }] : [];
+      }),
+    );
+
+    it('src/server/ keeps only the entry, the listener and the app assembly at its root', () => {
+      const root = readdirSync(SERVER).filter((name) => name.endsWith('.ts'));
+      expect(root.sort()).toEqual(['create-app.ts', 'index.ts', 'serve.ts']);
+    });
+
+    it('every server folder is a room on a floor, with an index.ts', () => {
+      const rooms = [...new Set(serverFiles.map(roomOf))].sort();
+      expect(rooms.filter((room) => floorOf(room) < 0)).toEqual([]);
+      expect(rooms.filter((room) => room !== '.' && !existsSync(join(SERVER, room, 'index.ts')))).toEqual([]);
+    });
+
+    it('a file leaves its folder only through the index.ts of the folder it imports', () => {
+      const bad = crossings
+        .filter(({ file, to }) => {
+          if (!to.endsWith(`${sep}index.ts`)) return true;
+          // From outside a room, the room's own index; inside it (protocols/openai -> protocols/a2a), a sub-room's.
+          const outside = roomOf(file) !== roomOf(to);
+          return outside && dirname(to) !== join(SERVER, roomOf(to));
+        })
+        .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
+      expect(bad).toEqual([]);
+    });
+
+    it('rooms import only rooms on lower floors', () => {
+      const bad = crossings
+        .filter(({ file, to }) => roomOf(file) !== roomOf(to) && floorOf(roomOf(to)) >= floorOf(roomOf(file)))
+        .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
+      expect(bad).toEqual([]);
+    });
   });
 
   it('no source file passes the 500-line hard cap', () => {

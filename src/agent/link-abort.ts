@@ -1,7 +1,11 @@
 import type { StopReason } from './guards/index.js';
 
-/** The signal of a run that nothing can abort. */
-export const NEVER = new AbortController().signal;
+let never: AbortSignal | undefined;
+/** The signal of a run that nothing can abort (made with the first run: Workers allow none at import). */
+export function neverSignal(): AbortSignal {
+  never ??= new AbortController().signal;
+  return never;
+}
 
 export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message: 'The run was aborted.' };
 
@@ -11,7 +15,7 @@ export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message
  */
 export function linkAbort(outer: AbortSignal | undefined, maxDurationMs: number | undefined) {
   // Nothing can abort this run: share one signal rather than pay for a controller per run.
-  if (!outer && maxDurationMs === undefined) return { signal: NEVER, reason: () => undefined, dispose() {} };
+  if (!outer && maxDurationMs === undefined) return { signal: neverSignal(), reason: () => undefined, dispose() {} };
   const controller = new AbortController();
   let why: StopReason | undefined;
   const onAbort = () => {

@@ -9,7 +9,7 @@ import {
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { guardToolCalls } from './guardrails/index.js';
 import type { StopReason } from './guards/index.js';
-import { NEVER } from './link-abort.js';
+import { neverSignal } from './link-abort.js';
 import type { RunContext, RunTools } from './loop-config.js';
 import { createNestedCalls } from './nested-tool-calls.js';
 import { event } from './run-state.js';
@@ -154,7 +154,7 @@ function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEnd
   const { silent, stats } = state;
   return ctx.config.tools.executor.executeNow(calls, {
     // A signal that can never fire is not passed on: listening to one costs about a µs per call.
-    signal: signal === NEVER ? undefined : signal,
+    signal: signal === neverSignal() ? undefined : signal,
     onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
     beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
     nest: (callId) => createNestedCalls(ctx, step, callId),

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { type ModelChunk, type ModelRequest, type ModelResponse, stableJson } from '../core/index.js';
+import { type ModelChunk, type ModelRequest, type ModelResponse, sha256Hex, stableJson } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 
 /** Where `cachedModel` keeps replies. `SqliteCacheStore` is the default; `memoryCacheStore` suits tests. */
@@ -29,7 +28,7 @@ export function memoryCacheStore(): CacheStore & { readonly size: number } {
 export function cacheKey(modelId: string, request: ModelRequest): string {
   const { messages, tools, temperature, topP, maxTokens, stop } = request;
   const text = stableJson({ model: modelId, messages, tools, temperature, topP, maxTokens, stop });
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(text);
 }
 
 export interface CachedModelOptions {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { errorMessage, ModelResponse, StoreError } from '../core/index.js';
 import type { Model } from '../llm/index.js';
-import { openSqlite, retryBusy } from '../memory/index.js';
+import { openSqlite, retryBusy } from '../memory/node.js';
 import { type CacheStore, cachedModel } from './cached-model.js';
 
 /**

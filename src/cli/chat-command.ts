@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { Agent } from '../agent/index.js';
 import { contentText, isThinkflowError, type Message, redactText } from '../core/index.js';
-import { SqliteMemoryStore, SqliteSessionStore } from '../memory/index.js';
+import { SqliteMemoryStore, SqliteSessionStore } from '../memory/node.js';
 import { useColor } from './colors.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Agent } from '../agent/index.js';
-import { withCache } from '../cache/index.js';
+import { withCache } from '../cache/node.js';
 import { ConfigError } from '../core/index.js';
 import {
   type EvalCase,

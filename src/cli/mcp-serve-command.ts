@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
 import { envApiTokens, serveMcp } from '../server/index.js';
-import { type AnyTool, type BuiltinOptions, builtinTools } from '../tools/index.js';
+import type { AnyTool, BuiltinOptions } from '../tools/index.js';
+import { builtinTools } from '../tools/node.js';
 import { addExamples } from './global-options.js';
 import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
 import { selectTools } from './select-tools.js';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
-import { type Memory, MemoryKind, SqliteMemoryStore } from '../memory/index.js';
+import { type Memory, MemoryKind } from '../memory/index.js';
+import { SqliteMemoryStore } from '../memory/node.js';
 import { colorsFor } from './colors.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';

@@ -4,7 +4,8 @@ import { Agent } from '../agent/index.js';
 import { type AgentEvent, ConfigError, type EventOf, type RunResult } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ProtocolName } from '../protocols/index.js';
-import { type AnyTool, builtinTools } from '../tools/index.js';
+import type { AnyTool } from '../tools/index.js';
+import { builtinTools } from '../tools/node.js';
 import {
   createTraceWriter,
   type Divergence,

@@ -1,5 +1,6 @@
 import { ConfigError } from '../core/index.js';
-import { type AnyTool, type BuiltinOptions, builtinTools, calculatorTool, demoTools } from '../tools/index.js';
+import { type AnyTool, type BuiltinOptions, calculatorTool, demoTools } from '../tools/index.js';
+import { builtinTools } from '../tools/node.js';
 
 /** The demo model's tools: calculator, and search, weather, holidays and films over built-in mock data. */
 export const DEMO_TOOLS: AnyTool[] = [calculatorTool, ...demoTools];

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
-import { loadConfig, serve } from '../server/index.js';
+import { loadConfig, serve, type ThinkflowConfig } from '../server/index.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';
 import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
@@ -16,6 +16,12 @@ interface ServeFlags extends SecurityFlags {
   dataDir?: string;
   retentionDays?: string;
   recoveryInterval?: string;
+}
+
+/** What a config serves, as the "serving …" line names it: its agents, then `workflow <name>` for each workflow. */
+export function servedNames(config: Pick<ThinkflowConfig, 'agents' | 'workflows'>): string {
+  const workflows = Object.keys(config.workflows ?? {}).map((name) => `workflow ${name}`);
+  return [...Object.keys(config.agents ?? {}), ...workflows].join(', ');
 }
 
 /** Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. */
@@ -85,7 +91,7 @@ export function registerServeCommand(program: Command): void {
         retentionDays: flags.retentionDays === undefined ? undefined : retentionDays(flags.retentionDays),
         recoveryIntervalMs: flags.recoveryInterval === undefined ? undefined : recoveryInterval(flags.recoveryInterval),
       });
-      process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
+      process.stderr.write(`thinkflow: serving ${servedNames(config)} on ${server.url}\n`);
       onShutdownSignal(server.close);
     });
   addSecurityFlags(command);

@@ -8,7 +8,7 @@ import { addExamples } from './global-options.js';
 import { numberIn } from './model-options.js';
 import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
 import { DEMO_TOOLS } from './select-tools.js';
-import { onShutdownSignal } from './serve-command.js';
+import { onShutdownSignal, servedNames } from './serve-command.js';
 
 interface StudioFlags extends SecurityFlags {
   port: number;
@@ -61,7 +61,7 @@ export function registerStudioCommand(program: Command): void {
         tokens: [...(flags.token ?? []), ...(token ? [token] : [])],
         allowedHosts: flags.allowedHost,
       });
-      process.stderr.write(`thinkflow: serving ${Object.keys(config.agents).join(', ')} on ${server.url}\n`);
+      process.stderr.write(`thinkflow: serving ${servedNames(config)} on ${server.url}\n`);
       // The token rides in the URL once; the page keeps it and drops it from the address bar.
       const query = token ? `?token=${token}` : '';
       process.stdout.write(`thinkflow studio: ${server.url}/studio${query}\n`);

@@ -3,7 +3,7 @@ import { ConfigError, redactText } from '../core/index.js';
 import { createLogThrottle, createRunWorker, createWorkflowWorker, loadConfig, openStore } from '../server/index.js';
 import { postgresWorkflowStore } from '../workflow/index.js';
 import { addExamples } from './global-options.js';
-import { onShutdownSignal } from './serve-command.js';
+import { onShutdownSignal, servedNames } from './serve-command.js';
 
 interface WorkerFlags {
   queue: string;
@@ -82,8 +82,7 @@ export function registerWorkerCommand(program: Command): void {
         // An outage repeats the same error on every reconnect and retry: one line per interval, with a count.
         onError: (error) => log(`thinkflow worker: ${redactText(String(error))}`),
       });
-      const serving = [...Object.keys(config.agents), ...Object.keys(workflows).map((name) => `workflow ${name}`)];
-      process.stderr.write(`thinkflow: worker serving ${serving.join(', ')}\n`);
+      process.stderr.write(`thinkflow: worker serving ${servedNames(config)}\n`);
       onShutdownSignal(async () => {
         await Promise.all([worker.close(), steps?.close()]);
         await store.close();

@@ -65,6 +65,8 @@ export {
   type ToolSpec,
   Usage,
 } from './model-types.js';
+// Node built-ins reached lazily, so the core bundles for browsers and Workers (#38).
+export { maybeNodeBuiltin, nodeBuiltin, processEnv } from './node-builtin.js';
 export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
 export {
   type ActionInput,
@@ -77,6 +79,16 @@ export {
   type ReplyHabit,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
+export {
+  INLINE_KEYWORD,
+  inlineKeywordOf,
+  isFinalName,
+  KEYWORD_SPELLINGS,
+  LINE_KEYWORD,
+  lineKeywordOf,
+  type ReActKeyword,
+  squash,
+} from './react-keywords.js';
 export {
   mayHoldSecret,
   redactedIfSecret,
@@ -95,6 +107,7 @@ export {
   type RunStatus,
   type RunUsage,
 } from './run-result.js';
+export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
 export { withFields } from './with-fields.js';

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { ConfigError, errorMessage } from './errors.js';
+import { nodeBuiltin } from './node-builtin.js';
 
 /** A feature whose packages are optional peer dependencies, installed by the apps that use it. */
 export interface OptionalFeature {
@@ -70,9 +70,9 @@ function isNotFound(error: unknown, name: string): boolean {
 // an app that does not use a feature bundles and loads none of its packages. The require function is
 // made on first use, so a CommonJS bundle (where import.meta is empty) still loads this module.
 let requirePeer: NodeJS.Require | undefined;
-function peerRequire(): NodeJS.Require {
+function peerRequire(feature: string): NodeJS.Require {
   // In a CommonJS bundle import.meta is empty: resolve from the bundle's own file instead.
-  requirePeer ??= createRequire(import.meta.url ?? __filename);
+  requirePeer ??= nodeBuiltin('node:module', feature).createRequire(import.meta.url ?? __filename);
   return requirePeer;
 }
 
@@ -81,7 +81,7 @@ function peerRequire(): NodeJS.Require {
  * that take long to load and that most runs never need (mathjs, better-sqlite3, yaml, html-to-text).
  */
 export function requireDependency<T>(name: string): T {
-  return peerRequire()(name) as T;
+  return peerRequire(`Loading ${name}`)(name) as T;
 }
 
 // A subpath to resolve where the package has no root entry that `require.resolve` can find.
@@ -98,7 +98,7 @@ export function assertPeers(feature: OptionalFeatureId): void {
   for (const spec of OPTIONAL_FEATURES[feature].packages) {
     const name = packageName(spec);
     try {
-      peerRequire().resolve(PROBES[name] ?? name);
+      peerRequire(OPTIONAL_FEATURES[feature].name).resolve(PROBES[name] ?? name);
     } catch (error) {
       if (!isNotFound(error, name)) throw error;
       missing.push(name);
@@ -115,7 +115,7 @@ export function assertPeers(feature: OptionalFeatureId): void {
  */
 export function requireOptional<T>(feature: OptionalFeatureId, name: string, subpath = ''): T {
   try {
-    return peerRequire()(subpath ? `${name}/${subpath}` : name) as T;
+    return peerRequire(OPTIONAL_FEATURES[feature].name)(subpath ? `${name}/${subpath}` : name) as T;
   } catch (error) {
     if (isNotFound(error, name)) throw missingPeerError(feature, [name], error);
     throw error;

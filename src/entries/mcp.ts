@@ -38,4 +38,4 @@ export {
   type McpStdioOptions,
   type McpToolSet,
   mcpTools,
-} from '../tools/index.js';
+} from '../tools/node.js';

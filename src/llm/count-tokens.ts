@@ -20,7 +20,9 @@ function loadExact(): GptTokenizer | null {
     // Its global merge cache defaults to 100k entries; a small one is enough here.
     exact.setMergeCacheSize(2_048);
   } catch (error) {
-    if (!isThinkflowError(error)) throw error;
+    // Deno without --allow-read may not look into node_modules: count with the estimate, as without the peer.
+    const denied = ['NotCapable', 'PermissionDenied'].includes((error as Error | null)?.name ?? '');
+    if (!isThinkflowError(error) && !denied) throw error;
     exact = null;
   }
   return exact;

@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { z } from 'zod';
-import { ConfigError, ModelResponse } from '../core/index.js';
+import { ConfigError, isThinkflowError, ModelResponse, nodeBuiltin, processEnv } from '../core/index.js';
 import { demoModel } from './demo-model.js';
 import type { Model } from './model.js';
 import { anthropic } from './providers/anthropic/index.js';
@@ -66,7 +64,7 @@ export interface ResolveModelOptions {
  * const model = resolveModel('ollama:qwen2.5:7b');
  * const fromEnv = resolveModel(undefined, { THINKFLOW_MODEL: 'openai:gpt-4o-mini', OPENAI_API_KEY: 'sk-...' });
  */
-export function resolveModel(spec?: string, env: ModelEnv = process.env, options: ResolveModelOptions = {}): Model {
+export function resolveModel(spec?: string, env: ModelEnv = processEnv(), options: ResolveModelOptions = {}): Model {
   const extra =
     options.providerOptions && Object.keys(options.providerOptions).length ? options.providerOptions : undefined;
   const value = (spec ?? env.THINKFLOW_MODEL ?? '').trim();
@@ -138,8 +136,10 @@ export function resolveModel(spec?: string, env: ModelEnv = process.env, options
     }
     case 'llamacpp': {
       if (extra) throw new ConfigError({ message: 'Provider options (-O) go to HTTP providers; llamacpp takes none.' });
-      const path = need(rest, value, 'llamacpp:PATH.gguf').replace(/^~(?=$|[\\/])/, homedir());
-      if (!existsSync(path)) {
+      const feature = 'A local GGUF model (llamacpp:)';
+      const home = () => nodeBuiltin('node:os', feature).homedir();
+      const path = need(rest, value, 'llamacpp:PATH.gguf').replace(/^~(?=$|[\\/])/, home);
+      if (!nodeBuiltin('node:fs', feature).existsSync(path)) {
         throw new ConfigError({ message: `No GGUF file at ${path}: check the path, or run "thinkflow models pull".` });
       }
       return llamaCpp({ modelPath: path });
@@ -163,8 +163,9 @@ function need(part: string, spec: string, form: string): string {
 function readScript(file: string): ScriptFile {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = nodeBuiltin('node:fs', 'A scripted:FILE.json model').readFileSync(file, 'utf8');
   } catch (cause) {
+    if (isThinkflowError(cause)) throw cause;
     throw new ConfigError({ message: `Cannot read the script file ${file}: check the path.`, cause });
   }
   let json: unknown;

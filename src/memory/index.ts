@@ -21,15 +21,6 @@ export {
 } from './memory-store.js';
 export { type CountTokens, createMessageTokens, type MessageTokens } from './message-tokens.js';
 export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddings.js';
-export {
-  databasePath,
-  loadSqlite,
-  type NewFileSettings,
-  openSqlite,
-  retryBusy,
-  type SqliteLocation,
-  sqliteCall,
-} from './open-sqlite.js';
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store.js';
 export { inTransaction, withSchemaLock } from './postgres-transaction.js';
@@ -43,5 +34,3 @@ export {
   reflectionFromRun,
 } from './recall.js';
 export type { SessionInfo, SessionStore } from './session-store.js';
-export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
-export { SqliteSessionStore } from './sqlite-session-store.js';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { redactedIfSecret, StoreError } from '../core/index.js';
 import type { EmbeddingProvider } from './embedding-provider.js';
 import { type Memory, MemoryInput } from './memory-store.js';
@@ -12,7 +11,7 @@ export interface NewMemories {
 
 /** A short random memory id, easy to type in `thinkflow memory rm`. */
 function memoryId(): string {
-  return `mem_${randomBytes(8).toString('hex')}`;
+  return `mem_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
 }
 
 /**

@@ -4,36 +4,40 @@ import { HTTPException } from 'hono/http-exception';
 import { redactText } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
-import { callerRuns } from './caller-runs.js';
-import { callerSessions } from './caller-sessions.js';
-import { isClientGone } from './client-gone.js';
-import { closeUnreadBody } from './close-unread-body.js';
-import { createLocalRuns } from './create-local-runs.js';
-import { apiError, httpExceptionError, runFailed } from './http-error.js';
-import { DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './outage.js';
-import { currentScope } from './request-scope.js';
-import { type AuthConfig, authRequired, resolveCaller } from './resolve-caller.js';
-import { a2aRoutes } from './routes/a2a-route.js';
-import { agUiRoute } from './routes/ag-ui-route.js';
-import { chatCompletionsRoute } from './routes/chat-completions-route.js';
-import { eventsRoute } from './routes/events-route.js';
-import { forkRoute } from './routes/fork-route.js';
-import { type HookConfig, hookRoutes } from './routes/hook-routes.js';
-import { listRunsRoute } from './routes/list-runs-route.js';
-import { modelsRoute } from './routes/models-route.js';
-import { REPLAY_BODY_TYPES, replayRoute } from './routes/replay-route.js';
-import { responsesRoute } from './routes/responses-route.js';
-import { runRoutes } from './routes/run-routes.js';
-import { sessionRoutes } from './routes/session-routes.js';
-import { traceRoute } from './routes/trace-route.js';
-import { uiStreamRoute } from './routes/ui-stream-route.js';
-import { workflowRoutes } from './routes/workflow-routes.js';
-import type { RunService } from './run-service.js';
+import { type AuthConfig, authRequired, callerRuns, callerSessions, resolveCaller } from './caller/index.js';
+import {
+  DEFAULT_LIMITS,
+  DependencyUnavailableError,
+  isDependencyUnavailable,
+  type ServerLimits,
+  stderrErrors,
+} from './health/index.js';
+import { apiError, closeUnreadBody, currentScope, httpExceptionError, isClientGone, runFailed } from './http/index.js';
+import {
+  a2aRoutes,
+  agUiRoute,
+  chatCompletionsRoute,
+  modelsRoute,
+  responsesRoute,
+  uiStreamRoute,
+} from './protocols/index.js';
+import type { AgentEntry, RunService, RunStore } from './records/index.js';
+import {
+  eventsRoute,
+  forkRoute,
+  type HookConfig,
+  hookRoutes,
+  listRunsRoute,
+  REPLAY_BODY_TYPES,
+  replayRoute,
+  runRoutes,
+  sessionRoutes,
+  traceRoute,
+  workflowRoutes,
+} from './routes/index.js';
+import { createLocalRuns } from './runs/index.js';
 import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
-import type { AgentEntry } from './servable-agent.js';
-import { DEFAULT_LIMITS, type ServerLimits } from './server-limits.js';
-import type { RunStore } from './stores/run-store.js';
-import type { WorkflowRuns } from './workflow-runs.js';
+import type { WorkflowRuns } from './workflows/index.js';
 
 export type { AuthConfig };
 
@@ -136,7 +140,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   app.use('/v1/*', limit);
   app.use('/a2a/:name', limit);
   listRunsRoute(app, runs);
-  runRoutes(app, runs);
+  runRoutes(app, runs, options.workflows);
   // Before the workflow routes: an agent run's fork is answered here, a workflow run's passed on.
   forkRoute(app, runs, options.workflows);
   traceRoute(app, runs);
@@ -144,7 +148,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
   if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
-  eventsRoute(app, runs);
+  eventsRoute(app, runs, options.workflows);
   chatCompletionsRoute(app, runs);
   responsesRoute(app, runs);
   modelsRoute(app, runs);

@@ -1,14 +1,17 @@
+export { ApiToken, type AuthConfig, tokenPrincipal } from './caller/index.js';
+export { defineConfig, loadConfig, type StoreConfig, type ThinkflowConfig } from './config/index.js';
 export { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
-export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
-export { createQueueRuns, type QueueRunsOptions } from './create-queue-runs.js';
-export { createRunWorker, type RunWorker, type RunWorkerOptions } from './create-run-worker.js';
+export type { Readiness, ServerLimits } from './health/index.js';
 export {
-  createWorkflowWorker,
-  type WorkflowWorker,
-  type WorkflowWorkerOptions,
-} from './create-workflow-worker.js';
-export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
-export { loadConfig } from './load-config.js';
+  type Backoff,
+  backoffDelay,
+  createLogThrottle,
+  type Dependency,
+  DependencyUnavailableError,
+  isDependencyUnavailable,
+  type LogThrottle,
+} from './health/index.js';
+export type { Caller } from './http/index.js';
 export {
   AudioPart,
   createMcpServer,
@@ -33,59 +36,77 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
+export { ChatCompletionBody, ResponsesBody, RunAgentInput, UiMessage, UiStreamBody } from './protocols/index.js';
+export type { QueueLocation } from './queue/index.js';
 export {
-  type Backoff,
-  backoffDelay,
-  createLogThrottle,
-  type Dependency,
-  DependencyUnavailableError,
-  isDependencyUnavailable,
-  type LogThrottle,
-} from './outage.js';
-export { type Cron, type CronResult, nextCronTime, type ParseCronOptions, parseCron } from './parse-cron.js';
-export type { Answer } from './question-box.js';
-export type { QueueLocation } from './queue-names.js';
-export { queueStepDispatch, type StepQueue, type StepQueueOptions } from './queue-step-dispatch.js';
-export type { Readiness } from './readiness.js';
-export type { Caller } from './request-scope.js';
-export { ApiToken, type AuthConfig, tokenPrincipal } from './resolve-caller.js';
-export {
-  DEFAULT_RETENTION_DAYS,
-  type Retention,
-  type RetentionConfig,
-  retentionRequest,
-  startRetention,
-} from './retention.js';
-export { RunAgentInput } from './routes/ag-ui-wire-schema.js';
-export { ChatCompletionBody } from './routes/chat-completions-route.js';
-export { ForkRunBody } from './routes/fork-route.js';
-export type { HookConfig } from './routes/hook-routes.js';
-export { ListRunsQuery } from './routes/list-runs-route.js';
-export { ResponsesBody } from './routes/responses-wire.js';
-export { ApprovalBody, StartRunBody } from './routes/run-routes.js';
-export { UiMessage, UiStreamBody } from './routes/ui-stream-wire-schema.js';
+  createQueueRuns,
+  createRunWorker,
+  createWorkflowWorker,
+  type QueueRunsOptions,
+  queueStepDispatch,
+  type RunWorker,
+  type RunWorkerOptions,
+  type StepQueue,
+  type StepQueueOptions,
+  type WorkflowWorker,
+  type WorkflowWorkerOptions,
+} from './queue/index.js';
+export type {
+  AgentEntry,
+  Answer,
+  AnswerResult,
+  ForkRequest,
+  ForkResult,
+  ForkStart,
+  IdempotencyClaim,
+  IdempotencyRequest,
+  RecoverableRun,
+  RunQueueStore,
+  RunService,
+  RunStore,
+  ServableAgent,
+  StartRequest,
+  StartResult,
+} from './records/index.js';
 export {
   CallerOptions,
   ClientTool,
   isFinished,
   PendingQuestion,
+  type PruneRequest,
+  type PruneResult,
   RunFork,
+  RunPage,
   type RunPatch,
+  type RunQuery,
   RunRecord,
   RunSource,
+  RunStoreStats,
+  RunSummary,
   ServerRunStatus,
   type StoredEvent,
-} from './run-record.js';
-export type {
-  AnswerResult,
-  ForkRequest,
-  ForkResult,
-  ForkStart,
-  IdempotencyRequest,
-  RunService,
-  StartRequest,
-  StartResult,
-} from './run-service.js';
+} from './records/index.js';
+export type { HookConfig } from './routes/index.js';
+export { ApprovalBody, ForkRunBody, ListRunsQuery, StartRunBody } from './routes/index.js';
+export {
+  createLocalRuns,
+  DEFAULT_RETENTION_DAYS,
+  type LocalRuns,
+  type LocalRunsOptions,
+  type Retention,
+  type RetentionConfig,
+  retentionRequest,
+  startRetention,
+} from './runs/index.js';
+export {
+  type Cron,
+  type CronResult,
+  nextCronTime,
+  type ParseCronOptions,
+  parseCron,
+  type ScheduleConfig,
+  startSchedules,
+} from './schedules/index.js';
 export {
   type CorsConfig,
   checkApiTokens,
@@ -96,23 +117,8 @@ export {
   type SecurityOptions,
   securityMiddleware,
 } from './security/index.js';
-export type { AgentEntry, ServableAgent } from './servable-agent.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export type { ServerLimits } from './server-limits.js';
-export { type ScheduleConfig, startSchedules } from './start-schedules.js';
-export type { IdempotencyClaim } from './stores/idempotency-claim.js';
-export { PostgresRunStore, type PostgresRunStoreOptions } from './stores/postgres-run-store.js';
-export {
-  type PruneRequest,
-  type PruneResult,
-  RunPage,
-  type RunQuery,
-  RunStoreStats,
-  RunSummary,
-} from './stores/run-listing.js';
-export type { RecoverableRun, RunQueueStore } from './stores/run-queue-store.js';
-export type { RunStore } from './stores/run-store.js';
-export { SqliteRunStore } from './stores/sqlite-run-store.js';
+export { PostgresRunStore, type PostgresRunStoreOptions, SqliteRunStore } from './stores/index.js';
 export {
   type WorkflowRuns,
   type WorkflowRunsOptions,
@@ -120,4 +126,4 @@ export {
   type WorkflowStartContext,
   type WorkflowStartResult,
   workflowRuns,
-} from './workflow-runs.js';
+} from './workflows/index.js';

@@ -1,23 +1,19 @@
 import { join } from 'node:path';
 import { redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
-import { SqliteSessionStore } from '../memory/index.js';
+import { SqliteSessionStore } from '../memory/node.js';
+import { type ApiToken, authRequired, checkTokenEntries } from './caller/index.js';
+import type { StoreConfig, ThinkflowConfig } from './config/index.js';
 import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
-import { createLocalRuns } from './create-local-runs.js';
-import { createQueueRuns } from './create-queue-runs.js';
-import type { StoreConfig, ThinkflowConfig } from './define-config.js';
-import { listenHttp } from './listen-http.js';
-import { createLogThrottle, isDependencyUnavailable } from './outage.js';
-import { queueStepDispatch } from './queue-step-dispatch.js';
-import { type ApiToken, authRequired, checkTokenEntries } from './resolve-caller.js';
-import { type Retention, startRetention } from './retention.js';
-import type { RunService } from './run-service.js';
+import { createLogThrottle, isDependencyUnavailable } from './health/index.js';
+import { listenHttp } from './http/index.js';
+import { createQueueRuns, queueStepDispatch } from './queue/index.js';
+import type { RunService, RunStore } from './records/index.js';
+import { createLocalRuns, type Retention, startRetention } from './runs/index.js';
+import { startSchedules } from './schedules/index.js';
 import { boundHosts, envApiTokens } from './security/index.js';
-import { startSchedules } from './start-schedules.js';
-import { PostgresRunStore } from './stores/postgres-run-store.js';
-import type { RunStore } from './stores/run-store.js';
-import { SqliteRunStore } from './stores/sqlite-run-store.js';
-import { openWorkflowRuns } from './workflow-runs.js';
+import { PostgresRunStore, SqliteRunStore } from './stores/index.js';
+import { openWorkflowRuns } from './workflows/index.js';
 
 export interface ServeOptions {
   config: ThinkflowConfig;
@@ -116,7 +112,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const tokens = checkTokenEntries([...apiTokens(config), ...(options.tokens ?? [])]);
   const hostname = options.hostname ?? '127.0.0.1';
   const store = await openStore(options, config.store);
-  const agents = config.agents;
+  const agents = config.agents ?? {};
   const runs = options.queue
     ? createQueueRuns({
         redisUrl: options.queue,

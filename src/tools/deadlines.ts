@@ -19,7 +19,7 @@ class Entry implements Deadline {
     if (!this.linked) return;
     unlink(this);
     // An idle lane keeps its timer, unreferenced so the process may exit: the next call reuses it.
-    if (!this.lane.head) this.lane.timer?.unref();
+    if (!this.lane.head) this.lane.timer?.unref?.();
   }
 }
 

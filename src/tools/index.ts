@@ -15,6 +15,7 @@ export {
   a2aText,
   fromV1SendParams,
   JsonRpcRequest,
+  jsonRpcIdOf,
   toV1StreamResponse,
   toV1Task,
 } from './a2a/a2a-wire-schema.js';
@@ -22,29 +23,17 @@ export { type ApprovalGate, type Approver, createApprovalGate } from './approval
 export {
   askUserTool,
   type BuiltinOptions,
-  builtinTools,
   calculate,
   calculatorTool,
-  chartTools,
   convertUnits,
   convertUnitsTool,
   currentTimeTool,
-  dataTools,
   datetimeTools,
   demoHolidayTool,
   demoMovieTool,
   demoSearchTool,
   demoTools,
   demoWeatherTool,
-  fileTools,
-  type HttpGetOptions,
-  httpGetTool,
-  httpTools,
-  type ResolvedPath,
-  resolveInRoot,
-  type SearchDocumentsOptions,
-  searchDocumentsTool,
-  searchTools,
   unitTools,
   type WebSearchProvider,
   type WebSearchResult,
@@ -55,20 +44,7 @@ export { closestNames, editDistance } from './closest-names.js';
 export { type CoercedArguments, coerceArguments } from './coerce-arguments.js';
 export { formatInputIssues } from './format-input-issues.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './json-schema-tool.js';
-export {
-  type McpAuth,
-  type McpClientAnswers,
-  type McpCommonOptions,
-  type McpConnection,
-  type McpHttpOptions,
-  type McpRoot,
-  type McpSamplingOptions,
-  type McpServerOptions,
-  type McpStdioOptions,
-  type McpToolSet,
-  mcpContentText,
-  mcpTools,
-} from './mcp/index.js';
+export { mcpContentText } from './mcp/mcp-content-text.js';
 export type {
   NestedCallHooks,
   NestedCallOutcome,

@@ -1,4 +1,5 @@
-import { type Context, createContext, Script } from 'node:vm';
+import type { Context, Script } from 'node:vm';
+import { nodeBuiltin } from '../core/index.js';
 
 /** Thrown by `runWithTimeLimit` when the function ran too long and was stopped. */
 export class TimeLimitError extends Error {
@@ -16,9 +17,13 @@ let watchdog: { context: Context; script: Script } | undefined;
  * `run()` is executed with a `timeout`, and V8 terminates whatever it is running when the time is
  * up. Only the fixed script text is compiled; the function's inputs stay plain data.
  * Costs a watchdog thread per call (a fraction of a millisecond), so keep it off hot paths.
+ * node:vm is reached when first needed: where the runtime has none, the call fails with a `ConfigError`.
  */
 export function runWithTimeLimit<T>(fn: () => T, limitMs: number): T {
-  watchdog ??= { context: createContext({ run: undefined }), script: new Script('run()') };
+  if (!watchdog) {
+    const vm = nodeBuiltin('node:vm', 'A time-limited calculation');
+    watchdog = { context: vm.createContext({ run: undefined }), script: new vm.Script('run()') };
+  }
   const { context, script } = watchdog;
   context.run = fn;
   try {

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { type AgentEvent, ConfigError, errorMessage } from '../core/index.js';
+import { type AgentEvent, ConfigError, errorMessage, isThinkflowError, nodeBuiltin } from '../core/index.js';
 
 /**
  * One line of a JSONL trace: an `AgentEvent` as the loop emitted it. Lenient on purpose, so a trace
@@ -50,8 +49,9 @@ export function parseTrace(text: string, source = 'trace'): AgentEvent[] {
 export function readTrace(path: string): AgentEvent[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = nodeBuiltin('node:fs', 'Reading a trace file').readFileSync(path, 'utf8');
   } catch (error) {
+    if (isThinkflowError(error)) throw error;
     throw new ConfigError({ message: `Cannot read trace file ${path}: ${errorMessage(error)}`, cause: error });
   }
   return parseTrace(text, path);

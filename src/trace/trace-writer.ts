@@ -1,7 +1,5 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { AgentEvent } from '../core/index.js';
-import { redactedJson } from '../core/index.js';
+import { nodeBuiltin, redactedJson } from '../core/index.js';
 
 /** Appends events to a JSONL trace file. */
 export interface TraceWriter {
@@ -22,7 +20,8 @@ let exitHook = false;
  * own line, secrets (API keys, bearer tokens, `apiKey`/`authorization` fields) replaced by `[redacted]`.
  * Lines are written synchronously in batches: at the end of each turn of the event loop (so a run
  * that waits on a model shows up in the file as it goes), at `run_end` and `workflow_end`, on `close()` and when the
- * process exits — one system call per batch instead of one per event.
+ * process exits — one system call per batch instead of one per event. A file is Node's (and Bun's,
+ * Deno's): elsewhere, subscribe to the events with `onEvent` instead.
  *
  * @example
  * const trace = createTraceWriter('runs/today.jsonl');
@@ -30,7 +29,9 @@ let exitHook = false;
  * trace.close();
  */
 export function createTraceWriter(path: string): TraceWriter {
-  mkdirSync(dirname(path), { recursive: true });
+  const feature = 'A trace file';
+  const { closeSync, mkdirSync, openSync, writeSync } = nodeBuiltin('node:fs', feature);
+  mkdirSync(nodeBuiltin('node:path', feature).dirname(path), { recursive: true });
   let fd: number | undefined = openSync(path, 'a');
   let pending: string[] = [];
   let scheduled = false;

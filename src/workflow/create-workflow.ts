@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { Agent } from '../agent/index.js';
+import { sha256Hex } from '../core/index.js';
 import type { AnyTool, Tool } from '../tools/index.js';
 import { agentStep, checkStepId, toolStep, workflowAsStep } from './create-step.js';
 import { cancel, execute, type WorkflowRuntime } from './execute-workflow.js';
@@ -243,10 +243,7 @@ function uniqueIds(steps: AnyStep[], where: string): AnyStep[] {
 
 /** A hash of what decides where checkpoints go: node kinds, step ids and nesting, not the code inside steps. */
 export function definitionHash(shape: WorkflowShape): string {
-  return createHash('sha256')
-    .update(JSON.stringify(structure(shape)))
-    .digest('hex')
-    .slice(0, 16);
+  return sha256Hex(JSON.stringify(structure(shape))).slice(0, 16);
 }
 
 function structure(shape: WorkflowShape): unknown {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type AgentEvent, type RunError, withFields } from '../core/index.js';
 import { emptyUsage, issues, StepInputError } from './run-leaf.js';
 import { cancelCarried, type HeldRun, holdRun, type RunStop, SignalStop } from './run-lease.js';
@@ -52,7 +51,7 @@ export class WorkflowRequestError extends Error {
 /** Starts, resumes or forks a run and carries it as far as it goes: done, suspended, failed or cancelled. */
 export async function execute(runtime: WorkflowRuntime, execution: Execution): Promise<WorkflowResult> {
   const store = execution.options?.store ?? runtime.defaultStore;
-  const runId = execution.type === 'resume' ? execution.runId : (execution.options?.runId ?? randomUUID());
+  const runId = execution.type === 'resume' ? execution.runId : (execution.options?.runId ?? crypto.randomUUID());
   // Taken before the run exists or changes: a recovery elsewhere never picks up a run this call carries.
   const held = await holdRun({ store, runId, leaseMs: execution.options?.leaseMs });
   if (!held)

@@ -28,7 +28,7 @@ export { StepInputError } from './run-leaf.js';
 export { DEFAULT_LEASE_MS } from './run-lease.js';
 export { runStepJob, type StepJobContext, StepJobError } from './run-step-job.js';
 export { type StepDispatch, StepJob, StepJobResult } from './step-job.js';
-export { memoryWorkflowStore, sqliteWorkflowStore } from './workflow-store.js';
+export { memoryWorkflowStore } from './workflow-store.js';
 export type {
   Condition,
   ResumeRequest,

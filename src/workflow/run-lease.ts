@@ -1,14 +1,27 @@
-import { hostname } from 'node:os';
+import { maybeNodeBuiltin } from '../core/index.js';
 import type { WorkflowStore } from './workflow-types.js';
 
 /** How long a run's lease lasts unless renewed (a third of it between renewals). */
 export const DEFAULT_LEASE_MS = 30_000;
 
-const HOST = hostname();
+// A browser or a Worker has no host name or pid (and Deno asks for --allow-sys to read one): its holders
+// are told apart by the start time and the count. Read with the first lease, not at import.
+let host: string | undefined;
+function hostName(): string {
+  if (host === undefined) {
+    try {
+      host = maybeNodeBuiltin('node:os')?.hostname() ?? 'local';
+    } catch {
+      host = 'local';
+    }
+  }
+  return host;
+}
+const PID = (globalThis as { process?: { pid?: number } }).process?.pid ?? 0;
 /** When this process started: a holder with this pid and another start is an earlier process (a container restarted). */
 const STARTED = Math.round(performance.timeOrigin);
 /** This process's part of every holder name; a count after it numbers its executions. */
-const PROCESS = `${HOST}:${process.pid}:${STARTED}:`;
+const processPart = () => `${hostName()}:${PID}:${STARTED}:`;
 /** Numbers this process's executions: two of one run in this process are two holders. */
 let executions = 0;
 
@@ -89,7 +102,7 @@ interface HoldContext {
  */
 export async function holdRun(ctx: HoldContext): Promise<HeldRun | undefined> {
   const { store, runId } = ctx;
-  const holder = PROCESS + ++executions;
+  const holder = processPart() + ++executions;
   const leaseMs = ctx.leaseMs ?? DEFAULT_LEASE_MS;
   // A store only this process sees needs no renewal: its lease excludes a second execution here and never expires.
   const lease = () => ({ holder, until: store.local ? Number.MAX_SAFE_INTEGER : Date.now() + leaseMs });
@@ -131,11 +144,11 @@ export async function holdRun(ctx: HoldContext): Promise<HeldRun | undefined> {
 
 /** Whether `holder` names a process of this host that no longer runs (or an earlier process with this pid). */
 export function isDeadHolder(holder: string): boolean {
-  const [host, pidText, started] = holder.split(':');
-  if (host !== HOST) return false;
+  const [holderHost, pidText, started] = holder.split(':');
+  if (holderHost !== hostName()) return false;
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return started !== String(STARTED);
+  if (pid === PID) return started !== String(STARTED);
   try {
     process.kill(pid, 0);
     return false;

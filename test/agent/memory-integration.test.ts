@@ -1,7 +1,8 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentEvent, contentText, type Message, scriptedModel } from '../../src/index.js';
-import { defaultBudgetFor, SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/index.js';
+import { defaultBudgetFor } from '../../src/memory/index.js';
+import { SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/node.js';
 import { call, waitTool } from './helpers.js';
 
 const tokens = (messages: Message[]) => messages.reduce((n, m) => n + countTokens(contentText(m.content)) + 4, 0);

@@ -5,7 +5,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { toolsFromKits } from '../../src/cli/mcp-serve-command.js';
-import { mcpTools } from '../../src/tools/index.js';
+import { mcpTools } from '../../src/tools/node.js';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -84,3 +84,140 @@ describe('createAnswerReader', () => {
     expect(text(read(list))).toBe('best guess');
   });
 });
+
+/** The pieces a reader sends for one model call streamed in `deltas`, then the run's `final` answer. */
+function streamed(protocol: string, deltas: string[], output: string, tools: string[] = []) {
+  const reader = createAnswerReader();
+  const list = events(
+    { ...start(protocol), tools },
+    request,
+    ...deltas.map(delta),
+    { type: 'model_response', text: deltas.join('') },
+    { type: 'final', output },
+  );
+  const perEvent = list.map((e) =>
+    reader
+      .read(e)
+      .map((d) => d.text)
+      .join(''),
+  );
+  return { perEvent, pieces: perEvent.filter((p) => p !== ''), text: perEvent.join('') };
+}
+
+describe('createAnswerReader streams as the model writes', () => {
+  it('native: each delta goes out as it comes, holding only spaces at the end', () => {
+    const { perEvent, text } = streamed('native', ['The ', 'answer ', 'is ', '42.'], 'The answer is 42.');
+    expect(perEvent.slice(2, 6)).toEqual(['The', ' answer', ' is', ' 42.']);
+    expect(text).toBe('The answer is 42.');
+  });
+
+  it('native: a keyword line split across deltas holds the reply from its line on', () => {
+    const { pieces } = streamed('native', ['Let me think.\nFin', 'al Ans', 'wer: 4'], '4');
+    expect(pieces).toEqual(['Let me think.', '4']);
+  });
+
+  it('native: a line that starts like a keyword goes out once it cannot be one', () => {
+    const { perEvent } = streamed(
+      'native',
+      ['Two things.\nFin', 'al results ', 'are in.'],
+      'Two things.\nFinal results are in.',
+    );
+    expect(perEvent.slice(2, 5)).toEqual(['Two things.', '\nFinal results', ' are in.']);
+  });
+
+  it('native: a <think> block and a call tag never go out', () => {
+    expect(streamed('native', ['<thi', 'nk>hmm</think>', 'Hello ', 'there.'], 'Hello there.').pieces).toEqual([
+      'Hello',
+      ' there.',
+    ]);
+    const tagged = streamed('native', ['Checking now. <tool', '_call>{"name":"t"}</tool_call>'], 'Checking now.');
+    expect(tagged.pieces).toEqual(['Checking now.']);
+  });
+
+  it("native: a reply that opens with one of the agent's tools called as text waits until it can be told", () => {
+    const called = streamed('native', ['sea', 'rch(', '"x")'], 'search("x")', ['search']);
+    expect(called.perEvent.slice(2, 5)).toEqual(['', '', '']);
+    const said = streamed('native', ['sea', 'rch results ', 'say yes.'], 'search results say yes.', ['search']);
+    expect(said.perEvent.slice(2, 5)).toEqual(['', 'search results', ' say yes.']);
+  });
+
+  it("native: a tool-call step's text goes out as it streams, then the answer as a new segment", () => {
+    const reader = createAnswerReader();
+    const list = events(
+      start('native'),
+      request,
+      delta('Let me '),
+      delta('check. '),
+      { type: 'model_response', text: 'Let me check. ', toolCalls: [{ id: 'c', name: 't', arguments: '{}' }] },
+      request,
+      delta('It is '),
+      delta('sunny.'),
+      { type: 'final', output: 'It is sunny.' },
+    );
+    expect(list.map((e) => reader.read(e))).toEqual([
+      [],
+      [],
+      [{ text: 'Let me', start: true }],
+      [{ text: ' check.', start: false }],
+      // The space it held goes with the calls: the step's text, whole, as a non-streamed reply keeps it.
+      [{ text: ' ', start: false }],
+      [],
+      [{ text: 'It is', start: true }],
+      [{ text: ' sunny.', start: false }],
+      [],
+    ]);
+  });
+
+  it('react: only what follows the final-answer marker goes out, the marker split across deltas', () => {
+    const { perEvent, text } = streamed(
+      'react',
+      ['Thought: easy.\nFinal Ans', 'wer: The ', 'answer ', 'is 42.'],
+      'The answer is 42.',
+    );
+    expect(perEvent.slice(2, 6)).toEqual(['', 'The', ' answer', ' is 42.']);
+    expect(text).toBe('The answer is 42.');
+  });
+
+  it('react: Chinese markers, at a line start or inline in a Thought line', () => {
+    const zh = streamed('react', ['思考：很简单。\n最终', '答案：北京', '的天气', '是晴天。'], '北京的天气是晴天。');
+    expect(zh.perEvent.slice(2, 6)).toEqual(['', '北京', '的天气', '是晴天。']);
+    const full = streamed('react', ['想法：知道了。\n最終答案', '：', ' 42'], '42');
+    expect(full.pieces).toEqual(['42']);
+    const inline = streamed('react', ['Thought: I know it. Final Answer: ', '4', '2'], '42');
+    expect(inline.perEvent.slice(2, 5)).toEqual(['', '4', '2']);
+  });
+
+  it('react: an Action before the marker, and an invented Observation after the answer, never go out', () => {
+    const acted = streamed('react', ['Action: search\nAction Input: x\n', 'Final Answer: 1'], '1');
+    expect(acted.perEvent.slice(2, 4)).toEqual(['', '']);
+    const invented = streamed('react', ['Final Answer: 42\nObser', 'vation: more'], '42');
+    expect(invented.pieces).toEqual(['42']);
+  });
+
+  it('json: the answer string goes out decoded as it streams, the envelope never', () => {
+    const { perEvent, text } = streamed(
+      'json',
+      ['{"thought": "done", "action": "final_answer", "action_input": "The ', 'answer \\"is\\" ', '42\\u00', 'b0."}'],
+      'The answer "is" 42°.',
+    );
+    expect(perEvent.slice(2, 6)).toEqual(['The ', 'answer "is" ', '42', '°.']);
+    expect(text).toBe('The answer "is" 42°.');
+    expect(streamed('json', ['{"final_answer": "Par', 'is"}'], 'Paris').pieces).toEqual(['Par', 'is']);
+  });
+
+  it("json: a tool's input, and an answer key before its action, wait for the final answer", () => {
+    const tool = streamed('json', ['{"action": "search", "action_input": "the ', 'weather"}'], 'x');
+    expect(tool.perEvent.slice(2, 4)).toEqual(['', '']);
+    const late = streamed('json', ['{"action_input": "Paris", ', '"action": "final_answer"}'], 'Paris');
+    expect(late.perEvent.slice(2, 4)).toEqual(['', '']);
+    expect(late.text).toBe('Paris');
+  });
+
+  it('json: a reply written as ReAct is read as ReAct', () => {
+    expect(streamed('json', ['Thought: ok.\nFinal Answer: ', 'Paris'], 'Paris').pieces).toEqual(['Paris']);
+  });
+
+  it('a protocol it does not know sends the answer whole at final', () => {
+    expect(streamed('custom', ['Hello ', 'there.'], 'Hello there.').pieces).toEqual(['Hello there.']);
+  });
+});

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostgresMemoryStore, SqliteMemoryStore } from '../../src/memory/index.js';
+import { PostgresMemoryStore } from '../../src/memory/index.js';
+import { SqliteMemoryStore } from '../../src/memory/node.js';
 
 // The memory schema as the stores before the analysed index wrote it: FTS5 mirrored the raw text
 // through triggers, and PostgreSQL's tsv was to_tsvector('english', text || tags).

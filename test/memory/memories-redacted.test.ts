@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SqliteMemoryStore } from '../../src/memory/index.js';
+import { SqliteMemoryStore } from '../../src/memory/node.js';
 
 const KEY = 'sk-proj-Ab12Cd34Ef56Gh78Ij90KlMn';
 

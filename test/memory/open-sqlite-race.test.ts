@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteCacheStore } from '../../src/cache/index.js';
-import { SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/index.js';
+import { SqliteCacheStore } from '../../src/cache/node.js';
+import { SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/node.js';
 import { SqliteRunStore } from '../../src/server/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'thinkflow-open-race-'));

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/index.js';
-import { episodeFromRun, recallMemories, reflectionFromRun, SqliteMemoryStore } from '../../src/memory/index.js';
+import { episodeFromRun, recallMemories, reflectionFromRun } from '../../src/memory/index.js';
+import { SqliteMemoryStore } from '../../src/memory/node.js';
 
 const store = new SqliteMemoryStore({ file: ':memory:' });
 afterEach(async () => {

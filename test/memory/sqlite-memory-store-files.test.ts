@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/index.js';
+import { SqliteMemoryStore, SqliteSessionStore } from '../../src/memory/node.js';
 import { runTogether } from './run-children.js';
 
 let dir: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { SqliteMemoryStore } from '../../src/memory/index.js';
+import { SqliteMemoryStore } from '../../src/memory/node.js';
 import { runMemoryStoreContract } from './memory-store.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-memory-'));

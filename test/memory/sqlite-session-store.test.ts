@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentText, type Message } from '../../src/core/index.js';
-import { databasePath, SqliteSessionStore } from '../../src/memory/index.js';
+import { databasePath, SqliteSessionStore } from '../../src/memory/node.js';
 import { runTogether } from './run-children.js';
 
 let dir: string;

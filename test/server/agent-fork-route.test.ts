@@ -12,7 +12,8 @@ import {
   SqliteRunStore,
   workflowRuns,
 } from '../../src/server/index.js';
-import { createStep, createWorkflow, sqliteWorkflowStore } from '../../src/workflow/index.js';
+import { createStep, createWorkflow } from '../../src/workflow/index.js';
+import { sqliteWorkflowStore } from '../../src/workflow/node.js';
 import { echoTool, postJson, tempDir } from './server-fixtures.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

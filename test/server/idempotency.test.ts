@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
-import { SqliteSessionStore } from '../../src/memory/index.js';
+import { SqliteSessionStore } from '../../src/memory/node.js';
 import { createApp, type RunRecord, type ServerLimits, SqliteRunStore } from '../../src/server/index.js';
 import { parseSse, postJson, stepsAgent, tempDir } from './server-fixtures.js';
 

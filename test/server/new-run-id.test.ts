@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRunId } from '../../src/server/new-run-id.js';
+import { newRunId } from '../../src/server/records/new-run-id.js';
 
 describe('newRunId', () => {
   it('makes UUIDv7s that sort by creation time', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
-import { SqliteSessionStore } from '../../src/memory/index.js';
+import { SqliteSessionStore } from '../../src/memory/node.js';
 import { createApp, type RunRecord, SqliteRunStore, tokenPrincipal } from '../../src/server/index.js';
 import { defineTool } from '../../src/tools/index.js';
 import { callReply, postJson, tempDir } from './server-fixtures.js';
@@ -276,10 +276,36 @@ describe('auth.resolvePrincipal', () => {
 });
 
 describe('auth.tokens in the config', () => {
-  it('refuses, by position, an entry that is not a token or lacks a principal, and a token given twice', () => {
+  it('refuses, by position, an entry that is not a token or lacks a principal, and a token given two principals', () => {
     const make = (tokens: unknown[]) => () => createApp({ agents: { echo }, store, auth: { tokens: tokens as never } });
     expect(make([{ token: 'a' }])).toThrow(/auth\.tokens\[0\].*principal/);
     expect(make(['ok', 42])).toThrow(/auth\.tokens\[1\]/);
-    expect(make(['same', { token: 'same', principal: 'x' }])).toThrow(/auth\.tokens\[1\] repeats a token/);
+    expect(make(['same', { token: 'same', principal: 'x' }])).toThrow(
+      /auth\.tokens\[1\] gives a token listed before it to "x", but it already names "token:[0-9a-f]{16}"/,
+    );
+    expect(
+      make([
+        { token: 'same', principal: 'x' },
+        { token: 'same', principal: 'x', admin: true },
+      ]),
+    ).toThrow(/to "x" \(admin\), but it already names "x"/);
+  });
+
+  it('counts the same token naming the same caller once, from any number of entries', async () => {
+    const app = createApp({
+      agents: { echo },
+      store,
+      auth: { tokens: ['same', 'same', { token: 'own', principal: 'x' }, { token: 'own', principal: 'x' }] },
+    });
+    try {
+      for (const token of ['same', 'own', 'nope']) {
+        const answer = await app.fetch(
+          new Request('http://localhost/v1/runs', { headers: { authorization: `Bearer ${token}` } }),
+        );
+        expect(answer.status).toBe(token === 'nope' ? 401 : 200);
+      }
+    } finally {
+      await app.runs.close({ timeoutMs: 1000 });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runEndPublisher, subscribeRunEnds } from '../../src/server/run-ends.js';
+import { runEndPublisher, subscribeRunEnds } from '../../src/server/queue/run-ends.js';
 import { TEST_REDIS, uniqueName } from './pg-fixtures.js';
 
 describe('run ends over Redis pub/sub', () => {

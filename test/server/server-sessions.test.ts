@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
-import { SqliteSessionStore } from '../../src/memory/index.js';
+import { SqliteSessionStore } from '../../src/memory/node.js';
 import { type RunningServer, serve, serverSessionsFile } from '../../src/server/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { postJson, tempDir } from './server-fixtures.js';

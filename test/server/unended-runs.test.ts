@@ -6,15 +6,15 @@ import {
   PostgresRunStore,
   type RunRecord,
 } from '../../src/server/index.js';
-import { createUnendedRuns, type UnendedRuns } from '../../src/server/unended-runs.js';
+import { createUnendedRuns, type UnendedRuns } from '../../src/server/queue/unended-runs.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
 import { postJson, stepsAgent } from './server-fixtures.js';
 import { eventually } from './spawn-server.js';
 
 /** The sets the queue run service makes, to look at what it keeps. */
 const made = vi.hoisted(() => [] as UnendedRuns[]);
-vi.mock('../../src/server/unended-runs.js', async (original) => {
-  const module = await original<typeof import('../../src/server/unended-runs.js')>();
+vi.mock('../../src/server/queue/unended-runs.js', async (original) => {
+  const module = await original<typeof import('../../src/server/queue/unended-runs.js')>();
   return {
     ...module,
     createUnendedRuns: (max?: number) => {

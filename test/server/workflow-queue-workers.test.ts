@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { queueStepDispatch } from '../../src/server/index.js';
-import { loadBullmq, stepQueueSettings } from '../../src/server/queue-names.js';
+import { loadBullmq, stepQueueSettings } from '../../src/server/queue/queue-names.js';
 import { postgresWorkflowStore } from '../../src/workflow/index.js';
 import config, { createTables } from './fixtures/queue-workflows.config.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';

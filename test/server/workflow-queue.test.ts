@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, createStep, createWorkflow, scriptedModel } from '../../src/index.js';
 import { createWorkflowWorker, queueStepDispatch, type StepQueue } from '../../src/server/index.js';
-import { loadBullmq, stepQueueSettings } from '../../src/server/queue-names.js';
-import { stepJobId } from '../../src/server/queue-step-dispatch.js';
+import { loadBullmq, stepQueueSettings } from '../../src/server/queue/queue-names.js';
+import { stepJobId } from '../../src/server/queue/queue-step-dispatch.js';
 import { postgresWorkflowStore, type Workflow, type WorkflowStore } from '../../src/workflow/index.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from './pg-fixtures.js';
 

@@ -193,3 +193,45 @@ describe('workflow routes', () => {
     expect(text.status).toBe(415);
   });
 });
+
+describe('one run resource: /v1/runs/:id for agent and workflow runs', () => {
+  it('reads, streams and cancels a workflow run at /v1/runs/:id, as at its /v1/workflows/runs alias, with kind', async () => {
+    const id = (await call('tok-alice', '/v1/workflows/tally/runs?wait=true', { input: 'one' })).json.id as string;
+    const read = await call('tok-alice', `/v1/runs/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.json).toMatchObject({ id, kind: 'workflow', workflow: 'tally', status: 'suspended' });
+    expect((await call('tok-alice', `/v1/workflows/runs/${id}`)).json).toEqual(read.json);
+
+    const stream = await fetch(`${server.url}/v1/runs/${id}/events`, {
+      headers: { authorization: 'Bearer tok-alice' },
+    });
+    const types = parseSse(await stream.text()).map((event) => event.event);
+    expect(types[0]).toBe('workflow_start');
+    expect(types.at(-1)).toBe('workflow_end');
+
+    // Another principal's run is not found at either path, with the same answer as an unknown id.
+    const hidden = await call('tok-bob', `/v1/runs/${id}`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.json.error.message).toBe(`No run with id "${id}".`);
+    expect((await call('tok-bob', `/v1/runs/${id}/cancel`, {})).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/v1/runs/${id}/events`, { headers: { authorization: 'Bearer tok-bob' } })).status,
+    ).toBe(404);
+
+    const cancelled = await call('tok-alice', `/v1/runs/${id}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json).toMatchObject({ id, kind: 'workflow', status: 'cancelled' });
+  });
+
+  it('answers an agent run at /v1/runs/:id with kind agent, and an unknown id with 404', async () => {
+    const started = await call('tok-alice', '/v1/agents/helper/runs?wait=true', { input: 'hi' });
+    expect(started.status).toBe(200);
+    const read = await call('tok-alice', `/v1/runs/${started.json.id}`);
+    expect(read.json).toMatchObject({ id: started.json.id, kind: 'agent', agent: 'helper', status: 'done' });
+    expect((await call('tok-alice', '/v1/runs/nope')).status).toBe(404);
+    expect((await call('tok-alice', '/v1/runs/nope/cancel', {})).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/v1/runs/nope/events`, { headers: { authorization: 'Bearer tok-alice' } })).status,
+    ).toBe(404);
+  });
+});

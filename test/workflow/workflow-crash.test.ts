@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sqliteWorkflowStore } from '../../src/index.js';
+import { sqliteWorkflowStore } from '../../src/entries/sqlite.js';
 import { crashFlow, effects } from '../fixtures/workflows/parallel-crash.js';
 
 const script = fileURLToPath(new URL('../fixtures/workflows/parallel-crash.ts', import.meta.url));

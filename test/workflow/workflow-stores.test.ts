@@ -6,11 +6,11 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { postgresWorkflowStore } from '../../src/entries/postgres.js';
+import { sqliteWorkflowStore } from '../../src/entries/sqlite.js';
 import {
   createStep,
   createWorkflow,
   memoryWorkflowStore,
-  sqliteWorkflowStore,
   type WorkflowRunRecord,
   type WorkflowStore,
 } from '../../src/index.js';

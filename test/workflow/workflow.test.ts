@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { sqliteWorkflowStore } from '../../src/entries/sqlite.js';
 import {
   Agent,
   type AgentEvent,
@@ -10,7 +11,6 @@ import {
   createWorkflow,
   memoryWorkflowStore,
   scriptedModel,
-  sqliteWorkflowStore,
   WorkflowRequestError,
 } from '../../src/index.js';
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { RunResult } from '../../core/index.js';
 import { endRun, failure } from '../end-run.js';
 import { budgetGuard, type StopReason } from '../guards/index.js';
@@ -23,7 +22,7 @@ export async function runPlan(input: string, options: PlanAndExecuteOptions, run
   const maxPlanSteps = options.maxPlanSteps ?? 8;
   const language = options.language ?? 'en';
   const budget = run.budget ?? options.budget;
-  const state = createRunState({ runId: run.runId ?? randomUUID(), input, parentRunId: run.parentRunId });
+  const state = createRunState({ runId: run.runId ?? crypto.randomUUID(), input, parentRunId: run.parentRunId });
   const emit = fanOut(run.onEvent ? [run.onEvent] : []);
   const abort = linkAbort(run.signal, budget?.maxDurationMs);
   const call: PlannerCall = { state, emit, signal: abort.signal };

@@ -3,64 +3,18 @@
  * the action names that mean "final answer" or "no action", the fences models put around ReAct lines,
  * and where a reply's own decision ends (so an invented Observation is dropped).
  */
-import type { ReplyHabit } from '../../core/index.js';
+import {
+  INLINE_KEYWORD,
+  inlineKeywordOf,
+  isFinalName,
+  LINE_KEYWORD,
+  lineKeywordOf,
+  type ReActKeyword,
+  type ReplyHabit,
+  squash,
+} from '../../core/index.js';
 
-/** The ReAct keywords, in their canonical form. */
-export type ReActKeyword = 'thought' | 'action' | 'action_input' | 'observation' | 'final_answer';
-
-/**
- * Spellings of each keyword, English and Chinese (simplified and traditional). English is matched in
- * any letter case; longer spellings come first so `Action Input` is not read as `Action`.
- */
-const SPELLINGS: [ReActKeyword, string][] = [
-  ['final_answer', 'final[ _]*answer|最终答案|最终回答|最終答案|最終回答'],
-  ['action_input', 'action[ _]*input|行动输入|动作输入|行動輸入|動作輸入|工具输入'],
-  ['action', 'action|行动|动作|行動|動作'],
-  ['observation', 'observation|观察结果|观察|觀察'],
-  ['thought', 'thoughts?|思考|想法|思路'],
-];
-
-const ALTERNATION = SPELLINGS.map(([, s]) => `(${s})`).join('|');
-
-/**
- * A keyword at the start of a line: optional quote/bullet/heading marks and markdown emphasis, the
- * keyword, an optional step number (`Action 2:` as in the ReAct paper), emphasis again, then an ASCII
- * or full-width colon, possibly inside the emphasis (`**Thought:**`).
- */
-export const LINE_KEYWORD = new RegExp(
-  `^[ \\t>]*(?:[-+•][ \\t]+|#{1,6}[ \\t]*|\\d+[.)][ \\t]+)?[*_\`]*[ \\t]*(?:${ALTERNATION})(?:[ \\t]*\\d+)?[ \\t]*[*_\`]*[ \\t]*[:：][*_\`]*[ \\t]*`,
-  'gimu',
-);
-
-/**
- * A keyword in the middle of a line (`Thought: … Action: search`): English keywords must be
- * capitalised and follow a space or punctuation, Chinese ones need only the colon.
- */
-const INLINE_KEYWORD =
-  /(?:(?<=[\s.,;!?。，；！？])[*_]*(?:(Final Answer)|(Action Input)|(Action)|(Observation))|((?:最终答案|最終答案))|((?:行动输入|行動輸入))|((?:行动|行動))|((?:观察|觀察)))[*_]*\s*[:：][*_]*[ \t]*/gu;
-
-const INLINE_KINDS: ReActKeyword[] = [
-  'final_answer',
-  'action_input',
-  'action',
-  'observation',
-  'final_answer',
-  'action_input',
-  'action',
-  'observation',
-];
-
-/** Which keyword a LINE_KEYWORD match is. */
-export function lineKeywordOf(match: RegExpMatchArray): ReActKeyword {
-  for (let g = 0; g < SPELLINGS.length; g++) if (match[g + 1] !== undefined) return SPELLINGS[g][0];
-  return 'thought';
-}
-
-/** Which keyword an INLINE_KEYWORD match is. */
-function inlineKeywordOf(match: RegExpMatchArray): ReActKeyword {
-  for (let g = 0; g < INLINE_KINDS.length; g++) if (match[g + 1] !== undefined) return INLINE_KINDS[g];
-  return 'action';
-}
+export { isFinalName, LINE_KEYWORD, lineKeywordOf, type ReActKeyword, squash };
 
 /** One keyword and the text that follows it, up to the next keyword. */
 export interface Section {
@@ -117,18 +71,7 @@ function trimmed(keyword: ReActKeyword, content: string): Section {
   return { keyword, content: content.trimEnd().replace(/^[ \t]*\n?/, '') };
 }
 
-/** Normalises a name for comparison: lower case, no spaces, underscores or dashes. */
-export function squash(name: string): string {
-  return name.toLowerCase().replace(/[\s_-]+/g, '');
-}
-
-const FINAL = new Set(['finalanswer', 'final', 'finish', 'answer', 'respond', '最终答案', '最終答案', '最终回答']);
 const NONE = new Set(['none', 'n/a', 'na', 'null', 'noaction', '无', '没有']);
-
-/** True when an action name means "I am answering" (`final_answer`, `Final Answer`, `Finish`, `最终答案`). */
-export function isFinalName(name: string): boolean {
-  return FINAL.has(squash(name));
-}
 
 /** True when an action name means "no action" (`None`, `N/A`, `None (direct response required)`). */
 export function isNoneName(name: string): boolean {

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, LoggingLevel, Tool as McpToolListing } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, requireOptional } from '../../core/index.js';
 import { type AnyTool, formatInputIssues } from '../../tools/index.js';
-import { MAX_BODY_DEPTH, nestingDepth } from '../http-error.js';
+import { MAX_BODY_DEPTH, nestingDepth } from '../http/index.js';
 import { type McpCatalog, registerCatalog } from './mcp-catalog.js';
 import { toMcpContent } from './mcp-content.js';
 import { type McpCallContext, mcpToolContext } from './mcp-tool-context.js';
@@ -117,7 +117,9 @@ async function callTool(tool: AnyTool, input: unknown, call: McpCallContext): Pr
       );
     }
     const output = await raceAbort(Promise.resolve(tool.run(parsed.value, ctx)), ctx.signal);
-    return { content: toMcpContent(output) };
+    const content = toMcpContent(output);
+    // Content the client could not read is refused in the open, never sent as something else.
+    return content.ok ? { content: content.content } : failure(`Tool "${tool.name}" returned ${content.message}`);
   } catch (error) {
     if (ctx.signal.aborted && !call.signal.aborted)
       return failure(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms.`);

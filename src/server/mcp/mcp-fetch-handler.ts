@@ -1,11 +1,9 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { redactText, requireOptional } from '../../core/index.js';
-import type { AnyTool } from '../../tools/index.js';
-import { closeIfBodyUnread } from '../close-unread-body.js';
-import type { AuthConfig } from '../create-app.js';
-import { errorStatus } from '../http-error.js';
-import { resolveCaller } from '../resolve-caller.js';
+import { type AnyTool, jsonRpcIdOf } from '../../tools/index.js';
+import { type AuthConfig, resolveCaller } from '../caller/index.js';
+import { closeIfBodyUnread, errorStatus } from '../http/index.js';
 import { type CorsConfig, type Refuse, type SecurityConfig, securityMiddleware } from '../security/index.js';
 import { createMcpServer, type McpServerInfo, notifyResourceUpdated } from './create-mcp-server.js';
 import { type McpSessionLimits, mcpSessions, memoryEventStore, newSessionId } from './mcp-sessions.js';
@@ -36,13 +34,37 @@ export interface McpFetchHandler {
 const MAX_BODY = 4 * 1024 * 1024;
 
 /** The body of an HTTP-level error in the JSON-RPC shape the MCP SDK uses for its own (406, 413, parse errors). */
-export function rpcErrorBody(code: number, message: string) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
+export function rpcErrorBody(code: number, message: string, id: string | number | null = null) {
+  return { jsonrpc: '2.0', error: { code, message }, id };
 }
 
 /** An HTTP-level error in the JSON-RPC shape, so every answer of the endpoint is one a client can read. */
-function rpcError(status: number, code: number, message: string, headers?: Record<string, string>): Response {
-  return Response.json(rpcErrorBody(code, message), { status, headers });
+function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+  id: string | number | null = null,
+): Response {
+  return Response.json(rpcErrorBody(code, message, id), { status, headers });
+}
+
+/**
+ * The answer to a body that is JSON but not JSON-RPC (a wrong `jsonrpc`, no `method`, an empty batch):
+ * -32600 Invalid Request with the message's id when it has one. The SDK would answer -32700 with id
+ * null, which tells the client neither what was wrong nor which request it was.
+ */
+function invalidRequest(body: unknown, isMessage: (message: unknown) => boolean): Response | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  const bad = messages.findIndex((message) => !isMessage(message));
+  if (messages.length > 0 && bad === -1) return undefined;
+  return rpcError(
+    400,
+    -32600,
+    'Invalid Request: send { "jsonrpc": "2.0", "id", "method", "params" } (or a response to a request of the server).',
+    undefined,
+    Array.isArray(body) ? null : jsonRpcIdOf(body),
+  );
 }
 
 const refuse: Refuse = (_c, code, message, headers) => rpcError(errorStatus(code), -32000, message, headers);
@@ -62,6 +84,12 @@ export function mcpFetchHandler(tools: readonly AnyTool[], options: McpFetchHand
   const { WebStandardStreamableHTTPServerTransport } = requireOptional<
     typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
   >('mcp', '@modelcontextprotocol/sdk', 'server/webStandardStreamableHttp.js');
+  const { JSONRPCMessageSchema } = requireOptional<typeof import('@modelcontextprotocol/sdk/types.js')>(
+    'mcp',
+    '@modelcontextprotocol/sdk',
+    'types.js',
+  );
+  const isMessage = (message: unknown) => JSONRPCMessageSchema.safeParse(message).success;
   const sessions = mcpSessions(options);
   const failed = (error: unknown) => {
     if (options.onError) options.onError(error);
@@ -101,11 +129,16 @@ export function mcpFetchHandler(tools: readonly AnyTool[], options: McpFetchHand
     if (pathname !== path) return rpcError(404, -32000, `Not found: the MCP endpoint is ${path}, not ${pathname}.`);
     const id = request.headers.get('mcp-session-id');
     try {
+      // A POST's body is read (and its JSON-RPC checked) here, for a session's requests as for the others.
+      const body = request.method === 'POST' ? await readJson(request) : undefined;
+      if (body instanceof Response) return body;
+      const invalid = request.method === 'POST' ? invalidRequest(body, isMessage) : undefined;
+      if (invalid) return invalid;
       if (id) {
         const session = sessions.get(id);
         if (!session)
           return rpcError(404, -32001, 'Session not found: it ended or expired. Start a new one with initialize.');
-        return await session.transport.handleRequest(request);
+        return await session.transport.handleRequest(request, request.method === 'POST' ? { parsedBody: body } : {});
       }
       if (request.method !== 'POST') {
         return rpcError(
@@ -117,8 +150,6 @@ export function mcpFetchHandler(tools: readonly AnyTool[], options: McpFetchHand
           },
         );
       }
-      const body = await readJson(request);
-      if (body instanceof Response) return body;
       const messages = Array.isArray(body) ? body : [body];
       const initialize = messages.some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
       return await (initialize ? open(request, body) : stateless(request, body));

@@ -1,9 +1,10 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { apiError } from '../http-error.js';
-import type { StoredEvent } from '../run-record.js';
-import { followEventPages, type RunService } from '../run-service.js';
+import { apiError } from '../http/index.js';
+import type { StoredEvent } from '../records/index.js';
+import { followEventPages, type RunService } from '../records/index.js';
+import { notAgentRun, type WorkflowLookup } from './run-routes.js';
 
 /** An event sequence number as sent in `Last-Event-ID` or `?after=`. */
 const Sequence = z
@@ -21,12 +22,12 @@ function sseMessage({ seq, event }: StoredEvent): string {
 /**
  * GET /v1/runs/:id/events: the run's events as server-sent events, each with `id:` = its sequence
  * number, from the start or after `Last-Event-ID` (or `?after=`), so a client that reconnects misses
- * nothing. The stream ends after `run_end`.
+ * nothing. The stream ends after `run_end`. A workflow run's id goes on to the workflow routes.
  */
-export function eventsRoute(app: Hono, runs: RunService): void {
-  app.get('/v1/runs/:id/events', async (c) => {
+export function eventsRoute(app: Hono, runs: RunService, workflows?: WorkflowLookup): void {
+  app.get('/v1/runs/:id/events', async (c, next) => {
     const id = c.req.param('id');
-    if (!(await runs.status(id))) return apiError(c, 'not_found', `No run with id "${id}".`);
+    if (!(await runs.status(id))) return notAgentRun(c, next, workflows);
     const from = c.req.header('Last-Event-ID') ?? c.req.query('after') ?? '0';
     const parsed = Sequence.safeParse(from);
     if (!parsed.success) {

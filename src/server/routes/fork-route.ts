@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { Message } from '../../core/index.js';
-import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
-import type { RunService } from '../run-service.js';
-import type { WorkflowRuns } from '../workflow-runs.js';
-import { startRefusal } from './run-routes.js';
+import { apiError, NO_RETRY, readBody, readQuery } from '../http/index.js';
+import type { RunService } from '../records/index.js';
+import type { WorkflowRuns } from '../workflows/index.js';
+import { notAgentRun, startRefusal } from './run-routes.js';
 
 /** Body of POST /v1/runs/:id/fork for an agent run (a workflow run's fork names a step id instead). */
 export const ForkRunBody = z.object({
@@ -29,11 +29,7 @@ const ForkRunQuery = z.object({
 export function forkRoute(app: Hono, runs: RunService, workflows?: Pick<WorkflowRuns, 'get'>): void {
   app.post('/v1/runs/:id/fork', async (c, next) => {
     const id = c.req.param('id');
-    if (!(await runs.status(id))) {
-      // The workflow route answers for its runs (and hides another owner's).
-      if (workflows && (await workflows.get(id))) return next();
-      return apiError(c, 'not_found', `No run with id "${id}".`);
-    }
+    if (!(await runs.status(id))) return notAgentRun(c, next, workflows);
     const query = readQuery(c, ForkRunQuery);
     if (!query.ok) return query.response;
     const body = await readBody(c, ForkRunBody);

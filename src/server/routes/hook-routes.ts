@@ -1,8 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError, readBody } from '../http-error.js';
-import { currentScope } from '../request-scope.js';
-import type { RunService } from '../run-service.js';
+import { apiError, currentScope, readBody } from '../http/index.js';
+import type { RunService } from '../records/index.js';
 import { startRefusal } from './run-routes.js';
 
 /** A webhook trigger: POST /v1/hooks/:name starts `agent` with the request's payload. */

@@ -1,9 +1,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { apiError } from '../http-error.js';
-import { ServerRunStatus } from '../run-record.js';
-import type { RunService } from '../run-service.js';
-import { MAX_PAGE, readCursor } from '../stores/run-listing.js';
+import { apiError } from '../http/index.js';
+import type { RunService } from '../records/index.js';
+import { MAX_PAGE, readCursor, ServerRunStatus } from '../records/index.js';
 
 /** Query parameters of GET /v1/runs. */
 export const ListRunsQuery = z.strictObject({

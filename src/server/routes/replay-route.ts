@@ -2,8 +2,8 @@ import type { Hono } from 'hono';
 import { Agent } from '../../agent/index.js';
 import { type AgentEvent, type EventOf, isThinkflowError } from '../../core/index.js';
 import { type Divergence, firstDivergence, parseTrace, replayModel, replayTools } from '../../trace/index.js';
-import { apiError } from '../http-error.js';
-import { type AgentEntry, resolveAgent } from '../servable-agent.js';
+import { apiError } from '../http/index.js';
+import { type AgentEntry, resolveAgent } from '../records/index.js';
 import { noSuchAgent } from './run-routes.js';
 
 /** The answer of POST /v1/agents/:name/replay. */

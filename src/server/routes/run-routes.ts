@@ -1,7 +1,8 @@
-import type { Hono } from 'hono';
+import type { Context, Hono, Next } from 'hono';
 import { z } from 'zod';
-import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
-import type { RunService, StartResult } from '../run-service.js';
+import { apiError, NO_RETRY, readBody, readQuery } from '../http/index.js';
+import type { RunService, StartResult } from '../records/index.js';
+import type { WorkflowRuns } from '../workflows/index.js';
 
 /** Body of POST /v1/agents/:name/runs. */
 export const StartRunBody = z.object({
@@ -79,8 +80,24 @@ export function startRefusal(
   }
 }
 
-/** Starting, reading, cancelling and answering runs. */
-export function runRoutes(app: Hono, runs: RunService): void {
+/** The workflow runs `/v1/runs/:id` also answers for; without them, every run there is an agent run. */
+export type WorkflowLookup = Pick<WorkflowRuns, 'get'> | undefined;
+
+/**
+ * The answer for an id that is no agent run (or not the caller's): on to the workflow routes, which
+ * answer for their runs at the same paths (and hide another owner's), or a 404 when it is neither.
+ */
+export async function notAgentRun(c: Context, next: Next, workflows: WorkflowLookup): Promise<Response | undefined> {
+  const id = c.req.param('id') ?? '';
+  if (workflows && (await workflows.get(id))) return next() as Promise<undefined>;
+  return apiError(c, 'not_found', `No run with id "${id}".`);
+}
+
+/**
+ * Starting, reading, cancelling and answering runs. `/v1/runs/:id` (and `/cancel`) is one resource for
+ * agent and workflow runs: an agent run is answered here with `kind: 'agent'`, a workflow run passed on.
+ */
+export function runRoutes(app: Hono, runs: RunService, workflows?: WorkflowLookup): void {
   app.post('/v1/agents/:name/runs', async (c) => {
     const query = readQuery(c, StartRunQuery);
     if (!query.ok) return query.response;
@@ -97,14 +114,14 @@ export function runRoutes(app: Hono, runs: RunService): void {
     return c.json(started.run, 202, { Location: `/v1/runs/${started.run.id}` });
   });
 
-  app.get('/v1/runs/:id', async (c) => {
+  app.get('/v1/runs/:id', async (c, next) => {
     const run = await runs.get(c.req.param('id'));
-    return run ? c.json(run) : apiError(c, 'not_found', `No run with id "${c.req.param('id')}".`);
+    return run ? c.json({ ...run, kind: 'agent' }) : notAgentRun(c, next, workflows);
   });
 
-  app.post('/v1/runs/:id/cancel', async (c) => {
+  app.post('/v1/runs/:id/cancel', async (c, next) => {
     const run = await runs.cancel(c.req.param('id'));
-    return run ? c.json(run) : apiError(c, 'not_found', `No run with id "${c.req.param('id')}".`);
+    return run ? c.json({ ...run, kind: 'agent' }) : notAgentRun(c, next, workflows);
   });
 
   app.post('/v1/runs/:id/approvals', async (c) => {

@@ -1,10 +1,9 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { SessionStore } from '../../memory/index.js';
-import { IDEMPOTENCY_HEADER } from '../caller-runs.js';
-import { sessionKey } from '../caller-sessions.js';
-import { apiError, readBody } from '../http-error.js';
-import type { RunService } from '../run-service.js';
+import { IDEMPOTENCY_HEADER, sessionKey } from '../caller/index.js';
+import { apiError, readBody } from '../http/index.js';
+import type { RunService } from '../records/index.js';
 import { startRefusal } from './run-routes.js';
 
 /** Body of POST /v1/sessions/:id/runs. */

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import { apiError } from '../http-error.js';
-import type { RunService } from '../run-service.js';
+import { apiError } from '../http/index.js';
+import type { RunService } from '../records/index.js';
 
 /**
  * GET /v1/runs/:id/trace: the run's events as JSONL, the same lines `thinkflow runs export` and

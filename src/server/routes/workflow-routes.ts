@@ -1,10 +1,9 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { describeWorkflow, type Workflow, type WorkflowGraph, WorkflowRequestError } from '../../workflow/index.js';
-import { idempotencyOf, mayAccess } from '../caller-runs.js';
-import { apiError, NO_RETRY, readBody, readQuery } from '../http-error.js';
-import { currentScope, type RequestScope } from '../request-scope.js';
-import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflow-runs.js';
+import { idempotencyOf, mayAccess } from '../caller/index.js';
+import { apiError, currentScope, NO_RETRY, type RequestScope, readBody, readQuery } from '../http/index.js';
+import type { WorkflowRuns, WorkflowRunView, WorkflowStartResult } from '../workflows/index.js';
 import {
   ForkWorkflowBody,
   ListWorkflowRunsQuery,
@@ -12,6 +11,9 @@ import {
   StartWorkflowBody,
   WorkflowWaitQuery,
 } from './workflow-wire-schema.js';
+
+/** Where a workflow run is served: the one run resource, and the older path kept as its alias. */
+const RUN_PATHS = ['/v1/runs', '/v1/workflows/runs'] as const;
 
 /** How often an event stream reads the store for events other processes wrote. */
 const EVENT_POLL_MS = 250;
@@ -64,7 +66,8 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
     const run = await runs.get(id);
     return run && mayAccess(scope().caller, run.owner) ? run : undefined;
   };
-  const noRun = (c: Context, id: string) => apiError(c, 'not_found', `No workflow run with id "${id}".`);
+  const noRun = (c: Context, id: string) =>
+    apiError(c, 'not_found', `No ${c.req.path.startsWith('/v1/workflows/') ? 'workflow ' : ''}run with id "${id}".`);
   /** Answers with the run: 202 while it runs, 200 once it ended or suspended (after waiting, if asked). */
   const answer = async (c: Context, run: WorkflowRunView, wait: boolean) => {
     const now = wait ? ((await runs.wait(run.id)) ?? run) : ((await runs.get(run.id)) ?? run);
@@ -137,13 +140,8 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
     return answer(c, started.run, body.value.wait === true || query.value.wait === 'true');
   });
 
-  app.get('/v1/workflows/runs/:id', async (c) => {
-    const run = await visible(c.req.param('id'));
-    return run ? c.json(run) : noRun(c, c.req.param('id'));
-  });
-
-  app.get('/v1/workflows/runs/:id/events', async (c) => {
-    const id = c.req.param('id');
+  const streamEvents = async (c: Context) => {
+    const id = c.req.param('id') ?? '';
     if (!(await visible(id))) return noRun(c, id);
     const from = c.req.header('Last-Event-ID') ?? c.req.query('after') ?? '0';
     if (!/^\d{1,15}$/.test(from))
@@ -177,20 +175,31 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
         if (batch.length === 0 || !ended) await changed;
       }
     });
-  });
+  };
 
-  app.post('/v1/workflows/runs/:id/cancel', async (c) => {
-    const id = c.req.param('id');
+  const cancel = async (c: Context) => {
+    const id = c.req.param('id') ?? '';
     if (!(await visible(id))) return noRun(c, id);
     try {
       const run = await runs.cancel(id);
       // 202 while another process still carries it: it stops at its next lease renewal.
-      return c.json(run, run.status === 'running' ? 202 : 200);
+      return c.json({ ...run, kind: 'workflow' }, run.status === 'running' ? 202 : 200);
     } catch (error) {
       if (error instanceof WorkflowRequestError) return requestRefusal(c, error);
       throw error;
     }
-  });
+  };
+
+  // A workflow run is one of the runs at /v1/runs/:id (the agent routes pass its id on); the
+  // /v1/workflows/runs/:id paths are kept as aliases.
+  for (const base of RUN_PATHS) {
+    app.get(`${base}/:id`, async (c) => {
+      const run = await visible(c.req.param('id'));
+      return run ? c.json({ ...run, kind: 'workflow' }) : noRun(c, c.req.param('id'));
+    });
+    app.get(`${base}/:id/events`, streamEvents);
+    app.post(`${base}/:id/cancel`, cancel);
+  }
 
   app.post('/v1/runs/:id/resume', async (c) => {
     const query = readQuery(c, WorkflowWaitQuery);

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { ConfigError } from '../../core/index.js';
-import { type ApiErrorCode, apiError } from '../http-error.js';
+import { type ApiErrorCode, apiError } from '../http/index.js';
 import { hostName, isAllowedHost } from './allowed-hosts.js';
 
 /** Which names the server answers to. */

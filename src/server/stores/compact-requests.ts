@@ -1,5 +1,5 @@
 import type { AgentEvent, Message } from '../../core/index.js';
-import type { StoredEvent } from '../run-record.js';
+import type { StoredEvent } from '../records/index.js';
 
 /** A `model_request` event. */
 export type RequestEvent = Extract<AgentEvent, { type: 'model_request' }>;

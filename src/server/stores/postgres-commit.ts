@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../../agent/index.js';
-import { isFinished, type RunPatch, type RunRecord } from '../run-record.js';
+import { isFinished, type RunPatch, type RunRecord } from '../records/index.js';
 import type { RequestCompactor } from './compact-requests.js';
 import type { StringSharer } from './shared-strings.js';
 import { storedStepJson, type WriteBatch } from './write-batch.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { claimFromRow, EXPIRED_CLAIMS_PER_CLAIM, type IdempotencyClaim } from './idempotency-claim.js';
+import { claimFromRow, EXPIRED_CLAIMS_PER_CLAIM, type IdempotencyClaim } from '../records/index.js';
 
 /**
  * Records `claim` unless its key is held: the claim holding the key afterwards (this one, or the one made

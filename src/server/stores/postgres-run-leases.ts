@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { UNFINISHED } from '../run-record.js';
-import type { RecoverableRun } from './run-queue-store.js';
+import type { RecoverableRun } from '../records/index.js';
+import { UNFINISHED } from '../records/index.js';
 
 // The database's clock in milliseconds: leases are compared on one clock, whatever the workers' say.
 const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;

@@ -2,19 +2,27 @@ import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, requireOptional } from '../../core/index.js';
 import { withSchemaLock } from '../../memory/index.js';
-import { boundedWait, createOutageGate } from '../outage.js';
-import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
+import { boundedWait, createOutageGate } from '../health/index.js';
+import type {
+  IdempotencyClaim,
+  PruneRequest,
+  PruneResult,
+  RecoverableRun,
+  RunPage,
+  RunQuery,
+  RunQueueStore,
+  RunStore,
+  RunStoreStats,
+  VacuumResult,
+} from '../records/index.js';
+import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../records/index.js';
 import { createRequestCompactor } from './compact-requests.js';
-import type { IdempotencyClaim } from './idempotency-claim.js';
 import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
 import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
 import { claimLease, leaseDdl, releaseLeases, renewLeases, withRecoverableRuns } from './postgres-run-leases.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
 import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
-import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
-import type { RecoverableRun, RunQueueStore } from './run-queue-store.js';
-import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
 import {
   addCheckpoint,

@@ -1,5 +1,5 @@
 import { type AgentEvent, type RunResult, redactedIfSecret } from '../../core/index.js';
-import type { RunRecord, StoredEvent } from '../run-record.js';
+import type { RunRecord, StoredEvent } from '../records/index.js';
 import { compactFrom, expandRequests, type RequestEvent } from './compact-requests.js';
 import { type RunRow, rowToRecord } from './row-codec.js';
 import { createStringRestorer, hasSharedStrings, referencedSeqs, type StringRestorer } from './shared-strings.js';

@@ -1,4 +1,4 @@
-import type { RunPatch, RunRecord } from '../run-record.js';
+import type { RunPatch, RunRecord } from '../records/index.js';
 
 /** A `runs` row as both stores keep it: plain columns plus JSON text. */
 export interface RunRow {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { type ClaimRow, claimFromRow, EXPIRED_CLAIMS_PER_CLAIM, type IdempotencyClaim } from './idempotency-claim.js';
+import { type ClaimRow, claimFromRow, EXPIRED_CLAIMS_PER_CLAIM, type IdempotencyClaim } from '../records/index.js';
 
 /**
  * Records `claim` unless its key is held, in one transaction: the claim holding the key afterwards (this

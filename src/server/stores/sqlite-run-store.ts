@@ -1,15 +1,22 @@
 import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
-import { openSqlite, retryBusy, sqliteCall } from '../../memory/index.js';
-import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../run-record.js';
+import { openSqlite, retryBusy, sqliteCall } from '../../memory/node.js';
+import type {
+  IdempotencyClaim,
+  PruneRequest,
+  PruneResult,
+  RunPage,
+  RunQuery,
+  RunStore,
+  RunStoreStats,
+  VacuumResult,
+} from '../records/index.js';
+import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../records/index.js';
 import { createRequestCompactor } from './compact-requests.js';
 import { packEvents, unpackEvents } from './event-block-codec.js';
-import type { IdempotencyClaim } from './idempotency-claim.js';
 import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
-import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
-import type { RunStore } from './run-store.js';
 import { createStringSharer } from './shared-strings.js';
 import { sqliteClaimKey, sqliteReleaseKey } from './sqlite-idempotency.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';

@@ -1,6 +1,6 @@
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, redactedIfSecret, redactedJson, withFields } from '../../core/index.js';
-import type { RunPatch, RunRecord } from '../run-record.js';
+import type { RunPatch, RunRecord } from '../records/index.js';
 
 /** Writes gathered during one tick, committed together in one transaction. */
 export interface WriteBatch {

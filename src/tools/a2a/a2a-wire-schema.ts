@@ -87,6 +87,18 @@ export const JsonRpcRequest = z.looseObject({
 });
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
 
+/**
+ * The id to answer a JSON-RPC message with when it could not be read as a request (a wrong `jsonrpc`, no
+ * `method`): its `id` when that is a string or a number, else null, as JSON-RPC 2.0 §5 asks.
+ */
+export function jsonRpcIdOf(message: unknown): string | number | null {
+  const id =
+    typeof message === 'object' && message !== null && !Array.isArray(message)
+      ? (message as { id?: unknown }).id
+      : null;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /** JSON-RPC and A2A error codes. */
 export const A2A_ERRORS = {
   parse: -32700,

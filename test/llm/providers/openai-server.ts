@@ -63,17 +63,17 @@ function split(text: string, size: number): string[] {
   return parts;
 }
 
-/** SSE pieces as OpenAI streams them: role, content deltas, tool calls with arguments in small fragments, finish, usage, [DONE]. */
+/** SSE pieces as OpenAI streams them (the text in `deltas`, or in pieces of `size`): role, content deltas, tool calls with arguments in small fragments, finish, usage, [DONE]. */
 export function openaiStreamPieces(
   response: ModelResponse,
-  options: { size?: number; usage?: boolean } = {},
+  options: { size?: number; usage?: boolean; deltas?: readonly string[] } = {},
 ): string[] {
   const size = options.size ?? 4;
   const pieces = [chunk({ role: 'assistant', content: '', refusal: null })];
   for (const part of response.reasoning ?? []) {
     for (const piece of split(part.text, size)) pieces.push(chunk({ reasoning_content: piece }));
   }
-  for (const part of split(response.text, size)) pieces.push(chunk({ content: part }));
+  for (const part of options.deltas ?? split(response.text, size)) pieces.push(chunk({ content: part }));
   for (const [index, call] of (response.toolCalls ?? []).entries()) {
     pieces.push(
       chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),

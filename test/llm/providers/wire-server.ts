@@ -7,7 +7,16 @@ export type WireReply =
   /** A whole body (a string is sent as-is, anything else as JSON). */
   | { kind: 'json'; status?: number; headers?: Record<string, string>; body: unknown }
   /** A streamed body: each piece is written as-is, with an optional pause between pieces. */
-  | { kind: 'stream'; status?: number; contentType?: string; pieces: string[]; pauseMs?: number; hang?: boolean }
+  | {
+      kind: 'stream';
+      status?: number;
+      contentType?: string;
+      pieces: string[];
+      pauseMs?: number;
+      hang?: boolean;
+      /** Called once each piece is written, with its index. */
+      onPiece?: (index: number) => void;
+    }
   /** Accept the request and never answer. */
   | { kind: 'hang' }
   /** A neutral reply, written in the vendor's format (JSON or streamed, as the request asked). */
@@ -122,9 +131,10 @@ async function send(reply: WireReply, res: ServerResponse, timers: Set<ReturnTyp
         'cache-control': 'no-cache',
       });
       res.flushHeaders();
-      for (const piece of reply.pieces) {
+      for (const [index, piece] of reply.pieces.entries()) {
         if (res.destroyed) return;
         res.write(piece);
+        reply.onPiece?.(index);
         if (reply.pauseMs) await pause(reply.pauseMs);
       }
       if (!reply.hang) res.end();

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpHttpServing, serveMcp } from '../../../src/server/index.js';
-import { builtinTools } from '../../../src/tools/index.js';
+import { builtinTools } from '../../../src/tools/node.js';
 import { httpRequest } from '../raw-http.js';
 
 const call = {

@@ -5,10 +5,11 @@ import { extname, join } from 'node:path';
 import { serve as serveNode } from '@hono/node-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteSessionStore } from '../../../src/memory/index.js';
+import { SqliteSessionStore } from '../../../src/memory/node.js';
 import { createApp, SqliteRunStore } from '../../../src/server/index.js';
 import { hasChromium, launchChromium } from '../../studio/studio-browser.fixture.js';
 import { deployed, protocolAgents } from './protocol-fixtures.js';
+import { LIVE_ANSWER, type StreamingModel, startStreamingModel } from './streaming-model.js';
 
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'ui-chat');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
@@ -17,6 +18,7 @@ let dir: string;
 let url: string;
 let browser: Browser;
 let close: () => Promise<void>;
+let model: StreamingModel;
 
 /** Builds the fixture page with Vite and @vitejs/plugin-react into `outDir`. */
 async function buildPage(outDir: string): Promise<void> {
@@ -40,7 +42,8 @@ beforeAll(async () => {
   // The real app on a real port, with the page served from the same origin (as a site's own server would).
   const store = new SqliteRunStore({ path: join(dir, 'runs.db') });
   const sessions = new SqliteSessionStore({ dataDir: dir });
-  const app = createApp({ agents: protocolAgents, store, sessions });
+  model = await startStreamingModel();
+  const app = createApp({ agents: { ...protocolAgents, ...model.agents }, store, sessions });
   app.hono.get('/chat/*', (c) => {
     const file = c.req.path.slice('/chat/'.length) || 'index.html';
     if (file.includes('..')) return c.notFound();
@@ -62,6 +65,7 @@ beforeAll(async () => {
     await app.runs.close({ timeoutMs: 500 });
     await store.close();
     await sessions.close?.();
+    await model.close();
   };
 }, 120_000);
 
@@ -117,4 +121,35 @@ describe.skipIf(!hasChromium)('useChat in Chromium', { timeout: 60_000 }, () => 
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it.each(['live-native', 'live-react'])(
+    '%s: renders the answer piece by piece as the model writes it',
+    async (agent) => {
+      const { page, errors } = await openChat(agent);
+      // Each text the page shows, and how many deltas the model had sent when it showed it.
+      await page.exposeFunction('modelSent', () => model.sent);
+      await page.evaluate(() => {
+        const seen: { text: string; sent?: number }[] = [];
+        Object.assign(window, { seen });
+        const page = window as unknown as { modelSent(): Promise<number> };
+        new MutationObserver(() => {
+          const text = document.querySelector('[data-testid="assistant-text"]')?.textContent ?? '';
+          if (text === '' || seen.at(-1)?.text === text) return;
+          const entry: { text: string; sent?: number } = { text };
+          seen.push(entry);
+          void page.modelSent().then((sent) => {
+            entry.sent = sent;
+          });
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await send(page, 'What is the answer?');
+      await page.getByText(LIVE_ANSWER).waitFor();
+      const seen = await page.evaluate(() => (window as unknown as { seen: { text: string; sent?: number }[] }).seen);
+      expect(seen.at(-1)?.text).toBe(LIVE_ANSWER);
+      expect(seen.length).toBeGreaterThanOrEqual(4);
+      expect(seen[0].sent).toBeLessThan(4);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 });

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SqliteSessionStore } from '../../../src/memory/index.js';
+import { SqliteSessionStore } from '../../../src/memory/node.js';
 import { createApp, SqliteRunStore, type ThinkflowApp, workflowRuns } from '../../../src/server/index.js';
 import { createStep, createWorkflow, memoryWorkflowStore } from '../../../src/workflow/index.js';
 import { stepsAgent, tempDir } from '../server-fixtures.js';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore, type RunStore, SqliteRunStore } from '../../../src/server/index.js';
-import { queuedRun } from '../../../src/server/run-service.js';
-import { startOnce } from '../../../src/server/start-once.js';
+import { queuedRun } from '../../../src/server/records/run-service.js';
+import { startOnce } from '../../../src/server/runs/start-once.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
 import { tempDir } from '../server-fixtures.js';
 

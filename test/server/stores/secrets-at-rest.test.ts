@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../../src/agent/index.js';
 import { scriptedModel } from '../../../src/llm/index.js';
-import { SqliteSessionStore } from '../../../src/memory/index.js';
+import { SqliteSessionStore } from '../../../src/memory/node.js';
 import {
   createApp,
   PostgresRunStore,

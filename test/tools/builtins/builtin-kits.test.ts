@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinTools } from '../../../src/tools/builtins/index.js';
+import { builtinTools } from '../../../src/tools/builtins/node.js';
 
 let root: string;
 

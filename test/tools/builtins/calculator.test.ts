@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CALCULATOR_TIME_LIMIT_MS, calculate, calculatorTool } from '../../../src/tools/builtins/calculator.js';
-import { builtinTools } from '../../../src/tools/builtins/index.js';
+import { builtinTools } from '../../../src/tools/builtins/node.js';
 import { createToolExecutor } from '../../../src/tools/tool-executor.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 

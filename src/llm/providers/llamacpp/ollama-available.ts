@@ -1,9 +1,11 @@
+import { processEnv } from '../../../core/index.js';
+
 /**
  * True when an Ollama server answers at `host` (default `$OLLAMA_HOST` or `http://127.0.0.1:11434`)
  * within `timeoutMs`. Never throws: any failure means "not available".
  */
 export async function ollamaAvailable(
-  host: string = process.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434',
+  host: string = processEnv().OLLAMA_HOST ?? 'http://127.0.0.1:11434',
   timeoutMs = 1000,
 ): Promise<boolean> {
   const base = /^https?:\/\//.test(host) ? host : `http://${host}`;

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, fileTools, scriptedModel } from '../../../../src/index.js';
+import { fileTools } from '../../../../src/entries/node-tools.js';
+import { Agent, scriptedModel } from '../../../../src/index.js';
 
 let root: string;
 

@@ -1,0 +1,3 @@
+/** The server config: defineConfig, loading a config file, a config written as data. */
+export { defineConfig, type StoreConfig, type ThinkflowConfig } from './define-config.js';
+export { loadConfig } from './load-config.js';

@@ -1,0 +1,71 @@
+import type { A2aArtifact, A2aMessage, A2aPart, A2aTaskState } from '../../../tools/index.js';
+import { a2aText } from '../../../tools/index.js';
+import type { PendingQuestion, RunRecord } from '../../records/index.js';
+
+/** The A2A task state a run is in. */
+export function taskState(run: RunRecord): A2aTaskState {
+  switch (run.status) {
+    case 'queued':
+      return 'submitted';
+    case 'running':
+      return 'working';
+    case 'waiting':
+      return 'input-required';
+    case 'done':
+      return 'completed';
+    case 'aborted':
+      return 'canceled';
+    case 'failed':
+      return 'failed';
+    default:
+      // Stopped by a guard (max steps, a loop, a budget): an answer is still an answer.
+      return run.result?.output ? 'completed' : 'failed';
+  }
+}
+
+const YES = /^\s*(y|yes|ok|okay|approve|approved|allow|go|go ahead|sure|true|oui|是|好)\b/i;
+
+/** What a person asks: the words of the question an input-required task's status carries. */
+export function questionText(question: PendingQuestion): string {
+  if (question.kind === 'question') return question.question ?? 'The agent has a question.';
+  const about = question.question ? `${question.question} ` : '';
+  return `${about}Approve the call to ${question.tool} with ${JSON.stringify(question.input)}? Answer yes or no.`;
+}
+
+/** Reads a follow-up message as the answer to the run's question. */
+export function answerFrom(message: A2aMessage, question: PendingQuestion): { approved: boolean; text?: string } {
+  const data = message.parts.find((p) => p.kind === 'data')?.data;
+  const text = a2aText(message.parts);
+  if (question.kind === 'question')
+    return { approved: true, text: typeof data?.answer === 'string' ? data.answer : text };
+  if (typeof data?.approved === 'boolean')
+    return { approved: data.approved, text: typeof data.reason === 'string' ? data.reason : undefined };
+  return YES.test(text) ? { approved: true } : { approved: false, text: text || undefined };
+}
+
+/** A message from the agent on a task (a status message: the question, the failure). */
+export function agentMessage(
+  taskId: string,
+  contextId: string,
+  parts: A2aPart[],
+  metadata?: Record<string, unknown>,
+): A2aMessage & { kind: 'message' } {
+  return {
+    kind: 'message',
+    messageId: `${taskId}-${Date.now()}`,
+    role: 'agent',
+    parts,
+    taskId,
+    contextId,
+    ...(metadata ? { metadata } : {}),
+  };
+}
+
+/** The task's answer: its text, and the structured answer as a data part when there is one. */
+export function answerArtifact(output: string, object: unknown): A2aArtifact {
+  const parts: A2aPart[] = [{ kind: 'text', text: output }];
+  if (object !== undefined && object !== null && typeof object === 'object' && !Array.isArray(object)) {
+    parts.push({ kind: 'data', data: object as Record<string, unknown> });
+  }
+  return { artifactId: 'answer', name: 'answer', parts };
+}

@@ -1,0 +1,128 @@
+import type { Context } from 'hono';
+import type { Message } from '../../../core/index.js';
+import { apiError } from '../../http/index.js';
+import type { CallerOptions, PendingQuestion, RunRecord, RunService } from '../../records/index.js';
+import { startRefusal } from '../../routes/index.js';
+import { type AnswerEnd, type AnswerUsage, lastSeq } from '../../runs/index.js';
+
+/**
+ * What the OpenAI Chat and Responses routes share: the ids of the caller's tool calls, continuing a
+ * run that waits for their results, and usage as OpenAI clients read it.
+ */
+
+const CALL_ID = /^call_([0-9a-f-]{36})_(q\d+)$/;
+
+/** The id a caller sees for a tool call the run waits on: it names the run, so the results find it again. */
+export function clientCallId(runId: string, question: PendingQuestion): string {
+  return `call_${runId}_${question.id}`;
+}
+
+/** A tool result a caller sends back. */
+export interface ToolResult {
+  /** The `tool_call_id` / `call_id` it answers. */
+  id: string;
+  output: string;
+  /** Where it was in the request, to name it in an error. */
+  field: string;
+}
+
+/** A waiting run continued with the caller's tool results: follow its answer after `afterSeq`. */
+export interface Continued {
+  run: RunRecord;
+  afterSeq: number;
+  answered: Set<string>;
+}
+
+/**
+ * Continues the run the results belong to: each answers the `client_tool` question it names. Answers
+ * a 400 naming the field when a result names no waiting call (a run that ended, another server's id).
+ */
+export async function continueWithResults(
+  c: Context,
+  runs: RunService,
+  results: ToolResult[],
+): Promise<{ ok: true; continued: Continued } | { ok: false; response: Response }> {
+  const refuse = (field: string, why: string) => ({
+    ok: false as const,
+    response: apiError(c, 'invalid_request', `Invalid request body: ${field}: ${why}`),
+  });
+  const first = CALL_ID.exec(results[0].id);
+  if (!first) return refuse(results[0].field, `"${results[0].id}" is not a tool call this server made.`);
+  const run = await runs.get(first[1]);
+  if (run?.status !== 'waiting') {
+    return refuse(
+      results[0].field,
+      `the run of tool call "${results[0].id}" is not waiting for tool results (it ended or is unknown); start a new conversation turn.`,
+    );
+  }
+  const afterSeq = await lastSeq(runs, run.id);
+  const answered = new Set<string>();
+  for (const result of results) {
+    const match = CALL_ID.exec(result.id);
+    const question = run.questions?.find(
+      (q) => match?.[1] === run.id && q.id === match?.[2] && q.kind === 'client_tool',
+    );
+    if (!question) return refuse(result.field, `the run does not wait for tool call "${result.id}".`);
+    const outcome = await runs.answer(run.id, { questionId: question.id, approved: true, text: result.output });
+    if (outcome !== 'answered') return refuse(result.field, `tool call "${result.id}" was already answered.`);
+    answered.add(question.id);
+  }
+  return { ok: true, continued: { run, afterSeq, answered } };
+}
+
+/** What a Chat or Responses request asks: a new turn, tool results for a waiting run, or nothing readable. */
+export type OpenAiTurn =
+  | { type: 'start'; input: string; history: Message[] }
+  | { type: 'results'; results: ToolResult[] }
+  | { type: 'invalid'; message: string };
+
+/**
+ * Starts the turn's run, or continues the waiting run its tool results answer: the run to follow,
+ * and what was continued. A refused start or unknown results answer as `response`.
+ */
+export async function startOrContinue(
+  c: Context,
+  runs: RunService,
+  request: { agent: string; turn: Exclude<OpenAiTurn, { type: 'invalid' }>; caller?: CallerOptions },
+): Promise<{ ok: true; run: RunRecord; continued?: Continued } | { ok: false; response: Response }> {
+  const { turn } = request;
+  if (turn.type === 'results') {
+    const found = await continueWithResults(c, runs, turn.results);
+    return found.ok ? { ok: true, run: found.continued.run, continued: found.continued } : found;
+  }
+  const started = await runs.start({
+    agent: request.agent,
+    input: turn.input,
+    history: turn.history,
+    source: 'chat',
+    caller: request.caller,
+  });
+  if (!started.ok) return { ok: false, response: startRefusal(c, started, request.agent) };
+  return { ok: true, run: started.run };
+}
+
+/** A request's function tools and output schema as the run keeps them; undefined when it has neither. */
+export function callerOptions(options: CallerOptions): CallerOptions | undefined {
+  return options.tools?.length || options.outputSchema ? options : undefined;
+}
+
+/** The answer's usage as OpenAI chat usage, with `estimated: true` when a model did not report it. */
+export function chatUsage(usage: AnswerUsage) {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    ...(usage.estimated ? { estimated: true } : {}),
+  };
+}
+
+/** The header that tells a client the usage is an estimate (no model reported it). */
+export const USAGE_ESTIMATED_HEADER = 'X-Thinkflow-Usage-Estimated';
+
+/** Why a run that ended has nothing to give the caller (for `runFailed`), or undefined when it answered. */
+export function endFailure(end: AnswerEnd): string | undefined {
+  if (end.type !== 'ended') return undefined;
+  const result = end.run?.result;
+  if (result && (result.status === 'done' || result.output)) return undefined;
+  return result?.error?.message ?? `the run ended ${end.run?.status ?? 'unknown'}`;
+}

@@ -1,0 +1,116 @@
+import type { RunResult } from '../../core/index.js';
+import { errorMessage, redactedIfSecret } from '../../core/index.js';
+import type { RunRecord, RunStore, ServableAgent } from '../records/index.js';
+import { createQuestionBox, type QuestionBox } from '../records/index.js';
+import { callerRunOptions } from './caller-run-options.js';
+import { createDeltaRedactor } from './redact-deltas.js';
+import { syntheticResult } from './synthetic-result.js';
+
+export interface ExecuteRunOptions {
+  agent: ServableAgent;
+  run: RunRecord;
+  store: RunStore;
+  signal: AbortSignal;
+  /** Called after each event is logged and after each status change (wakes SSE readers). */
+  onChange?: (runId: string) => void;
+  /** Receives the run's question box, so answers can be routed to it. */
+  onQuestions?: (box: QuestionBox) => void;
+  /** True when the process is shutting down: an aborted run then stays unfinished, to resume later. */
+  isStopping?: () => boolean;
+  /** Where write failures that have no awaiting caller go (the next checkpoint's commit also fails loudly). */
+  onError?: (error: unknown) => void;
+  /** Called once the run's end is committed, with the run as now stored (redacted, as every answer is). */
+  onEnd?: (run: RunRecord) => void;
+  /** A run never started before: skips reading its (empty) log and checkpoint. */
+  fresh?: boolean;
+}
+
+/**
+ * Runs one stored run to its end: every event goes to the log with the next `seq`, every checkpoint
+ * is committed before the loop goes on, and approvals or `ask_user` questions pause it as `waiting`.
+ * Resumes from the stored checkpoint when there is one. Resolves undefined when the run was stopped
+ * by a shutdown and left to resume.
+ */
+export async function executeRun(options: ExecuteRunOptions): Promise<RunResult | undefined> {
+  const { agent, run, store, signal } = options;
+  const changed = () => options.onChange?.(run.id);
+  const report = (error: unknown) => options.onError?.(error);
+  // Writes made in one tick share one commit promise: one handler per commit reports its failure once.
+  let watched: Promise<void> | undefined;
+  const unawaited = (write: Promise<void>) => {
+    if (write === watched) return;
+    watched = write;
+    write.catch(report);
+  };
+  let seq = options.fresh ? 0 : await store.lastSeq(run.id);
+  // A credential the model streams arrives in pieces; the stored deltas hold it back whole (redacted).
+  const deltas = createDeltaRedactor();
+  const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
+  const box = createQuestionBox({
+    signal,
+    onChange: (questions) => {
+      const status = questions.length > 0 ? 'waiting' : 'running';
+      unawaited(store.updateRun(run.id, { status, questions, updatedAt: Date.now() }));
+      changed();
+    },
+  });
+  options.onQuestions?.(box);
+  // Not awaited: it commits with the first checkpoint, which the loop awaits before calling the model.
+  // A resumed run's old questions went with the old process: a call still waiting asks again.
+  unawaited(store.updateRun(run.id, { status: 'running', questions: undefined, updatedAt: Date.now() }));
+  changed();
+
+  let result: RunResult;
+  try {
+    result = await agent.run(run.input, {
+      ...callerRunOptions(run.caller, box),
+      runId: run.id,
+      history: run.history,
+      signal,
+      resume,
+      onEvent(event) {
+        // A run stopped by a shutdown resumes later; its log must not claim it ended.
+        if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
+        for (const stored of deltas.next(event)) {
+          seq += 1;
+          // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
+          unawaited(store.appendEvent(run.id, seq, stored));
+        }
+        changed();
+      },
+      onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
+      approve: async (request) =>
+        (
+          await box.ask({
+            kind: 'approval',
+            tool: request.tool,
+            input: request.input,
+            question: request.question,
+            callId: request.callId,
+          })
+        ).approved,
+      ask: async (question, call) => {
+        const answer = await box.ask({
+          kind: 'question',
+          tool: call.tool,
+          input: { question },
+          question,
+          callId: call.callId,
+        });
+        // Stopped before anyone answered: not an answer (a resumed run asks again).
+        if (signal.aborted) throw new Error('The run stopped before the user answered.');
+        return answer.text ?? (answer.approved ? 'yes' : 'no');
+      },
+    });
+  } catch (error) {
+    // The loop turns failures into results; a throw here is a bug, recorded rather than lost.
+    result = syntheticResult(run.id, 'failed', { code: 'internal', message: errorMessage(error) });
+  }
+  if (options.isStopping?.() && result.status === 'aborted') return undefined;
+  const patch = { status: result.status, result, updatedAt: Date.now() };
+  await store.updateRun(run.id, { ...patch, questions: undefined });
+  const { questions: _, ...rest } = run;
+  options.onEnd?.(redactedIfSecret({ ...rest, ...patch }));
+  changed();
+  return result;
+}

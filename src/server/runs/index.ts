@@ -1,0 +1,19 @@
+/** Runs in this process: the local run service, one run's execution, continuation, forks, answers, retention. */
+export { schemaOf } from './caller-run-options.js';
+export { createChangeSignal } from './change-signal.js';
+export { answerCalls, type CallAnswer, continueAfterQuestion } from './continue-run.js';
+export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
+export { executeRun } from './execute-run.js';
+export { keepConversation } from './keep-conversation.js';
+export { createDeltaRedactor } from './redact-deltas.js';
+export {
+  DEFAULT_RETENTION_DAYS,
+  type Retention,
+  type RetentionConfig,
+  retentionRequest,
+  startRetention,
+} from './retention.js';
+export { onceForKey } from './start-once.js';
+export { type StoreRuns, type StoreRunsContext, storeRuns } from './store-runs.js';
+export { type AnswerEnd, type AnswerUsage, collectRunAnswer, lastSeq, streamRunAnswer } from './stream-run-answer.js';
+export { endUnstarted } from './synthetic-result.js';

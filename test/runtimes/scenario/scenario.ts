@@ -1,0 +1,84 @@
+/**
+ * One app, run unchanged on every runtime of the matrix (bundled once by esbuild for the browser
+ * platform): an agent with a zod tool on `openaiCompatible` streaming from a local OpenAI-compatible
+ * server, a json-protocol agent, and a workflow that suspends and resumes on the memory store.
+ */
+import { z } from 'zod';
+import {
+  Agent,
+  type AgentEvent,
+  createStep,
+  createWorkflow,
+  defineTool,
+  memoryWorkflowStore,
+  openaiCompatible,
+} from '../../../src/index.js';
+
+/** What the scenario saw, compared by the test across runtimes. */
+export interface ScenarioReport {
+  tool: { status: string; output: string; deltas: number; toolOutput: string; error?: string };
+  json: { status: string; output: string; protocol: string };
+  workflow: { first: string; payload: unknown; second: string; output: unknown };
+}
+
+const weather = defineTool({
+  name: 'weather',
+  description: 'Current weather for a city.',
+  input: z.object({ city: z.string().describe('City name, e.g. Paris') }),
+  run: async ({ city }) => ({ city, tempC: 21, sky: 'clear' }),
+});
+
+async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const seen: AgentEvent[] = [];
+  for await (const event of events) seen.push(event);
+  return seen;
+}
+
+/** Runs the three parts against the OpenAI-compatible server at `baseURL` (`http://127.0.0.1:PORT`). */
+export async function runScenario(baseURL: string): Promise<ScenarioReport> {
+  const model = openaiCompatible({ baseURL: `${baseURL}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini' });
+
+  const toolAgent = new Agent({ model, tools: [weather], instructions: 'Answer in one sentence.', maxSteps: 5 });
+  const events = await drain(toolAgent.stream('What is the weather in Paris?'));
+  const end = events.find((e) => e.type === 'run_end');
+  const toolEnd = events.find((e) => e.type === 'tool_end');
+  const tool = {
+    status: end?.type === 'run_end' ? end.status : 'none',
+    output: end?.type === 'run_end' ? end.output : '',
+    deltas: events.filter((e) => e.type === 'model_delta').length,
+    toolOutput: toolEnd?.type === 'tool_end' ? toolEnd.output : '',
+    error: end?.type === 'run_end' ? end.error?.message : undefined,
+  };
+
+  const jsonAgent = new Agent({ model, tools: [weather], protocol: 'json', maxSteps: 3 });
+  const jsonEvents: AgentEvent[] = [];
+  const jsonResult = await jsonAgent.run('Say hello.', { onEvent: (e) => jsonEvents.push(e) });
+  const start = jsonEvents.find((e) => e.type === 'run_start');
+  const json = {
+    status: jsonResult.status,
+    output: jsonResult.output,
+    protocol: start?.type === 'run_start' ? start.protocol : '',
+  };
+
+  const review = createStep({
+    id: 'review',
+    input: z.string(),
+    output: z.string(),
+    resumeSchema: z.object({ approved: z.boolean() }),
+    run: (draft, ctx) => {
+      if (!ctx.resumeData) ctx.suspend({ draft });
+      return ctx.resumeData?.approved ? `sent: ${draft}` : 'dropped';
+    },
+  });
+  const store = memoryWorkflowStore();
+  const send = createWorkflow({ id: 'send', input: z.string(), output: z.string() }).then(review).commit();
+  const first = await send.run('Hello, world', { store });
+  const done = await send.resume(first.runId, { step: 'review', payload: { approved: true } }, { store });
+  const workflow = {
+    first: first.status,
+    payload: first.suspended?.[0]?.payload,
+    second: done.status,
+    output: done.output,
+  };
+  return { tool, json, workflow };
+}
