@@ -31,6 +31,7 @@ export {
   type PlanAndExecuteOptions,
   type PlanRunOptions,
   planAndExecute,
+  RECALL_RESULT,
   type RunOptions,
   type StepOverrides,
   type StepState,
@@ -47,6 +48,7 @@ export {
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 // One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
+// Compaction: one line per context_compact event. Tool names and the aliases vendors' name rules need.
 export {
   type AnswerDelta,
   type AnswerReader,
@@ -56,6 +58,7 @@ export {
   ContentPart,
   contentText,
   createAnswerReader,
+  describeCompaction,
   type ErrorCode,
   errorMessage,
   FilePart,
@@ -85,10 +88,15 @@ export {
   StoreError,
   TextPart,
   ThinkflowError,
+  TOOL_NAME_RULES,
   ToolCall,
   type ToolCallRecord,
+  type ToolNameRule,
+  type ToolNameVendor,
   type ToolSpec,
+  toolNameAliases,
   Usage,
+  wireToolName,
 } from './core/index.js';
 export {
   type AnthropicOptions,
@@ -131,6 +139,7 @@ export {
   thinkflowHome,
   tokenCounterKind,
 } from './llm/index.js';
+export type { Compaction, CompactionOptions, ContextState } from './memory/index.js';
 export {
   type ContextFit,
   type ContextInput,
@@ -162,6 +171,7 @@ export {
   type SessionStore,
   type Summarize,
 } from './memory/index.js';
+// Tool calls written in text, in any model's format.
 export {
   type BuildPromptOptions,
   type BuiltPrompt,
@@ -183,12 +193,17 @@ export {
   type ProtocolName,
   parseJsonAction,
   parseReAct,
+  type ReadContext,
   type ReadReply,
   type ReadToolCall,
+  type ReadToolCallsOptions,
   reactPrompt,
   reactProtocol,
+  readToolCalls,
   renderExample,
   renderPrompt,
+  type TextToolCall,
+  type ToolCallsRead,
 } from './protocols/index.js';
 export {
   type A2aAgentToolOptions,

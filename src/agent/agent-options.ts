@@ -12,7 +12,7 @@ import type {
   ToolCallRecord,
 } from '../core/index.js';
 import type { Model } from '../llm/index.js';
-import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
+import type { CompactionOptions, ContextState, MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { FewShotExample, Language, ProtocolName } from '../protocols/index.js';
 import type { AnyTool, ApprovalRequest, NestedJournal } from '../tools/index.js';
 import type { EditedPrompt } from './build-messages.js';
@@ -184,6 +184,8 @@ export interface Checkpoint {
   forkedFrom?: ForkedFrom;
   /** A fork's edited messages: they stand for the prompt up to step `edited.steps` (system, history, question, steps). */
   edited?: EditedPrompt;
+  /** What the context window had let go of (cleared results, folded steps, the summary), so a resume sends the same prompt. */
+  context?: ContextState;
 }
 
 /** How the loop keeps each prompt within a token budget. */
@@ -192,8 +194,13 @@ export interface ContextOptions {
   budgetTokens?: number;
   /** Characters per observation in the prompt. Default: the agent's observationLimit. */
   observationLimit?: number;
-  /** Replace dropped steps by a summary: `true` uses the agent's model, or give a cheaper one. Default true. */
+  /** Replace dropped steps by a summary: `true` uses the agent's model (or `models.cheap`), or give one. Default true. */
   summarize?: boolean | Model;
+  /**
+   * Compaction past the high-water mark (clear old tool results, then summarize) and `recall_result`.
+   * `false` turns all of it off: every call sends the full history.
+   */
+  compaction?: false | CompactionOptions;
 }
 
 /** How the agent uses a long-term MemoryStore. */

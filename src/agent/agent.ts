@@ -15,6 +15,7 @@ import { handoffTools, runHandoff } from './handoff-tools.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
 import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
+import { recallResultTool } from './recall-result.js';
 import { runLoop } from './run-loop.js';
 import { addChildUsage, createRunState, fanOut, remainingBudget } from './run-state.js';
 import { createRunTools } from './run-tools.js';
@@ -128,6 +129,7 @@ export class Agent<T = unknown> {
           options: runAgentOptions,
           run,
           context: this.#contextWindow(),
+          offered: this.options.context?.compaction === false ? undefined : [recallResultTool(state)],
           recalled: recall.memories,
           warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
           router: this.#router(),
@@ -249,9 +251,10 @@ export class Agent<T = unknown> {
 
   #routerCache: ReturnType<typeof createToolRouter> | undefined;
 
-  /** A per-run context window, only when there is a budget (so small runs pay nothing for it). */
+  /** A per-run context window, only when there is a budget (so small runs pay nothing for it) and compaction is on. */
   #contextWindow() {
     const options = this.options.context;
+    if (options?.compaction === false) return undefined;
     const budgetTokens = options?.budgetTokens ?? defaultBudgetFor(this.options.model);
     if (budgetTokens === undefined) return undefined;
     const summarizer =
@@ -264,6 +267,7 @@ export class Agent<T = unknown> {
       budgetTokens,
       observationLimit: options?.observationLimit ?? this.options.observationLimit,
       summarize: summarizer ? summarizeWithModel(summarizer) : undefined,
+      compaction: options?.compaction,
     });
   }
 }

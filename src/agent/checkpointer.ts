@@ -146,5 +146,6 @@ export function checkpointOf(state: RunState, pending?: PendingStep): Checkpoint
   if (pending) checkpoint.pending = pending;
   if (state.forkedFrom) checkpoint.forkedFrom = state.forkedFrom;
   if (state.edited) checkpoint.edited = state.edited;
+  if (state.context) checkpoint.context = state.context;
   return checkpoint;
 }

@@ -22,6 +22,9 @@ export {
   modelJudge,
 } from './guardrails/index.js';
 export { canonicalJson, type StopReason } from './guards/index.js';
+// Compaction: the built-in tools the loop offers while a condition holds, and recall_result.
+export type { OfferedTool } from './offered-tools.js';
 export { type PlanAndExecute, type PlanAndExecuteOptions, type PlanRunOptions, planAndExecute } from './plan/index.js';
+export { RECALL_RESULT } from './recall-result.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
 export type { ToolRoutingOptions } from './tool-router.js';

@@ -2,7 +2,7 @@ import type { EventOf, Message, ResponseFormat, RunResult, Step } from '../core/
 import type { Model } from '../llm/index.js';
 import type { ContextWindow } from '../memory/index.js';
 import type { Language, PromptContext, Protocol } from '../protocols/index.js';
-import type { ToolExecutor, ToolRegistry } from '../tools/index.js';
+import type { AnyTool, ToolExecutor, ToolRegistry } from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { createStepProjector } from './build-messages.js';
 import { type Checkpointer, createCheckpointer } from './checkpointer.js';
@@ -48,11 +48,25 @@ export interface LoopConfig {
   warnings?: { code: string; message: string }[];
   /** Picks each step's tools when the agent has many (absent: every step sees every tool). */
   router?: Router;
+  /** Built-in tools offered only while their condition holds (`recall_result`). */
+  offered?: OfferedTool[];
   /** Handoff tool names; calling one passes the conversation to `handoff`. */
   handoffTools?: ReadonlySet<string>;
   handoff?: (tool: string, step: Step, scope: RunScope) => Promise<RunResult>;
   /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
   onFinish?: (result: RunResult, scope: RunScope) => Promise<void>;
+}
+
+/**
+ * A built-in tool the loop offers only while a condition holds (`recall_result` while a result was
+ * cleared or cut). Offering it adds it to the step's tools and to the run's registry, so its calls
+ * run through the executor like any other; it stays registered once offered (a call made from an
+ * older prompt still runs).
+ */
+export interface OfferedTool {
+  tool: AnyTool;
+  /** Whether the model is offered the tool at this step. */
+  when(ctx: RunContext): boolean;
 }
 
 /** The sampling options every model call of the run sends (only those set, so providers keep their defaults). */

@@ -4,6 +4,8 @@ import type { PromptContext } from '../protocols/index.js';
 import type { StepState } from './agent-options.js';
 import { type PromptHead, projectMessages } from './build-messages.js';
 import type { LoopConfig, RunContext } from './loop-config.js';
+import { withOfferedTools } from './offered-tools.js';
+import { clearedStep } from './recall-result.js';
 import { event } from './run-state.js';
 import { systemPromptFor } from './system-prompt-cache.js';
 import type { Router } from './tool-router.js';
@@ -36,6 +38,8 @@ export async function prepareStep(ctx: RunContext, head: PromptHead, index: numb
     : projectMessages(head, ctx.state.steps, ctx.project);
   let step = { model: config.model, messages, specs: config.prompt.tools };
   if (config.router) step = withTools(config, step, await routeTools(ctx, config.router, index));
+  const offered = withOfferedTools(ctx, step.specs);
+  if (offered !== step.specs) step = withTools(config, step, offered);
   const before = config.options.beforeStep && (await config.options.beforeStep(stepState(ctx, index, step)));
   if (before?.tools) {
     // A different tool set for this step: the model sees only these (they must be registered to run).
@@ -77,15 +81,31 @@ function withTools<S extends { messages: Message[]; specs: ToolSpec[] }>(
   return { ...step, specs, messages: [system, ...step.messages.slice(1)] };
 }
 
-/** Fits the prompt into the token budget, emitting `context_summary` when older steps were folded. */
+/**
+ * Fits the prompt into the token budget, emitting `context_compact` for each compaction (and
+ * `context_summary` when older steps were folded). The window's state goes into the run's state, so
+ * checkpoints carry it.
+ */
 async function fitContext(ctx: RunContext, head: PromptHead, index: number): Promise<Message[]> {
   const { state, emit } = ctx;
   const { edited } = head;
+  const offset = edited?.steps ?? 0;
+  const steps = offset ? state.steps.slice(offset) : state.steps;
+  const clear = (i: number) => {
+    const cleared = clearedStep(steps[i]);
+    return { messages: ctx.project(cleared), callIds: cleared.toolCalls.map((r) => r.id) };
+  };
   // A fork's edited messages are kept whole, as the system prompt and question are.
-  const input = edited
-    ? { head: edited.messages, groups: state.steps.slice(edited.steps).map(ctx.project) }
-    : { head: [head.system, head.question], history: head.history, groups: state.steps.map(ctx.project) };
-  const fit = await ctx.config.context!.fit(input, ctx.signal);
+  const parts = edited
+    ? { head: edited.messages, groups: steps.map(ctx.project) }
+    : { head: [head.system, head.question], history: head.history, groups: steps.map(ctx.project) };
+  const fit = await ctx.config.context!.fit({ ...parts, state: state.context, clear }, ctx.signal);
+  state.context = fit.state;
+  for (const c of fit.compactions ?? []) {
+    state.stats.compactions += 1;
+    const fields = { step: index, kind: c.kind, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter };
+    emit(event(state, 'context_compact', { ...fields, callIds: c.callIds }));
+  }
   if (fit.summary) {
     const { text, droppedGroups } = fit.summary;
     emit(event(state, 'context_summary', { step: index, summary: text, droppedSteps: droppedGroups }));

@@ -83,7 +83,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       const response = await askModel(ctx, { model: stepModel, request, step: index, streaming });
 
       // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).
-      const reply = nextStep(protocol.readReply(response), { raw: response.text, config });
+      const reply = nextStep(protocol.readReply(response, { tools: specs }), { raw: response.text, config });
       if (reply.thought) emit(event(state, 'thought', { step: index, text: reply.thought }));
       const step: Step = {
         index,

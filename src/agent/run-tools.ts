@@ -30,6 +30,8 @@ export function createRunTools(
     concurrency: options.toolConcurrency ?? 8,
     maxFailures: options.maxToolFailures,
     observationLimit: options.observationLimit,
+    // A cut result is kept whole for `recall_result`, which compaction offers.
+    recallCut: options.context?.compaction !== false,
     approve: run.approve ?? options.approve,
     ask: run.ask,
     parent,

@@ -77,6 +77,21 @@ export type AgentEvent =
   | E<'run_end', { status: RunStatus; output: string; usage: RunUsage; durationMs: number; error?: RunError }>
   // Events from the memory, planning, routing, guardrail, cache and approval layers.
   | E<'context_summary', { step: number; summary: string; droppedSteps: number }>
+  /**
+   * The context was compacted before a model call: old tool results cleared (`clear`), old steps
+   * summarized (`summary`), or the provider compacted it (`provider`); with the prompt's tokens before
+   * and after, and the calls whose results were cleared (`recall_result` brings them back).
+   */
+  | E<
+      'context_compact',
+      {
+        step: number;
+        kind: 'clear' | 'summary' | 'provider';
+        tokensBefore: number;
+        tokensAfter: number;
+        callIds: string[];
+      }
+    >
   | E<'memory_recall', { memories: { id: string; kind: string; text: string; score?: number }[] }>
   | E<'memory_store', { id: string; kind: string; text: string }>
   | E<'plan_create', { plan: string[] }>

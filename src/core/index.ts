@@ -21,6 +21,7 @@ export {
   mediaParts,
   reasoningText,
 } from './content-text.js';
+export { describeCompaction } from './describe-compaction.js';
 export {
   ConfigError,
   type ErrorCode,
@@ -77,6 +78,7 @@ export {
   type ReadReply,
   type ReadToolCall,
   type ReplyHabit,
+  type TextToolCall,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
 export {
@@ -110,4 +112,11 @@ export {
 export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
+export {
+  TOOL_NAME_RULES,
+  type ToolNameRule,
+  type ToolNameVendor,
+  toolNameAliases,
+  wireToolName,
+} from './wire-tool-name.js';
 export { withFields } from './with-fields.js';

@@ -26,6 +26,11 @@ export interface ToolExecutorOptions {
   maxFailures?: number;
   /** Characters per observation (and per recorded input) before head + tail truncation. Default 4000. */
   observationLimit?: number;
+  /**
+   * Keep the whole text of an output that was cut (`ToolCallRecord.full`) and name `recall_result` in
+   * the cut marker, for a run that offers that tool. Default false.
+   */
+  recallCut?: boolean;
   /** Per-call timeout for tools without `timeoutMs`. Default 60000. */
   timeoutMs?: number;
   /** Retries for tools without `retries` (RetryableToolError and network errors only). Default 2. */
@@ -102,6 +107,7 @@ interface Admitted {
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { registry, runId = 'run', maxFailures = 3, observationLimit = 4000, logger = silent } = options;
+  const recallCut = options.recallCut === true;
   const { timeoutMs = 60_000, retries = 2, retryDelayMs = 200 } = options;
   const scheduler = createCallScheduler(options.concurrency ?? 4);
   const approval = createApprovalGate(options.approve);
@@ -323,11 +329,15 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     let output: string;
     let errorKind: ToolErrorKind | undefined;
     let media: ToolEndRecord['media'];
+    let full: string | undefined;
     if (outcome.type === 'ok') {
       opts.onValue?.(start.index, outcome.value);
       const parts = toolMedia(outcome.value);
       media = parts?.media;
-      output = truncateObservation(parts ? parts.text : serializeOutput(outcome.value), observationLimit);
+      const text = parts ? parts.text : serializeOutput(outcome.value);
+      const limit = tool.outputLimit ?? observationLimit;
+      output = truncateObservation(text, limit, recallCut ? { callId: start.id } : undefined);
+      if (recallCut && output !== text) full = text;
     } else {
       let error: string;
       errorKind = outcome.type === 'error' ? 'failed' : outcome.type;
@@ -337,7 +347,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       else error = fail(tool, `Tool ${tool.name} failed: ${errorMessage(outcome.error)}`);
       output = truncateObservation(error, observationLimit);
     }
-    const end = toEndRecord(start, output, durationMs, attempts, errorKind, media);
+    const end = toEndRecord(start, output, durationMs, attempts, errorKind, media, full);
     notify(opts.onEnd, end);
     return end;
   };

@@ -1,4 +1,4 @@
-import { ConfigError, type ToolSpec } from '../core/index.js';
+import { ConfigError, type ToolSpec, toolNameAliases } from '../core/index.js';
 import { closestNames } from './closest-names.js';
 import { normalizeToolName } from './normalize-tool-name.js';
 import type { AnyTool } from './tool.js';
@@ -73,8 +73,7 @@ export class ToolRegistry {
     }
     const spec = specOf(tool);
     this.#entries.set(tool.name, { tool, spec });
-    const key = normalizeToolName(tool.name);
-    if (!this.#byKey.has(key)) this.#byKey.set(key, tool.name);
+    this.#addKeys(tool.name);
     return this.#changed();
   }
 
@@ -83,10 +82,7 @@ export class ToolRegistry {
     const found = this.#entries.delete(name);
     if (!found) return false;
     this.#byKey.clear();
-    for (const other of this.#entries.keys()) {
-      const key = normalizeToolName(other);
-      if (!this.#byKey.has(key)) this.#byKey.set(key, other);
-    }
+    for (const other of this.#entries.keys()) this.#addKeys(other);
     this.#changed();
     return true;
   }
@@ -164,6 +160,17 @@ export class ToolRegistry {
     copy.#specs = this.#specs;
     copy.#enabled = this.#enabled;
     return copy;
+  }
+
+  /**
+   * The forgiving keys a tool is found by: its name's, then its wire aliases' (a model that saw
+   * `github_create_issue_…` on one provider's wire may write that in text), never taking another tool's key.
+   */
+  #addKeys(name: string): void {
+    for (const spelling of [name, ...toolNameAliases(name)]) {
+      const key = normalizeToolName(spelling);
+      if (!this.#byKey.has(key)) this.#byKey.set(key, name);
+    }
   }
 
   #entry(name: string): Entry | undefined {

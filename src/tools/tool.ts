@@ -111,6 +111,8 @@ export interface Tool<I = unknown, O = unknown> {
   readonly outputParameters?: JsonSchema;
   /** False hides the tool from code mode's programs (for example one that needs a person each time). Default true. */
   readonly callableFromCode?: boolean;
+  /** Characters of output before head + tail truncation, instead of the executor's `observationLimit` (`Infinity`: never cut). */
+  readonly outputLimit?: number;
 }
 
 /** A tool of any input type, as held by registries. */
@@ -134,11 +136,12 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   output?: z.ZodType<O>;
   /** False hides the tool from code mode's programs. Default true. */
   callableFromCode?: boolean;
+  outputLimit?: number;
 }
 
-// Letters and digits of any script: text protocols carry the name as written, and native providers
-// map names their API refuses to ASCII and back (llm/providers/wire-tool-names.ts).
-const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
+// What MCP allows: letters and digits of any script, `_ - . /`, up to 128. Text protocols carry the name
+// as written; providers send names their API refuses under aliases and map them back (core/wire-tool-name.ts).
+const TOOL_NAME = /^[\p{L}\p{M}\p{N}_\-./]{1,128}$/u;
 
 /**
  * Defines a tool from a zod schema. The JSON Schema that providers and prompts see is generated
@@ -155,7 +158,7 @@ const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
 export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S, O>): Tool<z.infer<S>, O> {
   if (!TOOL_NAME.test(options.name)) {
     throw new TypeError(
-      `Tool name "${options.name}" must be 1-64 letters (any script), digits, "_" or "-", e.g. "search" or "搜索".`,
+      `Tool name "${options.name}" must be 1-128 letters (any script), digits, "_", "-", "." or "/", e.g. "search", "搜索" or "github.create_issue".`,
     );
   }
   const parameters = toParameters(options.input);
@@ -179,6 +182,7 @@ export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S,
     idempotent: options.idempotent,
     outputParameters: options.output ? toParameters(options.output, 'output') : undefined,
     callableFromCode: options.callableFromCode,
+    outputLimit: options.outputLimit,
   };
 }
 

@@ -98,6 +98,8 @@ function renderItem(item: StepItem, options: TreeOptions): Child {
       );
     case 'handoff':
       return node('tool', 'Handoff', item.text);
+    case 'compact':
+      return node('observation', 'Context compacted', item.text);
     case 'final':
       return node('final', 'Final', item.text);
     case 'child':

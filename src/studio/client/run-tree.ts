@@ -27,6 +27,7 @@ export type StepItem =
   | { kind: 'invalid'; text: string }
   | { kind: 'approval'; callId: string; tool: string; input: unknown; question?: string; answered?: string }
   | { kind: 'handoff'; text: string }
+  | { kind: 'compact'; text: string }
   | { kind: 'final'; text: string }
   | { kind: 'child'; run: RunNode };
 
@@ -184,6 +185,12 @@ export function treeBuilder(): TreeBuilder {
         case 'approval_response': {
           const asked = approvals.find((a) => a.callId === e.callId);
           if (asked) asked.answered = e.answer !== undefined ? String(e.answer) : e.approved ? 'approved' : 'denied';
+          break;
+        }
+        case 'context_compact': {
+          const cleared = (e.callIds as string[]).length;
+          const text = `${e.kind}: ${e.tokensBefore} → ${e.tokensAfter} tokens${cleared ? `, ${cleared} results cleared` : ''}`;
+          s().items.push({ kind: 'compact', text });
           break;
         }
         case 'handoff':

@@ -135,11 +135,11 @@ function readResourceTool(connection: McpConnection, prefix: string): AnyTool {
   });
 }
 
-/** Thinkflow tool names allow letters, digits, `_` and `-` (max 64); MCP names may hold more. */
+/** Tool names allow what MCP allows (any script, digits, `_ - . /`, max 128); anything else becomes `_`. */
 function uniqueName(raw: string, taken: Set<string>): string {
-  const base = raw.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+  const base = raw.replace(/[^\p{L}\p{M}\p{N}_\-./]/gu, '_').slice(0, 128) || 'tool';
   let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 60)}_${n}`;
+  for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 124)}_${n}`;
   taken.add(name);
   return name;
 }

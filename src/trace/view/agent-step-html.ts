@@ -1,4 +1,4 @@
-import { type AgentEvent, contentText, type Message } from '../../core/index.js';
+import { type AgentEvent, contentText, describeCompaction, type Message } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import { escapeHtml as esc } from './html-assets.js';
 import type { TraceModelCall, TraceStep } from './summarize-trace.js';
@@ -110,6 +110,8 @@ export function noteHtml(event: AgentEvent): string {
       return `<p class="warning"><span class="kind">Warning ${esc(event.code)}</span> ${esc(event.message)}</p>`;
     case 'cache_hit':
       return `<p class="cached">cache hit ${esc(event.key.slice(0, 12))}</p>`;
+    case 'context_compact':
+      return `<details class="call"><summary>Context compact ${esc(describeCompaction(event))}</summary><pre>${esc(event.callIds.join('\n'))}</pre></details>`;
     default:
       return `<details class="call"><summary>${esc(event.type)}</summary><pre>${esc(JSON.stringify(event, null, 2))}</pre></details>`;
   }

@@ -1,5 +1,5 @@
 import type pc from 'picocolors';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, describeCompaction } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import type { TraceStep } from './summarize-trace.js';
 
@@ -59,6 +59,8 @@ export function noteLines(event: AgentEvent, style: LineStyle): string[] {
       return [`  ${c.yellow(`warning ${event.code}`)} ${cut(event.message)}`];
     case 'cache_hit':
       return [`  ${c.green('cache hit')} ${c.dim(event.key.slice(0, 12))}`];
+    case 'context_compact':
+      return [`  ${c.dim('context compact')} ${describeCompaction(event)}`];
     case 'reflection':
     case 'context_summary':
       return [`  ${c.dim(event.type)} ${cut('text' in event ? event.text : event.summary)}`];
