@@ -15,7 +15,7 @@ import type { Model } from '../llm/index.js';
 import type { CompactionOptions, ContextState, MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { FewShotExample, Language, ProtocolName } from '../protocols/index.js';
 import type { Skill } from '../skills/index.js';
-import type { AnyTool, ApprovalRequest } from '../tools/index.js';
+import type { AnyTool, ApprovalRequest, NestedJournal } from '../tools/index.js';
 import type { EditedPrompt } from './build-messages.js';
 import type { Guardrails } from './guardrails/index.js';
 import type { Budget } from './guards/index.js';
@@ -183,6 +183,8 @@ export interface Checkpoint {
     calls: ReadToolCall[];
     done: ToolCallRecord[];
     waiting?: string[];
+    /** What tools that call tools (code mode) recorded of their nested calls, by the calling call's id. */
+    nested?: Record<string, NestedJournal>;
   };
   /** The run's final answer, once it was reached: a resumed run ends with it and calls no model. */
   final?: { answer: string; object?: unknown };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { codeTool } from '../code/index.js';
 import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
@@ -77,6 +78,8 @@ export class Agent<T = unknown> {
     this.#handoffs = handoffTools(options.handoffs);
     this.#handoffNames = new Set(this.#handoffs.keys());
     this.tools = new ToolRegistry([...(options.tools ?? []), ...[...this.#handoffs.values()].map((h) => h.tool)]);
+    // CodeAct: each reply's code block runs as a call of this tool, over the run's own tools.
+    if (options.protocol === 'code') this.tools.register(codeTool({ finalAnswer: true }));
   }
 
   readonly #handoffs: ReturnType<typeof handoffTools>;

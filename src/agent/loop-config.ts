@@ -26,6 +26,8 @@ export type { Emit } from './run-state.js';
 export interface RunTools {
   registry: ToolRegistry;
   executor: ToolExecutor;
+  /** The executor for calls made from inside a tool against another tool list (code mode), same options; `registry`'s is `executor`. */
+  executorFor(registry: ToolRegistry): ToolExecutor;
 }
 
 /** Everything one run needs, resolved from the agent's options and the run's options. */
@@ -75,6 +77,8 @@ export interface RunContext extends RunScope {
   project: (step: Step) => Message[];
   repetition: RepetitionTracker;
   sameObservation: SameObservationTracker;
+  /** Set by a tool during a step to end the run after it: with an answer (code mode's `final_answer`) or an error. */
+  ending?: { answer: string } | { error: Error };
 }
 
 /**

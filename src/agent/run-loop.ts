@@ -49,7 +49,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
     const input = await guardText(ctx, options.guardrails?.input, 'input', state.input);
     stop = input.stop;
     head.question = questionMessage(input.text, run.attachments);
-    if (run.resume?.pending) await finishPendingStep(ctx, run.resume.pending);
+    if (run.resume?.pending) final = await finishPendingStep(ctx, run.resume.pending);
     // Answered before the crash: end with that answer.
     if (run.resume?.final) final = run.resume.final;
 
@@ -116,6 +116,8 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       } else {
         state.invalidStreak = 0;
         stop = await runStepTools(ctx, step, reply.calls);
+        // A program that called final_answer (code mode) ends the run with its answer.
+        if (step.answer !== undefined) final = { answer: step.answer };
       }
 
       // 5. Record the step, hand off or reflect if asked, and check the guards again.

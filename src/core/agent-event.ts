@@ -53,10 +53,20 @@ export type AgentEvent =
       }
     >
   | E<'thought', { step: number; text: string }>
-  | E<'tool_start', { step: number; callId: string; tool: string; input: unknown }>
+  // `parentCallId`: the call this one was made from (a code-mode program's `run_code` call).
+  | E<'tool_start', { step: number; callId: string; tool: string; input: unknown; parentCallId?: string }>
   | E<
       'tool_end',
-      { step: number; callId: string; tool: string; ms: number; ok: boolean; output: string; error?: string }
+      {
+        step: number;
+        callId: string;
+        tool: string;
+        ms: number;
+        ok: boolean;
+        output: string;
+        error?: string;
+        parentCallId?: string;
+      }
     >
   /** A running tool reported progress (MCP `notifications/progress`); `total` when known. */
   | E<'tool_progress', { callId: string; tool: string; progress: number; total?: number; message?: string }>

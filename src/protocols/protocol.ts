@@ -1,7 +1,7 @@
 import type { Message, ModelResponse, ReadReply, Step, ToolSpec } from '../core/index.js';
 
-/** The three protocols: provider tool calls, a JSON object per reply, or ReAct text. */
-export type ProtocolName = 'native' | 'json' | 'react';
+/** The protocols: provider tool calls, a JSON object per reply, ReAct text, or a JavaScript block per reply (CodeAct). */
+export type ProtocolName = 'native' | 'json' | 'react' | 'code';
 /** The prompt language: English or Chinese (keywords, instructions and corrections). */
 export type Language = 'en' | 'zh';
 

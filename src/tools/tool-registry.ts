@@ -33,7 +33,10 @@ function specOf(tool: AnyTool): ToolSpec {
   ) {
     return known;
   }
-  const spec: ToolSpec = Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters });
+  const spec: ToolSpec = { name: tool.name, description: tool.description, parameters: tool.parameters };
+  if (tool.outputParameters) spec.output = tool.outputParameters;
+  if (tool.callableFromCode === false) spec.callableFromCode = false;
+  Object.freeze(spec);
   specs.set(tool, spec);
   return spec;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentEvent, JsonSchema, RunUsage } from '../core/index.js';
 import type { Model } from '../llm/index.js';
+import type { NestedCalls } from './nested-calls.js';
 import type { ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from './tool-peer.js';
 
 /** Minimal structured logger handed to tools. */
@@ -46,6 +47,8 @@ export interface ToolContext {
   sample?(request: SampleRequest): Promise<SampleResult>;
   /** Asks the person behind the caller for input. Present only when the caller is an MCP client that declared `elicitation`. */
   elicit?(request: ElicitRequest): Promise<ElicitResult>;
+  /** Calls other tools through the run's pipeline, nested under this call (code mode). Present in an agent run. */
+  readonly nested?: NestedCalls;
 }
 
 /** Hints about a tool's behaviour, shown to MCP clients (they are hints, not guarantees). */
@@ -104,6 +107,10 @@ export interface Tool<I = unknown, O = unknown> {
   readonly sequential?: boolean;
   /** Safe to run twice with the same input (durable runs retry an interrupted call only then). */
   readonly idempotent?: boolean;
+  /** JSON Schema of the output, from `defineTool`'s `output` (code mode declares it; outputs are checked against it). */
+  readonly outputParameters?: JsonSchema;
+  /** False hides the tool from code mode's programs (for example one that needs a person each time). Default true. */
+  readonly callableFromCode?: boolean;
   /** Characters of output before head + tail truncation, instead of the executor's `observationLimit` (`Infinity`: never cut). */
   readonly outputLimit?: number;
 }
@@ -125,6 +132,10 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   examples?: z.infer<S>[];
   sequential?: boolean;
   idempotent?: boolean;
+  /** The output's schema: declared to code mode, and checked at run time (an output that fails it is the call's error). */
+  output?: z.ZodType<O>;
+  /** False hides the tool from code mode's programs. Default true. */
+  callableFromCode?: boolean;
   outputLimit?: number;
 }
 
@@ -162,19 +173,35 @@ export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S,
       if (result.success) return { ok: true, value: result.data };
       return { ok: false, issues: zodIssues(result.error) };
     },
-    run: options.run,
+    run: options.output ? checkedRun(options.name, options.run, options.output) : options.run,
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     needsApproval: options.needsApproval,
     examples: options.examples,
     sequential: options.sequential,
     idempotent: options.idempotent,
+    outputParameters: options.output ? toParameters(options.output, 'output') : undefined,
+    callableFromCode: options.callableFromCode,
     outputLimit: options.outputLimit,
   };
 }
 
-function toParameters(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+/** A tool's run whose output must match its `output` schema; one that does not is the call's error. */
+function checkedRun<I, O>(
+  name: string,
+  run: (input: I, ctx: ToolContext) => O | Promise<O>,
+  schema: z.ZodType<O>,
+): (input: I, ctx: ToolContext) => Promise<O> {
+  return async (input, ctx) => {
+    const result = schema.safeParse(await run(input, ctx));
+    if (result.success) return result.data;
+    const issues = zodIssues(result.error).map((i) => `${i.path || '(root)'}: ${i.message}`);
+    throw new Error(`Tool ${name} returned an output that does not match its output schema: ${issues.join('; ')}`);
+  };
+}
+
+function toParameters(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   const { $schema: _drop, ...rest } = json;
   return rest;
 }
