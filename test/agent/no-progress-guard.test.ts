@@ -71,6 +71,9 @@ describe('no progress: nearly the same observation step after step', () => {
     expect(observationSimilarity('No results (attempt 3)', 'No results (attempt 4)')).toBe(1);
     expect(observationSimilarity('Error: timeout after 3000 ms', 'Error: timeout after 5000 ms')).toBe(1);
     expect(observationSimilarity('Not found: order 8f3a-21c9', 'Not found: order 77b0-e4d2')).toBe(1);
+    // A bare value that changes (a calculator's 2, 4, 6) is progress.
+    expect(observationSimilarity('2', '4')).toBe(0);
+    expect(observationSimilarity('= 12.5', '= 13')).toBeLessThan(1);
   });
 
   it('reading 60 different long documents one by one is progress', async () => {

@@ -103,6 +103,14 @@ function maskedOf(reading: ObservationReading): string {
   return reading.masked;
 }
 
+/** A message, not a bare value: a tool that returns "2", then "4", then "6" is making progress. */
+function hasWords(masked: string): boolean {
+  let words = 0;
+  for (let i = 0; i < masked.length && words < MIN_WORDS; i++) if (masked.charCodeAt(i) !== 48) words++;
+  return words >= MIN_WORDS;
+}
+const MIN_WORDS = 4;
+
 function isShort(reading: ObservationReading): boolean {
   return reading.text.length < SHORT_OBSERVATION;
 }
@@ -178,7 +186,7 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
   if (normalOf(x) === normalOf(y)) return 1;
   // A short message that only counts on ("No results (attempt 4)") says nothing new; in a long result
   // a moved number is progress (a counter, a percentage).
-  if (isShort(x) && isShort(y) && maskedOf(x) === maskedOf(y)) return 1;
+  if (isShort(x) && isShort(y) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) return 1;
   if (digitlessOf(x) === digitlessOf(y)) return 0;
   const a = gramCount(x);
   const b = gramCount(y);
