@@ -52,6 +52,44 @@ describe('no progress: nearly the same observation step after step', () => {
     expect(result.status).toBe('done');
   });
 
+  it('short results that differ only in numbers, dates or ids are the same: the run stops', async () => {
+    let attempt = 0;
+    const find = defineTool({
+      name: 'find',
+      description: '查找',
+      input: z.object({ q: z.string() }),
+      run: () =>
+        `未找到结果（第 ${++attempt} 次，${2026 + attempt}-0${attempt}-1${attempt}，请求 req_${attempt}f${attempt}a）`,
+    });
+    const model = scriptedModel([
+      ...Array.from({ length: 9 }, (_, i) => call('find', { q: `第${i}页` }, `f${i}`)),
+      '完',
+    ]);
+    const result = await new Agent({ model, tools: [find] }).run('找');
+    expect(result.status).toBe('loop_detected');
+    expect(result.error?.code).toBe('same_observation');
+    expect(observationSimilarity('No results (attempt 3)', 'No results (attempt 4)')).toBe(1);
+    expect(observationSimilarity('Error: timeout after 3000 ms', 'Error: timeout after 5000 ms')).toBe(1);
+    expect(observationSimilarity('Not found: order 8f3a-21c9', 'Not found: order 77b0-e4d2')).toBe(1);
+    // A bare value that changes (a calculator's 2, 4, 6) is progress.
+    expect(observationSimilarity('2', '4')).toBe(0);
+    expect(observationSimilarity('= 12.5', '= 13')).toBeLessThan(1);
+  });
+
+  it('reading 60 different long documents one by one is progress', async () => {
+    const doc = (n: number) =>
+      `Document ${n}: ${Array.from({ length: 40 }, (_, i) => `w${(n * 7919 + i * 104729) % 100003}`).join(' ')}`;
+    const read = defineTool({
+      name: 'read',
+      description: 'Reads a document.',
+      input: z.object({ n: z.number() }),
+      run: ({ n }) => doc(n),
+    });
+    const model = scriptedModel([...Array.from({ length: 60 }, (_, i) => call('read', { n: i }, `r${i}`)), 'done']);
+    const result = await new Agent({ model, tools: [read], maxSteps: 100 }).run('read all');
+    expect(result.status).toBe('done');
+  });
+
   it('similarity ignores case, width and punctuation, and works on Chinese characters', () => {
     expect(observationSimilarity('No results.', 'no results')).toBe(1);
     expect(observationSimilarity('未找到关于北京天气的信息。', '未找到关于北京今日天气的信息')).toBeGreaterThan(0.8);

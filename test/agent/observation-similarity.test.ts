@@ -20,6 +20,14 @@ function plainSimilarity(a: string, b: string): number {
   const x = normalize(a);
   const y = normalize(b);
   if (x === y) return 1;
+  const masked = (t: string) =>
+    normalize(
+      t
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[a-z0-9_-]*\d[a-z0-9_-]*/g, '0'),
+    );
+  if (a.length < 200 && b.length < 200 && masked(a) === masked(b) && masked(a).replace(/0/g, '').length >= 4) return 1;
   if (x.replace(/\d+/g, '0') === y.replace(/\d+/g, '0')) return 0;
   const ga = bigrams(x);
   const gb = bigrams(y);

@@ -7,6 +7,8 @@ export interface ObservationReading {
   readonly text: string;
   normal?: string;
   digitless?: string;
+  /** `normal` of the text with its numbers, dates and ids masked (see `maskedOf`). */
+  masked?: string;
   /** How often each character bigram of `normal` occurs (see `countGrams`). */
   grams?: Map<number, number>;
 }
@@ -86,6 +88,33 @@ function digitlessOf(reading: ObservationReading): string {
   return reading.digitless;
 }
 
+/** Observations shorter than this (an error, an empty result) are alike when only numbers or ids differ. */
+export const SHORT_OBSERVATION = 200;
+
+// An ASCII word holding a digit: a number, a date ("2026-12-05"), a version or an id ("req_8f3a2c").
+const NUMBER_OR_ID = /[a-z0-9_-]*\d[a-z0-9_-]*/g;
+
+/**
+ * The normal text with every number, date and id as one `0`: "未找到结果（第 3 次）" and
+ * "未找到结果（第 4 次）" read the same. Only short observations are compared this way.
+ */
+function maskedOf(reading: ObservationReading): string {
+  reading.masked ??= normalize(reading.text.normalize('NFKC').toLowerCase().replace(NUMBER_OR_ID, '0'));
+  return reading.masked;
+}
+
+/** A message, not a bare value: a tool that returns "2", then "4", then "6" is making progress. */
+function hasWords(masked: string): boolean {
+  let words = 0;
+  for (let i = 0; i < masked.length && words < MIN_WORDS; i++) if (masked.charCodeAt(i) !== 48) words++;
+  return words >= MIN_WORDS;
+}
+const MIN_WORDS = 4;
+
+function isShort(reading: ObservationReading): boolean {
+  return reading.text.length < SHORT_OBSERVATION;
+}
+
 /**
  * Counts the reading's character bigrams (code point pairs, one number each: CJK text has no spaces,
  * so characters, not words, are the unit) and returns how many it shares with
@@ -155,6 +184,9 @@ function gramCount(reading: ObservationReading): number {
  */
 export function readingSimilarity(x: ObservationReading, y: ObservationReading, floor = 0): number {
   if (normalOf(x) === normalOf(y)) return 1;
+  // A short message that only counts on ("No results (attempt 4)") says nothing new; in a long result
+  // a moved number is progress (a counter, a percentage).
+  if (isShort(x) && isShort(y) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) return 1;
   if (digitlessOf(x) === digitlessOf(y)) return 0;
   const a = gramCount(x);
   const b = gramCount(y);
@@ -167,8 +199,10 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
 
 /**
  * How alike two observations are, 0–1: the Dice coefficient of their character bigrams after
- * normalising, so a changed word in a long "not found" message barely moves it. Two observations that
- * differ only in their numbers are 0: a counter, a percentage or an id that moved is progress.
+ * normalising, so a changed word in a long "not found" message barely moves it. Two short observations
+ * (under `SHORT_OBSERVATION` characters) that differ only in numbers, dates or ids are 1: an error or an
+ * empty result that counts attempts says nothing new. Two longer ones that differ only in their numbers
+ * are 0: a counter, a percentage or an id that moved is progress.
  */
 export function observationSimilarity(a: string, b: string): number {
   return readingSimilarity(readObservation(a), readObservation(b));

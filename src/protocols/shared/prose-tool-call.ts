@@ -29,6 +29,10 @@ const ANNOUNCES = [
   `\\b(?:calling|invoking)\\s+(?:the\\s+)?(?:tool\\s+|function\\s+)?${QUOTE}NAME${QUOTE}\\s*(?:tool\\s*)?(?:[(（:：]|now|with|to\\b|…|\\.\\.\\.)`,
   // {"name": "X", ...} or function_call:{"call":"X"} written into the text
   `["']?(?:name|call|tool|tool_name|action|function)["']?\\s*[:：=]\\s*["']NAME["']`,
+  // 调用 X，参数为…; 下一步：调用 weather，城市参数为“成都”; 调用工具 X，输入参数是：…
+  `调用(?:工具|函数)?\\s*${QUOTE}NAME${QUOTE}\\s*(?:工具|函数)?\\s*[，,、:：]?\\s*[^。\\n]{0,10}?(?:参数|输入|入参)[^。\\n]{0,4}?(?:为|是|[:：=])`,
+  // Using tool: X, input: …; Calling function: X with arguments …
+  `\\b(?:using|calling|invoking|call|use|invoke)\\s+(?:the\\s+)?(?:tool|function)\\s*[:：]\\s*${QUOTE}NAME`,
   // Action: X written without the rest of the protocol
   `(?:^|\\n)\\s*(?:Action|Tool|行动|动作|工具)\\s*[:：]\\s*${QUOTE}NAME`,
 ];
