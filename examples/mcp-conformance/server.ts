@@ -1,6 +1,8 @@
 /**
  * The MCP conformance suite's test server, built on `serveMcp`: the tools, resources and prompts
- * the suite's server scenarios call (`npx @modelcontextprotocol/conformance server --url URL`).
+ * the suite's server scenarios call (`npx @modelcontextprotocol/conformance server --url URL`). Its
+ * content is written in the MCP specification's own shapes (`mimeType`, a nested `resource`), as a
+ * user copying the spec would; thinkflow's parts (`mediaType`, a flat resource) give the same blocks.
  * Prints its URL on stdout. Run: `node --import tsx examples/mcp-conformance/server.ts [PORT]`.
  */
 import { defineTool, jsonSchemaTool } from 'thinkflow';
@@ -23,13 +25,13 @@ const tools = [
     name: 'test_image_content',
     description: 'Tests image content response',
     input: none,
-    run: () => ({ type: 'image', data: PNG, mediaType: 'image/png' }),
+    run: () => ({ type: 'image', data: PNG, mimeType: 'image/png' }),
   }),
   defineTool({
     name: 'test_audio_content',
     description: 'Tests audio content response',
     input: none,
-    run: () => ({ type: 'audio', data: WAV, mediaType: 'audio/wav' }),
+    run: () => ({ type: 'audio', data: WAV, mimeType: 'audio/wav' }),
   }),
   defineTool({
     name: 'test_embedded_resource',
@@ -37,9 +39,11 @@ const tools = [
     input: none,
     run: () => ({
       type: 'resource',
-      uri: 'test://embedded-resource',
-      mediaType: 'text/plain',
-      text: 'This is an embedded resource content.',
+      resource: {
+        uri: 'test://embedded-resource',
+        mimeType: 'text/plain',
+        text: 'This is an embedded resource content.',
+      },
     }),
   }),
   defineTool({
@@ -48,12 +52,14 @@ const tools = [
     input: none,
     run: () => [
       { type: 'text', text: 'Multiple content types test:' },
-      { type: 'image', data: PNG, mediaType: 'image/png' },
+      { type: 'image', data: PNG, mimeType: 'image/png' },
       {
         type: 'resource',
-        uri: 'test://mixed-content-resource',
-        mediaType: 'application/json',
-        text: JSON.stringify({ test: 'data', value: 123 }),
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: JSON.stringify({ test: 'data', value: 123 }),
+        },
       },
     ],
   }),
@@ -280,9 +286,7 @@ const prompts: McpPrompt[] = [
         role: 'user',
         content: {
           type: 'resource',
-          uri: resourceUri,
-          mediaType: 'text/plain',
-          text: 'Embedded resource content for testing.',
+          resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
         },
       },
       { role: 'user', content: 'Please process the embedded resource above.' },
@@ -293,7 +297,7 @@ const prompts: McpPrompt[] = [
     title: 'Prompt With Image',
     description: 'A prompt that includes image content',
     get: () => [
-      { role: 'user', content: { type: 'image', data: PNG, mediaType: 'image/png' } },
+      { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
       { role: 'user', content: 'Please analyze the image above.' },
     ],
   },

@@ -6,7 +6,7 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
 /** One message of a model call a tool asks its caller to make. */
 export interface SampleMessage {
   role: 'user' | 'assistant';
-  /** Plain text, or one text / image part. */
+  /** Plain text, or one text, image or file part (audio arrives as a file part). */
   content: string | ContentPart;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/index.js';
+import { createAnswerReader } from '../../src/core/index.js';
 import { createDeltaRedactor } from '../../src/server/runs/redact-deltas.js';
 
 /** Streams `text` in pieces of `size` through a redactor, then ends the call: the delta texts stored. */
@@ -52,5 +53,30 @@ describe('stored deltas', () => {
     const joined = stored(block, 5).join('');
     expect(joined).not.toContain('MIIBOgIBAAJBAK');
     expect(joined).toContain('[redacted]');
+  });
+});
+
+describe('the live answer read from stored deltas', () => {
+  it('redacts a credential split across deltas and holds back only its tail, not the answer', () => {
+    const redactor = createDeltaRedactor();
+    const reader = createAnswerReader();
+    const at = { runId: 'r', ts: 0, step: 1 };
+    const deltas = ['Your key is sk-proj-Ab12', 'Cd34Ef56Gh78 and ', 'it works. ', 'Done.'];
+    const events: AgentEvent[] = [
+      { ...at, type: 'run_start', input: 'q', model: 'm', protocol: 'native', tools: [] },
+      { ...at, type: 'model_request', model: 'm', messages: [] },
+      ...deltas.map((text): AgentEvent => ({ ...at, type: 'model_delta', text })),
+      { ...at, type: 'model_response', text: deltas.join(''), ms: 0 },
+    ];
+    // What a client gets as each model event is stored.
+    const sent = events.map((event) =>
+      redactor
+        .next(event)
+        .flatMap((stored) => reader.read(stored))
+        .map((piece) => piece.text)
+        .join(''),
+    );
+    // `Done.` may still be the start of a key until the call ends: it goes with the end.
+    expect(sent.slice(2)).toEqual(['Your key is', ' [redacted] and', ' it works.', '', ' Done.']);
   });
 });

@@ -117,7 +117,9 @@ async function callTool(tool: AnyTool, input: unknown, call: McpCallContext): Pr
       );
     }
     const output = await raceAbort(Promise.resolve(tool.run(parsed.value, ctx)), ctx.signal);
-    return { content: toMcpContent(output) };
+    const content = toMcpContent(output);
+    // Content the client could not read is refused in the open, never sent as something else.
+    return content.ok ? { content: content.content } : failure(`Tool "${tool.name}" returned ${content.message}`);
   } catch (error) {
     if (ctx.signal.aborted && !call.signal.aborted)
       return failure(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms.`);

@@ -7,7 +7,7 @@ import type {
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import { requireOptional } from '../../core/index.js';
-import { type McpContentPart, toBlock } from './mcp-content.js';
+import { type McpContentPart, PART_SHAPES, readContentParts, toBlock } from './mcp-content.js';
 
 /** What reading a resource gives: text, bytes, or either with its own media type. */
 export type McpResourceBody =
@@ -146,7 +146,7 @@ export function registerCatalog(server: Server, catalog: McpCatalog, subscriptio
         .filter((a) => a.required && args[a.name] === undefined)
         .map((a) => a.name);
       if (missing.length > 0) throw invalid(`Prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}.`);
-      return promptResult(await prompt.get(args), prompt.description);
+      return promptResult(prompt, await prompt.get(args), types);
     });
   }
 
@@ -182,21 +182,40 @@ function readResult(uri: string, mimeType: string | undefined, body: McpResource
   return { contents: [{ uri, mimeType: body.mimeType ?? mimeType, blob }] };
 }
 
-function promptResult(value: unknown, description: string | undefined): GetPromptResult {
-  if (typeof value === 'string')
-    return { description, messages: [{ role: 'user', content: { type: 'text', text: value } }] };
-  const shaped = value as { description?: string; messages?: McpPromptMessage[] } | McpPromptMessage[];
-  const messages = Array.isArray(shaped) ? shaped : (shaped.messages ?? []);
+/**
+ * A prompt's `get` result as MCP's: text is one user message; messages hold text or one content part
+ * each (MCP's blocks or thinkflow's parts). Anything else is refused, naming the prompt and the shape.
+ */
+function promptResult(prompt: McpPrompt, value: unknown, types: Types): GetPromptResult {
+  const refuse = (what: string) => new types.McpError(types.ErrorCode.InternalError, `Prompt "${prompt.name}" ${what}`);
+  if (typeof value === 'string') {
+    return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text: value } }] };
+  }
+  const shaped = value as { description?: unknown; messages?: unknown } | null;
+  const messages = Array.isArray(value) ? value : shaped?.messages;
+  if (!Array.isArray(messages)) {
+    throw refuse(
+      'returned neither text, messages, nor { description?, messages }: get(args) returns a string, [{ role, content }], or { description?, messages: [{ role, content }] }.',
+    );
+  }
   return {
-    description: (!Array.isArray(shaped) && shaped.description) || description,
-    messages: messages.map(
-      (message): PromptMessage => ({
-        role: message.role,
-        content:
-          typeof message.content === 'string'
-            ? { type: 'text', text: message.content }
-            : (toBlock(message.content) as PromptMessage['content']),
-      }),
-    ),
+    description:
+      (!Array.isArray(value) && typeof shaped?.description === 'string' && shaped.description) || prompt.description,
+    messages: messages.map((message: McpPromptMessage | null, index): PromptMessage => {
+      if (message?.role !== 'user' && message?.role !== 'assistant') {
+        throw refuse(`message ${index} needs role 'user' or 'assistant' (it has ${JSON.stringify(message?.role)}).`);
+      }
+      if (typeof message.content === 'string')
+        return { role: message.role, content: { type: 'text', text: message.content } };
+      const read = readContentParts(message.content);
+      if (read?.ok && read.parts.length === 1) {
+        return { role: message.role, content: toBlock(read.parts[0]) as PromptMessage['content'] };
+      }
+      const why =
+        read && !read.ok
+          ? read.message
+          : `content MCP cannot read; write a string or one part: ${Object.values(PART_SHAPES).join('; ')}.`;
+      throw refuse(`message ${index} holds ${why}`);
+    }),
   };
 }

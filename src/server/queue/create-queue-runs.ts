@@ -13,7 +13,7 @@ import {
   type StartResult,
   waitForEnd,
 } from '../records/index.js';
-import { createChangeSignal, endUnstarted, forkStartRequest, startOnce } from '../runs/index.js';
+import { createChangeSignal, endUnstarted, storeRuns } from '../runs/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
 import { loadBullmq, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
 import { addRunJob, startRecovery } from './recover-runs.js';
@@ -159,26 +159,8 @@ export function createQueueRuns(options: QueueRunsOptions): RunService {
   }
 
   const service: RunService = {
+    ...storeRuns({ store, limits: options.limits, startNew }),
     agentNames: () => [...options.agents],
-
-    start(request) {
-      return startOnce({
-        store,
-        request,
-        keyHours: options.limits?.idempotencyKeyHours,
-        start: (id) => startNew(request, id),
-      });
-    },
-
-    async fork(id, request) {
-      const prepared = await forkStartRequest(store, id, request);
-      return prepared.ok ? service.start(prepared.start) : prepared;
-    },
-
-    get: (id) => store.getRun(id),
-    status: (id) => store.getStatus(id),
-    list: (query) => store.queryRuns(query),
-    events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (_id, timeoutMs) => sleep(Math.min(timeoutMs, pollMs)),
     async wait(id, signal) {
       // A run started here a moment ago is still queued or running: wait for its job first, then read.

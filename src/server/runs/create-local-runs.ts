@@ -1,11 +1,19 @@
 import { redactedIfSecret } from '../../core/index.js';
 import { agentLimits, type ServerLimits } from '../health/index.js';
 import type { QuestionBox, RunRecord, RunStore } from '../records/index.js';
-import { type AgentEntry, queuedRun, queueFull, type RunService, resolveAgent, waitForEnd } from '../records/index.js';
+import {
+  type AgentEntry,
+  queuedRun,
+  queueFull,
+  type RunService,
+  resolveAgent,
+  type StartRequest,
+  type StartResult,
+  waitForEnd,
+} from '../records/index.js';
 import { createChangeSignal } from './change-signal.js';
 import { executeRun } from './execute-run.js';
-import { forkStartRequest } from './fork-agent-run.js';
-import { startOnce } from './start-once.js';
+import { storeRuns } from './store-runs.js';
 import { endUnstarted } from './synthetic-result.js';
 
 export interface LocalRunsOptions {
@@ -111,45 +119,30 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
     }
   }
 
+  /** Queues a new run under `id` for its agent's lane (refused when the lane is full or the service stops). */
+  async function startNew(request: StartRequest, id: string): Promise<StartResult> {
+    const { agent } = request;
+    if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
+    const own = lane(agent);
+    const { concurrent, queued } = agentLimits(limits, agent);
+    if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
+      return queueFull(limits);
+    }
+    const run = queuedRun(request, id);
+    track(run.id);
+    // A fork resumes from its first checkpoint, written with the run.
+    own.queue.push({ run, fresh: !request.fork });
+    // Committed with the first events in one transaction; reads always see it.
+    void store.createRun(run).catch(onError);
+    if (request.fork) void store.saveCheckpoint({ ...request.fork, runId: id }).catch(onError);
+    pump(agent);
+    // The caller gets the run as the store keeps it; the queued copy keeps the input as given.
+    return { ok: true, run: redactedIfSecret(run) };
+  }
+
   const service: LocalRuns = {
+    ...storeRuns({ store, limits, startNew }),
     agentNames: () => Object.keys(agents),
-
-    start(request) {
-      const { agent } = request;
-      return startOnce({
-        store,
-        request,
-        keyHours: limits?.idempotencyKeyHours,
-        start: async (id) => {
-          if (!Object.hasOwn(agents, agent)) return { ok: false, reason: 'unknown_agent' };
-          const own = lane(agent);
-          const { concurrent, queued } = agentLimits(limits, agent);
-          if (stopping || (own.active >= concurrent && own.queue.length >= queued)) {
-            return queueFull(limits);
-          }
-          const run = queuedRun(request, id);
-          track(run.id);
-          // A fork resumes from its first checkpoint, written with the run.
-          own.queue.push({ run, fresh: !request.fork });
-          // Committed with the first events in one transaction; reads always see it.
-          void store.createRun(run).catch(onError);
-          if (request.fork) void store.saveCheckpoint({ ...request.fork, runId: id }).catch(onError);
-          pump(agent);
-          // The caller gets the run as the store keeps it; the queued copy keeps the input as given.
-          return { ok: true, run: redactedIfSecret(run) };
-        },
-      });
-    },
-
-    async fork(id, request) {
-      const prepared = await forkStartRequest(store, id, request);
-      return prepared.ok ? service.start(prepared.start) : prepared;
-    },
-
-    get: (id) => store.getRun(id),
-    status: (id) => store.getStatus(id),
-    list: (query) => store.queryRuns(query),
-    events: (id, afterSeq) => store.readEvents(id, afterSeq),
     changed: (id, timeoutMs) => signal.wait(id, timeoutMs),
     async wait(id, abort) {
       const ending = endings.get(id);

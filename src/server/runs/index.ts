@@ -4,7 +4,6 @@ export { createChangeSignal } from './change-signal.js';
 export { answerCalls, type CallAnswer, continueAfterQuestion } from './continue-run.js';
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
 export { executeRun } from './execute-run.js';
-export { forkStartRequest } from './fork-agent-run.js';
 export { keepConversation } from './keep-conversation.js';
 export { createDeltaRedactor } from './redact-deltas.js';
 export {
@@ -14,6 +13,7 @@ export {
   retentionRequest,
   startRetention,
 } from './retention.js';
-export { onceForKey, startOnce } from './start-once.js';
+export { onceForKey } from './start-once.js';
+export { type StoreRuns, type StoreRunsContext, storeRuns } from './store-runs.js';
 export { type AnswerEnd, type AnswerUsage, collectRunAnswer, lastSeq, streamRunAnswer } from './stream-run-answer.js';
 export { endUnstarted } from './synthetic-result.js';

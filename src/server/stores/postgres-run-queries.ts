@@ -1,46 +1,30 @@
 import type pg from 'pg';
 import {
-  cursorAfter,
-  DEFAULT_PAGE,
   DEFAULT_PRUNE_BATCH,
-  MAX_PAGE,
   type PruneRequest,
   type PruneResult,
-  pruneBounds,
   type RunPage,
   type RunQuery,
   type RunStoreStats,
-  readCursor,
-  summaryFromRow,
   UNFINISHED,
 } from '../records/index.js';
+import { countByStatus, pageFilter, pageOf, postgresBinder, pruneBoundsAfter } from './run-query-shapes.js';
 
 /** One page of runs, newest first. Only the listed rows' results are parsed, for their totals. */
 export async function postgresQueryRuns(pool: pg.Pool, schema: string, query: RunQuery): Promise<RunPage> {
-  const where: string[] = [];
-  const values: unknown[] = [];
-  const param = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  if (query.agent !== undefined) where.push(`agent = ${param(query.agent)}`);
-  if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
-  if (query.status && query.status.length > 0) where.push(`status = ANY(${param(query.status)})`);
-  const cursor = query.before === undefined ? undefined : readCursor(query.before);
-  if (cursor) where.push(`(created_at, id) < (${param(cursor.createdAt)}, ${param(cursor.id)})`);
-  const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
+  const sql = postgresBinder();
+  const { where, limit } = pageFilter(query, sql);
   const { rows } = await pool.query(
     `SELECT id, agent, status, source, owner, created_at, updated_at,
        (r->>'durationMs')::float8 AS duration_ms, json_array_length(r->'steps') AS steps,
        (r->'usage'->>'promptTokens')::float8 + (r->'usage'->>'completionTokens')::float8 AS tokens,
        (r->'usage'->>'costUsd')::float8 AS cost_usd
-     FROM (SELECT *, result::json AS r FROM ${schema}.runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}) AS page
+     FROM (SELECT *, result::json AS r FROM ${schema}.runs ${where}
+       ORDER BY created_at DESC, id DESC LIMIT ${sql.bind(limit + 1)}) AS page
      ORDER BY created_at DESC, id DESC`,
-    values,
+    sql.values,
   );
-  const runs = rows.slice(0, limit).map(summaryFromRow);
-  return rows.length > limit ? { runs, next: cursorAfter(runs[runs.length - 1]) } : { runs };
+  return pageOf(rows, limit);
 }
 
 /**
@@ -57,8 +41,7 @@ export async function postgresPruneRuns(pool: pg.Pool, schema: string, request: 
     ]);
     countBefore = rows[0] ? Number(rows[0].created_at) : undefined;
   }
-  // Past the newest `keepNewest`: this run and every one before it (its millisecond included).
-  const bounds = pruneBounds(request, countBefore === undefined ? undefined : countBefore + 1);
+  const bounds = pruneBoundsAfter(request, countBefore);
   if (!bounds) return { runs: 0 };
   const expired = `FROM ${s}.runs WHERE created_at < $1 AND status <> ALL($4)
     AND (updated_at < $2 OR created_at < $3)`;
@@ -99,12 +82,7 @@ export async function postgresStats(pool: pg.Pool, schema: string): Promise<RunS
   const counts = await pool.query<{ status: string; n: number }>(
     `SELECT status, COUNT(*)::int AS n FROM ${s}.runs GROUP BY status`,
   );
-  const byStatus: Record<string, number> = {};
-  let runs = 0;
-  for (const row of counts.rows) {
-    byStatus[row.status] = row.n;
-    runs += row.n;
-  }
+  const { runs, byStatus } = countByStatus(counts.rows);
   const { rows } = await pool.query(
     `SELECT (SELECT MIN(created_at) FROM ${s}.runs) AS oldest,
        (SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -1,19 +1,14 @@
 import type Database from 'better-sqlite3';
 import {
-  cursorAfter,
-  DEFAULT_PAGE,
   DEFAULT_PRUNE_BATCH,
-  MAX_PAGE,
   type PruneRequest,
   type PruneResult,
-  pruneBounds,
   type RunPage,
   type RunQuery,
   type RunStoreStats,
-  readCursor,
-  summaryFromRow,
   UNFINISHED,
 } from '../records/index.js';
+import { countByStatus, pageFilter, pageOf, pruneBoundsAfter, sqliteBinder } from './run-query-shapes.js';
 
 const UNFINISHED_LIST = UNFINISHED.map((status) => `'${status}'`).join(', ');
 
@@ -26,34 +21,15 @@ const SUMMARY_COLUMNS = `id, agent, status, source, owner, created_at, updated_a
 
 /** One page of the SQLite store's runs, newest first. */
 export function sqliteQueryRuns(db: Database.Database, query: RunQuery): RunPage {
-  const where: string[] = [];
-  const values: unknown[] = [];
-  if (query.agent !== undefined) {
-    where.push('agent = ?');
-    values.push(query.agent);
-  }
-  if (query.owner !== undefined) {
-    where.push('owner = ?');
-    values.push(query.owner);
-  }
-  if (query.status && query.status.length > 0) {
-    where.push(`status IN (${query.status.map(() => '?').join(', ')})`);
-    values.push(...query.status);
-  }
-  const cursor = query.before === undefined ? undefined : readCursor(query.before);
-  if (cursor) {
-    where.push('(created_at, id) < (?, ?)');
-    values.push(cursor.createdAt, cursor.id);
-  }
-  const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
+  const sql = sqliteBinder();
+  const { where, limit } = pageFilter(query, sql);
   const rows = db
     .prepare(
-      `SELECT ${SUMMARY_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY created_at DESC, id DESC LIMIT ?`,
+      `SELECT ${SUMMARY_COLUMNS} FROM runs ${where}
+       ORDER BY created_at DESC, id DESC LIMIT ${sql.bind(limit + 1)}`,
     )
-    .all(...values, limit + 1) as Parameters<typeof summaryFromRow>[0][];
-  const runs = rows.slice(0, limit).map(summaryFromRow);
-  return rows.length > limit ? { runs, next: cursorAfter(runs[runs.length - 1]) } : { runs };
+    .all(...sql.values) as Parameters<typeof pageOf>[0];
+  return pageOf(rows, limit);
 }
 
 /**
@@ -69,8 +45,7 @@ export function sqlitePruneRuns(db: Database.Database, request: PruneRequest): P
             .prepare('SELECT created_at FROM runs ORDER BY created_at DESC LIMIT 1 OFFSET ?')
             .get(Math.max(0, request.keepNewest)) as { created_at: number } | undefined
         )?.created_at;
-  // Past the newest `keepNewest`: this run and every one before it (its millisecond included).
-  const bounds = pruneBounds(request, countBefore === undefined ? undefined : countBefore + 1);
+  const bounds = pruneBoundsAfter(request, countBefore);
   if (!bounds) return { runs: 0 };
   const expired = `FROM runs WHERE created_at < @createdBefore AND status NOT IN (${UNFINISHED_LIST})
     AND (updated_at < @endedBefore OR created_at < @countBefore)`;
@@ -97,15 +72,9 @@ export function sqlitePruneRuns(db: Database.Database, request: PruneRequest): P
 
 /** Counts by status, the oldest run and the file's size. */
 export function sqliteStats(db: Database.Database): RunStoreStats {
-  const byStatus: Record<string, number> = {};
-  let runs = 0;
-  for (const row of db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status').all() as {
-    status: string;
-    n: number;
-  }[]) {
-    byStatus[row.status] = row.n;
-    runs += row.n;
-  }
+  const { runs, byStatus } = countByStatus(
+    db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status').all() as { status: string; n: number }[],
+  );
   const oldest = (db.prepare('SELECT MIN(created_at) AS t FROM runs').get() as { t: number | null }).t;
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const pages = db.pragma('page_count', { simple: true }) as number;

@@ -114,21 +114,39 @@ export function answerServerRequests(
   }
 }
 
+/**
+ * A sampling request as a `SampleRequest`: each content block of a message is one message of the same
+ * role (a sampling message may hold several), audio a file part, and a block thinkflow has no part
+ * for (a tool use or result) its JSON as text, so nothing the server sent is lost.
+ */
 function toSampleRequest(params: CreateMessageRequest['params']): SampleRequest {
   return {
-    messages: params.messages.map((message) => {
-      const block = Array.isArray(message.content) ? message.content[0] : message.content;
-      const content: ContentPart =
-        block?.type === 'image'
-          ? { type: 'image', data: block.data, mediaType: block.mimeType }
-          : { type: 'text', text: block?.type === 'text' ? block.text : '' };
-      return { role: message.role, content };
-    }),
+    messages: params.messages.flatMap((message) =>
+      (Array.isArray(message.content) ? message.content : [message.content]).map((block) => ({
+        role: message.role,
+        content: samplePart(block),
+      })),
+    ),
     maxTokens: params.maxTokens,
     systemPrompt: params.systemPrompt,
     temperature: params.temperature,
     stopSequences: params.stopSequences,
   };
+}
+
+type SamplingBlock = Extract<CreateMessageRequest['params']['messages'][number]['content'], { type: string }>;
+
+function samplePart(block: SamplingBlock): ContentPart {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+      return { type: 'image', data: block.data, mediaType: block.mimeType };
+    case 'audio':
+      return { type: 'file', data: block.data, mediaType: block.mimeType };
+    default:
+      return { type: 'text', text: JSON.stringify(block) };
+  }
 }
 
 function textOf(params: CreateMessageRequest['params']): string {
@@ -149,8 +167,15 @@ async function sample(
   const messages: Message[] = params.systemPrompt ? [{ role: 'system', content: params.systemPrompt }] : [];
   for (const message of toSampleRequest(params).messages) {
     const content = message.content as ContentPart;
+    // An assistant message is text: media it held is named, not dropped.
     if (message.role === 'assistant')
-      messages.push({ role: 'assistant', content: content.type === 'text' ? content.text : '' });
+      messages.push({
+        role: 'assistant',
+        content:
+          content.type === 'text'
+            ? content.text
+            : `[${content.type}${'mediaType' in content ? `: ${content.mediaType}` : ''}]`,
+      });
     else messages.push({ role: 'user', content: content.type === 'text' ? content.text : [content] });
   }
   const reply = await model.generate({

@@ -16,8 +16,8 @@ export function mcpContentText(result: Result): string {
 
 /**
  * Turns an MCP tool result into what a thinkflow tool returns: the text alone when it is all text,
- * else content parts in order (images as image parts, audio and binary resources as file parts),
- * so a model that reads them sees them and the others get a placeholder.
+ * else content parts in order (images and embedded image resources as image parts, audio and other
+ * binary resources as file parts), so a model that reads them sees them and the others get a placeholder.
  */
 export function mcpContentOutput(result: Result): string | ContentPart[] {
   const blocks = result.content ?? [];
@@ -26,11 +26,10 @@ export function mcpContentOutput(result: Result): string | ContentPart[] {
     if (block.type === 'image') return { type: 'image', data: block.data, mediaType: block.mimeType };
     if (block.type === 'audio') return { type: 'file', data: block.data, mediaType: block.mimeType };
     if (block.type === 'resource' && 'blob' in block.resource && typeof block.resource.blob === 'string') {
-      return {
-        type: 'file',
-        data: block.resource.blob,
-        mediaType: block.resource.mimeType ?? 'application/octet-stream',
-      };
+      const mediaType = block.resource.mimeType ?? 'application/octet-stream';
+      const data = block.resource.blob;
+      // An embedded image is an image to the model, as an image block is.
+      return mediaType.startsWith('image/') ? { type: 'image', data, mediaType } : { type: 'file', data, mediaType };
     }
     return { type: 'text', text: blockText(block) };
   });

@@ -19,8 +19,10 @@ describe('mcpTools over stdio (real SDK server process)', { timeout: 60_000 }, (
   it('lists the server tools with their descriptions and JSON Schemas', () => {
     expect(set.tools.map((t) => t.name).sort()).toEqual([
       'add',
+      'ask_model',
       'crash',
       'echo',
+      'embedded',
       'fail',
       'grow',
       'picture',
