@@ -131,6 +131,7 @@ export {
   thinkflowHome,
   tokenCounterKind,
 } from './llm/index.js';
+// Portable memory stores: in memory, for browsers, Workers and tests.
 export {
   type ContextFit,
   type ContextInput,
@@ -146,8 +147,11 @@ export {
   type MemoryHit,
   MemoryInput,
   MemoryKind,
+  type MemoryMemoryStoreOptions,
   type MemorySearchOptions,
   type MemoryStore,
+  memoryMemoryStore,
+  memorySessionStore,
   type OllamaEmbeddingsOptions,
   type OpenAIEmbeddingsOptions,
   ollamaEmbeddings,
