@@ -118,7 +118,7 @@ export {
   securityMiddleware,
 } from './security/index.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export { PostgresRunStore, type PostgresRunStoreOptions, SqliteRunStore } from './stores/index.js';
+export { memoryRunStore, PostgresRunStore, type PostgresRunStoreOptions, SqliteRunStore } from './stores/index.js';
 export {
   type WorkflowRuns,
   type WorkflowRunsOptions,
