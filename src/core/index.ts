@@ -66,7 +66,7 @@ export {
   Usage,
 } from './model-types.js';
 // Node built-ins reached lazily, so the core bundles for browsers and Workers (#38).
-export { maybeNodeBuiltin, nodeBuiltin, processEnv } from './node-builtin.js';
+export { maybeNodeBuiltin, nodeBuiltin, processEnv, writeStderr } from './node-builtin.js';
 export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
 export {
   type ActionInput,
