@@ -107,6 +107,7 @@ export {
   type RunStatus,
   type RunUsage,
 } from './run-result.js';
+export { runSoon, yieldTurn } from './run-soon.js';
 export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';

@@ -45,27 +45,60 @@ function asyncStorage(): ScopeStorage | undefined {
 
 /**
  * Where no runtime can carry context across awaits (a browser, a Worker without the compat flags),
- * requests run one at a time, each until its handler returned a response (a streamed body goes on
- * after), so the one scope in force is always the request's own: never another caller's.
+ * requests run one at a time, each until its response body ended (a streamed answer reads runs after
+ * its handler returned), so the one scope in force is always the request's own: never another caller's.
  */
 function oneAtATime(): ScopeStorage {
   let current: RequestScope | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   return {
     run(scope, next) {
+      let release!: () => void;
+      const done = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       const turn = queue.then(async () => {
         current = scope;
         try {
-          return await next();
-        } finally {
-          current = undefined;
+          const result = await next();
+          holdUntilBodyEnds(scope.context, release);
+          return result;
+        } catch (error) {
+          release();
+          throw error;
         }
       });
-      queue = turn.catch(() => undefined);
+      queue = done.then(() => {
+        current = undefined;
+      });
       return turn;
     },
     getStore: () => current,
   };
+}
+
+/** Calls `release` once the response's body was read to its end or cancelled (at once when it has none). */
+function holdUntilBodyEnds(context: Context, release: () => void): void {
+  const response = context.res;
+  if (!response?.body) return release();
+  const body = response.body.pipeThrough(
+    new TransformStream({
+      flush: () => release(),
+    }),
+  );
+  const reader = body.getReader();
+  const held = new ReadableStream({
+    pull: async (controller) => {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: async (reason) => {
+      release();
+      await reader.cancel(reason);
+    },
+  });
+  context.res = new Response(held, response);
 }
 
 /** Runs `next` (the rest of the request) inside `scope`. */
