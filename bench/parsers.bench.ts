@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJsonAction, parseReAct } from '../src/protocols/index.js';
+import { parseJsonAction, parseReAct, readToolCalls } from '../src/protocols/index.js';
 
 interface Entry {
   id: string;
@@ -25,6 +25,17 @@ const corpus: Entry[] = JSON.parse(
 const react = corpus.filter((e) => e.parser === 'react').map((e) => e.input);
 const json = corpus.filter((e) => e.parser === 'json').map((e) => e.input);
 const all = corpus.map((e) => e.input);
+const formats: string[] = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'tool-calls', 'formats.json'), 'utf8'),
+).map((e: { text: string }) => e.text);
+const kb100 = (unit: string) => unit.repeat(Math.ceil(100_000 / unit.length));
+const big = [
+  `${kb100('The weather in Paris is mild today. ')}\n[get_weather(city="Paris")]`,
+  kb100('[f('),
+  kb100('<tool_call>{"name": "a", "arguments": {"x": "'),
+  kb100('get_weather(city="'),
+  kb100('{"name": "'),
+];
 const parsers = { react: parseReAct, json: parseJsonAction };
 const ROUNDS = 7;
 
@@ -77,6 +88,12 @@ const cases: [string, (text: string) => unknown, string[]][] = [
   ['parseReAct on all entries', parseReAct, all],
   ['parseJsonAction on all entries', parseJsonAction, all],
   ['naive JSON.parse on JSON entries', naiveJson, json],
+  ['readToolCalls on all entries', (t) => readToolCalls(t), all],
+  ['readToolCalls on the format fixtures', (t) => readToolCalls(t), formats],
+  // 100 kB replies: prose, a call at the very end, and adversarial openers that never close.
+  ['parseReAct on 100 kB replies', parseReAct, big],
+  ['parseJsonAction on 100 kB replies', parseJsonAction, big],
+  ['readToolCalls on 100 kB replies', (t) => readToolCalls(t, { tools: ['get_weather'] }), big],
 ];
 for (const [, parse, inputs] of cases) for (const text of inputs) parse(text); // warm-up
 const best = cases.map(() => 0);

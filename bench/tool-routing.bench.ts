@@ -1,66 +1,109 @@
 /**
- * Tool routing quality: the share of questions whose right tool is in the routed top 8 (and first), over
- * 45 tools (and 8 decoys) described in English or in Chinese and questions asked in either language
- * (test/fixtures/routing/tool-sets.ts). The agent routes by default above 20 tools, so this is what a
- * model is offered.
+ * Tool routing at scale: recall and time per run.
  *
- * Run: node --import tsx bench/tool-routing.bench.ts
+ * - Seal-Tools (4,076 tools, Apache-2.0; test/fixtures/routing/seal-tools.json.gz): the share of questions whose
+ *   gold tools are ALL among those sent (topK 8), in-domain and out-of-domain, and the share of gold tools sent.
+ * - A 29-domain Chinese intent set (SMP2019-ECDT utterances; test/fixtures/routing/smp2019-intents.json): the
+ *   right tool sent, with the 29 tools alone and hidden among the 4,076.
+ * - The 45-tool bilingual set (test/fixtures/routing/tool-sets.ts), as before.
+ * - Time: choosing tools p50 per question at 4,076 tools, the ratio of an agent run's time at 4,076 tools to
+ *   one at 100 (flat is 1×), the one-off index build, and the update after one tool is registered.
+ *
+ * Run: node --import tsx bench/tool-routing.bench.ts [--misses]
  */
-import { createToolRouter } from '../src/agent/tool-router.js';
-import type { ToolSpec } from '../src/core/index.js';
+import { Agent, createToolRouter, jsonSchemaTool, scriptedModel, type ToolSpec } from '../src/index.js';
+import { type GoldQuestion, loadChineseIntents, loadSealTools } from '../test/fixtures/routing/public-sets.js';
 import { HELD_OUT, TOOLS } from '../test/fixtures/routing/tool-sets.js';
 
+const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+async function recall(label: string, tools: readonly ToolSpec[], questions: GoldQuestion[]) {
+  const router = createToolRouter({ topK: 8 });
+  await router.route('warm up', tools);
+  let all = 0;
+  let goldSent = 0;
+  let goldTotal = 0;
+  let sent = 0;
+  const times: number[] = [];
+  const misses: string[] = [];
+  for (const q of questions) {
+    const t0 = performance.now();
+    const names = (await router.route(q.query, tools)).map((t) => t.name);
+    times.push(performance.now() - t0);
+    sent += names.length;
+    const hit = q.gold.filter((g) => names.includes(g)).length;
+    goldSent += hit;
+    goldTotal += q.gold.length;
+    if (hit === q.gold.length) all++;
+    else misses.push(`${q.query.slice(0, 100)} → ${names.slice(0, 3).join(', ')} (want ${q.gold.join(', ')})`);
+  }
+  console.log(
+    `${label}: all gold sent ${pct(all, questions.length)}, gold tools sent ${pct(goldSent, goldTotal)}, ` +
+      `${(sent / questions.length).toFixed(1)} tools sent on average, p50 ${p50(times).toFixed(2)} ms (${questions.length} questions)`,
+  );
+  if (process.argv.includes('--misses')) for (const m of misses.slice(0, 30)) console.log(`  miss: ${m}`);
+}
+
+const seal = loadSealTools();
+await recall('Seal-Tools in-domain, 4,076 tools', seal.tools, seal.inDomain);
+await recall('Seal-Tools out-of-domain, 4,076 tools', seal.tools, seal.outDomain);
+await recall('Seal-Tools in-domain, first 300', seal.tools, seal.inDomain.slice(0, 300));
+await recall('Seal-Tools out-of-domain, first 300', seal.tools, seal.outDomain.slice(0, 300));
+for (const lang of ['zh', 'en'] as const) {
+  const intents = loadChineseIntents(lang);
+  await recall(`Chinese intents, 29 tools described in ${lang}`, intents.tools, intents.questions);
+  await recall(`Chinese intents, 29 tools (${lang}) among 4,076`, [...seal.tools, ...intents.tools], intents.questions);
+}
+
 const parameters = { type: 'object', properties: { input: { type: 'string' } } };
-// Eight tools first that no question is about: when fewer than 8 tools match, the router fills the
-// rest in registry order, and these take those slots, so only tools that matched count as found.
-const DECOYS: ToolSpec[] = Array.from({ length: 8 }, (_, i) => ({
-  name: `decoy_${i}`,
-  description: `Zorblat quxx ${i}.`,
-  parameters,
-}));
-const specs = (lang: 'en' | 'zh'): ToolSpec[] => [
-  ...DECOYS,
-  ...TOOLS.map((t) => ({ name: t.name, description: t[lang], parameters }) as ToolSpec),
-];
-
 for (const tools of ['en', 'zh'] as const) {
   for (const asked of ['en', 'zh'] as const) {
-    const router = createToolRouter({ topK: 8 });
-    const list = specs(tools);
-    let top8 = 0;
-    let top1 = 0;
-    let n = 0;
-    const misses: string[] = [];
-    for (const tool of TOOLS) {
-      for (const question of asked === 'en' ? tool.qEn : tool.qZh) {
-        n++;
-        const names = (await router(question, list)).map((t) => t.name);
-        if (names.includes(tool.name)) top8++;
-        else misses.push(`${question} → ${names.slice(0, 3).join(', ') || '(none)'} (want ${tool.name})`);
-        if (names[0] === tool.name) top1++;
-      }
-    }
-    console.log(
-      `${tools} descriptions, ${asked} questions: right tool in top 8 ${((100 * top8) / n).toFixed(1)}%, first ${((100 * top1) / n).toFixed(1)}% (${n} questions)`,
-    );
-    if (process.argv.includes('--misses')) for (const m of misses) console.log(`  miss: ${m}`);
+    const list = TOOLS.map((t) => ({ name: t.name, description: t[tools], parameters }) as ToolSpec);
+    const questions = [
+      ...TOOLS.flatMap((t) => (asked === 'en' ? t.qEn : t.qZh).map((query) => ({ query, gold: [t.name] }))),
+      ...HELD_OUT.map((q) => ({ query: q[asked], gold: [q.name] })),
+    ];
+    await recall(`45 tools in ${tools}, questions in ${asked}`, list, questions);
   }
 }
 
-for (const tools of ['en', 'zh'] as const) {
-  for (const asked of ['en', 'zh'] as const) {
-    const router = createToolRouter({ topK: 8 });
-    const list = specs(tools);
-    let top8 = 0;
-    const misses: string[] = [];
-    for (const q of HELD_OUT) {
-      const names = (await router(q[asked], list)).map((t) => t.name);
-      if (names.includes(q.name)) top8++;
-      else misses.push(`${q[asked]} → ${names.slice(0, 3).join(', ')} (want ${q.name})`);
-    }
-    console.log(
-      `held out: ${tools} descriptions, ${asked} questions: right tool in top 8 ${((100 * top8) / HELD_OUT.length).toFixed(1)}% (${HELD_OUT.length} questions)`,
-    );
-    if (process.argv.includes('--misses')) for (const m of misses) console.log(`  miss: ${m}`);
-  }
+// Time: the index is built once, then kept up to date; a run pays for a search, not a build.
+{
+  const router = createToolRouter();
+  let t0 = performance.now();
+  await router.route('build', seal.tools);
+  const build = performance.now() - t0;
+  const extra: ToolSpec = { name: 'brandNewTool', description: 'A tool registered later.', parameters };
+  t0 = performance.now();
+  await router.route('update', [...seal.tools, extra]);
+  console.log(
+    `index of 4,076 tools: built once in ${build.toFixed(0)} ms; one registered tool updates it in ${(performance.now() - t0).toFixed(1)} ms`,
+  );
 }
+
+/** p50 ms of an agent run (one model call answering at once) with `n` tools registered, routing on. */
+async function runTime(n: number): Promise<number> {
+  const tools = seal.tools.slice(0, n).map((spec) =>
+    jsonSchemaTool({
+      name: spec.name.replace(/[^\p{L}\p{N}_-]/gu, '_'),
+      description: spec.description,
+      parameters: spec.parameters,
+      run: () => 'ok',
+    }),
+  );
+  const agent = new Agent({ model: scriptedModel(() => 'Done.'), tools });
+  await agent.run('warm up');
+  const times: number[] = [];
+  for (const q of seal.outDomain.slice(0, 100)) {
+    const t0 = performance.now();
+    await agent.run(q.query);
+    times.push(performance.now() - t0);
+  }
+  return p50(times);
+}
+const small = await runTime(100);
+const large = await runTime(4076);
+console.log(
+  `agent run p50: ${small.toFixed(2)} ms at 100 tools, ${large.toFixed(2)} ms at 4,076 tools: ${(large / small).toFixed(2)}× (flat is 1×)`,
+);

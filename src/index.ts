@@ -6,6 +6,7 @@
  * the root runs on Node, Bun, Deno, Workers and in browsers; what needs a disk, a socket or a process is
  * in `thinkflow/sqlite` (the SQLite stores) and `thinkflow/tools/node` (files, http_get, documents).
  */
+// Tool routing and search at scale, and skills.
 export {
   Agent,
   type AgentOptions,
@@ -14,6 +15,7 @@ export {
   type Checkpoint,
   type ContextOptions,
   createSupervisor,
+  createToolRouter,
   type EditedPrompt,
   type ForkMessages,
   type ForkOptions,
@@ -31,11 +33,14 @@ export {
   type PlanAndExecuteOptions,
   type PlanRunOptions,
   planAndExecute,
+  RECALL_RESULT,
   type RunOptions,
+  type Skill,
   type StepOverrides,
   type StepState,
   type SupervisorOptions,
   type SupervisorWorker,
+  type ToolRouter,
   type ToolRoutingOptions,
 } from './agent/index.js';
 export {
@@ -47,6 +52,7 @@ export {
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
 // One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
+// Compaction: one line per context_compact event. Tool names and the aliases vendors' name rules need.
 export {
   type AnswerDelta,
   type AnswerReader,
@@ -56,6 +62,7 @@ export {
   ContentPart,
   contentText,
   createAnswerReader,
+  describeCompaction,
   type ErrorCode,
   errorMessage,
   FilePart,
@@ -85,10 +92,15 @@ export {
   StoreError,
   TextPart,
   ThinkflowError,
+  TOOL_NAME_RULES,
   ToolCall,
   type ToolCallRecord,
+  type ToolNameRule,
+  type ToolNameVendor,
   type ToolSpec,
+  toolNameAliases,
   Usage,
+  wireToolName,
 } from './core/index.js';
 export {
   type AnthropicOptions,
@@ -131,7 +143,7 @@ export {
   thinkflowHome,
   tokenCounterKind,
 } from './llm/index.js';
-// Portable memory stores: in memory, for browsers, Workers and tests.
+export type { Compaction, CompactionOptions, ContextState } from './memory/index.js';
 export {
   type ContextFit,
   type ContextInput,
@@ -166,6 +178,7 @@ export {
   type SessionStore,
   type Summarize,
 } from './memory/index.js';
+// Tool calls written in text, in any model's format.
 export {
   type BuildPromptOptions,
   type BuiltPrompt,
@@ -187,12 +200,17 @@ export {
   type ProtocolName,
   parseJsonAction,
   parseReAct,
+  type ReadContext,
   type ReadReply,
   type ReadToolCall,
+  type ReadToolCallsOptions,
   reactPrompt,
   reactProtocol,
+  readToolCalls,
   renderExample,
   renderPrompt,
+  type TextToolCall,
+  type ToolCallsRead,
 } from './protocols/index.js';
 export {
   type A2aAgentToolOptions,

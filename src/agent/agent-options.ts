@@ -12,13 +12,14 @@ import type {
   ToolCallRecord,
 } from '../core/index.js';
 import type { Model } from '../llm/index.js';
-import type { MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
+import type { CompactionOptions, ContextState, MemoryKind, MemoryStore, SessionStore } from '../memory/index.js';
 import type { FewShotExample, Language, ProtocolName } from '../protocols/index.js';
-import type { AnyTool, ApprovalRequest } from '../tools/index.js';
+import type { Skill } from '../skills/index.js';
+import type { AnyTool, ApprovalRequest, NestedJournal } from '../tools/index.js';
 import type { EditedPrompt } from './build-messages.js';
 import type { Guardrails } from './guardrails/index.js';
 import type { Budget } from './guards/index.js';
-import type { ToolRoutingOptions } from './tool-router.js';
+import type { ToolRoutingOptions } from './routing/tool-router.js';
 
 export type { Budget } from './guards/index.js';
 
@@ -93,6 +94,13 @@ export interface AgentOptions<T = unknown> {
   reflectEvery?: number;
   /** With many tools, each step sees only the most relevant ones. On by default above 20 tools; `false` turns it off. */
   toolRouting?: ToolRoutingOptions | false;
+  /**
+   * Agent Skills: loaded skills (`loadSkills` from `thinkflow/skills`), or folders to load them from on the
+   * first run (Node). Their catalogue goes into the system prompt; `load_skill` and `read_skill_file` read them.
+   */
+  skills?: (string | Skill)[];
+  /** Tokens the skills catalogue may take in the system prompt; beyond it skills are found with `search_skills`. Default 2,000. */
+  skillCatalogTokens?: number;
   /** A cheaper model for simple work: summaries of dropped steps and reflections. The main model still reasons. */
   models?: { cheap?: Model };
   /**
@@ -175,6 +183,8 @@ export interface Checkpoint {
     calls: ReadToolCall[];
     done: ToolCallRecord[];
     waiting?: string[];
+    /** What tools that call tools (code mode) recorded of their nested calls, by the calling call's id. */
+    nested?: Record<string, NestedJournal>;
   };
   /** The run's final answer, once it was reached: a resumed run ends with it and calls no model. */
   final?: { answer: string; object?: unknown };
@@ -182,6 +192,8 @@ export interface Checkpoint {
   forkedFrom?: ForkedFrom;
   /** A fork's edited messages: they stand for the prompt up to step `edited.steps` (system, history, question, steps). */
   edited?: EditedPrompt;
+  /** What the context window had let go of (cleared results, folded steps, the summary), so a resume sends the same prompt. */
+  context?: ContextState;
 }
 
 /** How the loop keeps each prompt within a token budget. */
@@ -190,8 +202,13 @@ export interface ContextOptions {
   budgetTokens?: number;
   /** Characters per observation in the prompt. Default: the agent's observationLimit. */
   observationLimit?: number;
-  /** Replace dropped steps by a summary: `true` uses the agent's model, or give a cheaper one. Default true. */
+  /** Replace dropped steps by a summary: `true` uses the agent's model (or `models.cheap`), or give one. Default true. */
   summarize?: boolean | Model;
+  /**
+   * Compaction past the high-water mark (clear old tool results, then summarize) and `recall_result`.
+   * `false` turns all of it off: every call sends the full history.
+   */
+  compaction?: false | CompactionOptions;
 }
 
 /** How the agent uses a long-term MemoryStore. */

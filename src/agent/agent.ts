@@ -1,8 +1,10 @@
 import type { z } from 'zod';
+import { codeTool } from '../code/index.js';
 import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
+import type { Skill } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
@@ -11,17 +13,41 @@ import { announceQuestions } from './announce-questions.js';
 import { streamRun } from './event-channel.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './fork-run.js';
 import { handoffTools, runHandoff } from './handoff-tools.js';
+import type { RunTools } from './loop-config.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
 import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
+import { recallResultTool } from './recall-result.js';
+import { searchToolsBuiltin } from './routing/search-tools-tool.js';
+import { createToolRouter, type ToolRouter } from './routing/tool-router.js';
+import { type RunBuiltin, registerBuiltins } from './run-builtins.js';
 import { runLoop } from './run-loop.js';
-import { addChildUsage, createRunState, fanOut, remainingBudget } from './run-state.js';
+import {
+  addChildUsage,
+  createRunState,
+  type Emit,
+  event,
+  fanOut,
+  type RunState,
+  remainingBudget,
+} from './run-state.js';
 import { createRunTools } from './run-tools.js';
+import { resolveSkills } from './skills/resolve-skills.js';
+import { skillBuiltins, skillsCatalog } from './skills/skill-builtins.js';
 import { summarizeWithModel } from './summarize-with-model.js';
 import { systemPromptFor } from './system-prompt-cache.js';
-import { createToolRouter } from './tool-router.js';
 
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
+
+/** What the run's built-in tools are made from. */
+interface BuiltinsFor {
+  tools: RunTools;
+  router?: ToolRouter;
+  state: RunState;
+  emit: Emit;
+  skills: readonly Skill[];
+  listedAll: boolean;
+}
 
 /**
  * An agent: a model, tools and a protocol, run as a think → act → observe loop.
@@ -52,6 +78,8 @@ export class Agent<T = unknown> {
     this.#handoffs = handoffTools(options.handoffs);
     this.#handoffNames = new Set(this.#handoffs.keys());
     this.tools = new ToolRegistry([...(options.tools ?? []), ...[...this.#handoffs.values()].map((h) => h.tool)]);
+    // CodeAct: each reply's code block runs as a call of this tool, over the run's own tools.
+    if (options.protocol === 'code') this.tools.register(codeTool({ finalAnswer: true }));
   }
 
   readonly #handoffs: ReturnType<typeof handoffTools>;
@@ -83,6 +111,8 @@ export class Agent<T = unknown> {
         : options.history;
       const run = { ...options, history, runId };
       const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
+      const skills = await this.#skills();
+      const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
       const { parentRunId, resume } = options;
       const state = createRunState({ runId, input, parentRunId, resume, silent: subscribers.length === 0 });
       const budget = options.budget ?? this.options.budget;
@@ -108,6 +138,8 @@ export class Agent<T = unknown> {
         parent,
       );
       const protocol = this.protocol;
+      const router = this.#router();
+      const builtins = this.#builtins({ tools, router, state, emit, skills, listedAll: catalog?.listedAll ?? true });
       const result = await runLoop(
         state,
         {
@@ -117,7 +149,7 @@ export class Agent<T = unknown> {
           prompt: this.#promptContext(
             tools.registry.specs() as ToolSpec[],
             language,
-            recall.block,
+            [recall.block, catalog?.text ?? ''].filter(Boolean).join('\n\n'),
             runAgentOptions.outputSchema,
           ),
           responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,
@@ -127,7 +159,9 @@ export class Agent<T = unknown> {
           context: this.#contextWindow(),
           recalled: recall.memories,
           warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
-          router: this.#router(),
+          router,
+          builtins,
+          skills,
           handoffTools: this.#handoffNames,
           handoff: (tool, step, scope) =>
             runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
@@ -239,16 +273,52 @@ export class Agent<T = unknown> {
   #router() {
     const routing = this.options.toolRouting;
     if (routing === false) return undefined;
-    if (this.tools.list().length <= (routing?.minTools ?? 20)) return undefined;
+    // The spec list is made once here, so each run's copy of the registry shares it (and the router's index).
+    if (this.tools.specs().length <= (routing?.minTools ?? 20)) return undefined;
     this.#routerCache ??= createToolRouter(routing);
     return this.#routerCache;
   }
 
-  #routerCache: ReturnType<typeof createToolRouter> | undefined;
+  #routerCache: ToolRouter | undefined;
 
-  /** A per-run context window, only when there is a budget (so small runs pay nothing for it). */
+  /** The agent's skills, loaded from their folders on the first run. */
+  #skills(): Promise<Skill[]> {
+    if (!this.options.skills?.length) return Promise.resolve([]);
+    this.#skillsCache ??= resolveSkills(this.options.skills);
+    return this.#skillsCache;
+  }
+
+  #skillsCache: Promise<Skill[]> | undefined;
+
+  /** The tools the loop adds for this run: `search_tools` when routing is on, the skill tools. Registered in the run's registry. */
+  #builtins(run: BuiltinsFor): RunBuiltin[] {
+    const { tools, router, state, emit, skills, listedAll } = run;
+    const wanted: RunBuiltin[] = [];
+    if (skills.length) {
+      const onActivate = (skill: Skill) =>
+        emit(
+          event(state, 'skill_activate', {
+            step: state.steps.length,
+            skill: skill.name,
+            allowedTools: skill.allowedTools,
+          }),
+        );
+      wanted.push(...skillBuiltins({ skills, listedAll, onActivate }));
+    }
+    // recall_result: offered while a result was cleared from the context or cut (compaction off: never).
+    if (this.options.context?.compaction !== false) wanted.push(recallResultTool(state));
+    if (router && router.options.searchTool !== false) {
+      const onSearch = (query: string, found: string[]) =>
+        emit(event(state, 'tools_search', { step: state.steps.length, query, tools: found }));
+      wanted.push(searchToolsBuiltin({ router, tools: () => tools.registry.specs(), onSearch }));
+    }
+    return registerBuiltins({ tools }, wanted);
+  }
+
+  /** A per-run context window, only when there is a budget (so small runs pay nothing for it) and compaction is on. */
   #contextWindow() {
     const options = this.options.context;
+    if (options?.compaction === false) return undefined;
     const budgetTokens = options?.budgetTokens ?? defaultBudgetFor(this.options.model);
     if (budgetTokens === undefined) return undefined;
     const summarizer =
@@ -261,6 +331,7 @@ export class Agent<T = unknown> {
       budgetTokens,
       observationLimit: options?.observationLimit ?? this.options.observationLimit,
       summarize: summarizer ? summarizeWithModel(summarizer) : undefined,
+      compaction: options?.compaction,
     });
   }
 }

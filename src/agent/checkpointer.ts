@@ -1,4 +1,5 @@
 import type { ToolCallRecord } from '../core/index.js';
+import type { NestedJournal } from '../tools/index.js';
 import type { Checkpoint } from './agent-options.js';
 import type { RunState } from './run-state.js';
 
@@ -33,6 +34,11 @@ export interface Checkpointer {
    * resume must assume it ran. Rejects (and the call does not run) when the write fails.
    */
   callStarts(state: RunState, callId: string): Promise<void>;
+  /**
+   * Writes the journal of a running call's nested calls (code mode) with the step, and resolves once
+   * that is written. Copied: later changes to it are not written.
+   */
+  nestedChanged(state: RunState, callId: string, journal: NestedJournal): Promise<void>;
 }
 
 /** A checkpointer for a run with `onCheckpoint`, or undefined when nobody keeps checkpoints. */
@@ -113,6 +119,11 @@ export function createCheckpointer(
       if (!pending) return;
       rewrite(state, { ...pending, waiting: [...(pending.waiting ?? []), callId] }).catch(() => {});
     },
+    nestedChanged(state, callId, journal) {
+      if (!pending) return Promise.resolve();
+      const copy = { ...journal, calls: journal.calls.map((c) => ({ ...c })) };
+      return rewrite(state, { ...pending, nested: { ...pending.nested, [callId]: copy } });
+    },
     callStarts(state, callId) {
       if (!pending?.waiting?.includes(callId)) return Promise.resolve();
       return rewrite(state, { ...pending, waiting: pending.waiting.filter((id) => id !== callId) });
@@ -135,5 +146,6 @@ export function checkpointOf(state: RunState, pending?: PendingStep): Checkpoint
   if (pending) checkpoint.pending = pending;
   if (state.forkedFrom) checkpoint.forkedFrom = state.forkedFrom;
   if (state.edited) checkpoint.edited = state.edited;
+  if (state.context) checkpoint.context = state.context;
   return checkpoint;
 }

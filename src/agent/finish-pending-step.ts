@@ -2,7 +2,7 @@ import type { Step } from '../core/index.js';
 import type { PendingStep } from './checkpointer.js';
 import type { RunContext } from './loop-config.js';
 import { event } from './run-state.js';
-import { runStepCalls } from './run-tools.js';
+import { endedByTool, runStepCalls } from './run-tools.js';
 import { joinOutputs, skippedCall } from './step-records.js';
 
 /**
@@ -11,11 +11,15 @@ import { joinOutputs, skippedCall } from './step-records.js';
  * their tool is idempotent, through the tool-call guardrails and approvals as the first time; the
  * model is told the others were interrupted.
  * A pending step that is already among the steps (the crash came after it was recorded) is skipped.
+ * Resolves with the run's answer when a call ended the run with one (code mode's `final_answer`).
  */
-export async function finishPendingStep(ctx: RunContext, pending: PendingStep): Promise<void> {
+export async function finishPendingStep(
+  ctx: RunContext,
+  pending: PendingStep,
+): Promise<{ answer: string } | undefined> {
   const { state, config, emit } = ctx;
   const idempotent = (name: string) => config.tools.registry.get(name)?.idempotent === true;
-  if (pending.index < state.steps.length) return;
+  if (pending.index < state.steps.length) return undefined;
   const done = new Map(pending.done.map((r) => [r.id, r]));
   // A call that was waiting (for approval or a slot) had not started: it runs again, as any idempotent one does.
   const waited = new Set(pending.waiting);
@@ -43,7 +47,10 @@ export async function finishPendingStep(ctx: RunContext, pending: PendingStep): 
     toolCalls,
     observation,
   };
+  const ended = endedByTool(ctx, step);
   ctx.project(step);
   state.steps.push(step);
   emit(event(state, 'observation', { step: pending.index, text: observation }));
+  // A program that called final_answer when it ran again ends the run with that answer.
+  return ended && step.answer !== undefined ? { answer: step.answer } : undefined;
 }

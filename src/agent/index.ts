@@ -1,3 +1,5 @@
+// Tool routing and search at scale, and skills.
+export type { Skill } from '../skills/index.js';
 export { Agent } from './agent.js';
 export { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
 export type {
@@ -23,5 +25,7 @@ export {
 } from './guardrails/index.js';
 export { canonicalJson, type StopReason } from './guards/index.js';
 export { type PlanAndExecute, type PlanAndExecuteOptions, type PlanRunOptions, planAndExecute } from './plan/index.js';
+// Compaction: the built-in tool that brings back a cleared or cut result.
+export { RECALL_RESULT } from './recall-result.js';
+export { createToolRouter, type ToolRouter, type ToolRoutingOptions } from './routing/tool-router.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
-export type { ToolRoutingOptions } from './tool-router.js';

@@ -1,8 +1,9 @@
-import type { EventOf, Message, ResponseFormat, RunResult, Step } from '../core/index.js';
+import type { EventOf, Message, ResponseFormat, RunResult, Step, ToolSpec } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ContextWindow } from '../memory/index.js';
 import type { Language, PromptContext, Protocol } from '../protocols/index.js';
-import type { ToolExecutor, ToolRegistry } from '../tools/index.js';
+import type { Skill } from '../skills/index.js';
+import type { AnyTool, ToolExecutor, ToolRegistry } from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { createStepProjector } from './build-messages.js';
 import { type Checkpointer, createCheckpointer } from './checkpointer.js';
@@ -13,8 +14,8 @@ import {
   type SameObservationTracker,
 } from './guards/index.js';
 import { linkAbort } from './link-abort.js';
+import type { ToolRouter } from './routing/tool-router.js';
 import type { Emit, RunScope, RunState } from './run-state.js';
-import type { Router } from './tool-router.js';
 
 export type { Emit } from './run-state.js';
 
@@ -25,6 +26,8 @@ export type { Emit } from './run-state.js';
 export interface RunTools {
   registry: ToolRegistry;
   executor: ToolExecutor;
+  /** The executor for calls made from inside a tool against another tool list (code mode), same options; `registry`'s is `executor`. */
+  executorFor(registry: ToolRegistry): ToolExecutor;
 }
 
 /** Everything one run needs, resolved from the agent's options and the run's options. */
@@ -45,7 +48,11 @@ export interface LoopConfig {
   /** Problems found before the loop started (e.g. memory recall failed), emitted as warnings after `run_start`. */
   warnings?: { code: string; message: string }[];
   /** Picks each step's tools when the agent has many (absent: every step sees every tool). */
-  router?: Router;
+  router?: ToolRouter;
+  /** Tools the loop adds and offers only at steps that need them (`search_tools`...); registered in `tools`. */
+  builtins?: RunBuiltin[];
+  /** The agent's skills (a loaded skill's `allowed-tools` narrow the tools offered). */
+  skills?: readonly Skill[];
   /** Handoff tool names; calling one passes the conversation to `handoff`. */
   handoffTools?: ReadonlySet<string>;
   handoff?: (tool: string, step: Step, scope: RunScope) => Promise<RunResult>;
@@ -70,6 +77,8 @@ export interface RunContext extends RunScope {
   project: (step: Step) => Message[];
   repetition: RepetitionTracker;
   sameObservation: SameObservationTracker;
+  /** Set by a tool during a step to end the run after it: with an answer (code mode's `final_answer`) or an error. */
+  ending?: { answer: string } | { error: Error };
 }
 
 /**
@@ -93,4 +102,25 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
     }),
   };
   return { ctx, abort };
+}
+
+/** What a built-in tool sees when the loop decides whether to offer it this step. */
+export interface OfferContext {
+  ctx: RunContext;
+  /** The tools this step offers so far (routed, or narrowed by a skill). */
+  specs: readonly ToolSpec[];
+  /** Every tool of the run the user registered (built-ins left out). */
+  all: readonly ToolSpec[];
+}
+
+/**
+ * A tool the loop adds on its own (`search_tools`, `load_skill`...): registered in the run's registry
+ * so the one executor runs it (validation, events, approvals as for any tool), but offered to the
+ * model only at steps where `offered` says it is of use. Routing never ranks it away.
+ */
+export interface RunBuiltin {
+  tool: AnyTool;
+  /** The tool as offered (`builtinSpec(tool)`). */
+  spec: ToolSpec;
+  offered(offer: OfferContext): boolean;
 }

@@ -4,9 +4,13 @@ import type { PromptContext } from '../protocols/index.js';
 import type { StepState } from './agent-options.js';
 import { type PromptHead, projectMessages } from './build-messages.js';
 import type { LoopConfig, RunContext } from './loop-config.js';
+import { clearedStep } from './recall-result.js';
+import { foundTools, SEARCH_LIMIT } from './routing/search-tools-tool.js';
+import type { ToolRouter } from './routing/tool-router.js';
+import { withBuiltins } from './run-builtins.js';
 import { event } from './run-state.js';
+import { activeSkill, allowedBy } from './skills/skill-builtins.js';
 import { systemPromptFor } from './system-prompt-cache.js';
-import type { Router } from './tool-router.js';
 
 /** What one step sends: the model to ask, the messages, and the tools it may call. */
 export interface PreparedStep {
@@ -36,6 +40,10 @@ export async function prepareStep(ctx: RunContext, head: PromptHead, index: numb
     : projectMessages(head, ctx.state.steps, ctx.project);
   let step = { model: config.model, messages, specs: config.prompt.tools };
   if (config.router) step = withTools(config, step, await routeTools(ctx, config.router, index));
+  const skill = config.skills?.length ? activeSkill(ctx.state.steps, config.skills) : undefined;
+  if (skill?.allowedTools) step = withTools(config, step, allowedBy(skill, config.tools.registry.specs()));
+  const offered = withBuiltins({ ctx, specs: step.specs, all: config.tools.registry.specs() });
+  if (offered !== step.specs) step = withTools(config, step, [...offered]);
   const before = config.options.beforeStep && (await config.options.beforeStep(stepState(ctx, index, step)));
   if (before?.tools) {
     // A different tool set for this step: the model sees only these (they must be registered to run).
@@ -77,15 +85,31 @@ function withTools<S extends { messages: Message[]; specs: ToolSpec[] }>(
   return { ...step, specs, messages: [system, ...step.messages.slice(1)] };
 }
 
-/** Fits the prompt into the token budget, emitting `context_summary` when older steps were folded. */
+/**
+ * Fits the prompt into the token budget, emitting `context_compact` for each compaction (and
+ * `context_summary` when older steps were folded). The window's state goes into the run's state, so
+ * checkpoints carry it.
+ */
 async function fitContext(ctx: RunContext, head: PromptHead, index: number): Promise<Message[]> {
   const { state, emit } = ctx;
   const { edited } = head;
+  const offset = edited?.steps ?? 0;
+  const steps = offset ? state.steps.slice(offset) : state.steps;
+  const clear = (i: number) => {
+    const cleared = clearedStep(steps[i]);
+    return { messages: ctx.project(cleared), callIds: cleared.toolCalls.map((r) => r.id) };
+  };
   // A fork's edited messages are kept whole, as the system prompt and question are.
-  const input = edited
-    ? { head: edited.messages, groups: state.steps.slice(edited.steps).map(ctx.project) }
-    : { head: [head.system, head.question], history: head.history, groups: state.steps.map(ctx.project) };
-  const fit = await ctx.config.context!.fit(input, ctx.signal);
+  const parts = edited
+    ? { head: edited.messages, groups: steps.map(ctx.project) }
+    : { head: [head.system, head.question], history: head.history, groups: steps.map(ctx.project) };
+  const fit = await ctx.config.context!.fit({ ...parts, state: state.context, clear }, ctx.signal);
+  state.context = fit.state;
+  for (const c of fit.compactions ?? []) {
+    state.stats.compactions += 1;
+    const fields = { step: index, kind: c.kind, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter };
+    emit(event(state, 'context_compact', { ...fields, callIds: c.callIds }));
+  }
   if (fit.summary) {
     const { text, droppedGroups } = fit.summary;
     emit(event(state, 'context_summary', { step: index, summary: text, droppedSteps: droppedGroups }));
@@ -94,13 +118,20 @@ async function fitContext(ctx: RunContext, head: PromptHead, index: number): Pro
   return fit.messages;
 }
 
-/** With many tools: this step's subset, picked from the question and the latest thought and observation (`tools_select`). */
-async function routeTools(ctx: RunContext, router: Router, index: number): Promise<ToolSpec[]> {
+/**
+ * With many tools: this step's subset, picked from the question and the latest thought and observation,
+ * plus every tool an earlier `search_tools` call found (`tools_select`).
+ */
+async function routeTools(ctx: RunContext, router: ToolRouter, index: number): Promise<ToolSpec[]> {
   const { state, config, emit } = ctx;
-  const all = config.tools.registry.specs() as ToolSpec[];
+  const all = config.tools.registry.specs();
   const last = state.steps.at(-1);
   const query = [state.input, last?.thought ?? '', (last?.observation ?? '').slice(0, 500)].join(' ');
-  const chosen = await router(query, all);
-  emit(event(state, 'tools_select', { step: index, tools: chosen.map((t) => t.name), from: all.length }));
-  return chosen;
+  const chosen = await router.route(query, all, ctx.signal);
+  const search = (q: string) => router.search(q, all, SEARCH_LIMIT).map((t) => t.name);
+  const names = new Set(chosen.map((t) => t.name));
+  const found = foundTools(state.steps, search).filter((name) => !names.has(name));
+  const picked = [...chosen, ...found.flatMap((name) => all.find((t) => t.name === name) ?? [])];
+  emit(event(state, 'tools_select', { step: index, tools: picked.map((t) => t.name), from: all.length }));
+  return picked;
 }

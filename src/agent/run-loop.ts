@@ -49,7 +49,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
     const input = await guardText(ctx, options.guardrails?.input, 'input', state.input);
     stop = input.stop;
     head.question = questionMessage(input.text, run.attachments);
-    if (run.resume?.pending) await finishPendingStep(ctx, run.resume.pending);
+    if (run.resume?.pending) final = await finishPendingStep(ctx, run.resume.pending);
     // Answered before the crash: end with that answer.
     if (run.resume?.final) final = run.resume.final;
 
@@ -83,7 +83,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       const response = await askModel(ctx, { model: stepModel, request, step: index, streaming });
 
       // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).
-      const reply = nextStep(protocol.readReply(response), { raw: response.text, config });
+      const reply = nextStep(protocol.readReply(response, { tools: specs }), { raw: response.text, config });
       if (reply.thought) emit(event(state, 'thought', { step: index, text: reply.thought }));
       const step: Step = {
         index,
@@ -116,6 +116,8 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       } else {
         state.invalidStreak = 0;
         stop = await runStepTools(ctx, step, reply.calls);
+        // A program that called final_answer (code mode) ends the run with its answer.
+        if (step.answer !== undefined) final = { answer: step.answer };
       }
 
       // 5. Record the step, hand off or reflect if asked, and check the guards again.

@@ -10,6 +10,7 @@ import {
   type Step,
   type Usage,
 } from '../core/index.js';
+import type { ContextState } from '../memory/index.js';
 import type { EditedPrompt } from './build-messages.js';
 import type { Budget } from './guards/index.js';
 
@@ -54,6 +55,10 @@ export interface RunState {
   forkedFrom?: ForkedFrom;
   /** A fork's edited messages, standing for the prompt before its first steps. */
   edited?: EditedPrompt;
+  /** What the context window has let go of (cleared, folded, summarized): checkpointed, so a resume sends the same prompt. */
+  context?: ContextState;
+  /** `recall_result` has been offered (it stays offered, so the tools do not change back and forth). */
+  recallOffered?: boolean;
 }
 
 export function createRunState(run: NewRun): RunState {
@@ -72,6 +77,7 @@ export function createRunState(run: NewRun): RunState {
   // A fork keeps where it came from in every checkpoint, so it resumes as the fork it is.
   if (resume?.forkedFrom) state.forkedFrom = resume.forkedFrom;
   if (resume?.edited) state.edited = resume.edited;
+  if (resume?.context) state.context = resume.context;
   return state;
 }
 
@@ -80,7 +86,14 @@ export interface NewRun {
   runId: string;
   input: string;
   parentRunId?: string;
-  resume?: { steps: Step[]; usage: RunUsage; stats: RunStats; forkedFrom?: ForkedFrom; edited?: EditedPrompt };
+  resume?: {
+    steps: Step[];
+    usage: RunUsage;
+    stats: RunStats;
+    forkedFrom?: ForkedFrom;
+    edited?: EditedPrompt;
+    context?: ContextState;
+  };
   /** Nobody listens to the run's events. */
   silent?: boolean;
 }
@@ -91,6 +104,7 @@ export function addUsage(state: RunState, usage: Usage | undefined, cached: bool
   state.stats.llmCalls += 1;
   if (cached) state.stats.cacheHits += 1;
   if (!usage) return;
+  if (usage.cacheReadTokens) state.stats.cachedTokens += usage.cacheReadTokens;
   addTokens(state.usage, usage);
 }
 

@@ -1,10 +1,17 @@
 import type { ReadToolCall, RunStats, Step, ToolCallRecord } from '../core/index.js';
-import { createToolExecutor, type ParentRun, type ToolEndRecord, type ToolRegistry } from '../tools/index.js';
+import {
+  createToolExecutor,
+  type ParentRun,
+  type ToolEndRecord,
+  type ToolExecutor,
+  type ToolRegistry,
+} from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
 import { guardToolCalls } from './guardrails/index.js';
 import type { StopReason } from './guards/index.js';
 import { neverSignal } from './link-abort.js';
 import type { RunContext, RunTools } from './loop-config.js';
+import { createNestedCalls } from './nested-tool-calls.js';
 import { event } from './run-state.js';
 import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 
@@ -23,11 +30,33 @@ export function createRunTools(
     concurrency: options.toolConcurrency ?? 8,
     maxFailures: options.maxToolFailures,
     observationLimit: options.observationLimit,
+    // A cut result is kept whole for `recall_result`, which compaction offers.
+    recallCut: options.context?.compaction !== false,
     approve: run.approve ?? options.approve,
     ask: run.ask,
     parent,
   });
-  return { registry: forked, executor };
+  // Code mode's own tool lists get an executor of their own, with the same options, made once per run.
+  const others = new WeakMap<ToolRegistry, ToolExecutor>();
+  const executorFor = (target: ToolRegistry): ToolExecutor => {
+    if (target === forked) return executor;
+    let found = others.get(target);
+    if (!found) {
+      found = createToolExecutor({
+        registry: target.fork(),
+        runId: run.runId,
+        concurrency: options.toolConcurrency ?? 8,
+        maxFailures: options.maxToolFailures,
+        observationLimit: options.observationLimit,
+        approve: run.approve ?? options.approve,
+        ask: run.ask,
+        parent,
+      });
+      others.set(target, found);
+    }
+    return found;
+  };
+  return { registry: forked, executor, executorFor };
 }
 
 /**
@@ -57,6 +86,11 @@ export async function runStepTools(
     }
     const running = runStepCalls(ctx, calls, step.index);
     step.toolCalls = running instanceof Promise ? await running : running;
+    if (endedByTool(ctx, step)) {
+      step.observation = joinOutputs(step.toolCalls, calls.length > 1);
+      emit(event(state, 'observation', { step: step.index, text: step.observation }));
+      return undefined;
+    }
     for (const warning of warnings) appendWarning(ctx, step, warning);
     const same = ctx.sameObservation.check(joinOutputs(step.toolCalls, false));
     if (same.warning) appendWarning(ctx, step, { callId: step.toolCalls.at(-1)?.id, text: same.warning });
@@ -79,7 +113,28 @@ export function runStepCalls(
   step: number,
 ): ToolCallRecord[] | Promise<ToolCallRecord[]> {
   const guards = ctx.config.options.guardrails?.toolCall;
-  return guards?.length ? runGuardedCalls(ctx, calls, step) : runTools(ctx, calls, step);
+  const records = guards?.length ? runGuardedCalls(ctx, calls, step) : runTools(ctx, calls, step);
+  return records instanceof Promise ? records.then((r) => failIfEnded(ctx, r)) : failIfEnded(ctx, records);
+}
+
+/** A tool that failed the run (a code-mode replay that diverged) fails it here, once the step's calls are done. */
+function failIfEnded<T>(ctx: RunContext, records: T): T {
+  const ending = ctx.ending;
+  if (ending && 'error' in ending) throw ending.error;
+  return records;
+}
+
+/**
+ * True when a call ended the run with an answer (code mode's `final_answer`): the step keeps it as
+ * its `answer`, and the `final` event goes out.
+ */
+export function endedByTool(ctx: RunContext, step: Step): boolean {
+  const ending = ctx.ending;
+  if (!ending || !('answer' in ending)) return false;
+  ctx.ending = undefined;
+  step.answer = ending.answer;
+  ctx.emit(event(ctx.state, 'final', { step: step.index, output: ending.answer }));
+  return true;
 }
 
 async function runGuardedCalls(ctx: RunContext, calls: ReadToolCall[], step: number): Promise<ToolCallRecord[]> {
@@ -104,6 +159,7 @@ function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEnd
     signal: signal === neverSignal() ? undefined : signal,
     onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
     beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
+    nest: (callId) => createNestedCalls(ctx, step, callId),
     // Nobody listens: no start callback to build or call.
     onStart: silent
       ? undefined

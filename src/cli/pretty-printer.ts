@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import type { AgentEvent } from '../core/index.js';
+import { type AgentEvent, describeCompaction } from '../core/index.js';
 import { useColor } from './colors.js';
 import { createSpinner } from './spinner.js';
 
@@ -97,6 +97,9 @@ export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event:
         break;
       case 'context_summary':
         item(pad, 'context', c.dim, c.dim(`${event.droppedSteps} older steps summarised`));
+        break;
+      case 'context_compact':
+        item(pad, 'context', c.dim, c.dim(describeCompaction(event)));
         break;
       case 'memory_recall':
         if (event.memories.length) item(pad, 'memory', c.dim, c.dim(`recalled ${event.memories.length} item(s)`));

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { Agent } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
+import { loadSkills } from '../skills/index.js';
 import { colorsFor, useColor } from './colors.js';
 import { dataDir } from './data-dir.js';
 import { EXIT_CODES, EXIT_CODES_HELP, exitCodeForStatus } from './exit-codes.js';
@@ -32,6 +33,7 @@ interface RunFlags extends ModelFlags {
   cache?: boolean;
   dataDir?: string;
   attach?: string[];
+  skills?: string[];
 }
 
 /** `thinkflow run "question"`: one run, the answer on stdout, the steps as a tree on stderr. */
@@ -68,7 +70,8 @@ export function registerRunCommand(program: Command): void {
     .option('-y, --yes', 'approve every tool call that asks for approval')
     .option('--cache', 'answer repeated model requests from a local cache')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
-    .option('--attach <file>', 'send an image or file with the question (repeatable)', collectFlag);
+    .option('--attach <file>', 'send an image or file with the question (repeatable)', collectFlag)
+    .option('--skills <dir>', 'load Agent Skills (SKILL.md folders) from DIR (repeatable)', collectFlag);
   addModelOptions(run);
   run.addHelpText('after', `\n${EXIT_CODES_HELP}`);
   addExamples(run, [
@@ -102,9 +105,12 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
       { root: flags.root, allowWrite: flags.allowWrite, allowPrivateNetwork: flags.allowPrivateNetwork },
       demo,
     );
+    // Loaded before the run, so a bad SKILL.md is reported (naming the file) before any model call.
+    const skills = flags.skills?.length ? await loadSkills(flags.skills) : undefined;
     const agent = new Agent({
       model,
       tools,
+      skills,
       protocol: demo && flags.protocol === 'auto' ? 'react' : flags.protocol,
       maxSteps: flags.maxSteps,
       language: flags.language,

@@ -53,10 +53,20 @@ export type AgentEvent =
       }
     >
   | E<'thought', { step: number; text: string }>
-  | E<'tool_start', { step: number; callId: string; tool: string; input: unknown }>
+  // `parentCallId`: the call this one was made from (a code-mode program's `run_code` call).
+  | E<'tool_start', { step: number; callId: string; tool: string; input: unknown; parentCallId?: string }>
   | E<
       'tool_end',
-      { step: number; callId: string; tool: string; ms: number; ok: boolean; output: string; error?: string }
+      {
+        step: number;
+        callId: string;
+        tool: string;
+        ms: number;
+        ok: boolean;
+        output: string;
+        error?: string;
+        parentCallId?: string;
+      }
     >
   /** A running tool reported progress (MCP `notifications/progress`); `total` when known. */
   | E<'tool_progress', { callId: string; tool: string; progress: number; total?: number; message?: string }>
@@ -67,11 +77,30 @@ export type AgentEvent =
   | E<'run_end', { status: RunStatus; output: string; usage: RunUsage; durationMs: number; error?: RunError }>
   // Events from the memory, planning, routing, guardrail, cache and approval layers.
   | E<'context_summary', { step: number; summary: string; droppedSteps: number }>
+  /**
+   * The context was compacted before a model call: old tool results cleared (`clear`), old steps
+   * summarized (`summary`), or the provider compacted it (`provider`); with the prompt's tokens before
+   * and after, and the calls whose results were cleared (`recall_result` brings them back).
+   */
+  | E<
+      'context_compact',
+      {
+        step: number;
+        kind: 'clear' | 'summary' | 'provider';
+        tokensBefore: number;
+        tokensAfter: number;
+        callIds: string[];
+      }
+    >
   | E<'memory_recall', { memories: { id: string; kind: string; text: string; score?: number }[] }>
   | E<'memory_store', { id: string; kind: string; text: string }>
   | E<'plan_create', { plan: string[] }>
   | E<'plan_update', { plan: string[]; reason?: string }>
   | E<'tools_select', { step: number; tools: string[]; from: number }>
+  /** The model searched the tools routing left out (`search_tools`); `tools` are sent from the next step on. */
+  | E<'tools_search', { step: number; query: string; tools: string[] }>
+  /** A skill's instructions were loaded (`load_skill`); while it is active its `allowed-tools` narrow the tools offered. */
+  | E<'skill_activate', { step: number; skill: string; allowedTools?: string[] }>
   | E<
       'guardrail_trip',
       { guardrail: string; stage: 'input' | 'output' | 'tool_call'; action: 'block' | 'rewrite'; reason: string }

@@ -101,11 +101,11 @@ const CJK_STOPWORDS = new Set(
 );
 
 /**
- * The search terms of a free-text query: analysed words (CJK segmented), stopwords and duplicates out, at most 32.
- * Both sides of every BM25 path use it, so a query and an index always agree.
+ * The search terms of a free-text query: analysed words (CJK segmented), stopwords and duplicates out, at most
+ * `limit` (32 by default). Both sides of every BM25 path use it, so a query and an index always agree.
  */
-export function queryTerms(text: string): string[] {
+export function queryTerms(text: string, limit = 32): string[] {
   const words = textTokens(text);
   const terms = [...new Set(words)].filter((w) => !STOPWORDS.has(w) && !CJK_STOPWORDS.has(w));
-  return (terms.length > 0 ? terms : [...new Set(words)]).slice(0, 32);
+  return (terms.length > 0 ? terms : [...new Set(words)]).slice(0, limit);
 }

@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'store'
   | 'dependency_unavailable'
   | 'not_found'
-  | 'invalid_input';
+  | 'invalid_input'
+  | 'replay_diverged';
 
 export interface ThinkflowErrorOptions {
   message: string;

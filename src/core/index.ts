@@ -14,6 +14,7 @@ export {
   createAnswerReader,
   SEGMENT_BREAK,
 } from './answer-text.js';
+export { expressionIn, normalizeExpression } from './arithmetic-input.js';
 export {
   contentText,
   describePart,
@@ -21,6 +22,7 @@ export {
   mediaParts,
   reasoningText,
 } from './content-text.js';
+export { describeCompaction } from './describe-compaction.js';
 export {
   ConfigError,
   type ErrorCode,
@@ -77,6 +79,7 @@ export {
   type ReadReply,
   type ReadToolCall,
   type ReplyHabit,
+  type TextToolCall,
 } from './parsed-step.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
 export {
@@ -111,4 +114,11 @@ export { runSoon, yieldTurn } from './run-soon.js';
 export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
+export {
+  TOOL_NAME_RULES,
+  type ToolNameRule,
+  type ToolNameVendor,
+  toolNameAliases,
+  wireToolName,
+} from './wire-tool-name.js';
 export { withFields } from './with-fields.js';

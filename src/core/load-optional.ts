@@ -34,6 +34,8 @@ export const OPTIONAL_FEATURES = {
   },
   otel: { name: 'The OpenTelemetry exporter', verb: 'needs', packages: ['@opentelemetry/api@^1.9.0'] },
   tokenizer: { name: 'Exact token counts', verb: 'need', packages: ['gpt-tokenizer@^4.0.0'] },
+  code: { name: 'Code mode', verb: 'needs', packages: ['quickjs-emscripten@^0.32.0'] },
+  codeTypes: { name: 'TypeScript in code mode', verb: 'needs', packages: ['esbuild@^0.28.2'] },
 } as const satisfies Record<string, OptionalFeature>;
 
 /** A feature built on optional peers. */

@@ -49,6 +49,10 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** JSON Schema of the output, when the tool declares one (code mode types `tools.x(…)` with it). */
+  output?: JsonSchema;
+  /** False when code mode's programs may not call the tool. */
+  callableFromCode?: false;
 }
 
 /** One request to a model. */
@@ -65,7 +69,7 @@ export interface ModelRequest {
    * The reply protocol the prompt asks for. Local providers (`llamaCpp`) use it to constrain decoding
    * with a grammar built from `tools`, so every reply parses; remote providers ignore it.
    */
-  protocol?: 'native' | 'json' | 'react';
+  protocol?: 'native' | 'json' | 'react' | 'code';
   /**
    * The tools the prompt text describes, for the json and react protocols (where `tools` stays empty so
    * HTTP providers send none). Local providers constrain decoding to exactly these tools.

@@ -67,9 +67,17 @@ export type ReadReply =
   | FinalReply
   | InvalidReply;
 
+/** One tool call read out of text: the tool's name as the model wrote it, and its input. */
+export interface TextToolCall {
+  name: string;
+  input: ActionInput;
+}
+
 /**
- * What a text parser read out of one model reply: a `ReadReply` whose call is still one `action` (the
- * protocol gives it its call id). Parsers never throw, and an action always has a non-empty tool name.
+ * What a text parser read out of one model reply: a `ReadReply` whose calls are still an `action` (the
+ * protocol gives them their call ids). `tool` and `input` are the first call; `calls` lists every call
+ * in the reply, in order, when it holds more than one. Parsers never throw, and an action always has a
+ * non-empty tool name.
  */
 export type ParsedStep =
   | {
@@ -77,6 +85,8 @@ export type ParsedStep =
       thought?: string;
       tool: string;
       input: ActionInput;
+      /** Every call of the reply, in order, when there are several (the first is `tool`/`input`). */
+      calls?: TextToolCall[];
       repaired?: boolean;
       habits?: ReplyHabit[];
     }

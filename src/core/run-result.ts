@@ -33,6 +33,10 @@ export interface RunStats {
   repetitionWarnings: number;
   retries: number;
   cacheHits: number;
+  /** Prompt tokens the provider reported reading from its prompt cache (`cacheReadTokens`, summed over the run's calls). */
+  cachedTokens: number;
+  /** Times the context was compacted (`context_compact` events). */
+  compactions: number;
 }
 
 export interface RunError {
@@ -75,6 +79,8 @@ export function emptyStats(): RunStats {
     repetitionWarnings: 0,
     retries: 0,
     cacheHits: 0,
+    cachedTokens: 0,
+    compactions: 0,
   };
 }
 

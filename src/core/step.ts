@@ -12,6 +12,8 @@ export interface ToolCallRecord {
   input: unknown;
   /** The text the model sees for this call. */
   output: string;
+  /** The whole text when `output` was cut to head + tail: what `recall_result` returns. */
+  full?: string;
   /** Images or files the tool returned, shown to the model after `output` (which names them). */
   media?: Exclude<ContentPart, { type: 'text' }>[];
   ok: boolean;

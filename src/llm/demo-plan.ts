@@ -1,3 +1,5 @@
+import { expressionIn, normalizeExpression } from '../core/index.js';
+import { arabicNumerals } from './chinese-numerals.js';
 import { findExpressions } from './demo-expression.js';
 
 /**
@@ -271,8 +273,12 @@ const OPERATOR: Record<string, string> = { 除以: '/', '÷': '/', '/': '/', 乘
 function searchThenCalculate(question: string, lang: Lang): Plan | undefined {
   const m = question.match(FOLLOW_UP);
   if (!m || m.index === undefined) return undefined;
-  // The operation must act on a looked-up number: no number right before it in the question.
-  if (/\d\s*$/.test(question.slice(0, m.index))) return undefined;
+  // The operation must act on a looked-up number: no operand right before it in the question, read as
+  // the calculator reads it ("(3+5)×2", "（2+3）×4", "五×2", "50%×2" hold their own).
+  // A unit word after the number ("40075公里除以1000") belongs to it, as the calculator reads it.
+  if (/(?:[)%!]|\d\s*\p{sc=Han}{0,3})\s*$/u.test(arabicNumerals(normalizeExpression(question.slice(0, m.index))))) {
+    return undefined;
+  }
   const word = m[1].toLowerCase();
   const op =
     OPERATOR[word] ?? (/divid/.test(word) ? '/' : /multipl|times/.test(word) ? '*' : /plus/.test(word) ? '+' : '-');
@@ -314,6 +320,32 @@ const searchStep = (question: string, lang: Lang): DemoStep => ({
   why: say(lang, 'I will search for this first.', '我先搜索相关信息。'),
 });
 
+// Forms only the calculator's own reader knows: 【】, √, π, degrees, functions, 的平方.
+const CALCULATOR_ONLY = /[【】√π°]|度|[A-Za-z]{2,}\s*\(|的(?:平方|立方)/u;
+// What the calculator's reading must be to count as arithmetic: numbers, operators and math names only.
+const MATH_ONLY =
+  /^(?:[\d\s.+\-*/^%!(),]|abs|sqrt|cbrt|exp|log10|log2|log|ln|asin|acos|atan|sin|cos|tan|round|floor|ceil|min|max|mod|pi|deg)+$/;
+const OPERATES = /[-+*/^%!(]|pi/;
+
+/**
+ * The arithmetic a question asks for: the demo's own reading (spoken operators, Chinese numerals,
+ * several expressions), or the calculator's reading when the question holds a form only the calculator
+ * knows or the demo's reading finds none, so the demo reads every form the calculator reads.
+ */
+function arithmeticIn(question: string): string[] {
+  const own = findExpressions(question);
+  if (own.length && !CALCULATOR_ONLY.test(question)) return own;
+  const normalized = normalizeExpression(question);
+  // A question that is an expression in a few asking words ("What is 50%?", "50% 是多少") is that expression.
+  const bare = normalized
+    .replace(/^(?:what\s+is|calculate|compute|计算(?:一下)?)\s*/i, '')
+    .replace(/(?:\s*(?:是多少|等于多少|等于几|是几|[?？.。]))+\s*$/u, '');
+  const found = MATH_ONLY.test(bare) ? bare.trim() : expressionIn(normalized);
+  // The reader trims a trailing operator, and so a percent sign: "50%" is a number the calculator reads.
+  const read = found && normalized.includes(`${found}%`) ? `${found}%` : found;
+  return read && /\d/.test(read) && MATH_ONLY.test(read) && OPERATES.test(read) ? [read] : own;
+}
+
 /** The plan for a question: the first rule that applies, else arithmetic, else a search. */
 export function planFor(question: string, lang: Lang, today = new Date()): Plan {
   const plan =
@@ -323,7 +355,7 @@ export function planFor(question: string, lang: Lang, today = new Date()): Plan 
     weather(question, lang) ??
     searchThenCalculate(question, lang);
   if (plan) return plan;
-  const expressions = findExpressions(question);
+  const expressions = arithmeticIn(question);
   if (expressions.length) {
     return {
       steps: expressions.map((e) => calculatorStep(e, lang)),

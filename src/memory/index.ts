@@ -1,4 +1,7 @@
+export { type ClearedGroup, type ClearGroup, type ContextState, clearToolMessages } from './context-state.js';
 export {
+  type Compaction,
+  type CompactionOptions,
   type ContextFit,
   type ContextInput,
   type ContextWindow,

@@ -1,4 +1,12 @@
+export type { TextToolCall } from '../core/index.js';
 export { type BuildPromptOptions, type BuiltPrompt, buildPrompt, renderPrompt } from './build-prompt.js';
+// Tool calls written in text: one scanner over one table of formats.
+export { type CallFormat, MARKED_FORMATS, UNMARKED_FORMATS, type UnmarkedFormat } from './calls/call-formats.js';
+export { type ReadToolCallsOptions, readToolCalls, type ToolCallsRead } from './calls/read-tool-calls.js';
+export { codeProtocol } from './code/code-protocol.js';
+export { CODE_TOOL, parseCodeAction } from './code/parse-code.js';
+export { codePrompt } from './code/prompt.js';
+export { callableTools, schemaType, toolDeclarations } from './code/tool-declarations.js';
 export { getProtocol } from './get-protocol.js';
 export { jsonProtocol } from './json/json-protocol.js';
 export { parseJsonAction } from './json/parse-json-action.js';
@@ -11,6 +19,7 @@ export type {
   PromptContext,
   Protocol,
   ProtocolName,
+  ReadContext,
   ReadReply,
   ReadToolCall,
 } from './protocol.js';

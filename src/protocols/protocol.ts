@@ -1,7 +1,7 @@
 import type { Message, ModelResponse, ReadReply, Step, ToolSpec } from '../core/index.js';
 
-/** The three protocols: provider tool calls, a JSON object per reply, or ReAct text. */
-export type ProtocolName = 'native' | 'json' | 'react';
+/** The protocols: provider tool calls, a JSON object per reply, ReAct text, or a JavaScript block per reply (CodeAct). */
+export type ProtocolName = 'native' | 'json' | 'react' | 'code';
 /** The prompt language: English or Chinese (keywords, instructions and corrections). */
 export type Language = 'en' | 'zh';
 
@@ -17,6 +17,12 @@ export interface PromptContext {
 }
 
 export type { ReadReply, ReadToolCall } from '../core/index.js';
+
+/** What reading a reply may use besides the reply: the tools the model was offered. */
+export interface ReadContext {
+  /** A bare call in text counts when it names one of these (see `readToolCalls`). */
+  tools?: readonly { name: string }[];
+}
 
 /** What a correction may show beyond the reason: the model's own words and the corrected line. */
 export interface CorrectionDetail {
@@ -34,8 +40,8 @@ export interface Protocol {
   systemPrompt(ctx: PromptContext): string;
   /** What goes in the request's `tools` field (native only; others return undefined). */
   requestTools(ctx: PromptContext): ToolSpec[] | undefined;
-  /** Reads a model reply. Never throws. */
-  readReply(response: ModelResponse): ReadReply;
+  /** Reads a model reply, every tool call in it (native or written in text). Never throws. */
+  readReply(response: ModelResponse, context?: ReadContext): ReadReply;
   /**
    * The messages that record a finished step for the next prompt: the assistant turn, then the
    * observations (tool results, warnings, or the corrective message after an invalid reply).

@@ -45,6 +45,15 @@ export { type CoercedArguments, coerceArguments } from './coerce-arguments.js';
 export { formatInputIssues } from './format-input-issues.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './json-schema-tool.js';
 export { mcpContentText } from './mcp/mcp-content-text.js';
+export type {
+  NestedCallHooks,
+  NestedCallOutcome,
+  NestedCallRecord,
+  NestedCalls,
+  NestedJournal,
+  NestedToolSource,
+} from './nested-calls.js';
+export { toJsonValue } from './nested-calls.js';
 export { normalizeToolName } from './normalize-tool-name.js';
 export { isRetryableError, RetryableToolError } from './retryable-tool-error.js';
 export { runWithTimeLimit, TimeLimitError } from './run-with-time-limit.js';
@@ -74,4 +83,4 @@ export {
 export type { ElicitRequest, ElicitResult, LogLevel, SampleMessage, SampleRequest, SampleResult } from './tool-peer.js';
 export type { ToolCallInput, ToolEndRecord, ToolErrorKind, ToolStartRecord } from './tool-records.js';
 export { type ToolLookup, ToolRegistry } from './tool-registry.js';
-export { truncateObservation } from './truncate-observation.js';
+export { clearedResult, recallHint, truncateObservation } from './truncate-observation.js';

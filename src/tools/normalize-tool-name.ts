@@ -27,5 +27,5 @@ function normalize(name: string): string {
   return text
     .replace(/^functions\./i, '')
     .toLowerCase()
-    .replace(/[\s_.-]+/g, '');
+    .replace(/[\s_.\-/]+/g, '');
 }

@@ -1,5 +1,13 @@
+import type { NestedCalls } from './nested-calls.js';
 import type { LazySignal } from './run-with-timeout.js';
 import type { ApprovalRequest, Logger, ParentRun, ToolContext } from './tool.js';
+
+/** What a call's context holds beyond the run's basics: who answers questions, the parent run, nested calls. */
+export interface CallExtras extends Pick<ToolContext, 'ask' | 'parent'> {
+  /** Makes the nested-call handle of a call, on first read of `ctx.nested`. */
+  nest?: (callId: string, tool: string) => NestedCalls;
+  tool?: string;
+}
 
 /**
  * The context one tool run receives. A class so `signal` is a prototype getter: the AbortSignal
@@ -13,6 +21,7 @@ export class ToolCallContext implements ToolContext {
   readonly approve: (request: ApprovalRequest) => Promise<boolean>;
   readonly ask?: (question: string) => Promise<string>;
   readonly parent?: ParentRun;
+  readonly #extras: CallExtras;
 
   constructor(
     handle: LazySignal,
@@ -20,8 +29,9 @@ export class ToolCallContext implements ToolContext {
     callId: string,
     logger: Logger,
     approve: (request: ApprovalRequest) => Promise<boolean>,
-    extras: Pick<ToolContext, 'ask' | 'parent'> = {},
+    extras: CallExtras = {},
   ) {
+    this.#extras = extras;
     this.ask = extras.ask;
     this.parent = extras.parent;
     this.#handle = handle;
@@ -34,5 +44,10 @@ export class ToolCallContext implements ToolContext {
 
   get signal(): AbortSignal {
     return this.#handle.signal;
+  }
+
+  get nested(): NestedCalls | undefined {
+    const { nest, tool } = this.#extras;
+    return nest && tool ? nest(this.callId, tool) : undefined;
   }
 }

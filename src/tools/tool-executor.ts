@@ -4,12 +4,13 @@ import { CallBatch } from './call-batch.js';
 import { createCallScheduler } from './call-scheduler.js';
 import { coerceArguments } from './coerce-arguments.js';
 import { fitsWithin } from './fits-within.js';
+import type { NestedCalls } from './nested-calls.js';
 import { isRetryableError, retryDelay } from './retryable-tool-error.js';
 import { type LazySignal, runWithTimeout, sleep, startTimed, type TimedOutcome } from './run-with-timeout.js';
 import { serializeOutput } from './serialize-output.js';
 import { streamExecution, type ToolExecution } from './stream-execution.js';
 import type { AnyTool, Logger, ToolContext } from './tool.js';
-import { ToolCallContext } from './tool-call-context.js';
+import { type CallExtras, ToolCallContext } from './tool-call-context.js';
 import { toolMedia } from './tool-media.js';
 import { type ToolEndRecord, type ToolErrorKind, type ToolStartRecord, toEndRecord } from './tool-records.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -25,6 +26,11 @@ export interface ToolExecutorOptions {
   maxFailures?: number;
   /** Characters per observation (and per recorded input) before head + tail truncation. Default 4000. */
   observationLimit?: number;
+  /**
+   * Keep the whole text of an output that was cut (`ToolCallRecord.full`) and name `recall_result` in
+   * the cut marker, for a run that offers that tool. Default false.
+   */
+  recallCut?: boolean;
   /** Per-call timeout for tools without `timeoutMs`. Default 60000. */
   timeoutMs?: number;
   /** Retries for tools without `retries` (RetryableToolError and network errors only). Default 2. */
@@ -52,6 +58,10 @@ export interface ExecuteOptions {
    * fails, the call is not made and its observation says why.
    */
   beforeStart?: (callId: string) => void | Promise<void>;
+  /** Told each successful call's output as the tool returned it (code mode hands it to the program as JSON). */
+  onValue?: (index: number, value: unknown) => void;
+  /** Gives each call's tool a `ctx.nested`, for tools that call tools (code mode), nested under the call. */
+  nest?: (callId: string, tool: string) => NestedCalls;
 }
 
 export interface ToolExecutor {
@@ -97,6 +107,7 @@ interface Admitted {
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { registry, runId = 'run', maxFailures = 3, observationLimit = 4000, logger = silent } = options;
+  const recallCut = options.recallCut === true;
   const { timeoutMs = 60_000, retries = 2, retryDelayMs = 200 } = options;
   const scheduler = createCallScheduler(options.concurrency ?? 4);
   const approval = createApprovalGate(options.approve);
@@ -137,12 +148,19 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
   const ask = options.ask;
   const shared: Pick<ToolContext, 'ask' | 'parent'> = { parent: options.parent };
-  // Only an `ask` needs to know which call asks; without one every call shares the same extras.
-  const callExtras = (tool: AnyTool, callId: string): Pick<ToolContext, 'ask' | 'parent'> =>
-    ask ? { ask: (question) => ask(question, { callId, tool: tool.name }), parent: options.parent } : shared;
+  // Only an `ask` or nested calls need to know which call it is; without them every call shares the same extras.
+  const callExtras = (tool: AnyTool, callId: string, nest: ExecuteOptions['nest']): CallExtras => {
+    if (!ask && !nest) return shared;
+    const extras: CallExtras = { parent: options.parent, nest, tool: tool.name };
+    if (ask) extras.ask = (question) => ask(question, { callId, tool: tool.name });
+    return extras;
+  };
 
-  const timedRun = (tool: AnyTool, input: unknown, callId: string) => (handle: LazySignal) =>
-    tool.run(input, new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId)));
+  const timedRun = (tool: AnyTool, input: unknown, callId: string, opts: ExecuteOptions) => (handle: LazySignal) =>
+    tool.run(
+      input,
+      new ToolCallContext(handle, runId, callId, logger, approval.ask, callExtras(tool, callId, opts.nest)),
+    );
 
   const retryable = (tool: AnyTool, outcome: TimedOutcome<unknown>, attempts: number) =>
     outcome.type === 'error' && attempts <= (tool.retries ?? retries) && isRetryableError(outcome.error);
@@ -152,9 +170,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     tool: AnyTool,
     input: unknown,
     callId: string,
-    signal: AbortSignal | undefined,
+    opts: ExecuteOptions,
     first: TimedOutcome<unknown> | Promise<TimedOutcome<unknown>>,
   ) => {
+    const { signal } = opts;
     let pending = first;
     for (let attempts = 1; ; attempts++) {
       const outcome = await pending;
@@ -167,7 +186,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         error: errorMessage(outcome.error),
       });
       if (!(await sleep(delay, signal))) return { outcome: { type: 'aborted' } as const, attempts };
-      pending = runWithTimeout(timedRun(tool, input, callId), { timeoutMs: tool.timeoutMs ?? timeoutMs, signal });
+      pending = runWithTimeout(timedRun(tool, input, callId, opts), { timeoutMs: tool.timeoutMs ?? timeoutMs, signal });
     }
   };
 
@@ -273,13 +292,13 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     };
     const ended = (outcome: TimedOutcome<unknown>) => {
       if (!retryable(tool, outcome, 1)) return end(outcome, 1);
-      const retried = withRetries(tool, input, call.id, signal, outcome);
+      const retried = withRetries(tool, input, call.id, opts, outcome);
       admitted.batch.follow(retried.then((r) => end(r.outcome, r.attempts)));
     };
     let now: TimedOutcome<unknown> | undefined;
     try {
       now = startTimed(
-        timedRun(tool, input, call.id),
+        timedRun(tool, input, call.id, opts),
         { timeoutMs: tool.timeoutMs ?? timeoutMs, signal, startedAt: began },
         (later) => {
           // Called from a `then`: a throw here (a bug, not a tool's) must reject the batch, not go unhandled.
@@ -310,10 +329,15 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     let output: string;
     let errorKind: ToolErrorKind | undefined;
     let media: ToolEndRecord['media'];
+    let full: string | undefined;
     if (outcome.type === 'ok') {
+      opts.onValue?.(start.index, outcome.value);
       const parts = toolMedia(outcome.value);
       media = parts?.media;
-      output = truncateObservation(parts ? parts.text : serializeOutput(outcome.value), observationLimit);
+      const text = parts ? parts.text : serializeOutput(outcome.value);
+      const limit = tool.outputLimit ?? observationLimit;
+      output = truncateObservation(text, limit, recallCut ? { callId: start.id } : undefined);
+      if (recallCut && output !== text) full = text;
     } else {
       let error: string;
       errorKind = outcome.type === 'error' ? 'failed' : outcome.type;
@@ -323,7 +347,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       else error = fail(tool, `Tool ${tool.name} failed: ${errorMessage(outcome.error)}`);
       output = truncateObservation(error, observationLimit);
     }
-    const end = toEndRecord(start, output, durationMs, attempts, errorKind, media);
+    const end = toEndRecord(start, output, durationMs, attempts, errorKind, media, full);
     notify(opts.onEnd, end);
     return end;
   };

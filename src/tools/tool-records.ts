@@ -40,6 +40,7 @@ export function toEndRecord(
   attempts: number,
   errorKind?: ToolErrorKind,
   media?: ToolCallRecord['media'],
+  full?: string,
 ): ToolEndRecord {
   const ok = errorKind === undefined;
   return {
@@ -49,6 +50,7 @@ export function toEndRecord(
     tool: start.tool,
     input: start.input,
     output,
+    full,
     media,
     ok,
     error: ok ? undefined : output,

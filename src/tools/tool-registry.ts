@@ -1,4 +1,4 @@
-import { ConfigError, type ToolSpec } from '../core/index.js';
+import { ConfigError, type ToolSpec, toolNameAliases } from '../core/index.js';
 import { closestNames } from './closest-names.js';
 import { normalizeToolName } from './normalize-tool-name.js';
 import type { AnyTool } from './tool.js';
@@ -13,6 +13,8 @@ interface Entry {
   spec: ToolSpec;
   /** Why the tool is disabled; undefined while it is enabled. */
   disabled?: string;
+  /** Callable but never listed (a loop's built-in tool, offered only at some steps). */
+  hidden?: boolean;
 }
 
 const specs = new WeakMap<AnyTool, ToolSpec>();
@@ -31,7 +33,10 @@ function specOf(tool: AnyTool): ToolSpec {
   ) {
     return known;
   }
-  const spec: ToolSpec = Object.freeze({ name: tool.name, description: tool.description, parameters: tool.parameters });
+  const spec: ToolSpec = { name: tool.name, description: tool.description, parameters: tool.parameters };
+  if (tool.outputParameters) spec.output = tool.outputParameters;
+  if (tool.callableFromCode === false) spec.callableFromCode = false;
+  Object.freeze(spec);
   specs.set(tool, spec);
   return spec;
 }
@@ -63,16 +68,18 @@ export class ToolRegistry {
     return this.#version;
   }
 
-  /** Adds a tool. Throws a ConfigError when another tool already has its name (`replace` overrides). */
-  register(tool: AnyTool, options: { replace?: boolean } = {}): this {
+  /**
+   * Adds a tool. Throws a ConfigError when another tool already has its name (`replace` overrides).
+   * A `hidden` tool can be called but is left out of `specs()` and `list()` (which keep their arrays).
+   */
+  register(tool: AnyTool, options: { replace?: boolean; hidden?: boolean } = {}): this {
     if (this.#entries.has(tool.name) && !options.replace) {
       throw new ConfigError({ message: `A tool named "${tool.name}" is already registered; rename one of them.` });
     }
     const spec = specOf(tool);
-    this.#entries.set(tool.name, { tool, spec });
-    const key = normalizeToolName(tool.name);
-    if (!this.#byKey.has(key)) this.#byKey.set(key, tool.name);
-    return this.#changed();
+    this.#entries.set(tool.name, options.hidden ? { tool, spec, hidden: true } : { tool, spec });
+    this.#addKeys(tool.name);
+    return options.hidden ? this : this.#changed();
   }
 
   /** Removes a tool; returns whether it was there. */
@@ -80,10 +87,7 @@ export class ToolRegistry {
     const found = this.#entries.delete(name);
     if (!found) return false;
     this.#byKey.clear();
-    for (const other of this.#entries.keys()) {
-      const key = normalizeToolName(other);
-      if (!this.#byKey.has(key)) this.#byKey.set(key, other);
-    }
+    for (const other of this.#entries.keys()) this.#addKeys(other);
     this.#changed();
     return true;
   }
@@ -115,7 +119,9 @@ export class ToolRegistry {
 
   /** The enabled tools, in registration order (cached). */
   list(): readonly AnyTool[] {
-    this.#enabled ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.tool);
+    this.#enabled ??= [...this.#entries.values()]
+      .filter((e) => e.disabled === undefined && !e.hidden)
+      .map((e) => e.tool);
     return this.#enabled;
   }
 
@@ -126,7 +132,7 @@ export class ToolRegistry {
 
   /** The enabled tools as providers see them. Same array instance until the set changes. */
   specs(): readonly ToolSpec[] {
-    this.#specs ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.spec);
+    this.#specs ??= [...this.#entries.values()].filter((e) => e.disabled === undefined && !e.hidden).map((e) => e.spec);
     return this.#specs;
   }
 
@@ -161,6 +167,17 @@ export class ToolRegistry {
     copy.#specs = this.#specs;
     copy.#enabled = this.#enabled;
     return copy;
+  }
+
+  /**
+   * The forgiving keys a tool is found by: its name's, then its wire aliases' (a model that saw
+   * `github_create_issue_…` on one provider's wire may write that in text), never taking another tool's key.
+   */
+  #addKeys(name: string): void {
+    for (const spelling of [name, ...toolNameAliases(name)]) {
+      const key = normalizeToolName(spelling);
+      if (!this.#byKey.has(key)) this.#byKey.set(key, name);
+    }
   }
 
   #entry(name: string): Entry | undefined {

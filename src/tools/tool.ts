@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentEvent, JsonSchema, RunUsage } from '../core/index.js';
 import type { Model } from '../llm/index.js';
+import type { NestedCalls } from './nested-calls.js';
 import type { ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from './tool-peer.js';
 
 /** Minimal structured logger handed to tools. */
@@ -46,6 +47,8 @@ export interface ToolContext {
   sample?(request: SampleRequest): Promise<SampleResult>;
   /** Asks the person behind the caller for input. Present only when the caller is an MCP client that declared `elicitation`. */
   elicit?(request: ElicitRequest): Promise<ElicitResult>;
+  /** Calls other tools through the run's pipeline, nested under this call (code mode). Present in an agent run. */
+  readonly nested?: NestedCalls;
 }
 
 /** Hints about a tool's behaviour, shown to MCP clients (they are hints, not guarantees). */
@@ -104,6 +107,12 @@ export interface Tool<I = unknown, O = unknown> {
   readonly sequential?: boolean;
   /** Safe to run twice with the same input (durable runs retry an interrupted call only then). */
   readonly idempotent?: boolean;
+  /** JSON Schema of the output, from `defineTool`'s `output` (code mode declares it; outputs are checked against it). */
+  readonly outputParameters?: JsonSchema;
+  /** False hides the tool from code mode's programs (for example one that needs a person each time). Default true. */
+  readonly callableFromCode?: boolean;
+  /** Characters of output before head + tail truncation, instead of the executor's `observationLimit` (`Infinity`: never cut). */
+  readonly outputLimit?: number;
 }
 
 /** A tool of any input type, as held by registries. */
@@ -123,11 +132,16 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   examples?: z.infer<S>[];
   sequential?: boolean;
   idempotent?: boolean;
+  /** The output's schema: declared to code mode, and checked at run time (an output that fails it is the call's error). */
+  output?: z.ZodType<O>;
+  /** False hides the tool from code mode's programs. Default true. */
+  callableFromCode?: boolean;
+  outputLimit?: number;
 }
 
-// Letters and digits of any script: text protocols carry the name as written, and native providers
-// map names their API refuses to ASCII and back (llm/providers/wire-tool-names.ts).
-const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
+// What MCP allows: letters and digits of any script, `_ - . /`, up to 128. Text protocols carry the name
+// as written; providers send names their API refuses under aliases and map them back (core/wire-tool-name.ts).
+const TOOL_NAME = /^[\p{L}\p{M}\p{N}_\-./]{1,128}$/u;
 
 /**
  * Defines a tool from a zod schema. The JSON Schema that providers and prompts see is generated
@@ -144,7 +158,7 @@ const TOOL_NAME = /^[\p{L}\p{M}\p{N}_-]{1,64}$/u;
 export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S, O>): Tool<z.infer<S>, O> {
   if (!TOOL_NAME.test(options.name)) {
     throw new TypeError(
-      `Tool name "${options.name}" must be 1-64 letters (any script), digits, "_" or "-", e.g. "search" or "搜索".`,
+      `Tool name "${options.name}" must be 1-128 letters (any script), digits, "_", "-", "." or "/", e.g. "search", "搜索" or "github.create_issue".`,
     );
   }
   const parameters = toParameters(options.input);
@@ -159,18 +173,35 @@ export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S,
       if (result.success) return { ok: true, value: result.data };
       return { ok: false, issues: zodIssues(result.error) };
     },
-    run: options.run,
+    run: options.output ? checkedRun(options.name, options.run, options.output) : options.run,
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     needsApproval: options.needsApproval,
     examples: options.examples,
     sequential: options.sequential,
     idempotent: options.idempotent,
+    outputParameters: options.output ? toParameters(options.output, 'output') : undefined,
+    callableFromCode: options.callableFromCode,
+    outputLimit: options.outputLimit,
   };
 }
 
-function toParameters(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+/** A tool's run whose output must match its `output` schema; one that does not is the call's error. */
+function checkedRun<I, O>(
+  name: string,
+  run: (input: I, ctx: ToolContext) => O | Promise<O>,
+  schema: z.ZodType<O>,
+): (input: I, ctx: ToolContext) => Promise<O> {
+  return async (input, ctx) => {
+    const result = schema.safeParse(await run(input, ctx));
+    if (result.success) return result.data;
+    const issues = zodIssues(result.error).map((i) => `${i.path || '(root)'}: ${i.message}`);
+    throw new Error(`Tool ${name} returned an output that does not match its output schema: ${issues.join('; ')}`);
+  };
+}
+
+function toParameters(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   const { $schema: _drop, ...rest } = json;
   return rest;
 }

@@ -4,14 +4,17 @@
  * output. The result, marker included, is at most `limit` characters (only the marker when `limit`
  * is shorter than it), and a surrogate pair is never split. A limit that is not a number (`NaN`)
  * cuts nothing. The one truncation helper: tool observations, the context window's cap on tool
- * messages and recalled memories all use it.
+ * messages and recalled memories all use it. With `recall`, the marker names the `recall_result`
+ * call that returns the whole text (the run keeps it).
  *
  * @example
  * truncateObservation('a'.repeat(10_000), 100); // 'aaa…\n[... 9,9xx characters cut ...]\n…aaa'
+ * truncateObservation(page, 4000, { callId: 'call_7' }); // '…[... 8,112 characters cut; recall_result {"callId":"call_7"} returns the whole result ...]…'
  */
-export function truncateObservation(text: string, limit: number): string {
+export function truncateObservation(text: string, limit: number, recall?: { callId: string }): string {
   if (Number.isNaN(limit) || text.length <= limit) return text;
-  const marker = (cut: number) => `\n[... ${cut.toLocaleString('en-US')} characters cut ...]\n`;
+  const how = recall ? `; ${recallHint(recall.callId)} returns the whole result` : '';
+  const marker = (cut: number) => `\n[... ${cut.toLocaleString('en-US')} characters cut${how} ...]\n`;
   const budget = Math.max(0, limit - marker(text.length).length);
   let head = Math.ceil(budget * 0.6);
   let tail = budget - head;
@@ -28,4 +31,14 @@ function isHighSurrogate(code: number): boolean {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** How the model asks for a cut or cleared result back: the `recall_result` call, with its input. */
+export function recallHint(callId: string): string {
+  return `recall_result ${JSON.stringify({ callId })}`;
+}
+
+/** What stands for a tool result the context cleared: one line naming the call that brings it back. */
+export function clearedResult(callId: string): string {
+  return `[Result cleared to save context; ${recallHint(callId)} returns it.]`;
 }

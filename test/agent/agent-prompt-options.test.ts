@@ -130,14 +130,15 @@ describe('Agent temperature and topP reach every provider', () => {
 });
 
 describe('models.cheap', () => {
-  it('writes the summaries of dropped steps, as docs/planning.md says', async () => {
+  it('writes the summaries of dropped steps when clearing old results is not enough, as docs/planning.md says', async () => {
     const wait = defineTool({
       name: 'wait',
       description: 'Waits.',
       input: z.object({ id: z.string() }),
       run: ({ id }) => `${id} ${'y'.repeat(1500)}`,
     });
-    const replies = Array.from({ length: 20 }, (_, i) => call('wait', { id: `step-${i}-${'x'.repeat(40)}` }, `c${i}`));
+    // Long arguments: the assistant turns alone outgrow the low-water mark once their results are cleared.
+    const replies = Array.from({ length: 20 }, (_, i) => call('wait', { id: `step-${i}-${'x'.repeat(600)}` }, `c${i}`));
     const model = scriptedModel(() => replies.shift() ?? 'done', { contextWindow: 8_000 });
     const cheap = scriptedModel(['Summary: waited many times.']);
     const events: AgentEvent[] = [];

@@ -51,6 +51,8 @@ describe('Agent checkpoints and resume', () => {
         repetitionWarnings: 0,
         retries: 0,
         cacheHits: 0,
+        cachedTokens: 0,
+        compactions: 0,
       },
       pending: {
         index: 0,

@@ -68,11 +68,12 @@ describe('createContextWindow', () => {
       { role: 'assistant', content: words(50) },
     ];
     const groups = [step(1, 50), step(2, 50)];
-    const fit = await createContextWindow({ budgetTokens: 300, countTokens: countWords }).fit({
-      head,
-      history,
-      groups,
+    const context = createContextWindow({
+      budgetTokens: 300,
+      countTokens: countWords,
+      compaction: { at: 1, to: 0.75 },
     });
+    const fit = await context.fit({ head, history, groups });
     expect(fit.dropped).toEqual({ historyMessages: 3, groups: 0 });
     expect(fit.messages.slice(0, 3)).toEqual([head[0], history[3], head[1]]);
     expect(fit.messages).toContain(history[3]);

@@ -40,9 +40,12 @@ describe('stored deltas', () => {
     }
   });
 
-  it('pass text without credentials through as it comes, a word at most behind', () => {
-    // The last word, still held when the call ends, goes out in one more delta before the response.
-    expect(stored('Hello there, friend', 4)).toEqual(['', 'Hello ', 'there,', ' ', '', 'friend']);
+  it('pass text without credentials through as it comes', () => {
+    // No word here can begin a key (`sk-`, `AIza`, `Bearer`...): each piece goes out as it is.
+    expect(stored('Hello there, friend', 4)).toEqual(['Hell', 'o th', 'ere,', ' fri', 'end']);
+    // A word that may begin one waits for the character after it; the last goes with the call's end.
+    expect(stored('Ask Bear it', 4)).toEqual(['Ask ', '', 'Bear it']);
+    expect(stored('Ask sk', 4)).toEqual(['Ask ', '', 'sk']);
     // Chinese text has no key characters: every piece goes out at once.
     expect(stored('北京今天晴，气温二十度。', 2)).toEqual(['北京', '今天', '晴，', '气温', '二十', '度。']);
   });
@@ -76,7 +79,7 @@ describe('the live answer read from stored deltas', () => {
         .map((piece) => piece.text)
         .join(''),
     );
-    // `Done.` may still be the start of a key until the call ends: it goes with the end.
+    // Just after a key, a word may still be part of the next one: `Done.` waits for the call's end.
     expect(sent.slice(2)).toEqual(['Your key is', ' [redacted] and', ' it works.', '', ' Done.']);
   });
 });

@@ -37,10 +37,14 @@ describe('defineTool', () => {
 
   it('refuses names providers would reject', () => {
     const make = (name: string) => () => defineTool({ name, description: 'x', input: z.object({}), run: () => 1 });
-    expect(make('has space')).toThrow(/must be 1-64 letters/);
+    expect(make('has space')).toThrow(/must be 1-128 letters/);
     expect(make('')).toThrow();
-    expect(make('a'.repeat(65))).toThrow();
+    expect(make('a'.repeat(129))).toThrow();
     expect(make('get_weather-2')).not.toThrow();
+    // What MCP allows: dots, slashes, any script, up to 128 characters.
+    for (const name of ['math.factorial', 'github.create_issue', 'fs/read_file', '查天气', 'a'.repeat(128)]) {
+      expect(make(name)).not.toThrow();
+    }
   });
 });
 

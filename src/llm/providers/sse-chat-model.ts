@@ -1,4 +1,4 @@
-import type { ModelChunk, ModelRequest, ModelResponse } from '../../core/index.js';
+import type { ModelChunk, ModelRequest, ModelResponse, ToolNameRule } from '../../core/index.js';
 import { withUsage } from '../estimate-usage.js';
 import {
   fetchWithRetry,
@@ -40,6 +40,8 @@ export interface SseChatApi {
   parseStream(events: AsyncIterable<SseEvent>, call: SseChatCall): AsyncIterable<ModelChunk>;
   /** What the model can do beyond native tools and streaming (images, ...). */
   capabilities?: Partial<ModelCapabilities>;
+  /** The API's rule for function names (default OpenAI's); names it refuses go out under aliases. */
+  toolNames?: ToolNameRule;
 }
 
 /**
@@ -62,24 +64,27 @@ export function sseChatModel(api: SseChatApi): Model {
   const answer = async (http: HttpResponse, request: ModelRequest) =>
     finish(api.parse(await readJson(http, provider), { provider, secrets, request }), request);
 
-  return withWireToolNames({
-    id: api.id,
-    contextWindow: api.options.contextWindow,
-    capabilities: { nativeTools: true, streaming: true, images: true, ...api.capabilities },
-    async generate(request) {
-      return answer(await send(request, false), request);
+  return withWireToolNames(
+    {
+      id: api.id,
+      contextWindow: api.options.contextWindow,
+      capabilities: { nativeTools: true, streaming: true, images: true, ...api.capabilities },
+      async generate(request) {
+        return answer(await send(request, false), request);
+      },
+      async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
+        const http = await send(request, true);
+        if (isJsonResponse(http.response)) {
+          // The server ignored `stream: true`: serve its whole answer as chunks.
+          yield* responseChunks(await answer(http, request));
+          return;
+        }
+        const events = sseEvents(responseLines(http));
+        for await (const chunk of api.parseStream(events, { provider, secrets, request })) {
+          yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
+        }
+      },
     },
-    async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
-      const http = await send(request, true);
-      if (isJsonResponse(http.response)) {
-        // The server ignored `stream: true`: serve its whole answer as chunks.
-        yield* responseChunks(await answer(http, request));
-        return;
-      }
-      const events = sseEvents(responseLines(http));
-      for await (const chunk of api.parseStream(events, { provider, secrets, request })) {
-        yield chunk.type === 'response' ? { type: 'response', response: finish(chunk.response, request) } : chunk;
-      }
-    },
-  });
+    api.toolNames,
+  );
 }

@@ -1,4 +1,6 @@
 import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
+import { callsStep, readToolCalls } from '../calls/read-tool-calls.js';
+import type { ReadContext } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
 import { CALL_MARKERS, readActionObject, readPythonicCalls, readUnstructured } from '../shared/call-syntax.js';
@@ -20,11 +22,16 @@ const SHAPE =
  * parseJsonAction('```json\n{"action": "search", "action_input": {"query": "vitest"}}\n```');
  * // → { type: 'action', tool: 'search', input: { query: 'vitest' } }
  */
-export function parseJsonAction(text: string): ParsedStep {
-  return readSafely(text, read);
+export function parseJsonAction(text: string, context?: ReadContext): ParsedStep {
+  return readSafely(text, (raw) => read(raw, context));
 }
 
-function read(raw: string): ParsedStep {
+function read(raw: string, context: ReadContext | undefined): ParsedStep {
+  // ReAct keywords with a decision: a JSON object in the Thought is an example, the Action is the call.
+  const formats = hasDecision(raw) ? 'marked' : 'all';
+  const found = readToolCalls(raw, { tools: context?.tools, formats });
+  if (found.calls.length > 0) return callsStep(found);
+  if (found.problem) return invalid(raw, found.problem);
   const native = readTokenCall(raw, raw);
   if (native) return native;
   const tokens = stripSpecialTokens(raw);
@@ -68,6 +75,11 @@ function readText(stripped: string, raw: string): ParsedStep {
   const prose = text.slice(0, span.start).replace(CALL_MARKERS, '').trim();
   const read = withExtras(step, joinThoughts(think, prose), parsed.repaired || span.truncated);
   return parsed.repaired && hasRawControlInString(span.json) ? withHabits(read, ['structured_input']) : read;
+}
+
+/** True when a ReAct `Action:` or `Final Answer:` line starts anywhere in the reply. */
+function hasDecision(text: string): boolean {
+  return decisionAfter(text, 0);
 }
 
 /** True when a ReAct `Action:` or `Final Answer:` line starts after `from`. */

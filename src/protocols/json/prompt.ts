@@ -15,7 +15,7 @@ To answer:
 {"thought": "why you can answer now", "action": "final_answer", "action_input": "<your answer>"}
 
 Rules:
-- One action per reply. The tool's result comes back in the next message as "Observation: ...".
+- One action per reply; to make several independent tool calls at once, reply with a JSON array of action objects. The results come back in the next message as "Observation: ...", in the same order.
 - For a tool, action_input is a JSON object that matches the tool's schema.
 - Use double quotes, no comments and no trailing commas.`,
     formatNoTools: `Reply with exactly one JSON object and nothing else:
@@ -45,7 +45,7 @@ Assistant: {"thought": "I have the result.", "action": "final_answer", "action_i
 {"thought": "为什么现在可以回答", "action": "final_answer", "action_input": "<你的答案>"}
 
 规则：
-- 每次回复只做一个行动。工具的结果会在下一条消息中以“观察：……”返回。
+- 每次回复只做一个行动；需要同时进行几个互不依赖的工具调用时，回复一个由行动对象组成的 JSON 数组。工具的结果会在下一条消息中以“观察：……”按同样的顺序返回。
 - 使用工具时，action_input 必须是符合工具参数定义的 JSON 对象。
 - 使用双引号，不要注释，不要尾随逗号。`,
     formatNoTools: `只回复一个 JSON 对象，不要输出其他内容：

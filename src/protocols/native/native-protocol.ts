@@ -1,5 +1,13 @@
-import { type Message, type ModelResponse, parseJsonLenient, type Step, type ToolCall } from '../../core/index.js';
-import type { Protocol, ReadReply } from '../protocol.js';
+import {
+  type Message,
+  type ModelResponse,
+  parseJsonLenient,
+  type ReplyHabit,
+  type Step,
+  type ToolCall,
+} from '../../core/index.js';
+import { callsStep, readToolCalls, type ToolCallsRead } from '../calls/read-tool-calls.js';
+import type { Protocol, ReadContext, ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { CALL_MARKERS, readActionObject, readPythonicCalls } from '../shared/call-syntax.js';
 import { extractJson } from '../shared/json.js';
@@ -37,9 +45,18 @@ const ACTION_CHARS = /[<([{:：]/;
  * is the final answer. Text with ReAct keywords that do not make a readable action ("**Action:**
  * restart the server" in a runbook) stays an answer: only a broken tag is reported invalid.
  */
-function readNativeReply(response: ModelResponse): ReadReply {
+function readNativeReply(response: ModelResponse, context?: ReadContext): ReadReply {
   if (response.toolCalls && response.toolCalls.length > 0) return readNativeCalls(response);
   const raw = response.text ?? '';
+  // A call the server should have returned as a tool call, left in the text: read it as one.
+  const found = readToolCalls(raw, { tools: context?.tools });
+  if (found.calls.length > 0 && !quotedJson(found, raw)) {
+    const habits: ReplyHabit[] = found.habits.includes('special_tokens')
+      ? found.habits
+      : [...found.habits, 'special_tokens'];
+    return readParsedStep(callsStep({ ...found, habits }), response);
+  }
+  if (found.problem) return readParsedStep({ type: 'invalid', reason: found.problem, raw }, response);
   if (hasTokenCall(raw)) return readParsedStep(parseReAct(raw), response);
   const { text, thought } = stripThink(stripSpecialTokens(raw).text);
   if (looksLikeTextAction(text)) {
@@ -56,6 +73,18 @@ function readNativeReply(response: ModelResponse): ReadReply {
     };
   }
   return { type: 'final', ...(thought ? { thought } : {}), answer: text };
+}
+
+/**
+ * JSON calls count only when the reply is the JSON and nothing more: an answer that quotes a JSON call
+ * ("Call it like this: {…}") stays an answer.
+ */
+function quotedJson(found: ToolCallsRead, raw: string): boolean {
+  if (found.formats.length !== 1 || found.formats[0] !== 'json') return false;
+  const { text } = stripThink(stripSpecialTokens(raw).text);
+  const span = extractJson(text);
+  if (!span) return true;
+  return (text.slice(0, span.start) + text.slice(span.end)).replace(CALL_MARKERS, '').trim() !== '';
 }
 
 function looksLikeTextAction(text: string): boolean {

@@ -1,5 +1,15 @@
 import type { ParsedStep } from '../../core/index.js';
-import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
+import { callsStep, readToolCalls } from '../calls/read-tool-calls.js';
+import type { ReadContext } from '../protocol.js';
+import {
+  invalid,
+  joinActions,
+  joinThoughts,
+  plainReply,
+  readSafely,
+  withExtras,
+  withHabits,
+} from '../shared/build-step.js';
 import { readUnstructured } from '../shared/call-syntax.js';
 import { isNoneName, type Section, splitSections, unwrapFences } from '../shared/keywords.js';
 import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
@@ -26,26 +36,31 @@ const NONE_START = /^[\s*_`"'[]*(?:n|无|没)/i;
  * parseReAct('Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}');
  * // → { type: 'action', thought: 'I need the weather.', tool: 'get_weather', input: { city: 'Paris' } }
  */
-export function parseReAct(text: string): ParsedStep {
-  return readSafely(text, read);
+export function parseReAct(text: string, context?: ReadContext): ParsedStep {
+  return readSafely(text, (raw) => read(raw, context));
 }
 
-function read(raw: string): ParsedStep {
+function read(raw: string, context: ReadContext | undefined): ParsedStep {
+  const marked = readToolCalls(raw, { formats: 'marked' });
+  if (marked.calls.length > 0) return callsStep(marked);
+  if (marked.problem) return invalid(raw, marked.problem);
   const native = readTokenCall(raw, raw);
   if (native) return native;
   const tokens = stripSpecialTokens(raw);
   const { text: unthought, thought: think } = stripThink(tokens.text);
   const fences = unwrapFences(unthought);
-  const step = readSections(fences.text, raw, think);
+  const step = readSections(fences.text, raw, think, context);
   if (tokens.habits.length === 0 && fences.habits.length === 0) return step;
   return withHabits(step, [...tokens.habits, ...fences.habits]);
 }
 
-function readSections(text: string, raw: string, think: string | undefined): ParsedStep {
+function readSections(text: string, raw: string, think: string | undefined, context?: ReadContext): ParsedStep {
   const { preamble, sections } = splitSections(text);
   const kept = dropObservations(sections);
   const decision = kept.findIndex((s) => s.keyword === 'action' || s.keyword === 'final_answer');
   if (decision < 0) {
+    const found = readToolCalls(text, { tools: context?.tools });
+    if (found.calls.length > 0) return withExtras(callsStep(found), think, false);
     const unstructured = readUnstructured(text, raw);
     if (unstructured) return withExtras(unstructured, think, false);
     const answer = answerAlias(text, preamble, kept, think);
@@ -73,9 +88,22 @@ function readSections(text: string, raw: string, think: string | undefined): Par
       return withHabits((answer ?? alias) as ParsedStep, ['no_action']);
   }
   if (chosen.keyword === 'final_answer') return finalStep(chosen, raw, thought);
-  const next = kept[decision + 1];
-  const inputText = next?.keyword === 'action_input' ? next.content : undefined;
-  return withExtras(readReActAction(chosen.content, inputText, raw), thought, false);
+  return withExtras(readActions(kept, decision, raw), thought, false);
+}
+
+/**
+ * The Action at `decision` and any further Actions written before an answer: several `Action:` blocks
+ * in one reply are several calls, made together. A later block that cannot be read leaves the first alone.
+ */
+function readActions(kept: Section[], decision: number, raw: string): ParsedStep {
+  const steps: ParsedStep[] = [];
+  for (let i = decision; i < kept.length && kept[i].keyword !== 'final_answer'; i++) {
+    if (kept[i].keyword !== 'action') continue;
+    const next = kept[i + 1];
+    steps.push(readReActAction(kept[i].content, next?.keyword === 'action_input' ? next.content : undefined, raw));
+  }
+  const actions = steps.filter((s) => s.type === 'action');
+  return actions.length === steps.length ? joinActions(actions) : steps[0];
 }
 
 function finalStep(section: Section, raw: string, thought: string | undefined): ParsedStep {

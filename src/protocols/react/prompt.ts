@@ -17,7 +17,7 @@ Thought: I now know the final answer
 Final Answer: the answer to the original question
 
 Rules:
-- Write one Action per reply, then stop. The Observation is written for you: never write it yourself.
+- Write one Action per reply, then stop; to make several independent tool calls at once, write one Action and Action Input pair per call, one after another. The Observation is written for you (one result per call, in order): never write it yourself.
 - Action Input is a single JSON object that matches the tool's schema.
 - When you can answer, write "Final Answer:" followed by the answer.`,
     formatNoTools: `Use this format:
@@ -54,7 +54,7 @@ Final Answer: 12% of 250 is 30.`,
 最终答案：对原始问题的回答
 
 规则：
-- 每次回复只写一个行动，然后停止。观察由系统提供，不要自己编写。
+- 每次回复只写一个行动，然后停止；需要同时进行几个互不依赖的工具调用时，依次为每个调用写一组“行动：”和“行动输入：”。观察由系统提供（每个调用一个结果，按顺序），不要自己编写。
 - 行动输入必须是一个符合工具参数定义的 JSON 对象。
 - 能够回答时，写“最终答案：”并给出答案。`,
     formatNoTools: `请使用以下格式：

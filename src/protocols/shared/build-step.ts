@@ -65,9 +65,26 @@ export function withExtras(step: ParsedStep, thought: string | undefined, repair
       ? { type: 'action', tool: step.tool, input: step.input }
       : { type: 'final', answer: step.answer };
   if (merged) out.thought = merged;
+  if (step.type === 'action' && step.calls && out.type === 'action') out.calls = step.calls;
   if (repaired || step.repaired) out.repaired = true;
   if (step.habits) out.habits = step.habits;
   return out;
+}
+
+type ActionStep = Extract<ParsedStep, { type: 'action' }>;
+
+/**
+ * Several actions read from one reply as one step with several calls, in order: the first action's
+ * tool, input and thought, every call in `calls`, the habits of all, repaired if any was.
+ */
+export function joinActions(actions: readonly ActionStep[]): ActionStep {
+  const [first] = actions;
+  if (actions.length === 1) return first;
+  const step: ActionStep = { ...first, calls: actions.flatMap((a) => a.calls ?? [{ name: a.tool, input: a.input }]) };
+  const habits = [...new Set(actions.flatMap((a) => a.habits ?? []))];
+  if (habits.length > 0) step.habits = habits;
+  if (actions.some((a) => a.repaired)) step.repaired = true;
+  return step;
 }
 
 /** Joins thought fragments with a blank line, dropping empty ones and exact repeats. */

@@ -4,7 +4,7 @@
  * Llama's pythonic call list, and `<tool_call>`/`<function=â€¦>` tags. `readUnstructured` tries them in turn.
  */
 import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
-import { invalid, withExtras, withHabits } from './build-step.js';
+import { invalid, joinActions, withExtras, withHabits } from './build-step.js';
 import { coerceInput, coerceValue, extractJson, isRecord } from './json.js';
 import { isFinalName, splitSections, squash } from './keywords.js';
 
@@ -27,13 +27,7 @@ const THOUGHT_KEYS = ['thought', 'thoughts', 'reasoning', 'reason', 'think', 'æ€
  * arrays (the first action is taken). Returns undefined when the value does not look like a step at all.
  */
 export function readActionObject(value: unknown, options: ReadObjectOptions): ParsedStep | undefined {
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const step = readActionObject(item, options);
-      if (step) return step;
-    }
-    return undefined;
-  }
+  if (Array.isArray(value)) return readActionList(value, options);
   if (!isRecord(value)) return undefined;
   const fields = new Map(Object.entries(value).map(([k, v]) => [squash(k), v]));
   const thought = readThought(fields);
@@ -48,7 +42,13 @@ export function readActionObject(value: unknown, options: ReadObjectOptions): Pa
     if (step) return withHabits(withExtras(step, thought, false), ['json_envelope']);
   }
   if (fields.has('finalanswer')) return final(fields.get('finalanswer'), thought, options);
-  const action = fields.get('action') ?? fields.get('tool') ?? fields.get('toolname') ?? fields.get('name');
+  const named = fields.get('function');
+  const action =
+    fields.get('action') ??
+    fields.get('tool') ??
+    fields.get('toolname') ??
+    fields.get('name') ??
+    (typeof named === 'string' ? named : undefined);
   if (isRecord(action) || Array.isArray(action)) {
     const step = readActionObject(action, options);
     if (step) return withExtras(step, thought, false);
@@ -66,9 +66,26 @@ export function readActionObject(value: unknown, options: ReadObjectOptions): Pa
   return undefined;
 }
 
+/**
+ * A list of actions is a reply with several calls, in order (the first is the step's `tool`/`input`);
+ * a list with no action is read as its first readable item (a final answer in a list).
+ */
+function readActionList(items: unknown[], options: ReadObjectOptions): ParsedStep | undefined {
+  let first: ParsedStep | undefined;
+  const actions: Extract<ParsedStep, { type: 'action' }>[] = [];
+  for (const item of items) {
+    const step = readActionObject(item, options);
+    if (!step) continue;
+    first ??= step;
+    if (step.type === 'action') actions.push(step);
+  }
+  return actions.length > 0 ? joinActions(actions) : first;
+}
+
 /** `name` alone is too common a key to mean a call; it needs arguments beside it. */
 function isActionShaped(fields: Map<string, unknown>): boolean {
   if (fields.has('action') || fields.has('tool') || fields.has('toolname')) return true;
+  if (typeof fields.get('function') === 'string' && !fields.has('name')) return INPUT_KEYS.some((k) => fields.has(k));
   return INPUT_KEYS.some((k) => fields.has(k));
 }
 
@@ -280,7 +297,7 @@ export function readUnstructured(text: string, raw: string): ParsedStep | undefi
 }
 
 /** The reasoning in the text before a call: prose and Thought sections, without their keywords. */
-function reasoningIn(text: string): string | undefined {
+export function reasoningIn(text: string): string | undefined {
   const { preamble, sections } = splitSections(text.replace(CALL_MARKERS, ''));
   const parts = [preamble, ...sections.filter((s) => s.keyword === 'thought').map((s) => s.content)];
   return (

@@ -49,7 +49,11 @@ const EXPLICIT_FINAL =
 export function findProseToolCall(text: string, toolNames: readonly string[]): ProseToolCall | undefined {
   if (!toolNames.length || EXPLICIT_FINAL.test(text)) return undefined;
   let best: (ProseToolCall & { at: number }) | undefined;
+  const lower = text.toLowerCase();
   for (const tool of toolNames) {
+    // Every pattern holds the name itself, so a name the text never writes cannot match: with thousands
+    // of tools that is one `includes` each instead of seven regular expressions.
+    if (!lower.includes(tool.toLowerCase())) continue;
     const { call: callPattern, announces } = patternsFor(tool);
     const call = callPattern.exec(text);
     if (call && (!best || call.index < best.at)) best = { tool, quote: call[0], args: call[1].trim(), at: call.index };

@@ -13,14 +13,17 @@ export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadR
   const habits = step.type !== 'invalid' && step.habits?.length ? { habits: step.habits } : {};
   const thought = step.type !== 'invalid' && step.thought ? { thought: step.thought } : {};
   switch (step.type) {
-    case 'action':
+    case 'action': {
+      const calls = step.calls ?? [{ name: step.tool, input: step.input }];
       return {
         type: 'tool_calls',
         ...thought,
-        calls: [{ id: textCallId(response.text, 0), name: step.tool, input: step.input }],
+        // One id per call, from the reply and the call's place in it: replays and resumes get the same ids.
+        calls: calls.map((c, i) => ({ id: textCallId(response.text, i), name: c.name, input: c.input })),
         ...repaired,
         ...habits,
       };
+    }
     case 'final':
       return { type: 'final', ...thought, answer: step.answer, ...repaired, ...habits };
     case 'invalid':

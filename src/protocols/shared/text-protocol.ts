@@ -1,5 +1,5 @@
 import type { Message, ParsedStep, Step } from '../../core/index.js';
-import type { Protocol, ProtocolName } from '../protocol.js';
+import type { Protocol, ProtocolName, ReadContext } from '../protocol.js';
 import { cutAfterDecision } from './keywords.js';
 import { type PromptTemplates, renderCorrection, renderSystemPrompt } from './prompt-template.js';
 import { readNativeCalls, readParsedStep } from './read-reply.js';
@@ -8,7 +8,7 @@ import { readNativeCalls, readParsedStep } from './read-reply.js';
 export interface TextProtocolParts {
   name: Exclude<ProtocolName, 'native'>;
   templates: PromptTemplates;
-  parse: (text: string) => ParsedStep;
+  parse: (text: string, context?: ReadContext) => ParsedStep;
 }
 
 /**
@@ -23,9 +23,9 @@ export function textProtocol(parts: TextProtocolParts): Protocol {
     name,
     systemPrompt: (ctx) => renderSystemPrompt(templates[ctx.language], ctx),
     requestTools: () => undefined,
-    readReply(response) {
+    readReply(response, context) {
       if (response.toolCalls && response.toolCalls.length > 0) return readNativeCalls(response);
-      return readParsedStep(parse(response.text ?? ''), response);
+      return readParsedStep(parse(response.text ?? '', context), response);
     },
     stepMessages: (step, language) =>
       textStepMessages(step, {

@@ -4,7 +4,7 @@ export { ForkRunBody, forkRoute } from './fork-route.js';
 export { type HookConfig, hookRoutes } from './hook-routes.js';
 export { ListRunsQuery, listRunsRoute } from './list-runs-route.js';
 export { REPLAY_BODY_TYPES, replayRoute } from './replay-route.js';
-export { ApprovalBody, runRoutes, StartRunBody, startRefusal, unknownAgent } from './run-routes.js';
+export { ApprovalBody, readAgentRequest, runRoutes, StartRunBody, startRefusal, unknownAgent } from './run-routes.js';
 export { sessionRoutes } from './session-routes.js';
 export { traceRoute } from './trace-route.js';
 export { workflowRoutes } from './workflow-routes.js';

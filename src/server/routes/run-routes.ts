@@ -47,6 +47,25 @@ export function unknownAgent(
   return runs.agentNames().includes(agent) ? undefined : noSuchAgent(c, agent);
 }
 
+/** A request to one agent, read: the body as its schema says, and the agent named in the path, served here. */
+export type AgentRequest<T> = { ok: true; value: T; agent: string } | { ok: false; response: Response };
+
+/**
+ * The first step of every route that starts a run of the agent in its path (`:name`): read the body
+ * with the route's schema (400 naming what is wrong), then find the agent (404 when it is not served).
+ */
+export async function readAgentRequest<S extends z.ZodType>(
+  c: Context,
+  runs: Pick<RunService, 'agentNames'>,
+  schema: S,
+): Promise<AgentRequest<z.infer<S>>> {
+  const body = await readBody(c, schema);
+  if (!body.ok) return body;
+  const agent = c.req.param('name') ?? '';
+  const unknown = unknownAgent(c, runs, agent);
+  return unknown ? { ok: false, response: unknown } : { ok: true, value: body.value, agent };
+}
+
 /**
  * Maps a refused start to its response: 404, 429 with Retry-After (nothing started, so a retry is safe
  * and clients may make it), or for an Idempotency-Key 400 (malformed) and 422 (used for another request).

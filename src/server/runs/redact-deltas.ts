@@ -1,4 +1,4 @@
-import { type AgentEvent, mayHoldSecret, redactText } from '../../core/index.js';
+import { type AgentEvent, mayHoldSecret, redactText, SECRET_SHAPES } from '../../core/index.js';
 
 type DeltaEvent = Extract<AgentEvent, { type: 'model_delta' | 'reasoning_delta' }>;
 
@@ -109,7 +109,65 @@ function releasable(tail: string, held: string): number {
   let end = held.length;
   while (end > 0 && SECRETISH.test(held[end - 1])) end--;
   if (held.length - end > MAX_HELD) return held.length;
-  return end;
+  // With no credential's name or shape in sight, a run can only become one from a key's fixed start:
+  // a word (`The`, `42.`) goes now, `sk` or `Bear` waits for the character after it.
+  if (end === held.length || mayHoldSecret(tail + held)) return end;
+  const before = end > 0 ? held[end - 1] : tail.slice(-1);
+  return end + leadStart(held.slice(end), before);
+}
+
+/** A fixed start of a credential shape (`sk-`, `AIza`, `Bearer`), and whether it starts a word. */
+interface Lead {
+  lead: string;
+  anyCase: boolean;
+  word: boolean;
+}
+
+/**
+ * The fixed starts of `SECRET_SHAPES`: each pattern's literal text up to its first open-ended part
+ * (`(?:AKIA|ASIA)` and `[rs]` give one lead each). A shape named by the text before it (`password=`,
+ * `?key=`) has none: `mayHoldSecret` sees its name.
+ */
+const LEADS: Lead[] = SECRET_SHAPES.flatMap((shape) => {
+  const word = shape.pattern.startsWith(String.raw`\b`);
+  return leadsOf(word ? shape.pattern.slice(2) : shape.pattern).map((lead) => ({
+    lead: shape.anyCase ? lead.toLowerCase() : lead,
+    anyCase: shape.anyCase === true,
+    word,
+  }));
+});
+const LONGEST_LEAD = Math.max(...LEADS.map((l) => l.lead.length));
+
+function leadsOf(pattern: string): string[] {
+  if (pattern.startsWith('(?<=')) return [];
+  let leads = [''];
+  let rest = pattern;
+  for (;;) {
+    const quantified = (length: number) => /^[{*+?]/.test(rest.slice(length));
+    const options = /^\(\?:([\w|-]+)\)/.exec(rest) ?? /^\[(\w+)\]/.exec(rest);
+    if (options && !quantified(options[0].length)) {
+      const choices = options[0].startsWith('(') ? options[1].split('|') : [...options[1]];
+      leads = leads.flatMap((lead) => choices.map((choice) => lead + choice));
+      rest = rest.slice(options[0].length);
+    } else if (/^[\w -]/.test(rest) && !quantified(1)) {
+      leads = leads.map((lead) => lead + rest[0]);
+      rest = rest.slice(1);
+    } else return leads.filter((lead) => lead !== '');
+  }
+}
+
+/** Where in `run` (after `before`) a credential's fixed start may begin; `run.length` when nowhere. */
+function leadStart(run: string, before: string): number {
+  for (let i = 0; i < run.length; i++) {
+    const startsWord = /\w/.test(run[i]) && !/\w/.test(i === 0 ? before : run[i - 1]);
+    const text = run.slice(i, i + LONGEST_LEAD);
+    for (const { lead, anyCase, word } of LEADS) {
+      if (word && !startsWord) continue;
+      const cased = anyCase ? text.toLowerCase() : text;
+      if (lead.startsWith(cased) || cased.startsWith(lead)) return i;
+    }
+  }
+  return run.length;
 }
 
 function withText(event: DeltaEvent, text: string): DeltaEvent {

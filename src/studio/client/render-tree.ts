@@ -77,6 +77,12 @@ function renderItem(item: StepItem, options: TreeOptions): Child {
         item.ms !== undefined && h('span', { class: 'meta' }, ` ${item.ms} ms${item.ok === false ? ' · failed' : ''}`),
         h('pre', { class: 'args' }, json(item.input)),
         item.output !== undefined && h('pre', { class: 'output' }, item.output),
+        !!item.calls?.length &&
+          h(
+            'div',
+            { class: 'branch' },
+            item.calls.map((call) => renderItem(call, options)),
+          ),
       );
     case 'observation':
       return node('observation', 'Observation', item.text);
@@ -92,6 +98,8 @@ function renderItem(item: StepItem, options: TreeOptions): Child {
       );
     case 'handoff':
       return node('tool', 'Handoff', item.text);
+    case 'compact':
+      return node('observation', 'Context compacted', item.text);
     case 'final':
       return node('final', 'Final', item.text);
     case 'child':

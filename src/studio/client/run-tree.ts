@@ -11,12 +11,23 @@ export type LooseEvent = { type: string; runId: string; parentRunId?: string; ts
 /** One line inside a step, in the order it happened. */
 export type StepItem =
   | { kind: 'thought'; text: string }
-  | { kind: 'tool'; callId: string; tool: string; input: unknown; output?: string; ok?: boolean; ms?: number }
+  | {
+      kind: 'tool';
+      callId: string;
+      tool: string;
+      input: unknown;
+      output?: string;
+      ok?: boolean;
+      ms?: number;
+      /** Calls made from inside this one (a code-mode program's tools), in order. */
+      calls?: StepItem[];
+    }
   | { kind: 'observation'; text: string }
   | { kind: 'warning'; text: string }
   | { kind: 'invalid'; text: string }
   | { kind: 'approval'; callId: string; tool: string; input: unknown; question?: string; answered?: string }
   | { kind: 'handoff'; text: string }
+  | { kind: 'compact'; text: string }
   | { kind: 'final'; text: string }
   | { kind: 'child'; run: RunNode };
 
@@ -137,11 +148,16 @@ export function treeBuilder(): TreeBuilder {
         case 'reflection':
           s().items.push({ kind: 'thought', text: e.text as string });
           break;
-        case 'tool_start':
-          s().items.push({ kind: 'tool', callId: e.callId as string, tool: e.tool as string, input: e.input });
+        case 'tool_start': {
+          const item: StepItem = { kind: 'tool', callId: e.callId as string, tool: e.tool as string, input: e.input };
+          const parent = e.parentCallId ? findTool(s().items, e.parentCallId as string) : undefined;
+          if (!parent) s().items.push(item);
+          else if (parent.calls) parent.calls.push(item);
+          else parent.calls = [item];
           break;
+        }
         case 'tool_end': {
-          const call = s().items.find((i) => i.kind === 'tool' && i.callId === e.callId);
+          const call = findTool(s().items, e.callId as string);
           if (call && call.kind === 'tool') Object.assign(call, { output: e.output, ok: e.ok, ms: e.ms });
           break;
         }
@@ -169,6 +185,12 @@ export function treeBuilder(): TreeBuilder {
         case 'approval_response': {
           const asked = approvals.find((a) => a.callId === e.callId);
           if (asked) asked.answered = e.answer !== undefined ? String(e.answer) : e.approved ? 'approved' : 'denied';
+          break;
+        }
+        case 'context_compact': {
+          const cleared = (e.callIds as string[]).length;
+          const text = `${e.kind}: ${e.tokensBefore} → ${e.tokensAfter} tokens${cleared ? `, ${cleared} results cleared` : ''}`;
+          s().items.push({ kind: 'compact', text });
           break;
         }
         case 'handoff':
@@ -205,4 +227,15 @@ function addUsage(step: StepNode, usage: Parameters<typeof costOf>[1], modelId: 
 function lastStep(node: RunNode): StepNode {
   if (node.steps.length === 0) node.steps.push({ step: 0, items: [] });
   return node.steps[node.steps.length - 1];
+}
+
+/** The tool item with this call id, among the items or the calls nested in them. */
+function findTool(items: StepItem[], callId: string): Extract<StepItem, { kind: 'tool' }> | undefined {
+  for (const item of items) {
+    if (item.kind !== 'tool') continue;
+    if (item.callId === callId) return item;
+    const nested = item.calls && findTool(item.calls, callId);
+    if (nested) return nested;
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { redactText, ThinkflowError } from '../../core/index.js';
 import { jsonSchemaTool } from '../json-schema-tool.js';
 import { type AnyTool, defineTool } from '../tool.js';
+import type { ToolRegistry } from '../tool-registry.js';
 import { type JsonSchemaCheck, jsonSchemaValidator } from './json-schema-validator.js';
 import { loadMcpClientSdk } from './mcp-client-sdk.js';
 import { type McpConnection, mcpConnection } from './mcp-connection.js';
@@ -23,6 +24,12 @@ export interface McpToolSet {
   readonly connection: McpConnection;
   /** What the set left out or changed, also given to `onWarning`. */
   readonly warnings: string[];
+  /**
+   * Registers the tools in `registry` (an agent's `agent.tools`) and keeps them in step with the server:
+   * on each `list_changed` refresh, tools gone are unregistered and new or changed ones registered, so
+   * the agent's tool routing index follows. Returns a function that stops following.
+   */
+  attach(registry: ToolRegistry): () => void;
   /** Stops the server process (stdio) or drops the HTTP session. Safe to call twice. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -56,10 +63,22 @@ export async function mcpTools(options: McpServerOptions): Promise<McpToolSet> {
     else process.stderr.write(`thinkflow: ${redactText(message)}\n`);
   };
   const tools: AnyTool[] = [];
+  const attached = new Set<ToolRegistry>();
+  const syncInto = (registry: ToolRegistry, before: readonly string[]) => {
+    for (const name of before) if (!tools.some((t) => t.name === name)) registry.unregister(name);
+    for (const tool of tools) registry.register(tool, { replace: true });
+  };
   const refresh = async () => {
+    const before = tools.map((t) => t.name);
     const listed = await connection.listTools();
     tools.splice(0, tools.length, ...toTools(listed, { connection, options, warn, compile }));
     if (options.resourceTool) tools.push(readResourceTool(connection, options.prefix ?? ''));
+    for (const registry of attached) syncInto(registry, before);
+  };
+  const attach = (registry: ToolRegistry) => {
+    attached.add(registry);
+    syncInto(registry, []);
+    return () => void attached.delete(registry);
   };
   try {
     await refresh();
@@ -73,7 +92,7 @@ export async function mcpTools(options: McpServerOptions): Promise<McpToolSet> {
     );
   };
   const close = () => connection.close();
-  return { tools, server: connection.name, connection, warnings, close, [Symbol.asyncDispose]: close };
+  return { tools, server: connection.name, connection, warnings, attach, close, [Symbol.asyncDispose]: close };
 }
 
 interface ToolsContext {
@@ -135,11 +154,11 @@ function readResourceTool(connection: McpConnection, prefix: string): AnyTool {
   });
 }
 
-/** Thinkflow tool names allow letters, digits, `_` and `-` (max 64); MCP names may hold more. */
+/** Tool names allow what MCP allows (any script, digits, `_ - . /`, max 128); anything else becomes `_`. */
 function uniqueName(raw: string, taken: Set<string>): string {
-  const base = raw.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+  const base = raw.replace(/[^\p{L}\p{M}\p{N}_\-./]/gu, '_').slice(0, 128) || 'tool';
   let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 60)}_${n}`;
+  for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 124)}_${n}`;
   taken.add(name);
   return name;
 }

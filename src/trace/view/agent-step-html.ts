@@ -1,4 +1,4 @@
-import { type AgentEvent, contentText, type Message } from '../../core/index.js';
+import { type AgentEvent, contentText, describeCompaction, type Message } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import { escapeHtml as esc } from './html-assets.js';
 import type { TraceModelCall, TraceStep } from './summarize-trace.js';
@@ -19,7 +19,7 @@ export function stepBars(step: TraceStep, pos: BarPosition): string[] {
   for (const tool of step.tools) {
     if (tool.startTs === undefined) continue;
     const cls = tool.ok === false ? 'bar tool failed' : 'bar tool';
-    const title = `${tool.tool} ${tool.ms === undefined ? '?' : formatMs(tool.ms)}`;
+    const title = `${tool.parentCallId ? `${tool.parentCallId} → ` : ''}${tool.tool} ${tool.ms === undefined ? '?' : formatMs(tool.ms)}`;
     bars.push(
       `<div class="${cls}" title="${esc(title)}" style="${pos(tool.startTs, tool.startTs + (tool.ms ?? 0))}"></div>`,
     );
@@ -47,7 +47,8 @@ export function stepSection(step: TraceStep, idPrefix = 'step-'): string {
         tool.ok === false
           ? `<pre class="error">${esc(tool.error ?? tool.output ?? 'failed')}</pre>`
           : `<pre>${esc(tool.output ?? '')}</pre>`;
-      return `<tr><td class="tool-name">${esc(tool.tool)}</td><td><pre>${esc(JSON.stringify(tool.input, null, 2) ?? '')}</pre></td><td>${esc(tool.ms === undefined ? 'unfinished' : formatMs(tool.ms))}</td><td>${result}</td></tr>`;
+      const name = tool.parentCallId ? `↳ ${tool.tool}` : tool.tool;
+      return `<tr${tool.parentCallId ? ' class="nested"' : ''}><td class="tool-name">${esc(name)}</td><td><pre>${esc(JSON.stringify(tool.input, null, 2) ?? '')}</pre></td><td>${esc(tool.ms === undefined ? 'unfinished' : formatMs(tool.ms))}</td><td>${result}</td></tr>`;
     });
     parts.push(
       `<table class="tools"><tr><th>tool</th><th>input</th><th>time</th><th>output</th></tr>${rows.join('')}</table>`,
@@ -109,6 +110,8 @@ export function noteHtml(event: AgentEvent): string {
       return `<p class="warning"><span class="kind">Warning ${esc(event.code)}</span> ${esc(event.message)}</p>`;
     case 'cache_hit':
       return `<p class="cached">cache hit ${esc(event.key.slice(0, 12))}</p>`;
+    case 'context_compact':
+      return `<details class="call"><summary>Context compact ${esc(describeCompaction(event))}</summary><pre>${esc(event.callIds.join('\n'))}</pre></details>`;
     default:
       return `<details class="call"><summary>${esc(event.type)}</summary><pre>${esc(JSON.stringify(event, null, 2))}</pre></details>`;
   }

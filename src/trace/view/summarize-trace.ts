@@ -10,6 +10,8 @@ export interface TraceToolCall {
   ok?: boolean;
   output?: string;
   error?: string;
+  /** The call this one was made from (a code-mode program's `run_code` call); listed right after it. */
+  parentCallId?: string;
 }
 
 /** One model call: the request sent and the reply received. */
@@ -111,9 +113,20 @@ function addToStep(step: TraceStep, event: AgentEvent): void {
     case 'thought':
       step.thoughts.push(event.text);
       return;
-    case 'tool_start':
-      step.tools.push({ callId: event.callId, tool: event.tool, input: event.input, startTs: event.ts });
+    case 'tool_start': {
+      const call: TraceToolCall = { callId: event.callId, tool: event.tool, input: event.input, startTs: event.ts };
+      if (!event.parentCallId) {
+        step.tools.push(call);
+        return;
+      }
+      call.parentCallId = event.parentCallId;
+      // Under its parent, after the calls the parent made before it.
+      const at = step.tools.findLastIndex(
+        (t) => t.callId === event.parentCallId || t.parentCallId === event.parentCallId,
+      );
+      step.tools.splice(at < 0 ? step.tools.length : at + 1, 0, call);
       return;
+    }
     case 'tool_end': {
       const call = step.tools.find((t) => t.callId === event.callId && t.ms === undefined);
       const done = { ms: event.ms, ok: event.ok, output: event.output, error: event.error };

@@ -1,5 +1,5 @@
 import type pc from 'picocolors';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, describeCompaction } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import type { TraceStep } from './summarize-trace.js';
 
@@ -35,9 +35,11 @@ export function stepLines(step: TraceStep, style: LineStyle): string[] {
   for (const tool of step.tools) {
     const input = tool.input === undefined ? '' : cut(JSON.stringify(tool.input) ?? '');
     const ms = tool.ms === undefined ? c.yellow('unfinished') : c.dim(formatMs(tool.ms));
-    lines.push(`  ${c.yellow('→')} ${c.bold(tool.tool)} ${input}  ${ms}`);
-    if (tool.ok === false) lines.push(`    ${c.red('✗')} ${c.red(cut(tool.error ?? tool.output ?? 'failed'))}`);
-    else if (tool.output !== undefined) lines.push(`    ${c.green('←')} ${cut(tool.output)}`);
+    // A call made from inside another (code mode) sits under it, indented.
+    const pad = tool.parentCallId ? '    ' : '  ';
+    lines.push(`${pad}${c.yellow('→')} ${c.bold(tool.tool)} ${input}  ${ms}`);
+    if (tool.ok === false) lines.push(`${pad}  ${c.red('✗')} ${c.red(cut(tool.error ?? tool.output ?? 'failed'))}`);
+    else if (tool.output !== undefined) lines.push(`${pad}  ${c.green('←')} ${cut(tool.output)}`);
   }
   for (const note of step.notes) lines.push(...noteLines(note, style));
   if (step.final !== undefined) lines.push(`  ${c.green(c.bold('final'))} ${cut(step.final)}`);
@@ -57,6 +59,8 @@ export function noteLines(event: AgentEvent, style: LineStyle): string[] {
       return [`  ${c.yellow(`warning ${event.code}`)} ${cut(event.message)}`];
     case 'cache_hit':
       return [`  ${c.green('cache hit')} ${c.dim(event.key.slice(0, 12))}`];
+    case 'context_compact':
+      return [`  ${c.dim('context compact')} ${describeCompaction(event)}`];
     case 'reflection':
     case 'context_summary':
       return [`  ${c.dim(event.type)} ${cut('text' in event ? event.text : event.summary)}`];

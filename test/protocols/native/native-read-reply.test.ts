@@ -68,7 +68,7 @@ describe('nativeProtocol.readReply', () => {
     expect(read({ text: '[TOOL_CALLS] [{"name": "calc", "arguments": {"e": "1"}}]' })).toEqual({
       type: 'tool_calls',
       calls: [{ id: expect.stringMatching(/^call_/), name: 'calc', input: { e: '1' } }],
-      habits: ['json_envelope'],
+      habits: ['special_tokens'],
     });
     expect(read({ text: '<|python_tag|>{"name": "calc", "parameters": {"e": "1"}}<|eom_id|>' })).toMatchObject({
       calls: [{ name: 'calc', input: { e: '1' } }],

@@ -2,9 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { PLAIN_ANSWER_MAX_CHARS, parseReAct } from '../../../src/protocols/index.js';
 
 describe('parseReAct structure', () => {
-  it('takes the first action when there are several Thought/Action blocks', () => {
+  it('reads several Thought/Action blocks as several calls, in order', () => {
     const text = 'Thought: a\nAction: first\nAction Input: 1\nThought: b\nAction: second\nAction Input: 2';
-    expect(parseReAct(text)).toEqual({ type: 'action', thought: 'a', tool: 'first', input: '1' });
+    expect(parseReAct(text)).toEqual({
+      type: 'action',
+      thought: 'a',
+      tool: 'first',
+      input: '1',
+      calls: [
+        { name: 'first', input: '1' },
+        { name: 'second', input: '2' },
+      ],
+    });
   });
 
   it('ignores a hallucinated Observation and everything after it', () => {

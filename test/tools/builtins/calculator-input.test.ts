@@ -4,40 +4,17 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { calculate } from '../../../src/tools/builtins/calculator.js';
 import { evaluateArithmetic, formatNumber } from '../../../src/tools/builtins/calculator-arithmetic.js';
+import { CALCULATOR_FORMS, CALCULATOR_SENTENCES } from './calculator-forms.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const run = promisify(execFile);
 
 describe('calculator input as people and models write it', () => {
-  it.each([
-    ['15**2 + 20/4', '230'],
-    ['2 ** 10', '1024'],
-    ['(１５＋７)×３', '66'],
-    ['40075÷1000', '40.075'],
-    ['６×（３－１）', '12'],
-    ['2 ^ 3 ^ 2', '512'],
-    ['-2^2', '-4'],
-    ['-5 % 3', '1'],
-    ['50%', '0.5'],
-    ['3加上5乘以2', '13'],
-    ['12的平方', '144'],
-    ['【2+3】×4', '20'],
-    ['√16 + 1', '5'],
-    ['2π', '6.2831853071796'],
-    ['sin(30°)', '0.5'],
-    ['cos(60度)', '0.5'],
-    ['123456 * 1000', '123456000'],
-    ['1 + 2 =', '3'],
-  ])('reads %s as %s', (expression, expected) => {
+  it.each(CALCULATOR_FORMS)('reads %s as %s', (expression, expected) => {
     expect(calculate(expression)).toBe(expected);
   });
 
-  it.each([
-    ['请计算一下(15 + 7) * 3的值', '66'],
-    ['地球周长40075公里除以1000等于多少？', '40.075'],
-    ['What is 15^2 + 20/4?', '230'],
-    ['Please compute sqrt(16) + 1.', '5'],
-  ])('finds the expression inside %s', (sentence, expected) => {
+  it.each(CALCULATOR_SENTENCES)('finds the expression inside %s', (sentence, expected) => {
     expect(calculate(sentence)).toBe(expected);
   });
 

@@ -20,7 +20,7 @@ describe('mcpTools when the server crashes mid-call', { timeout: 60_000 }, () =>
   it('fails the call with a readable tool error, then restarts the server on the next call', async () => {
     const set = await mcpTools(stdioFixture());
     cleanups.push(() => set.close());
-    const pidBefore = await pick(set, 'stats_pid').run({}, toolContext());
+    const pidBefore = await pick(set, 'stats.pid').run({}, toolContext());
 
     const crashed = await Promise.resolve(pick(set, 'crash').run({}, toolContext())).catch((e: unknown) => e);
     expect(crashed).toMatchObject({ code: 'tool' });
@@ -29,7 +29,7 @@ describe('mcpTools when the server crashes mid-call', { timeout: 60_000 }, () =>
     expect((crashed as Error).message).toMatch(/crashing on purpose/);
 
     expect(await pick(set, 'echo').run({ text: 'back' }, toolContext())).toBe('echo: back');
-    const pidAfter = await pick(set, 'stats_pid').run({}, toolContext());
+    const pidAfter = await pick(set, 'stats.pid').run({}, toolContext());
     expect(pidAfter).not.toBe(pidBefore);
   });
 

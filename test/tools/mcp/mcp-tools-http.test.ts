@@ -34,7 +34,7 @@ describe('mcpTools over streamable HTTP (real SDK server process)', { timeout: 6
     const first = await fixture();
     const set = await mcpTools({ url: first.url });
     cleanups.push(() => set.close());
-    const pidBefore = await pick(set, 'stats_pid').run({}, toolContext());
+    const pidBefore = await pick(set, 'stats.pid').run({}, toolContext());
 
     const crashed = await Promise.resolve(pick(set, 'crash').run({}, toolContext())).catch((e: unknown) => e);
     expect(crashed).toMatchObject({ code: 'tool' });
@@ -47,7 +47,7 @@ describe('mcpTools over streamable HTTP (real SDK server process)', { timeout: 6
     });
     await fixture(first.port);
     expect(await pick(set, 'echo').run({ text: 'again' }, toolContext())).toBe('echo: again');
-    expect(await pick(set, 'stats_pid').run({}, toolContext())).not.toBe(pidBefore);
+    expect(await pick(set, 'stats.pid').run({}, toolContext())).not.toBe(pidBefore);
   });
 
   it('gives a readable failure while the server is down, never a crash', async () => {

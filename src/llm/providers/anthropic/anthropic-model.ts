@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse } from '../../../core/index.js';
+import { type ModelRequest, type ModelResponse, TOOL_NAME_RULES } from '../../../core/index.js';
 import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
@@ -103,6 +103,7 @@ export function anthropic(options: AnthropicOptions): Model {
         else if (!(name && chunk.type === 'tool_call_delta')) yield chunk;
       }
     },
+    toolNames: TOOL_NAME_RULES.anthropic,
   });
 }
 

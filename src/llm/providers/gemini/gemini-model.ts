@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../../../core/index.js';
+import { type ModelRequest, TOOL_NAME_RULES } from '../../../core/index.js';
 import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
@@ -83,5 +83,6 @@ export function gemini(options: GeminiOptions): Model {
     request: httpRequest,
     parse: parseGeminiResponse,
     parseStream: parseGeminiStream,
+    toolNames: TOOL_NAME_RULES.gemini,
   });
 }

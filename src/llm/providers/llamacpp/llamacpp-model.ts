@@ -5,8 +5,10 @@ import {
   ModelError,
   type ModelRequest,
   type ModelResponse,
+  TOOL_NAME_RULES,
 } from '../../../core/index.js';
 import type { Model } from '../../model.js';
+import { withWireToolNames } from '../wire-tool-names.js';
 import { convertMessages } from './convert-messages.js';
 import { type Grammar, type LlamaRuntime, type LoadOptions, loadLlamaRuntime } from './llama-runtime.js';
 import { reactGrammar } from './react-grammar.js';
@@ -110,7 +112,7 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
     return next;
   }
 
-  return {
+  const model: LlamaCppModel = {
     id: `${PROVIDER}:${options.modelPath}`,
     capabilities: { nativeTools: false, streaming: true, images: false },
     contextWindow: options.contextSize,
@@ -137,6 +139,8 @@ export function llamaCpp(options: LlamaCppOptions): LlamaCppModel {
       if (loaded) await (await loaded).dispose();
     },
   };
+  // Tool names go into the json and react grammars as the OpenAI-style names models know best.
+  return { ...withWireToolNames(model, TOOL_NAME_RULES.llamacpp), dispose: model.dispose };
 }
 
 async function reactGrammarFor(rt: LlamaRuntime, tools: ModelRequest['tools']): Promise<Grammar> {

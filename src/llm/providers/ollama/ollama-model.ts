@@ -1,4 +1,4 @@
-import type { ModelChunk, ModelRequest } from '../../../core/index.js';
+import { type ModelChunk, type ModelRequest, TOOL_NAME_RULES } from '../../../core/index.js';
 import { endpoint, fetchWithRetry, type HttpRequest, readJson, resilience, responseLines } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
@@ -73,20 +73,23 @@ export function ollama(options: OllamaOptions): Model {
     };
   }
 
-  return withWireToolNames({
-    id,
-    contextWindow: options.contextWindow,
-    capabilities: { nativeTools: true, streaming: true, images: true },
-    async generate(request) {
-      const http = await fetchWithRetry(httpRequest(request, false));
-      const body = await readJson(http, provider);
-      return { ...parseOllamaResponse(body, { provider, request, secrets }), modelId: id };
+  return withWireToolNames(
+    {
+      id,
+      contextWindow: options.contextWindow,
+      capabilities: { nativeTools: true, streaming: true, images: true },
+      async generate(request) {
+        const http = await fetchWithRetry(httpRequest(request, false));
+        const body = await readJson(http, provider);
+        return { ...parseOllamaResponse(body, { provider, request, secrets }), modelId: id };
+      },
+      async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
+        const http = await fetchWithRetry(httpRequest(request, true));
+        for await (const chunk of parseOllamaStream(responseLines(http), { provider, request, secrets })) {
+          yield chunk.type === 'response' ? { type: 'response', response: { ...chunk.response, modelId: id } } : chunk;
+        }
+      },
     },
-    async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
-      const http = await fetchWithRetry(httpRequest(request, true));
-      for await (const chunk of parseOllamaStream(responseLines(http), { provider, request, secrets })) {
-        yield chunk.type === 'response' ? { type: 'response', response: { ...chunk.response, modelId: id } } : chunk;
-      }
-    },
-  });
+    TOOL_NAME_RULES.ollama,
+  );
 }

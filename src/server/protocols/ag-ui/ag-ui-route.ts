@@ -2,9 +2,9 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
-import { apiError, readBody } from '../../http/index.js';
+import { apiError } from '../../http/index.js';
 import { followEvents, type RunService } from '../../records/index.js';
-import { startRefusal, unknownAgent } from '../../routes/index.js';
+import { readAgentRequest, startRefusal } from '../../routes/index.js';
 import { answerCalls, type CallAnswer, continueAfterQuestion, keepConversation } from '../../runs/index.js';
 import {
   AgUiAnswerPayload,
@@ -84,11 +84,9 @@ function interruptOf(part: Extract<AnswerPart, { type: 'question' }>, runId: str
 export function agUiRoute(app: Hono, ctx: AgUiRouteContext): void {
   const { runs, sessions } = ctx;
   app.post('/v1/agents/:name/ag-ui', async (c) => {
-    const body = await readBody(c, RunAgentInput);
+    const body = await readAgentRequest(c, runs, RunAgentInput);
     if (!body.ok) return body.response;
-    const agent = c.req.param('name');
-    const unknown = unknownAgent(c, runs, agent);
-    if (unknown) return unknown;
+    const { agent } = body;
     const input = body.value;
     if (input.tools.length > 0) {
       return apiError(

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type Message, redactText, SEGMENT_BREAK } from '../../../core/index.js';
-import { apiError, readBody, runFailed } from '../../http/index.js';
+import { runFailed } from '../../http/index.js';
 import type { CallerOptions, RunService } from '../../records/index.js';
 import { type AnswerEnd, collectRunAnswer, schemaOf, streamRunAnswer } from '../../runs/index.js';
 import {
@@ -16,6 +16,7 @@ import {
   clientCallId,
   endFailure,
   type OpenAiTurn,
+  readOpenAiRequest,
   startOrContinue,
   type ToolResult,
   USAGE_ESTIMATED_HEADER,
@@ -99,12 +100,9 @@ function readCaller(body: ChatCompletionBody): { ok: true; caller?: CallerOption
  */
 export function chatCompletionsRoute(app: Hono, runs: RunService): void {
   app.post('/v1/chat/completions', async (c) => {
-    const body = await readBody(c, ChatCompletionSchema);
-    if (!body.ok) return body.response;
-    const request = body.value;
-    const invalid = (message: string) => apiError(c, 'invalid_request', `Invalid request body: ${message}`);
-    const unsupported = unsupportedChatField(request);
-    if (unsupported) return invalid(`${unsupported.field} is not supported: ${unsupported.why}.`);
+    const read = await readOpenAiRequest(c, ChatCompletionSchema, unsupportedChatField);
+    if (!read.ok) return read.response;
+    const { request, invalid } = read;
     // Runs started here carry text only; an image or file would be lost, so it is refused instead.
     const media = request.messages
       .flatMap((m) => (Array.isArray(m.content) ? m.content : []))

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import type { Message } from '../../../core/index.js';
-import { apiError } from '../../http/index.js';
+import { apiError, readBody } from '../../http/index.js';
 import type { CallerOptions, PendingQuestion, RunRecord, RunService } from '../../records/index.js';
 import { startRefusal } from '../../routes/index.js';
 import { type AnswerEnd, type AnswerUsage, lastSeq } from '../../runs/index.js';
@@ -125,4 +126,26 @@ export function endFailure(end: AnswerEnd): string | undefined {
   const result = end.run?.result;
   if (result && (result.status === 'done' || result.output)) return undefined;
   return result?.error?.message ?? `the run ended ${end.run?.status ?? 'unknown'}`;
+}
+
+/** An OpenAI request read, with the 400 its route answers for a field it refuses. */
+export type OpenAiRequest<T> =
+  | { ok: true; request: T; invalid: (message: string) => Response }
+  | { ok: false; response: Response };
+
+/**
+ * The first step of the Chat Completions and Responses routes: read the body with the route's schema,
+ * then refuse a field no thinkflow agent can honour (`unsupported` names it and why) with a 400.
+ */
+export async function readOpenAiRequest<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  unsupported: (request: z.infer<S>) => { field: string; why: string } | undefined,
+): Promise<OpenAiRequest<z.infer<S>>> {
+  const body = await readBody(c, schema);
+  if (!body.ok) return body;
+  const invalid = (message: string) => apiError(c, 'invalid_request', `Invalid request body: ${message}`);
+  const refused = unsupported(body.value);
+  if (refused) return { ok: false, response: invalid(`${refused.field} is not supported: ${refused.why}.`) };
+  return { ok: true, request: body.value, invalid };
 }

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type AnswerDelta, type Message, redactText } from '../../../core/index.js';
-import { apiError, readBody, runFailed } from '../../http/index.js';
+import { runFailed } from '../../http/index.js';
 import type { RunService } from '../../records/index.js';
 import { type CallerOptions, isFinished, type RunRecord } from '../../records/index.js';
 import { type AnswerEnd, type AnswerUsage, schemaOf, streamRunAnswer } from '../../runs/index.js';
@@ -10,6 +10,7 @@ import {
   clientCallId,
   endFailure,
   type OpenAiTurn,
+  readOpenAiRequest,
   startOrContinue,
   type ToolResult,
   USAGE_ESTIMATED_HEADER,
@@ -202,12 +203,9 @@ function endStatus(end: AnswerEnd): 'completed' | 'incomplete' {
  */
 export function responsesRoute(app: Hono, runs: RunService): void {
   app.post('/v1/responses', async (c) => {
-    const body = await readBody(c, ResponsesBody);
-    if (!body.ok) return body.response;
-    const request = body.value;
-    const invalid = (message: string) => apiError(c, 'invalid_request', `Invalid request body: ${message}`);
-    const unsupported = unsupportedResponsesField(request);
-    if (unsupported) return invalid(`${unsupported.field} is not supported: ${unsupported.why}.`);
+    const read = await readOpenAiRequest(c, ResponsesBody, unsupportedResponsesField);
+    if (!read.ok) return read.response;
+    const { request, invalid } = read;
     const caller = readCaller(request);
     if (!caller.ok) return invalid(caller.message);
 

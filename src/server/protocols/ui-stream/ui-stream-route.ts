@@ -2,9 +2,9 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
-import { apiError, readBody } from '../../http/index.js';
+import { apiError } from '../../http/index.js';
 import { followEvents, type RunService } from '../../records/index.js';
-import { startRefusal, unknownAgent } from '../../routes/index.js';
+import { readAgentRequest, startRefusal } from '../../routes/index.js';
 import { answerCalls, type CallAnswer, continueAfterQuestion, keepConversation } from '../../runs/index.js';
 import {
   UI_STREAM_HEADERS,
@@ -167,11 +167,9 @@ function chunksOf(part: AnswerPart, runId: string): UiMessageChunk[] {
 export function uiStreamRoute(app: Hono, ctx: UiStreamRouteContext): void {
   const { runs, sessions } = ctx;
   app.post('/v1/agents/:name/ui-stream', async (c) => {
-    const body = await readBody(c, UiStreamBody);
+    const body = await readAgentRequest(c, runs, UiStreamBody);
     if (!body.ok) return body.response;
-    const agent = c.req.param('name');
-    const unknown = unknownAgent(c, runs, agent);
-    if (unknown) return unknown;
+    const { agent } = body;
     const { id: chatId, messages } = body.value;
     const last = messages[messages.length - 1];
 

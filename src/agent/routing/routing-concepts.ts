@@ -19,7 +19,7 @@ calendar: calendar schedule meeting meetings appointment agenda event events | �
 reminder: remind reminder alarm alert notify | 提醒 闹钟 记得 别忘了 叫我
 holiday: holiday holidays festival vacation | 节日 节假日 假期 放假 假日 祝日
 movie: movie movies film films cinema watch | 电影 影片 片子 看什么片 影院 映画
-music: music song songs playlist play singer album | 音乐 歌曲 歌 播放 歌单 放一首 听歌 轻音乐
+music: music song songs playlist play singer album listen | 音乐 歌曲 歌 播放 歌单 放一首 听歌 轻音乐 来一首 点一首 听听
 translate: translate translation translator language english french japanese chinese spanish german say | 翻译 译成 英文 英语 日语 中文 法语 怎么说 翻訳
 email: email mail inbox recipient | 邮件 邮箱 发邮件 电子邮件 メール
 message: message chat notify group channel webhook post | 消息 群里 通知 群聊 推送 发到
@@ -44,7 +44,7 @@ speech: audio voice recording transcribe transcription speech dictate | 录音 �
 speak: speak read aloud tts voice | 朗读 读出来 念 播报 语音
 chart: chart charts graph plot visualize bar line | 图表 柱状图 折线图 饼图 画成 可视化 展示
 delivery: package parcel shipment delivery tracking courier | 快递 包裹 物流 运单 单号 配送 寄
-recipe: recipe recipes cook cooking dish dishes ingredient ingredients bake | 菜谱 食谱 做法 怎么做 做菜 烹饪 食材 料理
+recipe: recipe recipes cook cooking dish dishes ingredient ingredients bake | 菜谱 食谱 做法 怎么做 做菜 烹饪 食材 料理 怎么炒 怎么煮 怎么炖 怎么烧
 metrics: metrics monitoring prometheus cpu memory usage latency server servers | 监控 指标 使用率 内存 服务器 cpu
 issue: issue issues bug bugs github repository repo ticket | 问题单 缺陷 仓库 bug 提个
 dictionary: dictionary definition meaning mean pronounce pronounced pronunciation word | 词典 字典 释义 意思 读音 怎么读 含义
@@ -55,6 +55,20 @@ url: url link links website webpage page http https | 网址 链接 网页 网�
 knowledge: internal docs handbook policy manual knowledge base wiki company | 知识库 内部文档 手册 制度 公司 规定
 person: who invented founder author created | 谁发明 发明 创始人 作者 是谁
 travel: trip travel itinerary tour sightseeing plan visit | 旅行 旅游 行程 出游 游玩 规划 攻略 三天
+health: health illness disease diseases symptom symptoms sick doctor medicine medical treatment cure | 健康 疾病 生病 症状 治疗 怎么治 调理 吃什么药 医生 感冒 发烧 炎 病
+poetry: poem poems poetry poet verse verses | 诗 唐诗 宋词 古诗 诗句 下一句 诗人
+tv: tv television channel channels programme broadcast | 电视 频道 电视台 卫视 央视 cctv 节目 直播
+radio: radio fm station stations | 广播 电台 调频 交通台 fm
+lottery: lottery jackpot draw winning | 彩票 开奖 中奖 双色球 大乐透 七星彩 选5 福彩 体彩
+riddle: riddle riddles puzzle puzzles | 谜语 字谜 灯谜 谜底 脑筋急转弯 猜谜
+contacts: contact contacts phonebook addressbook | 通讯录 联系人 电话号码 号码
+phone: call calls phone dial telephone | 打电话 拨打 呼叫 电话 拨号 打给
+sms: sms text texting | 短信 发信息 信息
+app: app apps application applications launch install | 应用 软件 app 客户端 手机上
+novel: novel novels fiction book books ebook ebooks | 小说 电子书 几本书 看书 读书
+website: website websites site homepage | 网站 官网 网页 上网 主页
+joke: joke jokes funny | 笑话 段子 搞笑
+story: story stories tale tales | 故事 童话
 `;
 
 interface Concept {
@@ -75,17 +89,28 @@ const CONCEPTS: Concept[] = TABLE.trim()
     };
   });
 
-const matchesLatin = (token: string, word: string) =>
-  token === word || (word.length >= 4 && token.startsWith(word) && token.length - word.length <= 3);
+/** Each Latin word to the concepts it names (a word may name several). */
+const BY_WORD = new Map<string, string[]>();
+for (const concept of CONCEPTS) {
+  for (const word of concept.latin) BY_WORD.set(word, [...(BY_WORD.get(word) ?? []), concept.id]);
+}
+const HAS_CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
 
-/** The `#concept` tokens a text names: Latin words compared with its tokens, CJK words found in its text. */
+/**
+ * The `#concept` tokens a text names: a token names a concept when it is one of the concept's words,
+ * or starts with one of four letters or more and adds at most three ("forecasts", "raining"); CJK words
+ * are found anywhere in the text, so segmentation cannot hide them.
+ */
 export function conceptTokens(text: string, tokens: readonly string[]): string[] {
-  const lower = text.toLowerCase();
-  const out: string[] = [];
-  for (const concept of CONCEPTS) {
-    const named =
-      concept.cjk.some((w) => lower.includes(w)) || tokens.some((t) => concept.latin.some((w) => matchesLatin(t, w)));
-    if (named) out.push(concept.id);
+  const out = new Set<string>();
+  for (const token of tokens) {
+    for (let cut = 0; cut <= 3 && token.length - cut >= (cut === 0 ? 1 : 4); cut++) {
+      for (const id of BY_WORD.get(cut === 0 ? token : token.slice(0, -cut)) ?? []) out.add(id);
+    }
   }
-  return out;
+  if (HAS_CJK.test(text)) {
+    const lower = text.toLowerCase();
+    for (const concept of CONCEPTS) if (concept.cjk.some((w) => lower.includes(w))) out.add(concept.id);
+  }
+  return [...out];
 }

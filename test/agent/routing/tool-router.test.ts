@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRouter } from '../../src/agent/tool-router.js';
-import { Agent, type AgentEvent, defineTool, scriptedModel, type ToolSpec } from '../../src/index.js';
+import {
+  Agent,
+  type AgentEvent,
+  createToolRouter,
+  defineTool,
+  scriptedModel,
+  type ToolSpec,
+} from '../../../src/index.js';
 
 const spec = (name: string, description: string): ToolSpec => ({ name, description, parameters: { type: 'object' } });
 
@@ -18,20 +24,27 @@ const TOOLS: ToolSpec[] = [
 describe('createToolRouter in Chinese and across languages', () => {
   it('finds a tool described in Chinese from a Chinese question (the run is segmented, not one token)', async () => {
     const router = createToolRouter({ topK: 3 });
-    expect((await router('北京今天天气怎么样', TOOLS))[0].name).toBe('查询天气');
-    expect((await router('帮我找几篇关于扩散模型的论文', TOOLS))[0].name).toBe('search_papers');
+    expect((await router.route('北京今天天气怎么样', TOOLS))[0].name).toBe('查询天气');
+    expect((await router.route('帮我找几篇关于扩散模型的论文', TOOLS))[0].name).toBe('search_papers');
   });
 
   it('crosses languages both ways through common tool concepts', async () => {
     const router = createToolRouter({ topK: 3 });
-    expect((await router('100美元能换多少人民币', TOOLS)).map((t) => t.name)).toContain('get_exchange_rate');
-    expect((await router('给老板发一封邮件', TOOLS)).map((t) => t.name)).toContain('send_mail');
-    expect((await router('Will it rain in Paris tomorrow?', TOOLS)).map((t) => t.name)).toContain('查询天气');
+    expect((await router.route('100美元能换多少人民币', TOOLS)).map((t) => t.name)).toContain('get_exchange_rate');
+    expect((await router.route('给老板发一封邮件', TOOLS)).map((t) => t.name)).toContain('send_mail');
+    expect((await router.route('Will it rain in Paris tomorrow?', TOOLS)).map((t) => t.name)).toContain('查询天气');
   });
 
-  it('never offers no tools: with no word in common, the slots keep the registry order', async () => {
+  it('never pads with unrelated tools: fewer than topK when fewer match, plus alwaysInclude', async () => {
     const router = createToolRouter({ topK: 4 });
-    expect(await router('zzqx', TOOLS)).toHaveLength(4);
+    expect(await router.route('zzqx', TOOLS)).toEqual([]);
+    const rain = (await router.route('Will it rain in Paris tomorrow?', TOOLS)).map((t) => t.name);
+    expect(rain).toEqual(['查询天气']);
+    const always = createToolRouter({ topK: 4, alwaysInclude: ['send_mail'] });
+    expect((await always.route('Will it rain in Paris tomorrow?', TOOLS)).map((t) => t.name)).toEqual([
+      '查询天气',
+      'send_mail',
+    ]);
   });
 
   it('an agent with many tools offers the model the right one for a Chinese question', async () => {

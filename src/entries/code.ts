@@ -1,0 +1,19 @@
+/**
+ * `thinkflow/code`: code mode. `codeMode(tools)` is one tool, `run_code`, that runs a JavaScript
+ * program calling the tools in a QuickJS sandbox (the optional peer `quickjs-emscripten`), every call
+ * through the run's executor. `new Agent({ protocol: 'code' })` (CodeAct) needs no import from here.
+ */
+export {
+  type CodeBudgets,
+  type CodeModeOptions,
+  codeMode,
+  DEFAULT_BUDGETS,
+  MAX_STACK_BYTES,
+  quickJsSandbox,
+  type Sandbox,
+  type SandboxErrorKind,
+  type SandboxHost,
+  type SandboxOutcome,
+  type SandboxSession,
+} from '../code/index.js';
+export { toolDeclarations } from '../protocols/index.js';
