@@ -68,7 +68,7 @@ export {
   Usage,
 } from './model-types.js';
 // Node built-ins reached lazily, so the core bundles for browsers and Workers (#38).
-export { maybeNodeBuiltin, nodeBuiltin, processEnv } from './node-builtin.js';
+export { maybeNodeBuiltin, nodeBuiltin, processEnv, writeStderr } from './node-builtin.js';
 export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
 export {
   type ActionInput,
@@ -110,6 +110,7 @@ export {
   type RunStatus,
   type RunUsage,
 } from './run-result.js';
+export { runSoon, yieldTurn } from './run-soon.js';
 export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';

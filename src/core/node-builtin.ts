@@ -2,10 +2,12 @@ import { ConfigError } from './errors.js';
 
 /** The Node built-ins the core reaches for lazily, by name. */
 interface NodeBuiltins {
+  'node:async_hooks': typeof import('node:async_hooks');
   'node:fs': typeof import('node:fs');
   'node:module': typeof import('node:module');
   'node:os': typeof import('node:os');
   'node:path': typeof import('node:path');
+  'node:url': typeof import('node:url');
   'node:vm': typeof import('node:vm');
 }
 
@@ -42,4 +44,11 @@ export function nodeBuiltin<K extends keyof NodeBuiltins>(name: K, feature: stri
  */
 export function processEnv(): Record<string, string | undefined> {
   return (globalThis as { process?: BuiltinLoader }).process?.env ?? {};
+}
+
+/** Writes a line to stderr where the runtime has one (Node, Bun, Deno), else to `console.error` (a browser, a Worker). */
+export function writeStderr(line: string): void {
+  const stderr = (globalThis as { process?: { stderr?: { write(text: string): unknown } } }).process?.stderr;
+  if (stderr) stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+  else console.error(line.replace(/\n$/, ''));
 }

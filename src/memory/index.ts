@@ -12,6 +12,9 @@ export {
 export { defaultBudgetFor } from './default-budget-for.js';
 export type { EmbeddingProvider } from './embedding-provider.js';
 export { groupMessages } from './group-messages.js';
+// Portable stores (no Node built-ins): the defaults where SQLite cannot load.
+export { type MemoryMemoryStoreOptions, memoryMemoryStore } from './memory-memory-store.js';
+export { memorySessionStore } from './memory-session-store.js';
 export {
   Memory,
   type MemoryFilter,

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { redactText } from '../core/index.js';
+import { redactText, writeStderr } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
 import { type AuthConfig, authRequired, callerRuns, callerSessions, resolveCaller } from './caller/index.js';
@@ -105,7 +105,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
     else if (isDependencyUnavailable(error)) outageLog(error);
     else {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      process.stderr.write(`thinkflow server: a request failed: ${redactText(text)}\n`);
+      writeStderr(`thinkflow server: a request failed: ${redactText(text)}\n`);
     }
   };
   app.use(closeUnreadBody());
@@ -171,7 +171,7 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       // Nobody reads this answer: one line for the log, not a stack trace.
       const line = `thinkflow server: ${c.req.method} ${c.req.path}: the client closed the connection mid-request.`;
       if (options.log) options.log(line);
-      else process.stderr.write(`${line}\n`);
+      else writeStderr(`${line}\n`);
       return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
     }
     // Once a run is started, a retry of the request would start another: say so, in a way clients obey.

@@ -118,7 +118,8 @@ export {
   securityMiddleware,
 } from './security/index.js';
 export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export { PostgresRunStore, type PostgresRunStoreOptions, SqliteRunStore } from './stores/index.js';
+export { memoryRunStore, PostgresRunStore, type PostgresRunStoreOptions } from './stores/index.js';
+export { SqliteRunStore } from './stores/node.js';
 export {
   type WorkflowRuns,
   type WorkflowRunsOptions,

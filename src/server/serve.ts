@@ -6,13 +6,14 @@ import { type ApiToken, authRequired, checkTokenEntries } from './caller/index.j
 import type { StoreConfig, ThinkflowConfig } from './config/index.js';
 import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
 import { createLogThrottle, isDependencyUnavailable } from './health/index.js';
-import { listenHttp } from './http/index.js';
+import { listenHttp } from './listen/index.js';
 import { createQueueRuns, queueStepDispatch } from './queue/index.js';
 import type { RunService, RunStore } from './records/index.js';
 import { createLocalRuns, type Retention, startRetention } from './runs/index.js';
 import { startSchedules } from './schedules/index.js';
 import { boundHosts, envApiTokens } from './security/index.js';
-import { PostgresRunStore, SqliteRunStore } from './stores/index.js';
+import { PostgresRunStore } from './stores/index.js';
+import { SqliteRunStore } from './stores/node.js';
 import { openWorkflowRuns } from './workflows/index.js';
 
 export interface ServeOptions {

@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { maybeNodeBuiltin } from '../core/index.js';
 
 /** The bundled page script, built by `npm run build:studio` into `dist/studio-assets/`. */
 export interface StudioAssets {
@@ -9,7 +7,10 @@ export interface StudioAssets {
 }
 
 /** The package root: the nearest folder above this module holding package.json (works from src/ and dist/). */
-function packageRoot(): string {
+function packageRoot(fs: typeof import('node:fs'), path: typeof import('node:path')): string {
+  const { existsSync } = fs;
+  const { dirname, join } = path;
+  const { fileURLToPath } = maybeNodeBuiltin('node:url')!;
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
@@ -19,8 +20,14 @@ function packageRoot(): string {
   return dir;
 }
 
-/** Reads the bundle once; a missing bundle is not an error until someone opens the page. */
+/**
+ * Reads the bundle once; a missing bundle is not an error until someone opens the page. Where the
+ * runtime has no file system (a Worker, a browser) the bundle counts as missing.
+ */
 export function loadStudioAssets(): StudioAssets {
-  const file = join(packageRoot(), 'dist', 'studio-assets', 'app.js');
-  return { script: existsSync(file) ? readFileSync(file, 'utf8') : undefined };
+  const fs = maybeNodeBuiltin('node:fs');
+  const path = maybeNodeBuiltin('node:path');
+  if (!fs || !path || !import.meta.url.startsWith('file:')) return { script: undefined };
+  const file = path.join(packageRoot(fs, path), 'dist', 'studio-assets', 'app.js');
+  return { script: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined };
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentText, type Message } from '../../src/core/index.js';
 import { databasePath, SqliteSessionStore } from '../../src/memory/node.js';
 import { runTogether } from './run-children.js';
+import { runSessionStoreContract } from './session-store.contract.js';
 
 let dir: string;
 const stores: SqliteSessionStore[] = [];
@@ -29,6 +30,11 @@ const turn: Message[] = [
   { role: 'tool', toolCallId: 'c1', name: 'calculator', content: '4' },
   { role: 'assistant', content: 'It is 4.' },
 ];
+
+runSessionStoreContract({
+  name: 'SqliteSessionStore',
+  create: async () => open({ file: join(mkdtempSync(join(tmpdir(), 'thinkflow-sessions-')), 'thinkflow.db') }),
+});
 
 describe('SqliteSessionStore', () => {
   it('appends, loads, lists and resets sessions under the data dir', async () => {

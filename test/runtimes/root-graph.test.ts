@@ -1,5 +1,5 @@
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { build, type Message, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 

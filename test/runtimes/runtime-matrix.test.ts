@@ -16,6 +16,7 @@ const EXPECTED: ScenarioReport = {
   },
   json: { status: 'done', output: 'Hello from JSON!', protocol: 'json' },
   workflow: { first: 'suspended', payload: { draft: 'Hello, world' }, second: 'done', output: 'sent: Hello, world' },
+  handler: { served: false, answer: 'Hello from the handler.', streamed: 'Streamed hello.', foreignHost: 403 },
 };
 
 let work: string;
@@ -42,7 +43,7 @@ describe('the same app on five runtimes', { timeout: 120_000 }, () => {
     const missing = runtime.missing();
     if (missing) console.warn(`Skipping ${runtime.name}: ${missing}.`);
     it.skipIf(missing !== undefined)(
-      `${runtime.name}: a tool agent streaming from a local server, a json agent, a suspended and resumed workflow`,
+      `${runtime.name}: a tool agent streaming from a local server, a json agent, a suspended and resumed workflow, the fetch handler answering the OpenAI client`,
       async () => {
         const server = await startOpenAIServer();
         try {
@@ -50,11 +51,13 @@ describe('the same app on five runtimes', { timeout: 120_000 }, () => {
             { text: '', toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Paris"}' }] },
             'It is 21 °C and clear in Paris.',
             '{"thought": "A greeting.", "action": "final_answer", "action_input": "Hello from JSON!"}',
+            'Hello from the handler.',
+            'Streamed hello.',
           );
           const report = JSON.parse(await runtime.run({ work, baseURL: server.url })) as ScenarioReport;
-          expect(report).toEqual(EXPECTED);
+          expect(report).toEqual({ ...EXPECTED, handler: { ...EXPECTED.handler, served: runtime.serves } });
           expect(report.tool.deltas).toBeGreaterThan(1);
-          expect(server.requests.map((r) => r.body.stream)).toEqual([true, true, true]);
+          expect(server.requests.map((r) => r.body.stream)).toEqual([true, true, true, true, true]);
         } finally {
           await server.close();
         }

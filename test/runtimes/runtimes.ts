@@ -17,6 +17,8 @@ export interface RuntimeRun {
 /** One runtime of the matrix: how to run the scenario there, or why it cannot run on this machine. */
 export interface Runtime {
   name: string;
+  /** Whether the scenario serves the fetch handler on a port there (else the client calls it directly). */
+  serves: boolean;
   /** Why the runtime is missing here, or undefined when it can run. */
   missing(): string | undefined;
   run(ctx: RuntimeRun): Promise<string>;
@@ -37,10 +39,22 @@ const BUN = packagedBinary(`@oven/bun-linux-${arch === 'x64' ? 'x64' : 'aarch64'
 const DENO = packagedBinary(`@deno/linux-${arch === 'x64' ? 'x64' : 'arm64'}-glibc`, 'deno', 'deno');
 export const CHROMIUM = '/usr/bin/chromium';
 
-// The same three lines on Node, Bun and Deno: run the scenario against the URL given, print its report.
+// The same lines on Node, Bun and Deno: run the scenario against the URL given, print its report.
+// Bun and Deno serve the fetch handler on a port of their own; Node (no fetch server built in) calls it.
 const MAIN = `import { runScenario } from './scenario.mjs';
 const url = globalThis.Deno ? Deno.args[0] : process.argv[2];
-console.log(JSON.stringify(await runScenario(url)));
+const serve = globalThis.Bun
+  ? async (fetch) => {
+      const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch });
+      return { url: 'http://127.0.0.1:' + server.port, close: async () => server.stop(true) };
+    }
+  : globalThis.Deno
+    ? async (fetch) => {
+        const server = Deno.serve({ port: 0, hostname: '127.0.0.1', onListen() {} }, fetch);
+        return { url: 'http://127.0.0.1:' + server.addr.port, close: () => server.shutdown() };
+      }
+    : undefined;
+console.log(JSON.stringify(await runScenario(url, serve)));
 `;
 
 async function runProcess(command: string, args: string[], ctx: RuntimeRun, env: Record<string, string> = {}) {
@@ -55,21 +69,24 @@ async function runProcess(command: string, args: string[], ctx: RuntimeRun, env:
 
 export const node: Runtime = {
   name: `Node ${process.versions.node}`,
+  serves: false,
   missing: () => undefined,
   run: (ctx) => runProcess(process.execPath, [], ctx),
 };
 
 export const bun: Runtime = {
   name: 'Bun',
+  serves: true,
   missing: () => (BUN ? undefined : 'the npm package bun (its binary) is not installed'),
   run: (ctx) => runProcess(BUN ?? 'bun', ['run'], ctx, { BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0' }),
 };
 
 export const deno: Runtime = {
   name: 'Deno',
+  serves: true,
   missing: () => (DENO ? undefined : 'the npm package deno (its binary) is not installed'),
   run: (ctx) =>
-    runProcess(DENO ?? 'deno', ['run', '--no-config', '--no-lock', '--allow-net=127.0.0.1'], ctx, {
+    runProcess(DENO ?? 'deno', ['run', '--no-config', '--no-lock', '--allow-net=127.0.0.1', '--allow-env=OPENAI_*'], ctx, {
       DENO_NO_UPDATE_CHECK: '1',
       DENO_DIR: join(ctx.work, '.deno'),
     }),
@@ -77,6 +94,7 @@ export const deno: Runtime = {
 
 export const workerd: Runtime = {
   name: 'workerd (Miniflare)',
+  serves: false,
   missing: () => {
     try {
       require.resolve('miniflare');
@@ -111,6 +129,7 @@ export default { async fetch(request) { return Response.json(await runScenario(n
 
 export const chromiumRuntime: Runtime = {
   name: 'Chromium',
+  serves: false,
   missing: () => (existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing (apt-get install -y chromium)`),
   async run(ctx) {
     const { readFileSync } = await import('node:fs');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../core/index.js';
 import { type Caller, currentScope, type RequestScope } from '../http/index.js';
 import type { IdempotencyRequest, RunRecord, RunService, StartResult } from '../records/index.js';
 
@@ -33,10 +33,7 @@ export async function idempotencyOf(found: RequestScope): Promise<IdempotencyReq
   const url = new URL(req.url);
   // The route has read the body already: hono hands back its cached text.
   const body = req.method === 'GET' || req.method === 'HEAD' ? '' : await req.text();
-  const fingerprint = createHash('sha256')
-    .update(`${req.method} ${url.pathname}${url.search}\n`)
-    .update(body)
-    .digest('hex');
+  const fingerprint = sha256Hex(`${req.method} ${url.pathname}${url.search}\n${body}`);
   return { key, fingerprint };
 }
 

@@ -1,4 +1,4 @@
-import { errorMessage, redactText, ThinkflowError } from '../../core/index.js';
+import { errorMessage, redactText, ThinkflowError, writeStderr } from '../../core/index.js';
 
 /** A service the server needs and cannot reach right now. */
 export type Dependency = 'postgres' | 'redis';
@@ -257,6 +257,6 @@ export function createLogThrottle(log: (line: string) => void, intervalMs = 10_0
  * message once per interval with a count (nothing is dropped silently, and an outage is a few lines).
  */
 export function stderrErrors(prefix: string): (error: unknown) => void {
-  const log = createLogThrottle((line) => process.stderr.write(`${redactText(line)}\n`));
+  const log = createLogThrottle((line) => writeStderr(`${redactText(line)}\n`));
   return (error) => log(`${prefix}: ${errorMessage(error)}`);
 }

@@ -1,9 +1,10 @@
-/** HTTP plumbing every route shares: API errors, the request scope, request bodies, client disconnects, listening. */
+/** HTTP plumbing every route shares: API errors, the request scope, request bodies, client disconnects (portable: no Node built-in). */
 export { isClientGone } from './client-gone.js';
 export { closeIfBodyUnread, closeUnreadBody } from './close-unread-body.js';
 export {
   type ApiErrorCode,
   apiError,
+  errorBody,
   errorStatus,
   httpExceptionError,
   MAX_BODY_DEPTH,
@@ -13,5 +14,4 @@ export {
   readQuery,
   runFailed,
 } from './http-error.js';
-export { listenHttp } from './listen-http.js';
 export { type Caller, currentScope, type RequestScope, runInScope } from './request-scope.js';

@@ -1,7 +1,7 @@
 import { requireOptional } from '../../core/index.js';
 import type { AnyTool } from '../../tools/index.js';
 import type { AuthConfig } from '../caller/index.js';
-import { listenHttp } from '../http/index.js';
+import { listenHttp } from '../listen/index.js';
 import { boundHosts, type CorsConfig, envApiTokens, type SecurityConfig } from '../security/index.js';
 import { createMcpServer, type McpServerInfo, notifyResourceUpdated } from './create-mcp-server.js';
 import { mcpFetchHandler, rpcErrorBody } from './mcp-fetch-handler.js';

@@ -1,5 +1,6 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { Message } from '../../core/index.js';
+import { yieldTurn } from '../../core/index.js';
 import type { Readiness } from '../health/index.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../health/index.js';
 import { newRunId } from './new-run-id.js';
@@ -187,7 +188,7 @@ export async function* followEventPages(
     if (events.length > 0) {
       yield events;
       after = events[events.length - 1].seq;
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldTurn();
       continue;
     }
     const status = await service.status(id);

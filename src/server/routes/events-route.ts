@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
+import { yieldTurn } from '../../core/index.js';
 import { apiError } from '../http/index.js';
 import type { StoredEvent } from '../records/index.js';
 import { followEventPages, type RunService } from '../records/index.js';
@@ -52,7 +53,7 @@ export function eventsRoute(app: Hono, runs: RunService, workflows?: WorkflowLoo
           if (text.length < WRITE_BYTES) continue;
           await stream.write(text);
           text = '';
-          await new Promise((resolve) => setImmediate(resolve));
+          await yieldTurn();
         }
         if (text) await stream.write(text);
       }

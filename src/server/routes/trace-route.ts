@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { yieldTurn } from '../../core/index.js';
 import { apiError } from '../http/index.js';
 import type { RunService } from '../records/index.js';
 
@@ -16,7 +17,7 @@ export function traceRoute(app: Hono, runs: RunService): void {
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         // Between pages the event loop serves everyone else.
-        if (after > 0) await new Promise((resolve) => setImmediate(resolve));
+        if (after > 0) await yieldTurn();
         const events = await runs.events(id, after);
         if (events.length === 0) {
           controller.close();

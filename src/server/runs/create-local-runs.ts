@@ -1,4 +1,4 @@
-import { redactedIfSecret } from '../../core/index.js';
+import { redactedIfSecret, writeStderr } from '../../core/index.js';
 import { agentLimits, type ServerLimits } from '../health/index.js';
 import type { QuestionBox, RunRecord, RunStore } from '../records/index.js';
 import {
@@ -42,7 +42,7 @@ interface Lane {
  */
 export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   const { agents, store, limits } = options;
-  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`thinkflow server: ${String(error)}\n`));
+  const onError = options.onError ?? ((error: unknown) => writeStderr(`thinkflow server: ${String(error)}\n`));
   const signal = createChangeSignal();
   const lanes = new Map<string, Lane>();
   const controllers = new Map<string, AbortController>();

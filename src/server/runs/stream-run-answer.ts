@@ -1,4 +1,4 @@
-import { type AnswerDelta, createAnswerReader } from '../../core/index.js';
+import { type AnswerDelta, createAnswerReader, yieldTurn } from '../../core/index.js';
 import { isFinished, type PendingQuestion, type RunRecord, type RunService, watchChanges } from '../records/index.js';
 
 /** Tokens the model calls of an answer used; `estimated` when a model did not report them. */
@@ -83,7 +83,7 @@ export async function* streamRunAnswer(
     }
     if (events.length > 0) {
       // Between pages the event loop serves everyone else (a long log, many readers).
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldTurn();
       continue;
     }
     const status = await runs.status(id);

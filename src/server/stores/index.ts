@@ -1,3 +1,3 @@
-/** Run stores: SQLite (embedded) and PostgreSQL (shared), both behind the `RunStore` interface in records/. */
+/** Run stores behind the `RunStore` interface in records/: in memory and PostgreSQL here (no Node built-in); SQLite in node.ts. */
+export { memoryRunStore } from './memory-run-store.js';
 export { PostgresRunStore, type PostgresRunStoreOptions } from './postgres-run-store.js';
-export { SqliteRunStore } from './sqlite-run-store.js';

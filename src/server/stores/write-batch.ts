@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, redactedIfSecret, redactedJson, withFields } from '../../core/index.js';
+import { type AgentEvent, redactedIfSecret, redactedJson, runSoon, withFields } from '../../core/index.js';
 import type { RunPatch, RunRecord } from '../records/index.js';
 
 /** Writes gathered during one tick, committed together in one transaction. */
@@ -110,7 +110,7 @@ export function createWriteBatcher(commit: (batch: WriteBatch) => Promise<void> 
       return commit(batch);
     };
     opened.done = new Promise<void>((resolve, reject) => {
-      setImmediate(() => {
+      runSoon(() => {
         // Each commit waits for the one before it, so writes land in the order they were made.
         previous = previous.then(start, start);
         previous.then(resolve, reject);

@@ -1,15 +1,19 @@
 /**
  * One app, run unchanged on every runtime of the matrix (bundled once by esbuild for the browser
  * platform): an agent with a zod tool on `openaiCompatible` streaming from a local OpenAI-compatible
- * server, a json-protocol agent, and a workflow that suspends and resumes on the memory store.
+ * server, a json-protocol agent, a workflow that suspends and resumes on the memory store, and the
+ * HTTP API's fetch handler answering the official OpenAI client (served where the runtime can serve).
  */
+import OpenAI from 'openai';
 import { z } from 'zod';
+import { createApp, memoryRunStore } from '../../../src/entries/server-fetch.js';
 import {
   Agent,
   type AgentEvent,
   createStep,
   createWorkflow,
   defineTool,
+  memorySessionStore,
   memoryWorkflowStore,
   openaiCompatible,
 } from '../../../src/index.js';
@@ -19,7 +23,13 @@ export interface ScenarioReport {
   tool: { status: string; output: string; deltas: number; toolOutput: string; error?: string };
   json: { status: string; output: string; protocol: string };
   workflow: { first: string; payload: unknown; second: string; output: unknown };
+  handler: { served: boolean; answer: string | null; streamed: string; foreignHost: number };
 }
+
+/** Serves a fetch handler on a port (`Bun.serve`, `Deno.serve`); absent where the runtime cannot. */
+export type Serve = (
+  fetch: (request: Request) => Promise<Response>,
+) => Promise<{ url: string; close(): Promise<void> }>;
 
 const weather = defineTool({
   name: 'weather',
@@ -35,7 +45,7 @@ async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
 }
 
 /** Runs the three parts against the OpenAI-compatible server at `baseURL` (`http://127.0.0.1:PORT`). */
-export async function runScenario(baseURL: string): Promise<ScenarioReport> {
+export async function runScenario(baseURL: string, serve?: Serve): Promise<ScenarioReport> {
   const model = openaiCompatible({ baseURL: `${baseURL}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini' });
 
   const toolAgent = new Agent({ model, tools: [weather], instructions: 'Answer in one sentence.', maxSteps: 5 });
@@ -80,5 +90,48 @@ export async function runScenario(baseURL: string): Promise<ScenarioReport> {
     second: done.status,
     output: done.output,
   };
-  return { tool, json, workflow };
+  return { tool, json, workflow, handler: await askHandler(model, serve) };
+}
+
+/**
+ * The HTTP API as a fetch handler on memory stores, asked by the official OpenAI client: over a port
+ * where `serve` is given, else through the client's `fetch` option straight into `app.fetch`.
+ */
+async function askHandler(
+  model: ReturnType<typeof openaiCompatible>,
+  serve?: Serve,
+): Promise<ScenarioReport['handler']> {
+  const app = createApp({
+    agents: { helper: () => new Agent({ model, instructions: 'Answer briefly.' }) },
+    store: memoryRunStore(),
+    sessions: memorySessionStore(),
+  });
+  const served = serve ? await serve(app.fetch) : undefined;
+  try {
+    const client = new OpenAI({
+      apiKey: 'unused',
+      baseURL: `${served?.url ?? 'http://localhost'}/v1`,
+      maxRetries: 0,
+      dangerouslyAllowBrowser: true,
+      ...(served
+        ? {}
+        : { fetch: (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init)) }),
+    });
+    const messages = [{ role: 'user' as const, content: 'Say hello.' }];
+    const completion = await client.chat.completions.create({ model: 'helper', messages });
+    let streamed = '';
+    for await (const chunk of await client.chat.completions.create({ model: 'helper', messages, stream: true })) {
+      streamed += chunk.choices[0]?.delta?.content ?? '';
+    }
+    // The security middleware stands in front: a request naming a foreign host is refused.
+    const foreign = await app.fetch(new Request('http://evil.example/v1/models'));
+    return {
+      served: served !== undefined,
+      answer: completion.choices[0]?.message.content ?? null,
+      streamed,
+      foreignHost: foreign.status,
+    };
+  } finally {
+    await served?.close();
+  }
 }

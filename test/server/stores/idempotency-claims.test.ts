@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresRunStore, type RunStore, SqliteRunStore } from '../../../src/server/index.js';
+import { memoryRunStore, PostgresRunStore, type RunStore, SqliteRunStore } from '../../../src/server/index.js';
 import { queuedRun } from '../../../src/server/records/run-service.js';
 import { startOnce } from '../../../src/server/runs/start-once.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
@@ -12,6 +12,7 @@ afterEach(async () => {
 });
 
 const stores: Record<string, () => Promise<RunStore>> = {
+  memory: async () => memoryRunStore(),
   sqlite: async () => {
     const dir = tempDir();
     const store = new SqliteRunStore({ path: join(dir.path, 'runs.db') });

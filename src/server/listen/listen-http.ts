@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { type ApiErrorCode, errorBody, errorStatus } from './http-error.js';
+import { type ApiErrorCode, errorBody, errorStatus } from '../http/index.js';
 
 /** Options of `listenHttp`. */
 export interface ListenHttpOptions {

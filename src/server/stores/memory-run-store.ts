@@ -1,0 +1,161 @@
+import type { Checkpoint } from '../../agent/index.js';
+import type { AgentEvent } from '../../core/index.js';
+import {
+  cursorAfter,
+  DEFAULT_PAGE,
+  DEFAULT_PRUNE_BATCH,
+  type IdempotencyClaim,
+  MAX_PAGE,
+  type RunRecord,
+  type RunStore,
+  type RunSummary,
+  readCursor,
+  type StoredEvent,
+  UNFINISHED,
+} from '../records/index.js';
+import { pruneBoundsAfter } from './run-query-shapes.js';
+
+/** A JSON copy, as a store that serialises would hand out: undefined fields dropped, no shared objects. */
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+const unfinished = (status: string) => (UNFINISHED as readonly string[]).includes(status);
+
+const newestFirst = (a: RunRecord, b: RunRecord) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1);
+
+function summaryOf(run: RunRecord): RunSummary {
+  const { id, agent, status, source, owner, createdAt, updatedAt, result } = run;
+  const summary: RunSummary = { id, agent, status, source, createdAt, updatedAt };
+  if (owner) summary.owner = owner;
+  if (result?.durationMs !== undefined) summary.durationMs = result.durationMs;
+  if (result?.steps) summary.steps = result.steps.length;
+  if (result?.usage) summary.tokens = result.usage.promptTokens + result.usage.completionTokens;
+  if (result?.usage?.costUsd !== undefined) summary.costUsd = result.usage.costUsd;
+  return summary;
+}
+
+/**
+ * Keeps runs, their events and checkpoints in memory, gone with the process: the run store for
+ * Workers, Deno Deploy, Bun and tests, where SQLite cannot load (`createApp({ agents, store:
+ * memoryRunStore() })`). A run cannot survive a restart here: pass a durable store where it must.
+ */
+export function memoryRunStore(): RunStore {
+  const runs = new Map<string, RunRecord>();
+  const events = new Map<string, StoredEvent[]>();
+  const checkpoints = new Map<string, Checkpoint>();
+  const claims = new Map<string, IdempotencyClaim>();
+  const claimKey = (claim: Pick<IdempotencyClaim, 'scope' | 'key'>) => JSON.stringify([claim.scope, claim.key]);
+  const forget = (id: string) => {
+    runs.delete(id);
+    events.delete(id);
+    checkpoints.delete(id);
+  };
+  const store: RunStore = {
+    async init() {},
+    async createRun(run) {
+      runs.set(run.id, copy(run));
+    },
+    async getRun(id) {
+      const run = runs.get(id);
+      return run && copy(run);
+    },
+    async getStatus(id) {
+      return runs.get(id)?.status;
+    },
+    async getRuns(ids) {
+      return ids.flatMap((id) => (runs.has(id) ? [copy(runs.get(id)!)] : []));
+    },
+    async updateRun(id, patch) {
+      const run = runs.get(id);
+      if (!run) return;
+      const next = copy({ ...run, ...patch });
+      runs.set(id, next);
+      // An ended run never resumes: its checkpoint goes, as the SQL stores drop it in the same commit.
+      if (!unfinished(next.status)) checkpoints.delete(id);
+    },
+    async listRuns({ status, limit }) {
+      const found = [...runs.values()]
+        .filter((run) => status.includes(run.status))
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+      return found.slice(0, limit ?? found.length).map(copy);
+    },
+    async queryRuns(query) {
+      const cursor = query.before === undefined ? undefined : readCursor(query.before);
+      const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
+      const found = [...runs.values()]
+        .filter(
+          (run) =>
+            (query.agent === undefined || run.agent === query.agent) &&
+            (query.owner === undefined || run.owner === query.owner) &&
+            (!query.status?.length || query.status.includes(run.status)) &&
+            (!cursor || run.createdAt < cursor.createdAt || (run.createdAt === cursor.createdAt && run.id < cursor.id)),
+        )
+        .sort(newestFirst);
+      const page = found.slice(0, limit).map(summaryOf);
+      return found.length > limit ? { runs: page, next: cursorAfter(page[page.length - 1]) } : { runs: page };
+    },
+    async claimIdempotencyKey(claim, expiredBefore) {
+      for (const [key, held] of claims) if (held.createdAt < expiredBefore) claims.delete(key);
+      const key = claimKey(claim);
+      if (!claims.has(key)) claims.set(key, { ...claim });
+      return { ...claims.get(key)! };
+    },
+    async releaseIdempotencyKey(claim) {
+      const key = claimKey(claim);
+      if (claims.get(key)?.runId === claim.runId) claims.delete(key);
+    },
+    async appendEvent(runId, seq, event: AgentEvent) {
+      const log = events.get(runId) ?? [];
+      log.push({ seq, event: copy(event) });
+      events.set(runId, log);
+    },
+    async readEvents(runId, afterSeq, limit) {
+      const after = (events.get(runId) ?? []).filter((e) => e.seq > afterSeq);
+      return copy(after.slice(0, limit ?? after.length));
+    },
+    async lastSeq(runId) {
+      return events.get(runId)?.at(-1)?.seq ?? 0;
+    },
+    async saveCheckpoint(checkpoint) {
+      checkpoints.set(checkpoint.runId, copy(checkpoint));
+    },
+    async loadCheckpoint(runId) {
+      const checkpoint = checkpoints.get(runId);
+      return checkpoint && copy(checkpoint);
+    },
+    async pruneRuns(request) {
+      const all = [...runs.values()].sort(newestFirst);
+      const newestPruned =
+        request.keepNewest === undefined ? undefined : all[Math.max(0, request.keepNewest)]?.createdAt;
+      const bounds = pruneBoundsAfter(request, newestPruned);
+      if (!bounds) return { runs: 0 };
+      const expired = all
+        .filter(
+          (run) =>
+            run.createdAt < bounds.createdBefore &&
+            !unfinished(run.status) &&
+            (run.updatedAt < bounds.endedBefore || run.createdAt < bounds.countBefore),
+        )
+        .reverse();
+      if (request.dryRun) return { runs: expired.length };
+      const batch = expired.slice(0, Math.max(1, request.limit ?? DEFAULT_PRUNE_BATCH));
+      for (const run of batch) forget(run.id);
+      return { runs: batch.length };
+    },
+    async stats() {
+      const byStatus: Record<string, number> = {};
+      let oldest: number | undefined;
+      for (const run of runs.values()) {
+        byStatus[run.status] = (byStatus[run.status] ?? 0) + 1;
+        if (oldest === undefined || run.createdAt < oldest) oldest = run.createdAt;
+      }
+      const bytes = JSON.stringify([[...runs.values()], [...events.values()], [...checkpoints.values()]]).length;
+      return { runs: runs.size, byStatus, bytes, ...(oldest === undefined ? {} : { oldest }) };
+    },
+    async vacuum() {
+      const { bytes } = await store.stats();
+      return { bytesBefore: bytes, bytesAfter: bytes, ms: 0 };
+    },
+    async close() {},
+  };
+  return store;
+}

@@ -1,0 +1,2 @@
+/** The stores' Node face: the SQLite run store (better-sqlite3). `index.ts` holds the ones that run everywhere. */
+export { SqliteRunStore } from './sqlite-run-store.js';
