@@ -112,9 +112,13 @@ export const workerd: Runtime = {
 export default { async fetch(request) { return Response.json(await runScenario(new URL(request.url).searchParams.get('model'))); } };
 `,
     );
+    // The modules named, as wrangler passes its bundle: Miniflare's own module walk refuses any import() whose
+    // specifier is not a literal, even one that never runs (the Node-only skills loader stays behind one).
     const mf = new Miniflare({
-      modules: true,
-      scriptPath: join(ctx.work, 'worker.mjs'),
+      modules: [
+        { type: 'ESModule', path: join(ctx.work, 'worker.mjs') },
+        { type: 'ESModule', path: join(ctx.work, 'scenario.mjs') },
+      ],
       modulesRoot: ctx.work,
       compatibilityDate: '2025-09-01',
     });

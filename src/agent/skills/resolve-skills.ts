@@ -9,8 +9,14 @@ export async function resolveSkills(given: readonly (string | Skill)[]): Promise
   const folders = given.filter((g): g is string => typeof g === 'string');
   const loaded: Skill[] = [];
   if (folders.length > 0) {
-    const loader = (await import(/* @vite-ignore */ LOADER)) as typeof import('../../skills/index.js');
+    const loader = (await importLoader(LOADER)) as typeof import('../../skills/index.js');
     loaded.push(...(await loader.loadSkills(folders)));
   }
   return [...given.filter((g): g is Skill => typeof g !== 'string'), ...loaded];
+}
+
+// Through a parameter, not the constant itself: esbuild folds a constant into a literal `import()`, which edge
+// runtimes (workerd) refuse at load when the module is not in the bundle.
+function importLoader(specifier: string): Promise<unknown> {
+  return import(/* @vite-ignore */ specifier);
 }

@@ -1,6 +1,6 @@
 import { hasCjk } from '../../core/index.js';
 
-export { expressionIn, normalizeExpression } from '../../core/arithmetic-input.js';
+export { expressionIn, normalizeExpression } from '../../core/index.js';
 
 /** How to write an expression, with examples, in the language of the question. */
 export function syntaxHint(input: string): string {
