@@ -86,10 +86,15 @@ export const deno: Runtime = {
   serves: true,
   missing: () => (DENO ? undefined : 'the npm package deno (its binary) is not installed'),
   run: (ctx) =>
-    runProcess(DENO ?? 'deno', ['run', '--no-config', '--no-lock', '--allow-net=127.0.0.1', '--allow-env=OPENAI_*'], ctx, {
-      DENO_NO_UPDATE_CHECK: '1',
-      DENO_DIR: join(ctx.work, '.deno'),
-    }),
+    runProcess(
+      DENO ?? 'deno',
+      ['run', '--no-config', '--no-lock', '--allow-net=127.0.0.1', '--allow-env=OPENAI_*'],
+      ctx,
+      {
+        DENO_NO_UPDATE_CHECK: '1',
+        DENO_DIR: join(ctx.work, '.deno'),
+      },
+    ),
 };
 
 export const workerd: Runtime = {

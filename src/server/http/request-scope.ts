@@ -80,7 +80,10 @@ function oneAtATime(): ScopeStorage {
 /** Calls `release` once the response's body was read to its end or cancelled (at once when it has none). */
 function holdUntilBodyEnds(context: Context, release: () => void): void {
   const response = context.res;
-  if (!response?.body) return release();
+  if (!response?.body) {
+    release();
+    return;
+  }
   const body = response.body.pipeThrough(
     new TransformStream({
       flush: () => release(),
