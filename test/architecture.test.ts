@@ -216,6 +216,27 @@ describe('architecture', () => {
       expect(bad).toEqual([]);
     });
 
+    // The wing reads as the agent wing does: a long function becomes named steps, a long file becomes concepts.
+    it('no function in src/server passes 80 lines, no file 400', () => {
+      const long: string[] = [];
+      for (const file of serverFiles) {
+        const text = readFileSync(file, 'utf8');
+        const lines = text.split('\n').length;
+        if (lines > 400) long.push(`${relative(SRC, file)} (${lines} lines)`);
+        const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+        const visit = (node: ts.Node) => {
+          if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+            const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+            const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+            if (last - first + 1 > 80) long.push(`${relative(SRC, file)}:${first + 1} (${last - first + 1} lines)`);
+          }
+          ts.forEachChild(node, visit);
+        };
+        visit(source);
+      }
+      expect(long).toEqual([]);
+    });
+
     it('rooms import only rooms on lower floors', () => {
       const bad = crossings
         .filter(({ file, to }) => roomOf(file) !== roomOf(to) && floorOf(roomOf(to)) >= floorOf(roomOf(file)))

@@ -1,6 +1,7 @@
-import type { A2aArtifact, A2aMessage, A2aPart, A2aTaskState } from '../../../tools/index.js';
+import type { A2aArtifact, A2aMessage, A2aPart, A2aTask, A2aTaskState } from '../../../tools/index.js';
 import { a2aText } from '../../../tools/index.js';
 import type { PendingQuestion, RunRecord } from '../../records/index.js';
+import type { A2aTaskBook } from './a2a-context.js';
 
 /** The A2A task state a run is in. */
 export function taskState(run: RunRecord): A2aTaskState {
@@ -68,4 +69,37 @@ export function answerArtifact(output: string, object: unknown): A2aArtifact {
     parts.push({ kind: 'data', data: object as Record<string, unknown> });
   }
   return { artifactId: 'answer', name: 'answer', parts };
+}
+
+/** The run as an A2A task: its state, the question or failure as its status message, its answer as an artifact. */
+export function toTask(book: A2aTaskBook, run: RunRecord, historyLength?: number): A2aTask {
+  const contextId = book.contextOf(run.id);
+  const state = taskState(run);
+  const question = run.questions?.find((q) => !q.answer);
+  const status: A2aTask['status'] = { state, timestamp: new Date(run.updatedAt).toISOString() };
+  if (state === 'input-required' && question) {
+    status.message = agentMessage(run.id, contextId, [{ kind: 'text', text: questionText(question) }], {
+      thinkflow: { kind: question.kind, callId: question.callId, tool: question.tool, input: question.input },
+    });
+  } else if (state === 'failed' && run.result?.error) {
+    status.message = agentMessage(run.id, contextId, [{ kind: 'text', text: run.result.error.message }]);
+  }
+  const input = book.inputOf(run.id) ?? {
+    kind: 'message',
+    messageId: `${run.id}-input`,
+    role: 'user',
+    parts: [{ kind: 'text', text: run.input }],
+  };
+  const history = [{ ...input, taskId: run.id, contextId }];
+  const artifacts =
+    run.result && state === 'completed' ? [answerArtifact(run.result.output, run.result.object)] : undefined;
+  return {
+    kind: 'task',
+    id: run.id,
+    contextId,
+    status,
+    history: historyLength === undefined ? history : history.slice(history.length - historyLength),
+    ...(artifacts ? { artifacts } : {}),
+    metadata: { thinkflow: { agent: run.agent, status: run.status } },
+  };
 }
