@@ -59,51 +59,18 @@ export interface Recovery {
  * process at a time (an advisory lock, as the pruner takes).
  */
 export function startRecovery(options: RecoveryOptions): Recovery {
-  const { store, queue, counts } = options;
   const intervalMs = options.intervalMs ?? 10_000;
   let stopped = false;
   let current: Promise<number> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
-  // The pass holds a transaction open: Redis calls that would wait out an outage fail it instead.
-  const redis = <T>(promise: Promise<T>) => boundedWait(promise, { ms: 5000, dependency: 'redis' });
-
-  async function requeue(run: RecoverableRun): Promise<boolean> {
-    const state = await redis(queue.getJobState(run.id));
-    if (!LIVE_JOB_STATES.has(state)) {
-      // A finished job keeps its id (a failed one for inspection): it must go before the id is reused.
-      if (state !== 'unknown') await redis(queue.remove(run.id));
-      await redis(addRunJob(queue, run));
-    }
-    if (run.outboxed) store.markEnqueued([run.id]).catch((error: unknown) => options.onError?.(error));
-    return !LIVE_JOB_STATES.has(state);
-  }
-
-  async function pass(): Promise<number> {
-    let requeued = 0;
-    // Ids counted since this moment may belong to rows not committed yet: the count keeps them.
-    const before = Date.now() - 5000;
-    await store.withRecoverableRuns(async (runs) => {
-      for (const agent of options.agents) {
-        const queued = runs.filter((run) => run.agent === agent && run.status === 'queued');
-        await redis(counts.reconcile(agent, queued, before));
-      }
-      for (let i = 0; i < runs.length; i += 50) {
-        const done = await Promise.all(runs.slice(i, i + 50).map(requeue));
-        requeued += done.filter(Boolean).length;
-      }
-    });
-    if (requeued > 0) options.onRecovered?.(requeued);
-    return requeued;
-  }
-
   const run = (): Promise<number> => {
     if (current) {
       again = true;
       return current;
     }
-    current = pass().finally(() => {
+    current = recoveryPass(options).finally(() => {
       current = undefined;
       if (again && !stopped) {
         again = false;
@@ -138,4 +105,40 @@ export function startRecovery(options: RecoveryOptions): Recovery {
       await current?.catch(() => {});
     },
   };
+}
+
+// The pass holds a transaction open: Redis calls that would wait out an outage fail it instead.
+const redis = <T>(promise: Promise<T>) => boundedWait(promise, { ms: 5000, dependency: 'redis' });
+
+/** One reconciler pass: the queued counts rebuilt, and every run without a live job given one again. */
+async function recoveryPass(options: RecoveryOptions): Promise<number> {
+  const { store, counts } = options;
+  let requeued = 0;
+  // Ids counted since this moment may belong to rows not committed yet: the count keeps them.
+  const before = Date.now() - 5000;
+  await store.withRecoverableRuns(async (runs) => {
+    for (const agent of options.agents) {
+      const queued = runs.filter((run) => run.agent === agent && run.status === 'queued');
+      await redis(counts.reconcile(agent, queued, before));
+    }
+    for (let i = 0; i < runs.length; i += 50) {
+      const done = await Promise.all(runs.slice(i, i + 50).map((run) => requeue(options, run)));
+      requeued += done.filter(Boolean).length;
+    }
+  });
+  if (requeued > 0) options.onRecovered?.(requeued);
+  return requeued;
+}
+
+/** Adds the run's job again unless a live one exists; true when it did. */
+async function requeue(options: RecoveryOptions, run: RecoverableRun): Promise<boolean> {
+  const { store, queue } = options;
+  const state = await redis(queue.getJobState(run.id));
+  if (!LIVE_JOB_STATES.has(state)) {
+    // A finished job keeps its id (a failed one for inspection): it must go before the id is reused.
+    if (state !== 'unknown') await redis(queue.remove(run.id));
+    await redis(addRunJob(queue, run));
+  }
+  if (run.outboxed) store.markEnqueued([run.id]).catch((error: unknown) => options.onError?.(error));
+  return !LIVE_JOB_STATES.has(state);
 }
