@@ -7,6 +7,10 @@ import type { RunState } from './run-state.js';
 /** The name of the built-in tool that brings back a cleared or cut result. */
 export const RECALL_RESULT = 'recall_result';
 
+const RECALL_INPUT = z.object({
+  callId: z.string().describe('The id of the earlier call, as the placeholder names it'),
+});
+
 /**
  * `recall_result`: returns the whole result of an earlier call of the run, by its call id, redacted as
  * the run stores redact it. Results live in the run's steps (a cut one in `ToolCallRecord.full`), so
@@ -17,7 +21,7 @@ export function recallResultTool(state: RunState): RunBuiltin {
     name: RECALL_RESULT,
     description:
       'Returns the whole result of an earlier tool call whose result was cleared from the context or cut short. Give the call id the placeholder or the cut marker names.',
-    input: z.object({ callId: z.string().describe('The id of the earlier call, as the placeholder names it') }),
+    input: RECALL_INPUT,
     // The whole result: cutting it again would only ask for another recall.
     outputLimit: Number.POSITIVE_INFINITY,
     idempotent: true,

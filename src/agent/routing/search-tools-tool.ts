@@ -23,6 +23,9 @@ export interface SearchToolsContext {
   onSearch: (query: string, found: string[]) => void;
 }
 
+// One schema for every run's tool (its JSON Schema is made once).
+const SEARCH_INPUT = z.object({ query: z.string().min(1).describe('What the tool should do, in a few words') });
+
 /**
  * `search_tools({ query })`: searches every tool of the run, including those routing left out of this
  * step, and lists the matches one line each. Offered whenever routing left tools out; the tools it
@@ -34,7 +37,7 @@ export function searchToolsBuiltin({ router, tools, onSearch }: SearchToolsConte
     description:
       'Search all available tools, including ones not listed here. Give a few words of what you need to do; ' +
       'the tools found can be called from your next step on.',
-    input: z.object({ query: z.string().min(1).describe('What the tool should do, in a few words') }),
+    input: SEARCH_INPUT,
     idempotent: true,
     run: ({ query }) => {
       const found = router.search(query, tools(), SEARCH_LIMIT);
