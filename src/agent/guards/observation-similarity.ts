@@ -134,6 +134,17 @@ function hasWords(masked: string): boolean {
 }
 const MIN_WORDS = 4;
 
+/**
+ * False when the normal text has fewer than `MIN_WORDS` characters besides digits: its masked text
+ * cannot have words then (a bare value: "2", "= 12.5"), and masking is not worth doing.
+ */
+function mayHaveWords(reading: ObservationReading): boolean {
+  const text = normalOf(reading);
+  let words = 0;
+  for (let i = 0; i < text.length && words < MIN_WORDS; i++) if (!isDigit(text.charCodeAt(i))) words++;
+  return words >= MIN_WORDS;
+}
+
 function isShort(reading: ObservationReading): boolean {
   return reading.text.length < SHORT_OBSERVATION;
 }
@@ -209,7 +220,7 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
   if (normalOf(x) === normalOf(y)) return 1;
   // A short message that only counts on ("No results (attempt 4)") says nothing new; in a long result
   // a moved number is progress (a counter, a percentage).
-  if (isShort(x) && isShort(y) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) {
+  if (isShort(x) && isShort(y) && mayHaveWords(x) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) {
     return followsInput(x, y) || followsInput(y, x) ? 0 : 1;
   }
   if (digitlessOf(x) === digitlessOf(y)) return 0;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Step, ToolSpec } from '../../core/index.js';
 import { countTokens } from '../../llm/index.js';
 import type { Skill } from '../../skills/index.js';
-import { defineTool } from '../../tools/index.js';
+import { type AnyTool, defineTool } from '../../tools/index.js';
 import { ToolIndex } from '../routing/tool-index.js';
-import { builtinSpec, callsOf, type RunBuiltin } from '../run-builtins.js';
+import { callsOf, type RunBuiltin } from '../run-builtins.js';
 
 export const LOAD_SKILL = 'load_skill';
 const DEFAULT_CATALOG_TOKENS = 2_000;
@@ -88,11 +88,8 @@ export function skillBuiltins({ skills, listedAll, onActivate }: SkillToolsConte
     },
   });
   const always = () => true;
-  return [
-    { tool: load, spec: builtinSpec(load), offered: always },
-    { tool: read, spec: builtinSpec(read), offered: always },
-    ...(listedAll ? [] : [{ tool: search, spec: builtinSpec(search), offered: always }]),
-  ];
+  const builtin = (tool: AnyTool): RunBuiltin => ({ name: tool.name, make: () => tool, offered: always });
+  return [builtin(load), builtin(read), ...(listedAll ? [] : [builtin(search)])];
 }
 
 /** The skill the run loaded last, if any (the one whose `allowed-tools` apply). */
