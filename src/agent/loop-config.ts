@@ -100,7 +100,10 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
     signal: abort.signal,
     checkpoints: createCheckpointer(run.onCheckpoint),
     project,
-    prompt: createPromptProjector(project),
+    // Without a context window each step is projected once, by the growing prompt: no per-step cache needed.
+    prompt: createPromptProjector(
+      config.context ? project : (step) => config.protocol.stepMessages(step, config.language),
+    ),
     builtinSpecs: new Map(),
     repetition: createRepetitionTracker(),
     sameObservation: createSameObservationTracker({
