@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { redactedIfSecret, type Step, type ToolCallRecord } from '../core/index.js';
 import { clearedResult, defineTool } from '../tools/index.js';
-import { builtinSpec, type RunBuiltin } from './run-builtins.js';
+import type { RunBuiltin } from './run-builtins.js';
 import type { RunState } from './run-state.js';
 
 /** The name of the built-in tool that brings back a cleared or cut result. */
 export const RECALL_RESULT = 'recall_result';
+
+const RECALL_INPUT = z.object({
+  callId: z.string().describe('The id of the earlier call, as the placeholder names it'),
+});
 
 /**
  * `recall_result`: returns the whole result of an earlier call of the run, by its call id, redacted as
@@ -13,11 +17,15 @@ export const RECALL_RESULT = 'recall_result';
  * this works after a resume and in a fork. Offered while a result was cleared from the context or cut.
  */
 export function recallResultTool(state: RunState): RunBuiltin {
-  const tool = defineTool({
+  return { name: RECALL_RESULT, make: () => recallTool(state), offered: () => recallNeeded(state) };
+}
+
+function recallTool(state: RunState) {
+  return defineTool({
     name: RECALL_RESULT,
     description:
       'Returns the whole result of an earlier tool call whose result was cleared from the context or cut short. Give the call id the placeholder or the cut marker names.',
-    input: z.object({ callId: z.string().describe('The id of the earlier call, as the placeholder names it') }),
+    input: RECALL_INPUT,
     // The whole result: cutting it again would only ask for another recall.
     outputLimit: Number.POSITIVE_INFINITY,
     idempotent: true,
@@ -28,7 +36,6 @@ export function recallResultTool(state: RunState): RunBuiltin {
       return redactedIfSecret(record.full ?? record.output);
     },
   });
-  return { tool, spec: builtinSpec(tool), offered: () => recallNeeded(state) };
 }
 
 /** Something was cleared from the context (its state says so) or a result was cut. Once true, it stays true. */
