@@ -1,9 +1,9 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { type Message, redactText, SEGMENT_BREAK } from '../../../core/index.js';
 import { runFailed } from '../../http/index.js';
-import type { CallerOptions, RunService } from '../../records/index.js';
-import { type AnswerEnd, collectRunAnswer, schemaOf, streamRunAnswer } from '../../runs/index.js';
+import type { RunService } from '../../records/index.js';
+import { type AnswerEnd, collectRunAnswer, streamRunAnswer } from '../../runs/index.js';
 import {
   type ChatCompletionBody,
   ChatCompletionBody as ChatCompletionSchema,
@@ -11,11 +11,12 @@ import {
   unsupportedChatField,
 } from './chat-completions-wire.js';
 import {
-  callerOptions,
   chatUsage,
   clientCallId,
   endFailure,
+  followOf,
   type OpenAiTurn,
+  readCaller,
   readOpenAiRequest,
   startOrContinue,
   type ToolResult,
@@ -69,26 +70,16 @@ function readTurn(messages: ChatMessage[]): OpenAiTurn {
   return { type: 'start', input: text(messages[user].content), history: messages.slice(0, user).map(toMessage) };
 }
 
-/** The request's tools and response format as the run keeps them (a 400 message when the schema cannot be read). */
-function readCaller(body: ChatCompletionBody): { ok: true; caller?: CallerOptions } | { ok: false; message: string } {
+/** The request's function tools and `response_format` as the run keeps them. */
+function readChatCaller(body: ChatCompletionBody) {
   const tools = body.tools?.map((t) => ({
     name: t.function.name,
     description: t.function.description,
     parameters: t.function.parameters,
   }));
   const format = body.response_format;
-  let outputSchema: CallerOptions['outputSchema'];
-  if (format?.type === 'json_object') outputSchema = { schema: { type: 'object' } };
-  if (format?.type === 'json_schema') {
-    const schema = format.json_schema.schema ?? { type: 'object' };
-    try {
-      schemaOf(schema);
-    } catch (error) {
-      return { ok: false, message: `response_format.json_schema.schema: ${(error as Error).message}` };
-    }
-    outputSchema = { name: format.json_schema.name, schema };
-  }
-  return { ok: true, caller: callerOptions({ tools, outputSchema }) };
+  const answer = format?.type === 'json_schema' ? { type: format.type, ...format.json_schema } : format;
+  return readCaller(tools, answer, 'response_format.json_schema.schema');
 }
 
 /**
@@ -112,97 +103,104 @@ export function chatCompletionsRoute(app: Hono, runs: RunService): void {
         `a "${media.type}" content part cannot be sent to an agent through this endpoint; send text parts only.`,
       );
     }
-    const caller = readCaller(request);
+    const caller = readChatCaller(request);
     if (!caller.ok) return invalid(caller.message);
     const turn = readTurn(request.messages);
     if (turn.type === 'invalid') return invalid(turn.message);
 
     const begun = await startOrContinue(c, runs, { agent: request.model, turn, caller: caller.caller });
     if (!begun.ok) return begun.response;
-    const { continued } = begun;
     const { id: runId, createdAt } = begun.run;
-    const base = { id: `chatcmpl-${runId}`, created: Math.floor(createdAt / 1000), model: request.model };
-    const follow = {
-      finalOnly: caller.caller?.outputSchema !== undefined,
-      afterSeq: continued?.afterSeq,
-      answered: continued?.answered,
+    const answer: ChatAnswer = {
+      runs,
+      runId,
+      base: { id: `chatcmpl-${runId}`, created: Math.floor(createdAt / 1000), model: request.model },
+      follow: followOf(caller.caller, begun.continued),
     };
+    if (!request.stream) return chatCompletion(c, answer);
+    return streamChatCompletion(c, answer, request.stream_options?.include_usage === true);
+  });
+}
 
-    if (!request.stream) {
-      const { segments, end } = await collectRunAnswer(runs, runId, { ...follow, signal: c.req.raw.signal });
-      const failed = endFailure(end);
-      if (failed || end.type === 'aborted') return runFailed(c, runId, failed ?? 'the request was aborted');
-      // Redacted as a whole: a secret split across streamed pieces is whole again here.
-      const content = redactText(segments.join(SEGMENT_BREAK));
-      const calls = toolCalls(end);
-      if (end.usage.estimated) c.header(USAGE_ESTIMATED_HEADER, 'true');
-      return c.json({
-        ...base,
-        object: 'chat.completion',
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: 'assistant',
-              content: calls && content === '' ? null : content,
-              refusal: null,
-              ...(calls ? { tool_calls: calls } : {}),
-            },
-            finish_reason: finishReason(end),
-            logprobs: null,
-          },
-        ],
-        usage: chatUsage(end.usage),
+/** One answer to a Chat Completions request: the run to follow, and the fields every chunk carries. */
+interface ChatAnswer {
+  runs: RunService;
+  runId: string;
+  base: { id: string; created: number; model: string };
+  follow: ReturnType<typeof followOf>;
+}
+
+async function chatCompletion(c: Context, { runs, runId, base, follow }: ChatAnswer): Promise<Response> {
+  const { segments, end } = await collectRunAnswer(runs, runId, { ...follow, signal: c.req.raw.signal });
+  const failed = endFailure(end);
+  if (failed || end.type === 'aborted') return runFailed(c, runId, failed ?? 'the request was aborted');
+  // Redacted as a whole: a secret split across streamed pieces is whole again here.
+  const content = redactText(segments.join(SEGMENT_BREAK));
+  const calls = toolCalls(end);
+  if (end.usage.estimated) c.header(USAGE_ESTIMATED_HEADER, 'true');
+  return c.json({
+    ...base,
+    object: 'chat.completion',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: calls && content === '' ? null : content,
+          refusal: null,
+          ...(calls ? { tool_calls: calls } : {}),
+        },
+        finish_reason: finishReason(end),
+        logprobs: null,
+      },
+    ],
+    usage: chatUsage(end.usage),
+  });
+}
+
+function streamChatCompletion(c: Context, { runs, runId, base, follow }: ChatAnswer, includeUsage: boolean): Response {
+  return streamSSE(c, async (sse) => {
+    const closed = new AbortController();
+    sse.onAbort(() => closed.abort());
+    const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+      sse.writeSSE({
+        data: JSON.stringify({
+          ...base,
+          object: 'chat.completion.chunk',
+          choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+          ...(includeUsage ? { usage: null } : {}),
+        }),
+      });
+    await chunk({ role: 'assistant', content: '' }, null);
+    // The answer goes out as the run produces it, not once it ended.
+    const answer = streamRunAnswer(runs, runId, { ...follow, signal: closed.signal });
+    let sent = false;
+    let next = await answer.next();
+    for (; !next.done; next = await answer.next()) {
+      await chunk({ content: (next.value.start && sent ? SEGMENT_BREAK : '') + next.value.text }, null);
+      sent = true;
+    }
+    const end = next.value;
+    if (end.type === 'aborted') return;
+    const failed = endFailure(end);
+    if (failed) {
+      const error = {
+        message: `Agent run ${runId} did not answer: ${failed}`,
+        type: 'server_error',
+        code: 'run_failed',
+      };
+      await sse.writeSSE({ data: JSON.stringify({ error }) });
+      return;
+    }
+    for (const [index, call] of (toolCalls(end) ?? []).entries())
+      await chunk({ tool_calls: [{ index, ...call }] }, null);
+    await chunk({}, finishReason(end));
+    if (includeUsage) {
+      await sse.writeSSE({
+        data: JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: chatUsage(end.usage) }),
       });
     }
-
-    const includeUsage = request.stream_options?.include_usage === true;
-    return streamSSE(c, async (sse) => {
-      const closed = new AbortController();
-      sse.onAbort(() => closed.abort());
-      const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-        sse.writeSSE({
-          data: JSON.stringify({
-            ...base,
-            object: 'chat.completion.chunk',
-            choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-            ...(includeUsage ? { usage: null } : {}),
-          }),
-        });
-      await chunk({ role: 'assistant', content: '' }, null);
-      // The answer goes out as the run produces it, not once it ended.
-      const answer = streamRunAnswer(runs, runId, { ...follow, signal: closed.signal });
-      let sent = false;
-      let next = await answer.next();
-      for (; !next.done; next = await answer.next()) {
-        await chunk({ content: (next.value.start && sent ? SEGMENT_BREAK : '') + next.value.text }, null);
-        sent = true;
-      }
-      const end = next.value;
-      if (end.type === 'aborted') return;
-      const failed = endFailure(end);
-      if (failed) {
-        await sse.writeSSE({
-          data: JSON.stringify({
-            error: {
-              message: `Agent run ${runId} did not answer: ${failed}`,
-              type: 'server_error',
-              code: 'run_failed',
-            },
-          }),
-        });
-        return;
-      }
-      for (const [index, call] of (toolCalls(end) ?? []).entries())
-        await chunk({ tool_calls: [{ index, ...call }] }, null);
-      await chunk({}, finishReason(end));
-      if (includeUsage) {
-        await sse.writeSSE({
-          data: JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: chatUsage(end.usage) }),
-        });
-      }
-      await sse.writeSSE({ data: '[DONE]' });
-    });
+    await sse.writeSSE({ data: '[DONE]' });
   });
 }
 

@@ -4,7 +4,7 @@ import type { Message } from '../../../core/index.js';
 import { apiError, readBody } from '../../http/index.js';
 import type { CallerOptions, PendingQuestion, RunRecord, RunService } from '../../records/index.js';
 import { startRefusal } from '../../routes/index.js';
-import { type AnswerEnd, type AnswerUsage, lastSeq } from '../../runs/index.js';
+import { type AnswerEnd, type AnswerUsage, lastSeq, schemaOf } from '../../runs/index.js';
 
 /**
  * What the OpenAI Chat and Responses routes share: the ids of the caller's tool calls, continuing a
@@ -102,9 +102,42 @@ export async function startOrContinue(
   return { ok: true, run: started.run };
 }
 
-/** A request's function tools and output schema as the run keeps them; undefined when it has neither. */
-export function callerOptions(options: CallerOptions): CallerOptions | undefined {
-  return options.tools?.length || options.outputSchema ? options : undefined;
+/** The answer format a request asks for: Chat's `response_format`, Responses' `text.format`, read alike. */
+export type AnswerFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema?: Record<string, unknown> };
+
+/**
+ * A request's function tools and answer format as the run keeps them (undefined when it has neither),
+ * or the 400 message naming `schemaField` when the JSON Schema cannot be read.
+ */
+export function readCaller(
+  tools: CallerOptions['tools'],
+  format: AnswerFormat | null | undefined,
+  schemaField: string,
+): { ok: true; caller?: CallerOptions } | { ok: false; message: string } {
+  let outputSchema: CallerOptions['outputSchema'];
+  if (format?.type === 'json_object') outputSchema = { schema: { type: 'object' } };
+  if (format?.type === 'json_schema') {
+    const schema = format.schema ?? { type: 'object' };
+    try {
+      schemaOf(schema);
+    } catch (error) {
+      return { ok: false, message: `${schemaField}: ${(error as Error).message}` };
+    }
+    outputSchema = { name: format.name, schema };
+  }
+  return { ok: true, caller: tools?.length || outputSchema ? { tools, outputSchema } : undefined };
+}
+
+/** How a route follows the run's answer: the final answer alone when it must match a schema, after what a continued run said. */
+export function followOf(caller: CallerOptions | undefined, continued: Continued | undefined) {
+  return {
+    finalOnly: caller?.outputSchema !== undefined,
+    afterSeq: continued?.afterSeq,
+    answered: continued?.answered,
+  };
 }
 
 /** The answer's usage as OpenAI chat usage, with `estimated: true` when a model did not report it. */

@@ -3,13 +3,14 @@ import { streamSSE } from 'hono/streaming';
 import { type AnswerDelta, type Message, redactText } from '../../../core/index.js';
 import { runFailed } from '../../http/index.js';
 import type { RunService } from '../../records/index.js';
-import { type CallerOptions, isFinished, type RunRecord } from '../../records/index.js';
-import { type AnswerEnd, type AnswerUsage, schemaOf, streamRunAnswer } from '../../runs/index.js';
+import { isFinished, type RunRecord } from '../../records/index.js';
+import { type AnswerEnd, type AnswerUsage, streamRunAnswer } from '../../runs/index.js';
 import {
-  callerOptions,
   clientCallId,
   endFailure,
+  followOf,
   type OpenAiTurn,
+  readCaller,
   readOpenAiRequest,
   startOrContinue,
   type ToolResult,
@@ -111,24 +112,14 @@ async function earlierTurns(runs: RunService, id: string): Promise<RunRecord | s
   return run;
 }
 
-function readCaller(body: ResponsesBody): { ok: true; caller?: CallerOptions } | { ok: false; message: string } {
+/** The request's function tools and `text.format` as the run keeps them. */
+function readResponsesCaller(body: ResponsesBody) {
   const tools = body.tools?.map((t) => ({
     name: t.name ?? '',
     description: t.description ?? undefined,
     parameters: t.parameters ?? undefined,
   }));
-  const format = body.text?.format;
-  let outputSchema: CallerOptions['outputSchema'];
-  if (format?.type === 'json_object') outputSchema = { schema: { type: 'object' } };
-  if (format?.type === 'json_schema') {
-    try {
-      schemaOf(format.schema);
-    } catch (error) {
-      return { ok: false, message: `text.format.schema: ${(error as Error).message}` };
-    }
-    outputSchema = { name: format.name, schema: format.schema };
-  }
-  return { ok: true, caller: callerOptions({ tools, outputSchema }) };
+  return readCaller(tools, body.text?.format, 'text.format.schema');
 }
 
 /** Builds the Response objects and stream events of one answer, numbering its items and events. */
@@ -206,7 +197,7 @@ export function responsesRoute(app: Hono, runs: RunService): void {
     const read = await readOpenAiRequest(c, ResponsesBody, unsupportedResponsesField);
     if (!read.ok) return read.response;
     const { request, invalid } = read;
-    const caller = readCaller(request);
+    const caller = readResponsesCaller(request);
     if (!caller.ok) return invalid(caller.message);
 
     const earlier: Message[] = [];
@@ -241,11 +232,7 @@ export function responsesRoute(app: Hono, runs: RunService): void {
       truncation: 'disabled',
       metadata: {},
     };
-    const follow = {
-      finalOnly: caller.caller?.outputSchema !== undefined,
-      afterSeq: continued?.afterSeq,
-      answered: continued?.answered,
-    };
+    const follow = followOf(caller.caller, continued);
     const writer = responseWriter(base, run.id);
     return request.stream
       ? streamResponse(c, { runs, runId: run.id, follow, writer })
@@ -256,7 +243,7 @@ export function responsesRoute(app: Hono, runs: RunService): void {
 interface AnswerCall {
   runs: RunService;
   runId: string;
-  follow: { finalOnly: boolean; afterSeq?: number; answered?: Set<string> };
+  follow: ReturnType<typeof followOf>;
   writer: ReturnType<typeof responseWriter>;
 }
 
