@@ -37,6 +37,7 @@ export {
   type ForkRequest,
   type ForkResult,
   type ForkStart,
+  followAnswerParts,
   followEventPages,
   followEvents,
   type IdempotencyRequest,

@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../../agent/index.js';
-import type { Message } from '../../core/index.js';
+import type { AnswerPart, AnswerPartReader, Message } from '../../core/index.js';
 import { yieldTurn } from '../../core/index.js';
 import type { Readiness } from '../health/index.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../health/index.js';
@@ -206,4 +206,17 @@ export async function* followEvents(
   stopped: () => boolean = () => false,
 ): AsyncGenerator<StoredEvent> {
   for await (const page of followEventPages(service, id, after, stopped)) yield* page;
+}
+
+/**
+ * A run's answer parts after `after`, as `reader` reads its events, until the run ends or `stopped`:
+ * what every client protocol's stream writes in its own wire format.
+ */
+export async function* followAnswerParts(
+  service: Pick<RunService, 'events' | 'changed' | 'status'>,
+  follow: { runId: string; after: number; reader: AnswerPartReader },
+  stopped: () => boolean,
+): AsyncGenerator<AnswerPart> {
+  for await (const { event } of followEvents(service, follow.runId, follow.after, stopped))
+    yield* follow.reader.read(event);
 }

@@ -1,4 +1,5 @@
 /** The native API's routes: /v1/runs (one run resource for agent and workflow runs), sessions, hooks, replay. */
+export { agentRunOf, continueAnswered, type FollowUp } from './continue-request.js';
 export { eventsRoute } from './events-route.js';
 export { ForkRunBody, forkRoute } from './fork-route.js';
 export { type HookConfig, hookRoutes } from './hook-routes.js';

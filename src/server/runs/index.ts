@@ -1,7 +1,7 @@
 /** Runs in this process: the local run service, one run's execution, continuation, forks, answers, retention. */
 export { schemaOf } from './caller-run-options.js';
 export { type ChangeSignal, createChangeSignal } from './change-signal.js';
-export { answerCalls, type CallAnswer, continueAfterQuestion } from './continue-run.js';
+export { answerCalls, type CallAnswer, continueAfterQuestion, type RunContinuation } from './continue-run.js';
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
 export { executeRun } from './execute-run.js';
 export { keepConversation } from './keep-conversation.js';

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { AnswerPart } from '../../../core/index.js';
 import { type A2aMessage, type A2aResult, type A2aTaskState, toV1StreamResponse } from '../../../tools/index.js';
-import { followEvents } from '../../records/index.js';
+import { followAnswerParts } from '../../records/index.js';
 import type { A2aContext, Begun, RpcId } from './a2a-context.js';
 import { settledQuestion } from './a2a-settled.js';
 import { toTask } from './a2a-task.js';
@@ -22,7 +22,7 @@ interface TaskStream {
  * text as they come, until it ends or asks for input.
  */
 export function streamTask(ctx: A2aContext, c: Context, rpc: { id: RpcId; v1: boolean }, begun: Begun): Response {
-  const { runId, reader } = begun;
+  const { runId } = begun;
   return streamSSE(c, async (sse) => {
     let open = true;
     sse.onAbort(() => {
@@ -33,9 +33,8 @@ export function streamTask(ctx: A2aContext, c: Context, rpc: { id: RpcId; v1: bo
     if (!first) return;
     if (begun.continued) await out.status('working', false);
     else await out.send({ ...toTask(ctx.book, first), status: { state: 'submitted', timestamp: now() } });
-    for await (const { event } of followEvents(ctx.runs, runId, begun.after, () => !open)) {
-      for (const part of reader.read(event)) if ((await streamPart(out, part)) === 'end') return;
-    }
+    for await (const part of followAnswerParts(ctx.runs, begun, () => !open))
+      if ((await streamPart(out, part)) === 'end') return;
   });
 }
 

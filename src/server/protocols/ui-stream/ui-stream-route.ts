@@ -3,9 +3,9 @@ import { streamSSE } from 'hono/streaming';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
 import { apiError } from '../../http/index.js';
-import { followEvents, type RunService } from '../../records/index.js';
-import { readAgentRequest, startRefusal } from '../../routes/index.js';
-import { answerCalls, type CallAnswer, continueAfterQuestion, keepConversation } from '../../runs/index.js';
+import { followAnswerParts, type RunService } from '../../records/index.js';
+import { agentRunOf, continueAnswered, readAgentRequest, startRefusal } from '../../routes/index.js';
+import { type CallAnswer, keepConversation } from '../../runs/index.js';
 import {
   UI_STREAM_HEADERS,
   type UiMessage,
@@ -165,100 +165,97 @@ function chunksOf(part: AnswerPart, runId: string): UiMessageChunk[] {
  * run in the same assistant message. `ask_user` stays an open tool call, answered with `addToolOutput`.
  */
 export function uiStreamRoute(app: Hono, ctx: UiStreamRouteContext): void {
-  const { runs, sessions } = ctx;
   app.post('/v1/agents/:name/ui-stream', async (c) => {
-    const body = await readAgentRequest(c, runs, UiStreamBody);
+    const body = await readAgentRequest(c, ctx.runs, UiStreamBody);
     if (!body.ok) return body.response;
-    const { agent } = body;
-    const { id: chatId, messages } = body.value;
+    const { messages } = body.value;
     const last = messages[messages.length - 1];
-
-    if (last.role === 'assistant') {
-      const runId = runOf(last);
-      const answers = answersIn(last);
-      if (!runId || answers.length === 0) {
-        return apiError(
-          c,
-          'invalid_request',
-          'Invalid request body: the last message is an assistant message with no answered approval or ask_user output; send a user message, or answer with addToolApprovalResponse / addToolOutput.',
-        );
-      }
-      const run = await runs.get(runId);
-      if (!run || run.agent !== agent) {
-        return apiError(c, 'not_found', `No run "${runId}" of agent "${agent}" to continue.`);
-      }
-      const from = await continueAfterQuestion(
-        runs,
-        runId,
-        answers.map((a) => a.callId),
-      );
-      if (!from) return apiError(c, 'conflict', `Run "${runId}" never asked about these tool calls.`);
-      const outcome = await answerCalls(runs, runId, answers);
-      if (outcome === 'not_found') return apiError(c, 'not_found', `No run with id "${runId}".`);
-      if (outcome === 'no_question') {
-        return apiError(c, 'conflict', `Run "${runId}" is not waiting on these tool calls (answered already?).`);
-      }
-      return stream(c, { runId, messageId: last.id, reader: from.reader, after: from.after });
-    }
-
-    // A new message leaves a run still waiting on the last answer's question behind: it is stopped.
-    const previous = messages.findLast((m) => m.role === 'assistant');
-    const abandoned = previous && runOf(previous);
-    if (abandoned && (await runs.get(abandoned))?.status === 'waiting') await runs.cancel(abandoned);
-
-    if (last.role !== 'user') {
-      return apiError(c, 'invalid_request', 'Invalid request body: the last message must be a user message.');
-    }
-    const input = userText(last, messages.length - 1);
-    if ('field' in input) {
-      return apiError(
-        c,
-        'invalid_request',
-        `Invalid request body: ${input.field} is a "${input.type}" part; an agent run takes text parts only.`,
-      );
-    }
-    const earlier = messages.slice(0, -1);
-    const history = earlier.length === 0 && sessions ? await sessions.load(chatId) : uiHistory(earlier);
-    const started = await runs.start({ agent, input: input.text, history, source: 'chat' });
-    if (!started.ok) return startRefusal(c, started, agent);
-    const runId = started.run.id;
-    if (sessions)
-      keepConversation({ runs, sessions, sessionId: chatId, history, input: input.text, runId, onError: ctx.onError });
-    return stream(c, { runId, messageId: `msg-${runId}`, reader: createAnswerPartReader({ runId }), after: 0 });
+    if (last.role === 'assistant') return continueRun(ctx, c, body.agent, last);
+    return startRun(ctx, c, body.agent, body.value);
   });
+}
 
-  function stream(
-    c: Context,
-    { runId, messageId, reader, after }: { runId: string; messageId: string; reader: AnswerPartReader; after: number },
-  ): Response {
-    for (const [name, value] of Object.entries(UI_STREAM_HEADERS)) c.header(name, value);
-    return streamSSE(c, async (sse) => {
-      let open = true;
-      sse.onAbort(() => {
-        open = false;
-      });
-      const write = (chunk: UiMessageChunk) => sse.writeSSE({ data: JSON.stringify(chunk) });
-      const metadata = { thinkflow: { runId } };
-      await write({ type: 'start', messageId, messageMetadata: metadata });
-      let ended = false;
-      outer: for await (const { event } of followEvents(runs, runId, after, () => !open)) {
-        for (const part of reader.read(event)) {
-          for (const chunk of chunksOf(part, runId)) await write(chunk);
-          if (part.type === 'run_end') ended = true;
-          // The run waits for a person: this response ends, the answer comes with the next request.
-          if (part.type === 'question') {
-            await write({ type: 'finish', finishReason: 'tool-calls', messageMetadata: metadata });
-            ended = true;
-            break outer;
-          }
-        }
-      }
-      if (!open) return;
-      if (!ended) {
-        await write({ type: 'error', errorText: `Run ${runId} ended without a run_end event.` });
-        await write({ type: 'finish', finishReason: 'error' });
-      }
-      await sse.writeSSE({ data: '[DONE]' });
-    });
+/** An assistant message with answered approvals or `ask_user` outputs continues its run, in the same message. */
+async function continueRun(ctx: UiStreamRouteContext, c: Context, agent: string, last: UiMessage): Promise<Response> {
+  const runId = runOf(last);
+  const answers = answersIn(last);
+  if (!runId || answers.length === 0) {
+    return apiError(
+      c,
+      'invalid_request',
+      'Invalid request body: the last message is an assistant message with no answered approval or ask_user output; send a user message, or answer with addToolApprovalResponse / addToolOutput.',
+    );
   }
+  const found = await agentRunOf(c, ctx.runs, { agent, runId, to: 'continue' });
+  if (!found.ok) return found.response;
+  const continued = await continueAnswered(c, ctx.runs, { runId, answers, asked: 'tool calls' });
+  if (!continued.ok) return continued.response;
+  const { reader, after } = continued.from;
+  return streamUi(c, ctx.runs, { runId, messageId: last.id, reader, after });
+}
+
+/** A new user message starts a run; a run still waiting on the last answer's question is left behind, stopped. */
+async function startRun(ctx: UiStreamRouteContext, c: Context, agent: string, body: UiStreamBody): Promise<Response> {
+  const { runs, sessions } = ctx;
+  const { id: chatId, messages } = body;
+  const last = messages[messages.length - 1];
+  const previous = messages.findLast((m) => m.role === 'assistant');
+  const abandoned = previous && runOf(previous);
+  if (abandoned && (await runs.get(abandoned))?.status === 'waiting') await runs.cancel(abandoned);
+
+  if (last.role !== 'user') {
+    return apiError(c, 'invalid_request', 'Invalid request body: the last message must be a user message.');
+  }
+  const input = userText(last, messages.length - 1);
+  if ('field' in input) {
+    return apiError(
+      c,
+      'invalid_request',
+      `Invalid request body: ${input.field} is a "${input.type}" part; an agent run takes text parts only.`,
+    );
+  }
+  const earlier = messages.slice(0, -1);
+  const history = earlier.length === 0 && sessions ? await sessions.load(chatId) : uiHistory(earlier);
+  const started = await runs.start({ agent, input: input.text, history, source: 'chat' });
+  if (!started.ok) return startRefusal(c, started, agent);
+  const runId = started.run.id;
+  if (sessions)
+    keepConversation({ runs, sessions, sessionId: chatId, history, input: input.text, runId, onError: ctx.onError });
+  return streamUi(c, runs, { runId, messageId: `msg-${runId}`, reader: createAnswerPartReader({ runId }), after: 0 });
+}
+
+/** Streams the run's answer parts as UI message chunks, in one assistant message. */
+function streamUi(
+  c: Context,
+  runs: RunService,
+  follow: { runId: string; messageId: string; reader: AnswerPartReader; after: number },
+): Response {
+  const { runId, messageId } = follow;
+  for (const [name, value] of Object.entries(UI_STREAM_HEADERS)) c.header(name, value);
+  return streamSSE(c, async (sse) => {
+    let open = true;
+    sse.onAbort(() => {
+      open = false;
+    });
+    const write = (chunk: UiMessageChunk) => sse.writeSSE({ data: JSON.stringify(chunk) });
+    const metadata = { thinkflow: { runId } };
+    await write({ type: 'start', messageId, messageMetadata: metadata });
+    let ended = false;
+    for await (const part of followAnswerParts(runs, follow, () => !open)) {
+      for (const chunk of chunksOf(part, runId)) await write(chunk);
+      if (part.type === 'run_end') ended = true;
+      // The run waits for a person: this response ends, the answer comes with the next request.
+      if (part.type === 'question') {
+        await write({ type: 'finish', finishReason: 'tool-calls', messageMetadata: metadata });
+        ended = true;
+        break;
+      }
+    }
+    if (!open) return;
+    if (!ended) {
+      await write({ type: 'error', errorText: `Run ${runId} ended without a run_end event.` });
+      await write({ type: 'finish', finishReason: 'error' });
+    }
+    await sse.writeSSE({ data: '[DONE]' });
+  });
 }
