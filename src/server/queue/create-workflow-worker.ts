@@ -10,7 +10,7 @@ import {
 import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from '../health/index.js';
 import { createWorkflowEventLog } from '../workflows/index.js';
 import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
-import { QueuedStep, type QueuedStepResult } from './queue-step-dispatch.js';
+import { QueuedStep, type QueuedStepResult } from './queued-step.js';
 
 /** Options of `createWorkflowWorker`. */
 export interface WorkflowWorkerOptions extends QueueLocation {
