@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText, writeStderr } from '../core/index.js';
@@ -94,13 +94,18 @@ export interface ThinkflowApp {
 export function createApp(options: CreateAppOptions): ThinkflowApp {
   const service =
     options.runs ?? createLocalRuns({ agents: options.agents, store: options.store, limits: options.limits });
-  // What every route sees: the caller's own runs, started with their owner and Idempotency-Key.
-  const runs = callerRuns(service);
-  const sessions = options.sessions && callerSessions(options.sessions);
   const app = new Hono();
-  // An outage fails every request the same way: one line per interval, with a count.
+  const reportError = requestErrorReporter(options);
+  guardRoutes(app, service, options);
+  mountRoutes(app, service, options, reportError);
+  answerErrors(app, options, reportError);
+  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs: service, hono: app };
+}
+
+/** Where a handler's error goes: `onError`, else stderr (redacted; an outage once per interval, with a count). */
+function requestErrorReporter(options: CreateAppOptions): (error: unknown) => void {
   const outageLog = stderrErrors('thinkflow server: requests failed');
-  const reportError = (error: unknown) => {
+  return (error) => {
     if (options.onError) options.onError(error);
     else if (isDependencyUnavailable(error)) outageLog(error);
     else {
@@ -108,6 +113,10 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       writeStderr(`thinkflow server: a request failed: ${redactText(text)}\n`);
     }
   };
+}
+
+/** What stands before the routes: security checks, health and readiness, the caller, the body limit. */
+function guardRoutes(app: Hono, service: RunService, options: CreateAppOptions): void {
   app.use(closeUnreadBody());
   // Before every route, /health included: Host, Origin and body type (see security-middleware.ts).
   app.use(
@@ -139,6 +148,18 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   });
   app.use('/v1/*', limit);
   app.use('/a2a/:name', limit);
+}
+
+/** The native API's routes and the client protocols', over the caller's own runs and sessions. */
+function mountRoutes(
+  app: Hono,
+  service: RunService,
+  options: CreateAppOptions,
+  reportError: (error: unknown) => void,
+): void {
+  // What every route sees: the caller's own runs, started with their owner and Idempotency-Key.
+  const runs = callerRuns(service);
+  const sessions = options.sessions && callerSessions(options.sessions);
   listRunsRoute(app, runs);
   runRoutes(app, runs, options.workflows);
   // Before the workflow routes: an agent run's fork is answered here, a workflow run's passed on.
@@ -157,6 +178,10 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
   a2aRoutes(app, { runs, sessions, authRequired: authRequired(options.auth), onError: reportError });
   hookRoutes(app, runs, options.hooks ?? {}, reportError);
   if (options.workflows) workflowRoutes(app, options.workflows);
+}
+
+/** A path no route answers (404, or 405 naming the methods that do), and a handler's error. */
+function answerErrors(app: Hono, options: CreateAppOptions, reportError: (error: unknown) => void): void {
   app.notFound((c) => {
     const allowed = allowedMethods(app, c.req.path);
     if (allowed.length === 0) return apiError(c, 'not_found', `No route ${c.req.method} ${c.req.path}.`);
@@ -174,26 +199,29 @@ export function createApp(options: CreateAppOptions): ThinkflowApp {
       else writeStderr(`${line}\n`);
       return apiError(c, 'invalid_request', 'The client closed the connection before the request was read.');
     }
+    reportError(error);
     // Once a run is started, a retry of the request would start another: say so, in a way clients obey.
     const started = currentScope()?.started?.at(-1);
+    // An outage, not a bug: the client retries later (unless its run started). One line in the log
+    // (serve throttles them).
     if (isDependencyUnavailable(error)) {
-      // An outage, not a bug: the client retries later (unless its run started). One line in the log
-      // (serve throttles them).
-      reportError(error);
       if (started) return runFailed(c, started, 'a service the server needs became unreachable while answering');
-      const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
-      const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
-      const name =
-        dependency === 'redis' ? 'Redis' : dependency === 'postgres' ? 'PostgreSQL' : 'A service the server needs';
-      return apiError(c, 'dependency_unavailable', `${name} is unreachable right now; retry in ${seconds} s.`, {
-        'Retry-After': String(seconds),
-      });
+      return dependencyUnavailable(c, error);
     }
-    reportError(error);
     if (started) return runFailed(c, started, 'the server failed while answering');
     return apiError(c, 'internal', 'The server failed to handle the request.');
   });
-  return { fetch: (request) => Promise.resolve(app.fetch(request)), runs: service, hono: app };
+}
+
+/** The 503 of an outage, naming the service and when to retry. */
+function dependencyUnavailable(c: Context, error: unknown): Response {
+  const dependency = error instanceof DependencyUnavailableError ? error.dependency : undefined;
+  const seconds = error instanceof DependencyUnavailableError ? error.retryAfterSeconds : 5;
+  const name =
+    dependency === 'redis' ? 'Redis' : dependency === 'postgres' ? 'PostgreSQL' : 'A service the server needs';
+  return apiError(c, 'dependency_unavailable', `${name} is unreachable right now; retry in ${seconds} s.`, {
+    'Retry-After': String(seconds),
+  });
 }
 
 /** The methods that some route answers on `path` (for a 405 and its `Allow` header). */

@@ -4,7 +4,7 @@ import { thinkflowHome } from '../llm/index.js';
 import { SqliteSessionStore } from '../memory/node.js';
 import { type ApiToken, authRequired, checkTokenEntries } from './caller/index.js';
 import type { StoreConfig, ThinkflowConfig } from './config/index.js';
-import { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
+import { createApp, type ThinkflowApp } from './create-app.js';
 import { createLogThrottle, isDependencyUnavailable } from './health/index.js';
 import { listenHttp } from './listen/index.js';
 import { createQueueRuns, queueStepDispatch } from './queue/index.js';
@@ -14,7 +14,7 @@ import { startSchedules } from './schedules/index.js';
 import { boundHosts, envApiTokens } from './security/index.js';
 import { PostgresRunStore } from './stores/index.js';
 import { SqliteRunStore } from './stores/node.js';
-import { openWorkflowRuns } from './workflows/index.js';
+import { openWorkflowRuns, type WorkflowRuns } from './workflows/index.js';
 
 export interface ServeOptions {
   config: ThinkflowConfig;
@@ -100,40 +100,21 @@ export async function openStore(
  */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { config } = options;
-  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  // Errors can carry URLs with credentials or keys echoed by a provider: never log them as they are.
-  const log = (line: string) => write(redactText(line));
-  // An outage repeats the same error for every request and reconnect: one line per interval, with a count.
-  const throttled = createLogThrottle(log);
-  const logError = (prefix: string, e: unknown) =>
-    isDependencyUnavailable(e)
-      ? throttled(`${prefix}${e instanceof Error ? e.message : String(e)}`)
-      : log(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  const logs = serverLog(options);
+  const { log } = logs;
   // A token no client can send is refused before anything opens.
   const tokens = checkTokenEntries([...apiTokens(config), ...(options.tokens ?? [])]);
   const hostname = options.hostname ?? '127.0.0.1';
   const store = await openStore(options, config.store);
-  const agents = config.agents ?? {};
-  const runs = options.queue
-    ? createQueueRuns({
-        redisUrl: options.queue,
-        queueName: options.queueName,
-        prefix: options.queuePrefix,
-        agents: Object.keys(agents),
-        store,
-        limits: config.limits,
-        recoveryIntervalMs: options.recoveryIntervalMs,
-        onError: (e) => logError('thinkflow serve: ', e),
-        onRecovered: (n) => log(`thinkflow serve: re-enqueued ${n} run(s) that had no job (PostgreSQL holds them).`),
-      })
-    : createLocalRuns({ agents, store, limits: config.limits, onError: (e) => log(`thinkflow serve: ${String(e)}`) });
+  const runs = openRuns(options, store, logs);
   const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
   const auth = { ...config.auth, tokens };
   if (!authRequired(auth))
     log(
       'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).',
     );
-  const appOptions: CreateAppOptions = {
+  const { workflows, steps } = openWorkflows(options, store, logs);
+  const app = createApp({
     runs,
     auth,
     security: {
@@ -149,32 +130,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     hooks: config.hooks,
     studio: config.studio,
     sessions,
-    replayAgents: agents,
-    onError: (e) => logError('thinkflow serve: a request failed: ', e),
+    replayAgents: config.agents ?? {},
+    onError: (e) => logs.logError('thinkflow serve: a request failed: ', e),
     log,
-  };
-  // The config's workflows run in this process, checkpointed next to the runs (same data dir, or `--pg`);
-  // with `--queue` (and `--pg`, which the workers read and write too), their steps run on the workers.
-  const steps =
-    options.queue && options.pg && config.workflows && Object.keys(config.workflows).length > 0
-      ? queueStepDispatch({
-          redisUrl: options.queue,
-          queueName: options.queueName,
-          prefix: options.queuePrefix,
-          onError: (e) => logError('thinkflow serve: ', e),
-        })
-      : undefined;
-  const workflows = openWorkflowRuns({
-    dispatch: steps?.dispatch,
-    workflows: config.workflows,
-    pg: options.pg,
-    pgSchema: options.pgSchema,
-    dataDir: options.dataDir ?? thinkflowHome(),
-    claims: store,
-    onError: (e) => logError('thinkflow serve (workflows): ', e),
+    ...(workflows ? { workflows } : {}),
   });
-  if (workflows) appOptions.workflows = workflows;
-  const app = createApp(appOptions);
   const retention = startRetention({
     store,
     config: {
@@ -186,12 +146,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const stopSchedules = startSchedules(config.schedules ?? [], runs, { onError: (e) => log(`schedule: ${String(e)}`) });
 
   const { server, port } = await listenHttp({ fetch: app.fetch, port: options.port ?? 8787, hostname });
-  if ('resumeUnfinished' in runs && typeof runs.resumeUnfinished === 'function') {
-    const resumed = await runs.resumeUnfinished();
-    if (resumed > 0) log(`thinkflow serve: resuming ${resumed} unfinished run(s) from their checkpoints.`);
-  }
-  const recovered = (await workflows?.recover()) ?? 0;
-  if (recovered > 0) log(`thinkflow serve: resuming ${recovered} unfinished workflow run(s) from their checkpoints.`);
+  await resumeUnfinished(runs, workflows, log);
 
   let closing: Promise<void> | undefined;
   return {
@@ -214,9 +169,94 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await steps?.close();
         await store.close();
         await sessions.close?.();
-        throttled.close();
+        logs.throttled.close();
       })();
       return closing;
     },
   };
+}
+
+/** Where the server's lines go: redacted, and an outage's repeated error once per interval with a count. */
+interface ServerLog {
+  log: (line: string) => void;
+  logError: (prefix: string, error: unknown) => void;
+  throttled: ReturnType<typeof createLogThrottle>;
+}
+
+function serverLog(options: Pick<ServeOptions, 'log'>): ServerLog {
+  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Errors can carry URLs with credentials or keys echoed by a provider: never log them as they are.
+  const log = (line: string) => write(redactText(line));
+  // An outage repeats the same error for every request and reconnect: one line per interval, with a count.
+  const throttled = createLogThrottle(log);
+  const logError = (prefix: string, e: unknown) =>
+    isDependencyUnavailable(e)
+      ? throttled(`${prefix}${e instanceof Error ? e.message : String(e)}`)
+      : log(`${prefix}${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return { log, logError, throttled };
+}
+
+/** The run service: queue mode with `--queue` (workers execute the runs), else runs in this process. */
+function openRuns(options: ServeOptions, store: RunStore, { log, logError }: ServerLog): RunService {
+  const { config } = options;
+  const agents = config.agents ?? {};
+  if (!options.queue)
+    return createLocalRuns({
+      agents,
+      store,
+      limits: config.limits,
+      onError: (e) => log(`thinkflow serve: ${String(e)}`),
+    });
+  return createQueueRuns({
+    redisUrl: options.queue,
+    queueName: options.queueName,
+    prefix: options.queuePrefix,
+    agents: Object.keys(agents),
+    store,
+    limits: config.limits,
+    recoveryIntervalMs: options.recoveryIntervalMs,
+    onError: (e) => logError('thinkflow serve: ', e),
+    onRecovered: (n) => log(`thinkflow serve: re-enqueued ${n} run(s) that had no job (PostgreSQL holds them).`),
+  });
+}
+
+/**
+ * The config's workflows run in this process, checkpointed next to the runs (same data dir, or `--pg`);
+ * with `--queue` (and `--pg`, which the workers read and write too), their steps run on the workers.
+ */
+function openWorkflows(options: ServeOptions, store: RunStore, { logError }: ServerLog) {
+  const { config } = options;
+  const steps =
+    options.queue && options.pg && config.workflows && Object.keys(config.workflows).length > 0
+      ? queueStepDispatch({
+          redisUrl: options.queue,
+          queueName: options.queueName,
+          prefix: options.queuePrefix,
+          onError: (e) => logError('thinkflow serve: ', e),
+        })
+      : undefined;
+  const workflows = openWorkflowRuns({
+    dispatch: steps?.dispatch,
+    workflows: config.workflows,
+    pg: options.pg,
+    pgSchema: options.pgSchema,
+    dataDir: options.dataDir ?? thinkflowHome(),
+    claims: store,
+    onError: (e) => logError('thinkflow serve (workflows): ', e),
+  });
+  return { workflows, steps };
+}
+
+/** Resumes the runs and workflow runs a stopped server left unfinished, from their checkpoints. */
+async function resumeUnfinished(
+  runs: RunService,
+  workflows: WorkflowRuns | undefined,
+  log: (line: string) => void,
+): Promise<void> {
+  if ('resumeUnfinished' in runs && typeof runs.resumeUnfinished === 'function') {
+    const resumed = await runs.resumeUnfinished();
+    if (resumed > 0) log(`thinkflow serve: resuming ${resumed} unfinished run(s) from their checkpoints.`);
+  }
+  const recovered = (await workflows?.recover()) ?? 0;
+  if (recovered > 0) log(`thinkflow serve: resuming ${recovered} unfinished workflow run(s) from their checkpoints.`);
 }
