@@ -6,6 +6,9 @@ import {
   DEFAULT_PRUNE_BATCH,
   type IdempotencyClaim,
   MAX_PAGE,
+  type PruneRequest,
+  type RunPage,
+  type RunQuery,
   type RunRecord,
   type RunStore,
   type RunSummary,
@@ -33,6 +36,45 @@ function summaryOf(run: RunRecord): RunSummary {
   return summary;
 }
 
+/** The runs of the query's page, newest first, after its cursor. */
+function queryPage(runs: Iterable<RunRecord>, query: RunQuery): RunPage {
+  const cursor = query.before === undefined ? undefined : readCursor(query.before);
+  const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
+  const found = [...runs]
+    .filter(
+      (run) =>
+        (query.agent === undefined || run.agent === query.agent) &&
+        (query.owner === undefined || run.owner === query.owner) &&
+        (!query.status?.length || query.status.includes(run.status)) &&
+        (!cursor || run.createdAt < cursor.createdAt || (run.createdAt === cursor.createdAt && run.id < cursor.id)),
+    )
+    .sort(newestFirst);
+  const page = found.slice(0, limit).map(summaryOf);
+  return found.length > limit ? { runs: page, next: cursorAfter(page[page.length - 1]) } : { runs: page };
+}
+
+/** The ended runs a prune request takes, oldest first (all of them: the caller takes a batch). */
+function expiredRuns(runs: Iterable<RunRecord>, request: PruneRequest): RunRecord[] | undefined {
+  const all = [...runs].sort(newestFirst);
+  const newestPruned = request.keepNewest === undefined ? undefined : all[Math.max(0, request.keepNewest)]?.createdAt;
+  const bounds = pruneBoundsAfter(request, newestPruned);
+  if (!bounds) return undefined;
+  return all
+    .filter(
+      (run) =>
+        run.createdAt < bounds.createdBefore &&
+        !unfinished(run.status) &&
+        (run.updatedAt < bounds.endedBefore || run.createdAt < bounds.countBefore),
+    )
+    .reverse();
+}
+
+/** A copy of what `map` keeps under `id`. */
+const copied = <T>(map: Map<string, T>, id: string): T | undefined => {
+  const value = map.get(id);
+  return value && copy(value);
+};
+
 /**
  * Keeps runs, their events and checkpoints in memory, gone with the process: the run store for
  * Workers, Deno Deploy, Bun and tests, where SQLite cannot load (`createApp({ agents, store:
@@ -44,26 +86,14 @@ export function memoryRunStore(): RunStore {
   const checkpoints = new Map<string, Checkpoint>();
   const claims = new Map<string, IdempotencyClaim>();
   const claimKey = (claim: Pick<IdempotencyClaim, 'scope' | 'key'>) => JSON.stringify([claim.scope, claim.key]);
-  const forget = (id: string) => {
-    runs.delete(id);
-    events.delete(id);
-    checkpoints.delete(id);
-  };
   const store: RunStore = {
     async init() {},
     async createRun(run) {
       runs.set(run.id, copy(run));
     },
-    async getRun(id) {
-      const run = runs.get(id);
-      return run && copy(run);
-    },
-    async getStatus(id) {
-      return runs.get(id)?.status;
-    },
-    async getRuns(ids) {
-      return ids.flatMap((id) => (runs.has(id) ? [copy(runs.get(id)!)] : []));
-    },
+    getRun: async (id) => copied(runs, id),
+    getStatus: async (id) => runs.get(id)?.status,
+    getRuns: async (ids) => ids.flatMap((id) => (runs.has(id) ? [copy(runs.get(id)!)] : [])),
     async updateRun(id, patch) {
       const run = runs.get(id);
       if (!run) return;
@@ -78,21 +108,7 @@ export function memoryRunStore(): RunStore {
         .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
       return found.slice(0, limit ?? found.length).map(copy);
     },
-    async queryRuns(query) {
-      const cursor = query.before === undefined ? undefined : readCursor(query.before);
-      const limit = Math.min(Math.max(1, query.limit ?? DEFAULT_PAGE), MAX_PAGE);
-      const found = [...runs.values()]
-        .filter(
-          (run) =>
-            (query.agent === undefined || run.agent === query.agent) &&
-            (query.owner === undefined || run.owner === query.owner) &&
-            (!query.status?.length || query.status.includes(run.status)) &&
-            (!cursor || run.createdAt < cursor.createdAt || (run.createdAt === cursor.createdAt && run.id < cursor.id)),
-        )
-        .sort(newestFirst);
-      const page = found.slice(0, limit).map(summaryOf);
-      return found.length > limit ? { runs: page, next: cursorAfter(page[page.length - 1]) } : { runs: page };
-    },
+    queryRuns: async (query) => queryPage(runs.values(), query),
     async claimIdempotencyKey(claim, expiredBefore) {
       for (const [key, held] of claims) if (held.createdAt < expiredBefore) claims.delete(key);
       const key = claimKey(claim);
@@ -112,33 +128,17 @@ export function memoryRunStore(): RunStore {
       const after = (events.get(runId) ?? []).filter((e) => e.seq > afterSeq);
       return copy(after.slice(0, limit ?? after.length));
     },
-    async lastSeq(runId) {
-      return events.get(runId)?.at(-1)?.seq ?? 0;
-    },
+    lastSeq: async (runId) => events.get(runId)?.at(-1)?.seq ?? 0,
     async saveCheckpoint(checkpoint) {
       checkpoints.set(checkpoint.runId, copy(checkpoint));
     },
-    async loadCheckpoint(runId) {
-      const checkpoint = checkpoints.get(runId);
-      return checkpoint && copy(checkpoint);
-    },
+    loadCheckpoint: async (runId) => copied(checkpoints, runId),
     async pruneRuns(request) {
-      const all = [...runs.values()].sort(newestFirst);
-      const newestPruned =
-        request.keepNewest === undefined ? undefined : all[Math.max(0, request.keepNewest)]?.createdAt;
-      const bounds = pruneBoundsAfter(request, newestPruned);
-      if (!bounds) return { runs: 0 };
-      const expired = all
-        .filter(
-          (run) =>
-            run.createdAt < bounds.createdBefore &&
-            !unfinished(run.status) &&
-            (run.updatedAt < bounds.endedBefore || run.createdAt < bounds.countBefore),
-        )
-        .reverse();
+      const expired = expiredRuns(runs.values(), request);
+      if (!expired) return { runs: 0 };
       if (request.dryRun) return { runs: expired.length };
       const batch = expired.slice(0, Math.max(1, request.limit ?? DEFAULT_PRUNE_BATCH));
-      for (const run of batch) forget(run.id);
+      for (const { id } of batch) for (const map of [runs, events, checkpoints]) map.delete(id);
       return { runs: batch.length };
     },
     async stats() {
