@@ -76,80 +76,97 @@ type UriTemplateModule = typeof import('@modelcontextprotocol/sdk/shared/uriTemp
  */
 export function registerCatalog(server: Server, catalog: McpCatalog, subscriptions: Set<string>): void {
   const sdk = '@modelcontextprotocol/sdk';
-  const types = requireOptional<Types>('mcp', sdk, 'types.js');
   const { UriTemplate } = requireOptional<UriTemplateModule>('mcp', sdk, 'shared/uriTemplate.js');
-  const resources = catalog.resources ?? [];
-  const templates = (catalog.resourceTemplates ?? []).map((template) => ({
-    template,
-    matcher: new UriTemplate(template.uriTemplate),
+  const served: ServedCatalog = {
+    server,
+    types: requireOptional<Types>('mcp', sdk, 'types.js'),
+    resources: catalog.resources ?? [],
+    templates: (catalog.resourceTemplates ?? []).map((template) => ({
+      template,
+      matcher: new UriTemplate(template.uriTemplate),
+    })),
+    prompts: catalog.prompts ?? [],
+    subscriptions,
+  };
+  if (served.resources.length > 0 || served.templates.length > 0) registerResources(served);
+  if (served.prompts.length > 0) registerPrompts(served);
+  registerCompletion(served);
+}
+
+/** What one server serves, with the SDK it registers it through. */
+interface ServedCatalog {
+  server: Server;
+  types: Types;
+  resources: readonly McpResource[];
+  templates: { template: McpResourceTemplate; matcher: InstanceType<UriTemplateModule['UriTemplate']> }[];
+  prompts: readonly McpPrompt[];
+  subscriptions: Set<string>;
+}
+
+function registerResources({ server, types, resources, templates, subscriptions }: ServedCatalog): void {
+  server.setRequestHandler(types.ListResourcesRequestSchema, () => ({
+    resources: resources.map(
+      ({ uri, name, title, description, mimeType }): Resource => ({ uri, name, title, description, mimeType }),
+    ),
   }));
-  const prompts = catalog.prompts ?? [];
-  const invalid = (message: string) => new types.McpError(types.ErrorCode.InvalidParams, message);
-
-  if (resources.length > 0 || templates.length > 0) {
-    server.setRequestHandler(types.ListResourcesRequestSchema, () => ({
-      resources: resources.map(
-        ({ uri, name, title, description, mimeType }): Resource => ({ uri, name, title, description, mimeType }),
-      ),
-    }));
-    server.setRequestHandler(types.ListResourceTemplatesRequestSchema, () => ({
-      resourceTemplates: templates.map(
-        ({ template: { uriTemplate, name, title, description, mimeType } }): ResourceTemplate => ({
-          uriTemplate,
-          name,
-          title,
-          description,
-          mimeType,
-        }),
-      ),
-    }));
-    server.setRequestHandler(types.ReadResourceRequestSchema, async ({ params: { uri } }) => {
-      const fixed = resources.find((resource) => resource.uri === uri);
-      if (fixed) return readResult(uri, fixed.mimeType, await fixed.read());
-      for (const { template, matcher } of templates) {
-        const vars = matcher.match(uri);
-        if (vars) return readResult(uri, template.mimeType, await template.read(uri, flatten(vars)));
-      }
-      // -32002 is the spec's "resource not found".
-      throw new types.McpError(-32002, `Resource not found: ${uri}. List them with resources/list.`, { uri });
-    });
-    server.setRequestHandler(types.SubscribeRequestSchema, ({ params: { uri } }) => {
-      subscriptions.add(uri);
-      return {};
-    });
-    server.setRequestHandler(types.UnsubscribeRequestSchema, ({ params: { uri } }) => {
-      subscriptions.delete(uri);
-      return {};
-    });
-  }
-
-  if (prompts.length > 0) {
-    server.setRequestHandler(types.ListPromptsRequestSchema, () => ({
-      prompts: prompts.map(({ name, title, description, arguments: args }) => ({
+  server.setRequestHandler(types.ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: templates.map(
+      ({ template: { uriTemplate, name, title, description, mimeType } }): ResourceTemplate => ({
+        uriTemplate,
         name,
         title,
         description,
-        arguments: args?.map(({ name: arg, description: about, required }) => ({
-          name: arg,
-          description: about,
-          required,
-        })),
-      })),
-    }));
-    server.setRequestHandler(types.GetPromptRequestSchema, async ({ params }) => {
-      const prompt = prompts.find((p) => p.name === params.name);
-      if (!prompt) {
-        throw invalid(`Unknown prompt "${params.name}". Available: ${prompts.map((p) => p.name).join(', ')}.`);
-      }
-      const args = params.arguments ?? {};
-      const missing = (prompt.arguments ?? [])
-        .filter((a) => a.required && args[a.name] === undefined)
-        .map((a) => a.name);
-      if (missing.length > 0) throw invalid(`Prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}.`);
-      return promptResult(prompt, await prompt.get(args), types);
-    });
-  }
+        mimeType,
+      }),
+    ),
+  }));
+  server.setRequestHandler(types.ReadResourceRequestSchema, async ({ params: { uri } }) => {
+    const fixed = resources.find((resource) => resource.uri === uri);
+    if (fixed) return readResult(uri, fixed.mimeType, await fixed.read());
+    for (const { template, matcher } of templates) {
+      const vars = matcher.match(uri);
+      if (vars) return readResult(uri, template.mimeType, await template.read(uri, flatten(vars)));
+    }
+    // -32002 is the spec's "resource not found".
+    throw new types.McpError(-32002, `Resource not found: ${uri}. List them with resources/list.`, { uri });
+  });
+  server.setRequestHandler(types.SubscribeRequestSchema, ({ params: { uri } }) => {
+    subscriptions.add(uri);
+    return {};
+  });
+  server.setRequestHandler(types.UnsubscribeRequestSchema, ({ params: { uri } }) => {
+    subscriptions.delete(uri);
+    return {};
+  });
+}
 
+function registerPrompts({ server, types, prompts }: ServedCatalog): void {
+  const invalid = (message: string) => new types.McpError(types.ErrorCode.InvalidParams, message);
+  server.setRequestHandler(types.ListPromptsRequestSchema, () => ({
+    prompts: prompts.map(({ name, title, description, arguments: args }) => ({
+      name,
+      title,
+      description,
+      arguments: args?.map(({ name: arg, description: about, required }) => ({
+        name: arg,
+        description: about,
+        required,
+      })),
+    })),
+  }));
+  server.setRequestHandler(types.GetPromptRequestSchema, async ({ params }) => {
+    const prompt = prompts.find((p) => p.name === params.name);
+    if (!prompt) {
+      throw invalid(`Unknown prompt "${params.name}". Available: ${prompts.map((p) => p.name).join(', ')}.`);
+    }
+    const args = params.arguments ?? {};
+    const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+    if (missing.length > 0) throw invalid(`Prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}.`);
+    return promptResult(prompt, await prompt.get(args), types);
+  });
+}
+
+function registerCompletion({ server, types, prompts, templates }: ServedCatalog): void {
   server.setRequestHandler(types.CompleteRequestSchema, async ({ params }) => {
     const context = params.context?.arguments ?? {};
     let completer: McpCompleter | undefined;

@@ -80,101 +80,120 @@ const refuse: Refuse = (_c, code, message, headers) => rpcError(errorStatus(code
  * Mount it in hono (`app.all('/mcp', (c) => handler(c.req.raw))`) or bind it with `serveMcp`.
  */
 export function mcpFetchHandler(tools: readonly AnyTool[], options: McpFetchHandlerOptions = {}): McpFetchHandler {
-  const path = options.path ?? '/mcp';
-  const { WebStandardStreamableHTTPServerTransport } = requireOptional<
-    typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
-  >('mcp', '@modelcontextprotocol/sdk', 'server/webStandardStreamableHttp.js');
-  const { JSONRPCMessageSchema } = requireOptional<typeof import('@modelcontextprotocol/sdk/types.js')>(
-    'mcp',
-    '@modelcontextprotocol/sdk',
-    'types.js',
-  );
-  const isMessage = (message: unknown) => JSONRPCMessageSchema.safeParse(message).success;
-  const sessions = mcpSessions(options);
-  const failed = (error: unknown) => {
-    if (options.onError) options.onError(error);
-    else process.stderr.write(`thinkflow mcp: ${redactText(String(error))}\n`);
-    return rpcError(500, -32603, 'Internal error: the MCP endpoint failed to handle the request.');
-  };
-
-  const open = async (request: Request, body: unknown): Promise<Response> => {
-    const server = createMcpServer(tools, options);
-    const transport: InstanceType<typeof WebStandardStreamableHTTPServerTransport> =
-      new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: newSessionId,
-        eventStore: memoryEventStore(),
-        onsessioninitialized: (id) => sessions.add(id, { server, transport, lastSeen: Date.now() }),
-        onsessionclosed: (id) => sessions.delete(id),
-      });
-    await server.connect(transport);
-    return transport.handleRequest(request, { parsedBody: body });
-  };
-
-  const stateless = async (request: Request, body: unknown): Promise<Response> => {
-    const server = createMcpServer(tools, options);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    try {
-      await server.connect(transport);
-      return await transport.handleRequest(request, { parsedBody: body });
-    } finally {
-      await server.close();
-    }
-  };
-
-  const answer = async (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
-    if (pathname !== path) return rpcError(404, -32000, `Not found: the MCP endpoint is ${path}, not ${pathname}.`);
-    const id = request.headers.get('mcp-session-id');
-    try {
-      // A POST's body is read (and its JSON-RPC checked) here, for a session's requests as for the others.
-      const body = request.method === 'POST' ? await readJson(request) : undefined;
-      if (body instanceof Response) return body;
-      const invalid = request.method === 'POST' ? invalidRequest(body, isMessage) : undefined;
-      if (invalid) return invalid;
-      if (id) {
-        const session = sessions.get(id);
-        if (!session)
-          return rpcError(404, -32001, 'Session not found: it ended or expired. Start a new one with initialize.');
-        return await session.transport.handleRequest(request, request.method === 'POST' ? { parsedBody: body } : {});
-      }
-      if (request.method !== 'POST') {
-        return rpcError(
-          405,
-          -32000,
-          `Method not allowed: ${request.method} ${path} needs an Mcp-Session-Id (send initialize first).`,
-          {
-            Allow: 'POST',
-          },
-        );
-      }
-      const messages = Array.isArray(body) ? body : [body];
-      const initialize = messages.some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
-      return await (initialize ? open(request, body) : stateless(request, body));
-    } catch (error) {
-      return failed(error);
-    }
-  };
-
+  const endpoint = mcpEndpoint(tools, options);
   const app = new Hono();
   app.use('*', securityMiddleware({ security: options.security, cors: options.cors, refuse }));
   // MCP has no principals: any configured token opens it.
   // The API's own caller check (tokens with principals, resolvePrincipal), answering in JSON-RPC.
   app.use('*', resolveCaller(options.auth, refuse));
-  app.all('*', (c) => answer(c.req.raw));
+  app.all('*', (c) => answerMcp(endpoint, c.req.raw));
   app.onError((error) => {
     if (error instanceof HTTPException) return error.getResponse();
-    return failed(error);
+    return endpoint.failed(error);
   });
   const handler = async (request: Request) => closeIfBodyUnread(request, await app.fetch(request));
   return Object.assign(handler, {
     async resourceUpdated(uri: string) {
-      await Promise.all(sessions.all().map((session) => notifyResourceUpdated(session.server, uri)));
+      await Promise.all(endpoint.sessions.all().map((session) => notifyResourceUpdated(session.server, uri)));
     },
-    close: () => sessions.close(),
+    close: () => endpoint.sessions.close(),
   });
+}
+
+type Transports = typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
+
+/** What answering the endpoint's requests works with: the tools, the SDK's transport, the open sessions. */
+interface McpEndpoint {
+  tools: readonly AnyTool[];
+  options: McpFetchHandlerOptions;
+  path: string;
+  Transport: Transports['WebStandardStreamableHTTPServerTransport'];
+  isMessage: (message: unknown) => boolean;
+  sessions: ReturnType<typeof mcpSessions>;
+  /** Reports a failure and answers the JSON-RPC 500. */
+  failed: (error: unknown) => Response;
+}
+
+function mcpEndpoint(tools: readonly AnyTool[], options: McpFetchHandlerOptions): McpEndpoint {
+  const { WebStandardStreamableHTTPServerTransport } = requireOptional<Transports>(
+    'mcp',
+    '@modelcontextprotocol/sdk',
+    'server/webStandardStreamableHttp.js',
+  );
+  const { JSONRPCMessageSchema } = requireOptional<typeof import('@modelcontextprotocol/sdk/types.js')>(
+    'mcp',
+    '@modelcontextprotocol/sdk',
+    'types.js',
+  );
+  return {
+    tools,
+    options,
+    path: options.path ?? '/mcp',
+    Transport: WebStandardStreamableHTTPServerTransport,
+    isMessage: (message) => JSONRPCMessageSchema.safeParse(message).success,
+    sessions: mcpSessions(options),
+    failed: (error) => {
+      if (options.onError) options.onError(error);
+      else process.stderr.write(`thinkflow mcp: ${redactText(String(error))}\n`);
+      return rpcError(500, -32603, 'Internal error: the MCP endpoint failed to handle the request.');
+    },
+  };
+}
+
+/** Answers a request: a session's goes to its transport, `initialize` opens one, the rest are answered statelessly. */
+async function answerMcp(endpoint: McpEndpoint, request: Request): Promise<Response> {
+  const { path } = endpoint;
+  const { pathname } = new URL(request.url);
+  if (pathname !== path) return rpcError(404, -32000, `Not found: the MCP endpoint is ${path}, not ${pathname}.`);
+  const id = request.headers.get('mcp-session-id');
+  try {
+    // A POST's body is read (and its JSON-RPC checked) here, for a session's requests as for the others.
+    const body = request.method === 'POST' ? await readJson(request) : undefined;
+    if (body instanceof Response) return body;
+    const invalid = request.method === 'POST' ? invalidRequest(body, endpoint.isMessage) : undefined;
+    if (invalid) return invalid;
+    if (id) {
+      const session = endpoint.sessions.get(id);
+      if (!session)
+        return rpcError(404, -32001, 'Session not found: it ended or expired. Start a new one with initialize.');
+      return await session.transport.handleRequest(request, request.method === 'POST' ? { parsedBody: body } : {});
+    }
+    if (request.method !== 'POST') {
+      const why = `Method not allowed: ${request.method} ${path} needs an Mcp-Session-Id (send initialize first).`;
+      return rpcError(405, -32000, why, { Allow: 'POST' });
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    const initialize = messages.some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
+    return await (initialize ? openSession(endpoint, request, body) : answerStateless(endpoint, request, body));
+  } catch (error) {
+    return endpoint.failed(error);
+  }
+}
+
+/** `initialize` opens a session that keeps one server, so its tools can talk to the client while they run. */
+async function openSession(endpoint: McpEndpoint, request: Request, body: unknown): Promise<Response> {
+  const { sessions } = endpoint;
+  const server = createMcpServer(endpoint.tools, endpoint.options);
+  const transport: InstanceType<McpEndpoint['Transport']> = new endpoint.Transport({
+    sessionIdGenerator: newSessionId,
+    eventStore: memoryEventStore(),
+    onsessioninitialized: (id) => sessions.add(id, { server, transport, lastSeen: Date.now() }),
+    onsessionclosed: (id) => sessions.delete(id),
+  });
+  await server.connect(transport);
+  return transport.handleRequest(request, { parsedBody: body });
+}
+
+/** A request without a session, answered by a fresh server. */
+async function answerStateless(endpoint: McpEndpoint, request: Request, body: unknown): Promise<Response> {
+  const server = createMcpServer(endpoint.tools, endpoint.options);
+  const transport = new endpoint.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request, { parsedBody: body });
+  } finally {
+    await server.close();
+  }
 }
 
 /** The JSON body, read up to 4 MiB; an error response when it is too big or not JSON. */
