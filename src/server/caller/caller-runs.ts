@@ -1,6 +1,6 @@
 import { sha256Hex } from '../../core/index.js';
 import { type Caller, currentScope, type RequestScope } from '../http/index.js';
-import type { IdempotencyRequest, RunRecord, RunService, StartResult } from '../records/index.js';
+import type { ForkResult, IdempotencyRequest, RunRecord, RunService } from '../records/index.js';
 
 /** The header that makes a run-starting request safe to retry. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -37,13 +37,8 @@ export async function idempotencyOf(found: RequestScope): Promise<IdempotencyReq
   return { key, fingerprint };
 }
 
-/**
- * The run service as one caller of the HTTP API sees it. Runs they start carry their principal as
- * owner, and their Idempotency-Key (`start` returns the first run for a retry); any run not theirs is
- * not found (an admin sees all). Every route gets this view, so a route cannot start a run without an
- * owner or show another caller's run: the caller is read from the request scope `resolveCaller` opened.
- */
-export function callerRuns(inner: RunService): RunService {
+/** The owners of the runs the view has read (an owner never changes), and whether the caller may see one. */
+function ownerBook(inner: RunService) {
   const owners = new Map<string, string | undefined>();
   const remember = (run: RunRecord) => {
     if (owners.size >= OWNER_CACHE) owners.clear();
@@ -60,75 +55,66 @@ export function callerRuns(inner: RunService): RunService {
     }
     return mayAccess(caller, owners.get(id));
   };
+  return { remember, visible };
+}
 
+/**
+ * Starts a run (or a fork) as the caller: owned by their principal, with their Idempotency-Key, and kept
+ * as the request's run (a retry's replay is marked `Idempotent-Replayed`).
+ */
+async function startAsCaller<R extends ForkResult>(
+  remember: (run: RunRecord) => void,
+  go: (as: { owner?: string; idempotency?: IdempotencyRequest }) => Promise<R>,
+): Promise<R | { ok: false; reason: 'invalid_idempotency_key' }> {
+  const found = scope();
+  const idempotency = await idempotencyOf(found);
+  if (idempotency === null) return { ok: false, reason: 'invalid_idempotency_key' };
+  const result = await go({ owner: found.caller.principal, idempotency });
+  if (result.ok) {
+    remember(result.run);
+    found.started = [...(found.started ?? []), result.run.id];
+    if (result.replayed) found.context.header('Idempotent-Replayed', 'true');
+  }
+  return result;
+}
+
+/**
+ * The run service as one caller of the HTTP API sees it. Runs they start carry their principal as
+ * owner, and their Idempotency-Key (`start` returns the first run for a retry); any run not theirs is
+ * not found (an admin sees all). Every route gets this view, so a route cannot start a run without an
+ * owner or show another caller's run: the caller is read from the request scope `resolveCaller` opened.
+ */
+export function callerRuns(inner: RunService): RunService {
+  const { remember, visible } = ownerBook(inner);
+  const innerFork = inner.fork?.bind(inner);
   /** A fork is started as a start is: by this caller, with their key, of a run they may see. */
-  const fork: RunService['fork'] = inner.fork
+  const fork: RunService['fork'] = innerFork
     ? async (id, request) => {
-        const found = scope();
         if (!(await visible(id))) return { ok: false, reason: 'unknown_run' };
-        const idempotency = await idempotencyOf(found);
-        if (idempotency === null) return { ok: false, reason: 'invalid_idempotency_key' };
-        const result = await inner.fork!(id, { ...request, owner: found.caller.principal, idempotency });
-        if (result.ok) {
-          remember(result.run);
-          found.started = [...(found.started ?? []), result.run.id];
-          if (result.replayed) found.context.header('Idempotent-Replayed', 'true');
-        }
-        return result;
+        return startAsCaller(remember, (as) => innerFork(id, { ...request, ...as }));
       }
     : undefined;
 
   return {
     agentNames: () => inner.agentNames(),
     ...(fork && { fork }),
-
-    async start(request): Promise<StartResult> {
-      const found = scope();
-      const idempotency = await idempotencyOf(found);
-      if (idempotency === null) return { ok: false, reason: 'invalid_idempotency_key' };
-      const result = await inner.start({ ...request, owner: found.caller.principal, idempotency });
-      if (result.ok) {
-        remember(result.run);
-        found.started = [...(found.started ?? []), result.run.id];
-        if (result.replayed) found.context.header('Idempotent-Replayed', 'true');
-      }
-      return result;
-    },
-
+    start: (request) => startAsCaller(remember, (as) => inner.start({ ...request, ...as })),
     async get(id) {
       const run = await inner.get(id);
       if (!run) return undefined;
       remember(run);
       return mayAccess(scope().caller, run.owner) ? run : undefined;
     },
-
     list(query) {
       const { caller } = scope();
       return inner.list(caller.admin ? query : { ...query, owner: caller.principal ?? '' });
     },
-
-    async events(id, afterSeq) {
-      return (await visible(id)) ? inner.events(id, afterSeq) : [];
-    },
-
+    events: async (id, afterSeq) => ((await visible(id)) ? inner.events(id, afterSeq) : []),
     changed: (id, timeoutMs) => inner.changed(id, timeoutMs),
-
-    async status(id) {
-      return (await visible(id)) ? inner.status(id) : undefined;
-    },
-
-    async wait(id, signal) {
-      return (await visible(id)) ? inner.wait(id, signal) : undefined;
-    },
-
-    async cancel(id) {
-      return (await visible(id)) ? inner.cancel(id) : undefined;
-    },
-
-    async answer(id, answer) {
-      return (await visible(id)) ? inner.answer(id, answer) : 'not_found';
-    },
-
+    status: async (id) => ((await visible(id)) ? inner.status(id) : undefined),
+    wait: async (id, signal) => ((await visible(id)) ? inner.wait(id, signal) : undefined),
+    cancel: async (id) => ((await visible(id)) ? inner.cancel(id) : undefined),
+    answer: async (id, answer) => ((await visible(id)) ? inner.answer(id, answer) : 'not_found'),
     close: (options) => inner.close(options),
   };
 }

@@ -1,3 +1,4 @@
+import type { RunOptions } from '../../agent/index.js';
 import type { RunResult } from '../../core/index.js';
 import { errorMessage, redactedIfSecret } from '../../core/index.js';
 import type { RunRecord, RunStore, ServableAgent } from '../records/index.js';
@@ -79,28 +80,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
         changed();
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
-      approve: async (request) =>
-        (
-          await box.ask({
-            kind: 'approval',
-            tool: request.tool,
-            input: request.input,
-            question: request.question,
-            callId: request.callId,
-          })
-        ).approved,
-      ask: async (question, call) => {
-        const answer = await box.ask({
-          kind: 'question',
-          tool: call.tool,
-          input: { question },
-          question,
-          callId: call.callId,
-        });
-        // Stopped before anyone answered: not an answer (a resumed run asks again).
-        if (signal.aborted) throw new Error('The run stopped before the user answered.');
-        return answer.text ?? (answer.approved ? 'yes' : 'no');
-      },
+      ...askThroughBox(box, signal),
     });
   } catch (error) {
     // The loop turns failures into results; a throw here is a bug, recorded rather than lost.
@@ -113,4 +93,32 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   options.onEnd?.(redactedIfSecret({ ...rest, ...patch }));
   changed();
   return result;
+}
+
+/** Approvals and `ask_user` questions go to the run's question box, for a person (or a client) to answer. */
+function askThroughBox(box: QuestionBox, signal: AbortSignal): Required<Pick<RunOptions, 'approve' | 'ask'>> {
+  return {
+    approve: async (request) =>
+      (
+        await box.ask({
+          kind: 'approval',
+          tool: request.tool,
+          input: request.input,
+          question: request.question,
+          callId: request.callId,
+        })
+      ).approved,
+    ask: async (question, call) => {
+      const answer = await box.ask({
+        kind: 'question',
+        tool: call.tool,
+        input: { question },
+        question,
+        callId: call.callId,
+      });
+      // Stopped before anyone answered: not an answer (a resumed run asks again).
+      if (signal.aborted) throw new Error('The run stopped before the user answered.');
+      return answer.text ?? (answer.approved ? 'yes' : 'no');
+    },
+  };
 }
