@@ -1,7 +1,7 @@
 import { lstat, rm } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../../tool.js';
-import { readableFileError } from './readable-file-error.js';
+import type { Tool } from '../../tool.js';
+import { defineFileTool } from './define-file-tool.js';
 import { confirmFolderUnchanged, resolveInRootOrThrow } from './resolve-in-root.js';
 
 const DeleteFileInput = z.object({
@@ -11,28 +11,24 @@ const DeleteFileInput = z.object({
 
 /** `delete_file`: deletes a file (or, with `recursive`, a folder) inside the root. Needs approval. */
 export function deleteFileTool(root: string): Tool<z.infer<typeof DeleteFileInput>, string> {
-  return defineTool({
+  return defineFileTool({
     name: 'delete_file',
     description: 'Delete a file, or a folder with recursive: true.',
     input: DeleteFileInput,
-    needsApproval: true,
-    sequential: true,
+    changes: true,
+    pathOf: (input) => input.path,
     run: async (input) => {
-      try {
-        // The whole path is judged as an entry: a symbolic link is deleted itself (never its target), and
-        // `..`, the root itself or anything resolving outside is refused before the disk is touched.
-        const target = await resolveInRootOrThrow(root, input.path, { purpose: 'entry' });
-        if (!target.exists) throw new Error(`"${input.path}" does not exist.`);
-        const info = await lstat(target.path);
-        if (info.isDirectory() && !input.recursive) {
-          throw new Error(`"${input.path}" is a folder; pass recursive: true to delete it and its contents.`);
-        }
-        await confirmFolderUnchanged(target, input.path);
-        await rm(target.path, { recursive: input.recursive, force: false });
-        return `Deleted ${target.relative}.`;
-      } catch (error) {
-        throw readableFileError(error, input.path);
+      // The whole path is judged as an entry: a symbolic link is deleted itself (never its target), and
+      // `..`, the root itself or anything resolving outside is refused before the disk is touched.
+      const target = await resolveInRootOrThrow(root, input.path, { purpose: 'entry' });
+      if (!target.exists) throw new Error(`"${input.path}" does not exist.`);
+      const info = await lstat(target.path);
+      if (info.isDirectory() && !input.recursive) {
+        throw new Error(`"${input.path}" is a folder; pass recursive: true to delete it and its contents.`);
       }
+      await confirmFolderUnchanged(target, input.path);
+      await rm(target.path, { recursive: input.recursive, force: false });
+      return `Deleted ${target.relative}.`;
     },
   });
 }

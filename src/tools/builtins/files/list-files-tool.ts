@@ -2,9 +2,9 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../../tool.js';
+import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
-import { readableFileError } from './readable-file-error.js';
+import { defineFileTool } from './define-file-tool.js';
 import { resolveInRootOrThrow } from './resolve-in-root.js';
 
 const MAX_ENTRIES = 300;
@@ -16,26 +16,23 @@ const ListFilesInput = z.object({
 
 /** `list_files`: the entries of a folder inside the root, one a line (`name/` for folders, sizes for files). */
 export function listFilesTool(root: string): Tool<z.infer<typeof ListFilesInput>, string> {
-  return defineTool({
+  return defineFileTool({
     name: 'list_files',
     description: 'List the files and folders in a folder (paths are relative to the working folder).',
     input: ListFilesInput,
-    idempotent: true,
+    changes: false,
+    pathOf: (input) => input.path,
     run: async (input) => {
-      try {
-        const folder = await resolveInRootOrThrow(root, input.path);
-        if (!folder.exists) throw new Error(`"${input.path}" does not exist; list_files shows what is there.`);
-        const info = await stat(folder.path);
-        if (!info.isDirectory()) throw new Error(`"${input.path}" is a file, not a folder; use read_file to read it.`);
-        const lines: string[] = [];
-        await walk(folder.path, '', input.recursive ? 4 : 1, lines);
-        if (lines.length === 0) return `${folder.relative} is empty.`;
-        const shown = lines.slice(0, MAX_ENTRIES);
-        if (lines.length > MAX_ENTRIES) shown.push(`[… ${lines.length - MAX_ENTRIES} more entries not shown]`);
-        return shown.join('\n');
-      } catch (error) {
-        throw readableFileError(error, input.path);
-      }
+      const folder = await resolveInRootOrThrow(root, input.path);
+      if (!folder.exists) throw new Error(`"${input.path}" does not exist; list_files shows what is there.`);
+      const info = await stat(folder.path);
+      if (!info.isDirectory()) throw new Error(`"${input.path}" is a file, not a folder; use read_file to read it.`);
+      const lines: string[] = [];
+      await walk(folder.path, '', input.recursive ? 4 : 1, lines);
+      if (lines.length === 0) return `${folder.relative} is empty.`;
+      const shown = lines.slice(0, MAX_ENTRIES);
+      if (lines.length > MAX_ENTRIES) shown.push(`[… ${lines.length - MAX_ENTRIES} more entries not shown]`);
+      return shown.join('\n');
     },
   });
 }

@@ -1,8 +1,8 @@
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../../tool.js';
-import { readableFileError } from './readable-file-error.js';
+import type { Tool } from '../../tool.js';
+import { defineFileTool } from './define-file-tool.js';
 import { confirmFolderUnchanged, isInside, resolveInRootOrThrow } from './resolve-in-root.js';
 
 const MoveFileInput = z.object({
@@ -13,34 +13,29 @@ const MoveFileInput = z.object({
 
 /** `move_file`: renames or moves a file or folder inside the root. Needs approval. */
 export function moveFileTool(root: string): Tool<z.infer<typeof MoveFileInput>, string> {
-  return defineTool({
+  return defineFileTool({
     name: 'move_file',
     description: 'Move or rename a file or folder.',
     input: MoveFileInput,
-    needsApproval: true,
-    sequential: true,
-    run: async (input) => {
-      let current = input.from;
-      try {
-        // Both ends are entries: a symbolic link is moved (or replaced) itself, never its target, and the
-        // root itself, `..` or anything resolving outside is refused on either side.
-        const from = await resolveInRootOrThrow(root, input.from, { purpose: 'entry' });
-        if (!from.exists) throw new Error(`"${input.from}" does not exist.`);
-        current = input.to;
-        const to = await resolveInRootOrThrow(root, input.to, { purpose: 'entry' });
-        if (to.path === from.path) throw new Error(`"${input.from}" and "${input.to}" are the same path.`);
-        if (isInside(from.path, to.path)) throw new Error(`"${input.from}" cannot be moved into itself.`);
-        if (to.exists && !input.overwrite) {
-          throw new Error(`"${input.to}" already exists; pass overwrite: true to replace it.`);
-        }
-        await mkdir(path.dirname(to.path), { recursive: true });
-        await confirmFolderUnchanged(from, input.from);
-        await confirmFolderUnchanged(to, input.to);
-        await rename(from.path, to.path);
-        return `Moved ${from.relative} to ${to.relative}.`;
-      } catch (error) {
-        throw readableFileError(error, current);
+    changes: true,
+    pathOf: (input) => input.from,
+    run: async (input, at) => {
+      // Both ends are entries: a symbolic link is moved (or replaced) itself, never its target, and the
+      // root itself, `..` or anything resolving outside is refused on either side.
+      const from = await resolveInRootOrThrow(root, input.from, { purpose: 'entry' });
+      if (!from.exists) throw new Error(`"${input.from}" does not exist.`);
+      at.path = input.to;
+      const to = await resolveInRootOrThrow(root, input.to, { purpose: 'entry' });
+      if (to.path === from.path) throw new Error(`"${input.from}" and "${input.to}" are the same path.`);
+      if (isInside(from.path, to.path)) throw new Error(`"${input.from}" cannot be moved into itself.`);
+      if (to.exists && !input.overwrite) {
+        throw new Error(`"${input.to}" already exists; pass overwrite: true to replace it.`);
       }
+      await mkdir(path.dirname(to.path), { recursive: true });
+      await confirmFolderUnchanged(from, input.from);
+      await confirmFolderUnchanged(to, input.to);
+      await rename(from.path, to.path);
+      return `Moved ${from.relative} to ${to.relative}.`;
     },
   });
 }

@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../../tool.js';
+import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
-import { readableFileError } from './readable-file-error.js';
+import { defineFileTool } from './define-file-tool.js';
 import { resolveInRootOrThrow } from './resolve-in-root.js';
 
 const ReadFileInput = z.object({
@@ -14,17 +14,14 @@ const ReadFileInput = z.object({
 
 /** `read_file`: a UTF-8 text file inside the root, refused with its size when over `maxBytes` (unless a range is asked). */
 export function readFileTool(root: string, maxBytes: number): Tool<z.infer<typeof ReadFileInput>, string> {
-  return defineTool({
+  return defineFileTool({
     name: 'read_file',
     description: `Read a text file. Files over ${formatBytes(maxBytes)} must be read in parts with offset and length.`,
     input: ReadFileInput,
-    idempotent: true,
+    changes: false,
+    pathOf: (input) => input.path,
     run: async (input) => {
-      try {
-        return await readInRoot(root, maxBytes, input);
-      } catch (error) {
-        throw readableFileError(error, input.path);
-      }
+      return await readInRoot(root, maxBytes, input);
     },
   });
 }

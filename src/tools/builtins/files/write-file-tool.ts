@@ -2,9 +2,9 @@ import { constants } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../../tool.js';
+import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
-import { readableFileError } from './readable-file-error.js';
+import { defineFileTool } from './define-file-tool.js';
 import { confirmFolderUnchanged, resolveInRootOrThrow } from './resolve-in-root.js';
 
 const WriteFileInput = z.object({
@@ -15,38 +15,34 @@ const WriteFileInput = z.object({
 
 /** `write_file`: writes or appends a text file inside the root. Needs approval. */
 export function writeFileTool(root: string): Tool<z.infer<typeof WriteFileInput>, string> {
-  return defineTool({
+  return defineFileTool({
     name: 'write_file',
     description: 'Write (or append to) a text file. Creates missing folders.',
     input: WriteFileInput,
-    needsApproval: true,
-    sequential: true,
+    changes: true,
+    pathOf: (input) => input.path,
     run: async (input) => {
+      const file = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
+      const existing = file.exists ? await stat(file.path) : undefined;
+      if (existing?.isDirectory()) throw new Error(`"${input.path}" is a folder; write to a file inside it.`);
+      // A FIFO or device would block or write somewhere else entirely: only regular files are written.
+      if (existing && !existing.isFile()) throw new Error(`"${input.path}" is not a regular file.`);
+      await mkdir(path.dirname(file.path), { recursive: true });
+      // Re-check after mkdir, and open with O_NOFOLLOW so a link swapped in meanwhile is not followed.
+      const checked = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
+      await confirmFolderUnchanged(checked, input.path);
+      const mode = input.append ? constants.O_APPEND : constants.O_TRUNC;
+      const handle = await open(
+        checked.path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | mode,
+      );
       try {
-        const file = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
-        const existing = file.exists ? await stat(file.path) : undefined;
-        if (existing?.isDirectory()) throw new Error(`"${input.path}" is a folder; write to a file inside it.`);
-        // A FIFO or device would block or write somewhere else entirely: only regular files are written.
-        if (existing && !existing.isFile()) throw new Error(`"${input.path}" is not a regular file.`);
-        await mkdir(path.dirname(file.path), { recursive: true });
-        // Re-check after mkdir, and open with O_NOFOLLOW so a link swapped in meanwhile is not followed.
-        const checked = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
-        await confirmFolderUnchanged(checked, input.path);
-        const mode = input.append ? constants.O_APPEND : constants.O_TRUNC;
-        const handle = await open(
-          checked.path,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | mode,
-        );
-        try {
-          await handle.writeFile(input.content, 'utf8');
-        } finally {
-          await handle.close();
-        }
-        const bytes = Buffer.byteLength(input.content);
-        return `${input.append ? 'Appended' : 'Wrote'} ${formatBytes(bytes)} to ${checked.relative}.`;
-      } catch (error) {
-        throw readableFileError(error, input.path);
+        await handle.writeFile(input.content, 'utf8');
+      } finally {
+        await handle.close();
       }
+      const bytes = Buffer.byteLength(input.content);
+      return `${input.append ? 'Appended' : 'Wrote'} ${formatBytes(bytes)} to ${checked.relative}.`;
     },
   });
 }
