@@ -7,7 +7,7 @@ import {
   toJsonValue,
 } from '../tools/index.js';
 import type { RunContext } from './loop-config.js';
-import { event } from './run-state.js';
+import { countCall, event, toolEndEvent } from './run-state.js';
 
 /**
  * The `ctx.nested` of one call in a step: the calls a tool makes from inside it (code mode) run
@@ -46,21 +46,8 @@ export function createNestedCalls(ctx: RunContext, step: number, parentCallId: s
               event(state, 'tool_start', { step, callId: r.id, tool: r.tool ?? r.name, input: r.input, parentCallId }),
             ),
           onEnd: (r) => {
-            state.stats.toolCalls += 1;
-            if (!r.ok) state.stats.toolErrors += 1;
-            if (r.attempts > 1) state.stats.retries += r.attempts - 1;
-            emit(
-              event(state, 'tool_end', {
-                step,
-                callId: r.id,
-                tool: r.tool ?? r.name,
-                ms: r.durationMs,
-                ok: r.ok,
-                output: r.output,
-                error: r.error,
-                parentCallId,
-              }),
-            );
+            countCall(r, state.stats);
+            emit(toolEndEvent(state, step, r, parentCallId));
           },
         })
         .then(([record]) =>

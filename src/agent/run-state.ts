@@ -8,6 +8,7 @@ import {
   type RunStats,
   type RunUsage,
   type Step,
+  type ToolCallRecord,
   type Usage,
 } from '../core/index.js';
 import type { ContextState } from '../memory/index.js';
@@ -131,6 +132,20 @@ export function event<T extends AgentEventType>(state: RunState, type: T, fields
     ? { type, runId, parentRunId, ts: Date.now(), ...fields }
     : { type, runId, ts: Date.now(), ...fields };
   return base as AgentEvent;
+}
+
+/** The `tool_end` event of a finished call (with `parentCallId` for one a tool made from inside it). */
+export function toolEndEvent(state: RunState, step: number, r: ToolCallRecord, parentCallId?: string): AgentEvent {
+  const nested = parentCallId === undefined ? {} : { parentCallId };
+  const { id: callId, durationMs: ms, ok, output, error } = r;
+  return event(state, 'tool_end', { step, callId, tool: r.tool ?? r.name, ms, ok, output, error, ...nested });
+}
+
+/** Adds one call, and its failure and retries, to the run's stats. */
+export function countCall(record: ToolCallRecord, stats: RunStats): void {
+  stats.toolCalls += 1;
+  if (!record.ok) stats.toolErrors += 1;
+  if (record.attempts !== undefined && record.attempts > 1) stats.retries += record.attempts - 1;
 }
 
 /** What is left of a budget given the run's use so far (undefined when the run has no budget). */

@@ -1,4 +1,4 @@
-import type { ReadToolCall, RunStats, Step, ToolCallRecord } from '../core/index.js';
+import type { ReadToolCall, Step, ToolCallRecord } from '../core/index.js';
 import {
   createToolExecutor,
   type ParentRun,
@@ -12,7 +12,7 @@ import type { StopReason } from './guards/index.js';
 import { neverSignal } from './link-abort.js';
 import type { RunContext, RunTools } from './loop-config.js';
 import { createNestedCalls } from './nested-tool-calls.js';
-import { event } from './run-state.js';
+import { countCall, event, toolEndEvent } from './run-state.js';
 import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 
 /** The run's tools: one executor per run, over the run's own copy of the agent's registry. */
@@ -165,30 +165,11 @@ function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEnd
       ? undefined
       : (r) => emit(event(state, 'tool_start', { step, callId: r.id, tool: r.tool ?? r.name, input: r.input })),
     onEnd: (r) => {
-      count(r, stats);
-      if (!silent) {
-        emit(
-          event(state, 'tool_end', {
-            step,
-            callId: r.id,
-            tool: r.tool ?? r.name,
-            ms: r.durationMs,
-            ok: r.ok,
-            output: r.output,
-            error: r.error,
-          }),
-        );
-      }
+      countCall(r, stats);
+      if (!silent) emit(toolEndEvent(state, step, r));
       // After tool_end, so a store that batches writes commits the event with the record. A call that
       // failed once the run was aborted (a shutdown) was cut short, not finished: a resume treats it as interrupted.
       if (checkpoints && !(signal.aborted && !r.ok)) checkpoints.callEnded(state, r);
     },
   });
-}
-
-/** Adds one call, and its failure and retries, to the run's stats. */
-function count(record: ToolCallRecord, stats: RunStats): void {
-  stats.toolCalls += 1;
-  if (!record.ok) stats.toolErrors += 1;
-  if (record.attempts !== undefined && record.attempts > 1) stats.retries += record.attempts - 1;
 }
