@@ -44,6 +44,17 @@ export interface SseChatApi {
   toolNames?: ToolNameRule;
 }
 
+/** Who a model over a chat API is: its id, the provider named in errors, the user's options, what no error may show. */
+export type SseModelIdentity = Pick<SseChatApi, 'id' | 'provider' | 'options' | 'secrets'>;
+
+/** The identity of a model over `provider`'s API: its id is `provider:model` unless the options name one; its API key is secret. */
+export function sseModelIdentity(
+  provider: string,
+  options: HttpModelOptions & { model: string; apiKey?: string },
+): SseModelIdentity {
+  return { provider, id: options.id ?? `${provider}:${options.model}`, options, secrets: [options.apiKey] };
+}
+
 /**
  * A model over a chat API that answers with JSON, or with server-sent events when streaming
  * (OpenAI chat and Responses, Anthropic, Gemini). Every reply carries the model's id and a usage

@@ -2,7 +2,7 @@ import { type ModelRequest, type ModelResponse, TOOL_NAME_RULES } from '../../..
 import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
-import { sseChatModel } from '../sse-chat-model.js';
+import { sseChatModel, sseModelIdentity } from '../sse-chat-model.js';
 import { toAnthropicMessages, toAnthropicTools } from './convert-messages.js';
 import { parseAnthropicResponse } from './parse-response.js';
 import { parseAnthropicStream } from './parse-stream.js';
@@ -45,9 +45,8 @@ export interface AnthropicOptions extends HttpModelOptions {
  * const thinker = anthropic({ apiKey: process.env.ANTHROPIC_API_KEY!, model: 'claude-sonnet-4-5', thinking: { budgetTokens: 4000 } });
  */
 export function anthropic(options: AnthropicOptions): Model {
-  const provider = 'anthropic';
-  const id = options.id ?? `anthropic:${options.model}`;
-  const url = endpoint(options.baseURL ?? 'https://api.anthropic.com/v1', '/messages', provider);
+  const who = sseModelIdentity('anthropic', options);
+  const url = endpoint(options.baseURL ?? 'https://api.anthropic.com/v1', '/messages', who.provider);
   const headers: Record<string, string> = {
     ...options.headers,
     'x-api-key': options.apiKey,
@@ -55,7 +54,6 @@ export function anthropic(options: AnthropicOptions): Model {
   };
   const cache = options.cacheControl ?? true;
   const { thinking } = options;
-  const secrets = [options.apiKey];
 
   function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const { system, messages } = toAnthropicMessages(request.messages, { cache });
@@ -90,10 +88,7 @@ export function anthropic(options: AnthropicOptions): Model {
   }
 
   return sseChatModel({
-    id,
-    provider,
-    options,
-    secrets,
+    ...who,
     request: httpRequest,
     parse: (body, call) => asAnswer(parseAnthropicResponse(body, call), forcedTool(call.request)?.name),
     async *parseStream(events, call) {

@@ -2,7 +2,7 @@ import { type ModelRequest, TOOL_NAME_RULES } from '../../../core/index.js';
 import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
-import { sseChatModel } from '../sse-chat-model.js';
+import { sseChatModel, sseModelIdentity } from '../sse-chat-model.js';
 import { toGeminiContents, toGeminiTools } from './convert-messages.js';
 import { parseGeminiResponse, parseGeminiStream } from './parse-stream.js';
 import { toGeminiSchema } from './to-gemini-schema.js';
@@ -38,15 +38,14 @@ export interface GeminiOptions extends HttpModelOptions {
  * const model = gemini({ apiKey: process.env.GEMINI_API_KEY!, model: 'gemini-2.5-flash' });
  */
 export function gemini(options: GeminiOptions): Model {
-  const provider = 'gemini';
-  const id = options.id ?? `gemini:${options.model}`;
+  const who = sseModelIdentity('gemini', options);
+  const { provider } = who;
   const base = endpoint(
     options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta',
     `/models/${encodeURIComponent(options.model)}`,
     provider,
   );
   const headers: Record<string, string> = { ...options.headers, 'x-goog-api-key': options.apiKey };
-  const secrets = [options.apiKey];
 
   function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const { systemInstruction, contents } = toGeminiContents(request.messages);
@@ -76,10 +75,7 @@ export function gemini(options: GeminiOptions): Model {
   }
 
   return sseChatModel({
-    id,
-    provider,
-    options,
-    secrets,
+    ...who,
     request: httpRequest,
     parse: parseGeminiResponse,
     parseStream: parseGeminiStream,

@@ -2,7 +2,7 @@ import type { ModelRequest } from '../../../core/index.js';
 import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
-import { sseChatModel } from '../sse-chat-model.js';
+import { sseChatModel, sseModelIdentity } from '../sse-chat-model.js';
 import { toOpenAIMessages, toOpenAITools } from './convert-messages.js';
 import { parseOpenAIResponse } from './parse-response.js';
 import { parseOpenAIStream } from './parse-stream.js';
@@ -43,12 +43,10 @@ export interface OpenAICompatibleOptions extends HttpModelOptions {
  * const reply = await model.generate({ messages: [{ role: 'user', content: 'Hello' }] });
  */
 export function openaiCompatible(options: OpenAICompatibleOptions): Model {
-  const provider = options.provider ?? 'openai-compatible';
-  const id = options.id ?? `${provider}:${options.model}`;
-  const url = endpoint(options.baseURL, '/chat/completions', provider);
+  const who = sseModelIdentity(options.provider ?? 'openai-compatible', options);
+  const url = endpoint(options.baseURL, '/chat/completions', who.provider);
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  const secrets = [options.apiKey];
 
   function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const body: Record<string, unknown> = {
@@ -73,13 +71,5 @@ export function openaiCompatible(options: OpenAICompatibleOptions): Model {
     return { url, headers: stream ? { ...headers, accept: 'text/event-stream' } : headers, body };
   }
 
-  return sseChatModel({
-    id,
-    provider,
-    options,
-    secrets,
-    request: httpRequest,
-    parse: parseOpenAIResponse,
-    parseStream: parseOpenAIStream,
-  });
+  return sseChatModel({ ...who, request: httpRequest, parse: parseOpenAIResponse, parseStream: parseOpenAIStream });
 }

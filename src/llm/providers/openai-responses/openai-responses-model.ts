@@ -2,7 +2,7 @@ import type { ModelRequest } from '../../../core/index.js';
 import { endpoint, type HttpRequest } from '../../http/index.js';
 import type { Model } from '../../model.js';
 import type { HttpModelOptions } from '../http-model-options.js';
-import { sseChatModel } from '../sse-chat-model.js';
+import { sseChatModel, sseModelIdentity } from '../sse-chat-model.js';
 import { toResponsesInput, toResponsesTools } from './convert-input.js';
 import { parseResponsesResponse } from './parse-response.js';
 import { parseResponsesStream } from './parse-stream.js';
@@ -38,13 +38,11 @@ export interface OpenAIResponsesOptions extends HttpModelOptions {
  * const model = openaiResponses({ apiKey: process.env.OPENAI_API_KEY!, model: 'gpt-5-mini', reasoningEffort: 'low' });
  */
 export function openaiResponses(options: OpenAIResponsesOptions): Model {
-  const provider = 'openai-responses';
-  const id = options.id ?? `openai-responses:${options.model}`;
-  const url = endpoint(options.baseURL ?? 'https://api.openai.com/v1', '/responses', provider);
+  const who = sseModelIdentity('openai-responses', options);
+  const url = endpoint(options.baseURL ?? 'https://api.openai.com/v1', '/responses', who.provider);
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const store = options.store ?? false;
-  const secrets = [options.apiKey];
 
   function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const body: Record<string, unknown> = {
@@ -73,10 +71,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
   }
 
   return sseChatModel({
-    id,
-    provider,
-    options,
-    secrets,
+    ...who,
     request: httpRequest,
     parse: parseResponsesResponse,
     parseStream: parseResponsesStream,
