@@ -1,13 +1,12 @@
 export { type CodeModeOptions, type CodeToolOptions, codeMode, codeTool } from './code-mode.js';
 export { quickJsSandbox } from './quickjs-sandbox.js';
 export { type ProgramErrorKind, type ProgramResult, runProgram } from './run-program.js';
-export {
-  type CodeBudgets,
-  DEFAULT_BUDGETS,
-  MAX_STACK_BYTES,
-  type Sandbox,
-  type SandboxErrorKind,
-  type SandboxHost,
-  type SandboxOutcome,
-  type SandboxSession,
+export type {
+  CodeBudgets,
+  Sandbox,
+  SandboxErrorKind,
+  SandboxHost,
+  SandboxOutcome,
+  SandboxSession,
 } from './sandbox.js';
+export { DEFAULT_BUDGETS, MAX_STACK_BYTES } from './sandbox.js';

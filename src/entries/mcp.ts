@@ -27,15 +27,15 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from '../server/index.js';
-export {
-  type McpAuth,
-  type McpClientAnswers,
-  type McpConnection,
-  type McpHttpOptions,
-  type McpRoot,
-  type McpSamplingOptions,
-  type McpServerOptions,
-  type McpStdioOptions,
-  type McpToolSet,
-  mcpTools,
+export type {
+  McpAuth,
+  McpClientAnswers,
+  McpConnection,
+  McpHttpOptions,
+  McpRoot,
+  McpSamplingOptions,
+  McpServerOptions,
+  McpStdioOptions,
+  McpToolSet,
 } from '../tools/node.js';
+export { mcpTools } from '../tools/node.js';

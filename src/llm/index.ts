@@ -1,13 +1,6 @@
 export { type ChaosCorruption, CORRUPTIONS } from './chaos/chaos-corruptions.js';
-export {
-  CHAOS_KINDS,
-  type ChaosKind,
-  type ChaosModel,
-  type ChaosModelOptions,
-  type ChaosRecord,
-  chaosModel,
-  mulberry32,
-} from './chaos/chaos-model.js';
+export type { ChaosKind, ChaosModel, ChaosModelOptions, ChaosRecord } from './chaos/chaos-model.js';
+export { CHAOS_KINDS, chaosModel, mulberry32 } from './chaos/chaos-model.js';
 export { countTokens, type TokenCounterKind, tokenCounterKind } from './count-tokens.js';
 export { demoModel } from './demo-model.js';
 export { estimateCompletionTokens, estimatePromptTokens, roughUsage, withUsage } from './estimate-usage.js';
@@ -20,14 +13,8 @@ export { costOf, PRICES_AS_OF, type Price, priceOf, registerPrice } from './pric
 export { type AnthropicOptions, anthropic } from './providers/anthropic/index.js';
 export { type GeminiOptions, gemini } from './providers/gemini/index.js';
 export type { HttpModelOptions } from './providers/http-model-options.js';
-export {
-  findLocalModel,
-  type LlamaCppModel,
-  type LlamaCppOptions,
-  llamaCpp,
-  modelsDir,
-  ollamaAvailable,
-} from './providers/llamacpp/index.js';
+export type { LlamaCppModel, LlamaCppOptions } from './providers/llamacpp/index.js';
+export { findLocalModel, llamaCpp, modelsDir, ollamaAvailable } from './providers/llamacpp/index.js';
 export { type OllamaOptions, ollama } from './providers/ollama/index.js';
 export { type OpenAICompatibleOptions, openaiCompatible } from './providers/openai-compatible/index.js';
 export { type OpenAIResponsesOptions, openaiResponses } from './providers/openai-responses/index.js';

@@ -12,45 +12,44 @@ export {
   type LogThrottle,
 } from './health/index.js';
 export type { Caller } from './http/index.js';
+export type {
+  McpCatalog,
+  McpCompleter,
+  McpFetchHandler,
+  McpFetchHandlerOptions,
+  McpHttpServing,
+  McpPrompt,
+  McpPromptMessage,
+  McpResource,
+  McpResourceBody,
+  McpResourceTemplate,
+  McpServerInfo,
+  McpServing,
+  McpSessionLimits,
+  McpTransportOptions,
+  ServeMcpOptions,
+} from './mcp/index.js';
 export {
   AudioPart,
   createMcpServer,
-  type McpCatalog,
-  type McpCompleter,
   McpContentPart,
-  type McpFetchHandler,
-  type McpFetchHandlerOptions,
-  type McpHttpServing,
-  type McpPrompt,
-  type McpPromptMessage,
-  type McpResource,
-  type McpResourceBody,
-  type McpResourceTemplate,
-  type McpServerInfo,
-  type McpServing,
-  type McpSessionLimits,
-  type McpTransportOptions,
   mcpFetchHandler,
   ResourceLinkPart,
   ResourcePart,
-  type ServeMcpOptions,
   serveMcp,
 } from './mcp/index.js';
 export { ChatCompletionBody, ResponsesBody, RunAgentInput, UiMessage, UiStreamBody } from './protocols/index.js';
-export type { QueueLocation } from './queue/index.js';
-export {
-  createQueueRuns,
-  createRunWorker,
-  createWorkflowWorker,
-  type QueueRunsOptions,
-  queueStepDispatch,
-  type RunWorker,
-  type RunWorkerOptions,
-  type StepQueue,
-  type StepQueueOptions,
-  type WorkflowWorker,
-  type WorkflowWorkerOptions,
+export type {
+  QueueLocation,
+  QueueRunsOptions,
+  RunWorker,
+  RunWorkerOptions,
+  StepQueue,
+  StepQueueOptions,
+  WorkflowWorker,
+  WorkflowWorkerOptions,
 } from './queue/index.js';
+export { createQueueRuns, createRunWorker, createWorkflowWorker, queueStepDispatch } from './queue/index.js';
 export type {
   AgentEntry,
   Answer,

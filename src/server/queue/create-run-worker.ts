@@ -4,35 +4,23 @@ import { assertPeers, errorMessage } from '../../core/index.js';
 import { backoffDelay, stderrErrors } from '../health/index.js';
 import { type AgentEntry, isRunQueueStore, type RunStore } from '../records/index.js';
 import { agentQueueCounts } from './agent-queue-counts.js';
-import { loadBullmq, lockOptions, type QueueLocation, queueSettings, type RunJob } from './queue-names.js';
+import { loadBullmq, lockOptions, queueSettings, type RunJob, type WorkerOptions } from './queue-names.js';
 import { runEndPublisher } from './run-ends.js';
 import { pollActive, processJob, type RunWorkerContext, renewLeases } from './run-worker-jobs.js';
 
-export interface RunWorkerOptions extends QueueLocation {
+/** Options of `createRunWorker`. */
+export interface RunWorkerOptions extends WorkerOptions {
   agents: Record<string, AgentEntry>;
   /** Shared with the API servers: PostgreSQL in practice. */
   store: RunStore;
-  /** Runs executed at once by this worker. Default 16. */
-  concurrency?: number;
   /** How often a run checks the store for a cancel or an answer. Default 1000 ms. */
   pollMs?: number;
-  /**
-   * How long a job's lock lasts; the worker renews it every half of this while the run goes on. A worker
-   * that dies (kill -9, a lost machine) holds its runs this long before another takes them over.
-   * Keep it well above the longest event-loop stall, or a busy worker loses its lock and the run is
-   * taken over while it still runs. Default 30000 ms.
-   */
-  lockDurationMs?: number;
-  /** How often this worker looks for runs whose worker died (expired locks). Default half of `lockDurationMs`. */
-  stalledIntervalMs?: number;
   /**
    * How long the lease this worker holds in PostgreSQL on each of its runs lasts; it renews them every
    * third of this. A run whose lease expired (its worker died, or lost PostgreSQL for that long) is
    * re-enqueued by the API server's reconciler when Redis has no job for it. Default `lockDurationMs`.
    */
   leaseMs?: number;
-  /** Where errors of background work go. Default: stderr, each distinct message once per 10 s with a count. */
-  onError?: (error: unknown) => void;
 }
 
 export interface RunWorker {

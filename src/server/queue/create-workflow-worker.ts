@@ -9,26 +9,15 @@ import {
 } from '../../workflow/index.js';
 import { backoffDelay, isDependencyUnavailable, retryWhileUnavailable, stderrErrors } from '../health/index.js';
 import { createWorkflowEventLog } from '../workflows/index.js';
-import { handBack, loadBullmq, lockOptions, type QueueLocation, stepQueueSettings } from './queue-names.js';
+import { handBack, loadBullmq, lockOptions, stepQueueSettings, type WorkerOptions } from './queue-names.js';
 import { QueuedStep, type QueuedStepResult } from './queued-step.js';
 
 /** Options of `createWorkflowWorker`. */
-export interface WorkflowWorkerOptions extends QueueLocation {
+export interface WorkflowWorkerOptions extends WorkerOptions {
   /** The workflows whose steps this worker runs (the config's `workflows`), as the engine has them. */
   workflows: Record<string, Workflow> | readonly Workflow[];
   /** The store the engine checkpoints its runs in: PostgreSQL, shared with the engine. */
   store: WorkflowStore;
-  /** Steps run at once by this worker. Default 16. */
-  concurrency?: number;
-  /**
-   * How long a step job's lock lasts; renewed every half of it while the step runs. A worker that dies
-   * holds its steps this long before another worker runs them. Default 30000 ms.
-   */
-  lockDurationMs?: number;
-  /** How often this worker looks for steps of dead workers. Default half of `lockDurationMs`. */
-  stalledIntervalMs?: number;
-  /** Where Redis and PostgreSQL errors go. Default: stderr, each distinct message once per 10 s with a count. */
-  onError?: (error: unknown) => void;
 }
 
 export interface WorkflowWorker {

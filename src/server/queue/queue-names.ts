@@ -10,6 +10,23 @@ export interface QueueLocation {
   prefix?: string;
 }
 
+/** What every worker takes besides where its queue is: how many jobs at once, its locks, where errors go. */
+export interface WorkerOptions extends QueueLocation {
+  /** Jobs run at once by this worker. Default 16. */
+  concurrency?: number;
+  /**
+   * How long a job's lock lasts; the worker renews it every half of this while the job goes on. A worker
+   * that dies (kill -9, a lost machine) holds its jobs this long before another takes them over.
+   * Keep it well above the longest event-loop stall, or a busy worker loses its lock and the job is
+   * taken over while it still runs. Default 30000 ms.
+   */
+  lockDurationMs?: number;
+  /** How often this worker looks for jobs whose worker died (expired locks). Default half of `lockDurationMs`. */
+  stalledIntervalMs?: number;
+  /** Where errors of background work go. Default: stderr, each distinct message once per 10 s with a count. */
+  onError?: (error: unknown) => void;
+}
+
 /** The job each run becomes: its id and agent; the run itself is in the store. */
 export interface RunJob {
   runId: string;
@@ -41,7 +58,7 @@ export function stepQueueSettings(location: QueueLocation): ReturnType<typeof qu
  * worker that dies holds its jobs that long, then the stalled check (every `stalledIntervalMs`) of any
  * live worker puts them back for another.
  */
-export function lockOptions(options: { lockDurationMs?: number; stalledIntervalMs?: number }) {
+export function lockOptions(options: Pick<WorkerOptions, 'lockDurationMs' | 'stalledIntervalMs'>) {
   const lockDuration = options.lockDurationMs ?? 30_000;
   return {
     lockDuration,

@@ -10,18 +10,9 @@ import {
   type ChatMessage,
   unsupportedChatField,
 } from './chat-completions-wire.js';
-import {
-  chatUsage,
-  clientCallId,
-  endFailure,
-  followOf,
-  type OpenAiTurn,
-  readCaller,
-  readOpenAiRequest,
-  startOrContinue,
-  type ToolResult,
-  USAGE_ESTIMATED_HEADER,
-} from './openai-turns.js';
+import { chatUsage, clientCallId, endFailure, USAGE_ESTIMATED_HEADER } from './openai-answer.js';
+import type { OpenAiTurn, ToolResult } from './openai-turns.js';
+import { followOf, readCaller, readOpenAiRequest, startOrContinue } from './openai-turns.js';
 
 export { ChatCompletionBody } from './chat-completions-wire.js';
 

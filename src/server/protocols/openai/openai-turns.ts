@@ -2,21 +2,15 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Message } from '../../../core/index.js';
 import { apiError, readBody } from '../../http/index.js';
-import type { CallerOptions, PendingQuestion, RunRecord, RunService } from '../../records/index.js';
+import type { CallerOptions, RunRecord, RunService } from '../../records/index.js';
 import { startRefusal } from '../../routes/index.js';
-import { type AnswerEnd, type AnswerUsage, lastSeq, schemaOf } from '../../runs/index.js';
+import { lastSeq, schemaOf } from '../../runs/index.js';
+import { readClientCallId } from './openai-answer.js';
 
 /**
- * What the OpenAI Chat and Responses routes share: the ids of the caller's tool calls, continuing a
- * run that waits for their results, and usage as OpenAI clients read it.
+ * What the OpenAI Chat and Responses routes share on the way in: reading the request and the caller's
+ * tools, and starting a run or continuing the one that waits for the caller's tool results.
  */
-
-const CALL_ID = /^call_([0-9a-f-]{36})_(q\d+)$/;
-
-/** The id a caller sees for a tool call the run waits on: it names the run, so the results find it again. */
-export function clientCallId(runId: string, question: PendingQuestion): string {
-  return `call_${runId}_${question.id}`;
-}
 
 /** A tool result a caller sends back. */
 export interface ToolResult {
@@ -47,9 +41,9 @@ export async function continueWithResults(
     ok: false as const,
     response: apiError(c, 'invalid_request', `Invalid request body: ${field}: ${why}`),
   });
-  const first = CALL_ID.exec(results[0].id);
+  const first = readClientCallId(results[0].id);
   if (!first) return refuse(results[0].field, `"${results[0].id}" is not a tool call this server made.`);
-  const run = await runs.get(first[1]);
+  const run = await runs.get(first.runId);
   if (run?.status !== 'waiting') {
     return refuse(
       results[0].field,
@@ -59,9 +53,9 @@ export async function continueWithResults(
   const afterSeq = await lastSeq(runs, run.id);
   const answered = new Set<string>();
   for (const result of results) {
-    const match = CALL_ID.exec(result.id);
+    const call = readClientCallId(result.id);
     const question = run.questions?.find(
-      (q) => match?.[1] === run.id && q.id === match?.[2] && q.kind === 'client_tool',
+      (q) => call?.runId === run.id && q.id === call?.questionId && q.kind === 'client_tool',
     );
     if (!question) return refuse(result.field, `the run does not wait for tool call "${result.id}".`);
     const outcome = await runs.answer(run.id, { questionId: question.id, approved: true, text: result.output });
@@ -138,27 +132,6 @@ export function followOf(caller: CallerOptions | undefined, continued: Continued
     afterSeq: continued?.afterSeq,
     answered: continued?.answered,
   };
-}
-
-/** The answer's usage as OpenAI chat usage, with `estimated: true` when a model did not report it. */
-export function chatUsage(usage: AnswerUsage) {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-    ...(usage.estimated ? { estimated: true } : {}),
-  };
-}
-
-/** The header that tells a client the usage is an estimate (no model reported it). */
-export const USAGE_ESTIMATED_HEADER = 'X-Thinkflow-Usage-Estimated';
-
-/** Why a run that ended has nothing to give the caller (for `runFailed`), or undefined when it answered. */
-export function endFailure(end: AnswerEnd): string | undefined {
-  if (end.type !== 'ended') return undefined;
-  const result = end.run?.result;
-  if (result && (result.status === 'done' || result.output)) return undefined;
-  return result?.error?.message ?? `the run ended ${end.run?.status ?? 'unknown'}`;
 }
 
 /** An OpenAI request read, with the 400 its route answers for a field it refuses. */

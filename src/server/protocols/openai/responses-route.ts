@@ -5,17 +5,9 @@ import { runFailed } from '../../http/index.js';
 import type { RunService } from '../../records/index.js';
 import { isFinished, type RunRecord } from '../../records/index.js';
 import { type AnswerEnd, type AnswerUsage, streamRunAnswer } from '../../runs/index.js';
-import {
-  clientCallId,
-  endFailure,
-  followOf,
-  type OpenAiTurn,
-  readCaller,
-  readOpenAiRequest,
-  startOrContinue,
-  type ToolResult,
-  USAGE_ESTIMATED_HEADER,
-} from './openai-turns.js';
+import { clientCallId, endFailure, USAGE_ESTIMATED_HEADER } from './openai-answer.js';
+import type { OpenAiTurn, ToolResult } from './openai-turns.js';
+import { followOf, readCaller, readOpenAiRequest, startOrContinue } from './openai-turns.js';
 import {
   FunctionCallItem,
   FunctionCallOutputItem,
