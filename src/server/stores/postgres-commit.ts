@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import { isFinished, type RunPatch, type RunRecord } from '../records/index.js';
 import type { RequestCompactor } from './compact-requests.js';
+import type { StoredCheckpoint } from './open-run-memo.js';
 import type { StringSharer } from './shared-strings.js';
 import { storedStepJson, type WriteBatch } from './write-batch.js';
 
@@ -67,9 +68,6 @@ SELECT 1`;
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-
-/** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
-export type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
 
 /**
  * The parameters of `commitStatement` for a batch. All parts of one statement see the same snapshot,

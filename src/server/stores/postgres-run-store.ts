@@ -9,21 +9,23 @@ import type {
   PruneResult,
   RecoverableRun,
   RunPage,
+  RunPatch,
   RunQuery,
   RunQueueStore,
+  RunRecord,
   RunStore,
   RunStoreStats,
+  ServerRunStatus,
+  StoredEvent,
   VacuumResult,
 } from '../records/index.js';
-import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../records/index.js';
-import { createRequestCompactor } from './compact-requests.js';
-import { commitStatement, commitValues, isEmptyBatch, type StoredCheckpoint } from './postgres-commit.js';
+import { openRunMemo } from './open-run-memo.js';
+import { commitStatement, commitValues, isEmptyBatch } from './postgres-commit.js';
 import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
 import { claimLease, leaseDdl, releaseLeases, renewLeases, withRecoverableRuns } from './postgres-run-leases.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
 import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
-import { createStringSharer } from './shared-strings.js';
 import {
   addCheckpoint,
   addEvent,
@@ -60,12 +62,8 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   readonly #schema: string;
   readonly #batcher: WriteBatcher;
   readonly #commitText: string;
-  /** How many steps of each open run `run_steps` holds (as far as this process knows), so a checkpoint writes only new ones. */
-  readonly #stepsStored = new Map<string, number>();
-  /** Each open run's last model_request (as far as this process knows), so the next one is stored as what changed. */
-  readonly #requests = createRequestCompactor();
-  /** Each open run's long strings (as far as this process knows), so a later copy is stored as a reference. */
-  readonly #strings = createStringSharer();
+  /** What is stored of each open run's steps, requests and strings, so a commit writes only what is new. */
+  readonly #memo = openRunMemo();
   /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
   readonly #rebuilt = createRequestCache();
   /** Workers wait through outages (retrying); API servers fail at once, and answer 503. */
@@ -325,23 +323,14 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
       `SELECT checkpoint FROM ${this.#schema}.run_checkpoints WHERE run_id = $1`,
       [runId],
     );
-    if (!rows[0]) {
-      this.#stepsStored.set(runId, 0);
-      return undefined;
-    }
-    const { stepCount = 0, steps: inline, ...rest } = JSON.parse(rows[0].checkpoint) as StoredCheckpoint;
-    if (inline) {
-      // Written before steps had their own rows: the next checkpoint writes them all.
-      this.#stepsStored.set(runId, 0);
-      return { ...rest, steps: inline };
-    }
-    const steps = await this.#read<{ step: string }>(
-      'load_steps',
-      `SELECT step FROM ${this.#schema}.run_steps WHERE run_id = $1 AND idx < $2 ORDER BY idx`,
-      [runId, stepCount],
-    );
-    this.#stepsStored.set(runId, stepCount);
-    return { ...rest, steps: steps.rows.map((row) => JSON.parse(row.step)) };
+    return this.#memo.readCheckpoint(runId, rows[0]?.checkpoint, async (count) => {
+      const steps = await this.#read<{ step: string }>(
+        'load_steps',
+        `SELECT step FROM ${this.#schema}.run_steps WHERE run_id = $1 AND idx < $2 ORDER BY idx`,
+        [runId, count],
+      );
+      return steps.rows.map((row) => row.step);
+    });
   }
 
   /** Drops the schema and everything in it (tests use a schema of their own). */
@@ -363,25 +352,16 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
 
   async #commit(batch: WriteBatch): Promise<void> {
     if (isEmptyBatch(batch)) return;
-    const values = commitValues(batch, this.#stepsStored, { requests: this.#requests, strings: this.#strings });
+    const values = commitValues(batch, this.#memo.stepsStored, this.#memo);
     try {
       // Retried with the same values through an outage (workers): each commit is idempotent, and
       // commits land in order, so the steps and shared strings they refer to are the ones stored.
       await this.#run(() => this.#pool.query({ name: 'thinkflow_commit', text: this.#commitText, values }));
     } catch (error) {
-      // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
-      this.#stepsStored.clear();
-      this.#requests.reset();
-      this.#strings.reset();
+      this.#memo.reset();
       throw error;
     }
-    for (const [runId, checkpoint] of batch.checkpoints) this.#stepsStored.set(runId, checkpoint.steps.length);
-    // An ended run writes no more checkpoints.
-    for (const [id, patch] of batch.patches) {
-      if (!patch.status || !isFinished(patch.status)) continue;
-      this.#stepsStored.delete(id);
-      this.#requests.forget(id);
-      this.#strings.forget(id);
-    }
+    for (const [runId, checkpoint] of batch.checkpoints) this.#memo.stepsStored.set(runId, checkpoint.steps.length);
+    this.#memo.forgetEnded(batch);
   }
 }

@@ -7,17 +7,19 @@ import type {
   PruneRequest,
   PruneResult,
   RunPage,
+  RunPatch,
   RunQuery,
+  RunRecord,
   RunStore,
   RunStoreStats,
+  ServerRunStatus,
+  StoredEvent,
   VacuumResult,
 } from '../records/index.js';
-import { isFinished, type RunPatch, type RunRecord, type ServerRunStatus, type StoredEvent } from '../records/index.js';
-import { createRequestCompactor } from './compact-requests.js';
-import { packEvents, unpackEvents } from './event-block-codec.js';
+import { openRunMemo } from './open-run-memo.js';
 import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
-import { createStringSharer } from './shared-strings.js';
+import { sqliteEventBlocks } from './sqlite-event-blocks.js';
 import { sqliteClaimKey, sqliteReleaseKey } from './sqlite-idempotency.js';
 import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
@@ -33,27 +35,8 @@ import {
   type WriteBatcher,
 } from './write-batch.js';
 
-/** A checkpoint as stored: its steps are rows of `run_steps` (older rows still hold `steps` inline). */
-type StoredCheckpoint = Omit<Checkpoint, 'steps'> & { stepCount?: number; steps?: Checkpoint['steps'] };
-
 /** Fewer, larger WAL frames per commit cost fewer writes. */
 const PAGE_SIZE = 8192;
-
-/**
- * Most events in one block. A commit of a run that streamed fast holds thousands of events; kept in
- * one block, every page a reader asks for would decode all of them. Bounded, a page of 1000 events
- * decodes a few blocks wherever it starts, so reading a run costs time linear in its size.
- */
-const MAX_BLOCK_EVENTS = 256;
-
-/** The events of one run that one commit appends, numbered `first..last`. */
-interface EventBlock {
-  runId: string;
-  first: number;
-  last: number;
-  /** As stored. */
-  events: unknown[];
-}
 
 /**
  * The default run store: one SQLite file, written in one transaction per tick. WAL with
@@ -67,16 +50,11 @@ export class SqliteRunStore implements RunStore {
   readonly #db: Database.Database;
   readonly #batcher: WriteBatcher;
   readonly #statements = new Map<string, Database.Statement>();
-  /** How many steps of each open run `run_steps` holds, so a checkpoint writes only the new ones. */
-  readonly #stepsStored = new Map<string, number>();
-  /** Each open run's last model_request, so the next one is stored as what changed. */
-  readonly #requests = createRequestCompactor();
-  /** Each open run's long strings, so a later copy is stored as a reference. */
-  readonly #strings = createStringSharer();
+  /** What is stored of each open run's steps, requests and strings, so a commit writes only what is new. */
+  readonly #memo = openRunMemo();
+  readonly #blocks = sqliteEventBlocks((sql) => this.#statement(sql));
   /** Requests rebuilt by reads, so a reader's next page starts from the last one. */
   readonly #rebuilt = createRequestCache();
-  /** The last block decoded that holds more than `MAX_BLOCK_EVENTS` (written by an older version). */
-  #oversized?: { key: string; events: AgentEvent[] };
   /** What opening did about incremental vacuum (an old file is converted here when small enough). */
   readonly vacuumAtOpen: VacuumOutcome;
 
@@ -109,10 +87,7 @@ export class SqliteRunStore implements RunStore {
       try {
         commit(batch);
       } catch (error) {
-        // Rolled back: what is stored of each run's steps is no longer known; the next checkpoints write them all.
-        this.#stepsStored.clear();
-        this.#requests.reset();
-        this.#strings.reset();
+        this.#memo.reset();
         throw error;
       }
     });
@@ -177,7 +152,7 @@ export class SqliteRunStore implements RunStore {
   #log(runId: string): StoredLog {
     return {
       runId,
-      at: async (seqs) => this.#storedAt(runId, seqs),
+      at: async (seqs) => this.#blocks.at(runId, seqs),
       input: async () =>
         (this.#statement('SELECT input FROM runs WHERE id = ?').get(runId) as { input: string } | undefined)?.input,
       requests: this.#rebuilt,
@@ -219,72 +194,12 @@ export class SqliteRunStore implements RunStore {
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
     await this.#batcher.flush();
-    return rebuildEvents(this.#readStored(runId, afterSeq, limit), this.#log(runId));
-  }
-
-  /** Events as stored (model requests compact, strings shared): only the blocks the page needs are decoded. */
-  #readStored(runId: string, afterSeq: number, limit: number): StoredEvent[] {
-    const rows = this.#statement(
-      'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq',
-    ).iterate(runId, afterSeq) as IterableIterator<{ first_seq: number; events: string | Buffer }>;
-    const out: StoredEvent[] = [];
-    let last = afterSeq;
-    for (const row of rows) {
-      const events = this.#decode(runId, row);
-      for (let i = Math.max(0, last + 1 - row.first_seq); i < events.length && out.length < limit; i++) {
-        const seq = row.first_seq + i;
-        if (seq <= last) continue;
-        out.push({ seq, event: events[i] });
-        last = seq;
-      }
-      if (out.length >= limit) break;
-    }
-    return out;
-  }
-
-  /**
-   * A block's events. A block written before blocks were bounded may hold a whole run: the last such
-   * block decoded is kept, so reading it page by page decodes it once, not once per page.
-   */
-  #decode(runId: string, row: { first_seq: number; events: string | Buffer }): AgentEvent[] {
-    const key = `${runId}:${row.first_seq}:${row.events.length}`;
-    if (this.#oversized?.key === key) return this.#oversized.events;
-    const events = JSON.parse(unpackEvents(row.events)) as AgentEvent[];
-    if (events.length > MAX_BLOCK_EVENTS) this.#oversized = { key, events };
-    return events;
-  }
-
-  /** The stored events at `seqs`, each block that holds some decoded once. */
-  #storedAt(runId: string, seqs: readonly number[]): Map<number, AgentEvent> {
-    const wanted = [...new Set(seqs)].sort((a, b) => a - b);
-    const block = this.#statement(
-      'SELECT first_seq, last_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq >= ? ORDER BY last_seq LIMIT 1',
-    );
-    const out = new Map<number, AgentEvent>();
-    for (let i = 0; i < wanted.length; ) {
-      const row = block.get(runId, wanted[i]) as
-        | { first_seq: number; last_seq: number; events: string | Buffer }
-        | undefined;
-      if (!row) break;
-      if (row.first_seq > wanted[i]) {
-        i++;
-        continue;
-      }
-      const events = this.#decode(runId, row);
-      for (; i < wanted.length && wanted[i] <= row.last_seq; i++) {
-        const event = events[wanted[i] - row.first_seq];
-        if (event !== undefined) out.set(wanted[i], event);
-      }
-    }
-    return out;
+    return rebuildEvents(this.#blocks.read(runId, afterSeq, limit), this.#log(runId));
   }
 
   async lastSeq(runId: string): Promise<number> {
     await this.#batcher.flush();
-    const row = this.#statement('SELECT MAX(last_seq) AS seq FROM run_event_blocks WHERE run_id = ?').get(runId) as {
-      seq: number | null;
-    };
-    return row.seq ?? 0;
+    return this.#blocks.lastSeq(runId);
   }
 
   async loadCheckpoint(runId: string): Promise<Checkpoint | undefined> {
@@ -292,23 +207,10 @@ export class SqliteRunStore implements RunStore {
     const row = this.#statement('SELECT checkpoint FROM run_checkpoints WHERE run_id = ?').get(runId) as
       | { checkpoint: string }
       | undefined;
-    if (!row) {
-      this.#stepsStored.set(runId, 0);
-      return undefined;
-    }
-    const { stepCount = 0, steps: inline, ...rest } = JSON.parse(row.checkpoint) as StoredCheckpoint;
-    if (inline) {
-      // Written before steps had their own rows: the next checkpoint writes them all.
-      this.#stepsStored.set(runId, 0);
-      return { ...rest, steps: inline };
-    }
-    const steps = (
-      this.#statement('SELECT step FROM run_steps WHERE run_id = ? AND idx < ? ORDER BY idx').all(runId, stepCount) as {
-        step: string;
-      }[]
-    ).map((stepRow) => JSON.parse(stepRow.step));
-    this.#stepsStored.set(runId, stepCount);
-    return { ...rest, steps };
+    const steps = this.#statement('SELECT step FROM run_steps WHERE run_id = ? AND idx < ? ORDER BY idx');
+    return this.#memo.readCheckpoint(runId, row?.checkpoint, (count) =>
+      (steps.all(runId, count) as { step: string }[]).map((stepRow) => stepRow.step),
+    );
   }
 
   async close(): Promise<void> {
@@ -321,7 +223,7 @@ export class SqliteRunStore implements RunStore {
       'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller, forked_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
-      this.#strings.start(run.id, run.input);
+      this.#memo.strings.start(run.id, run.input);
       insertRun.run(
         run.id,
         run.agent,
@@ -340,57 +242,32 @@ export class SqliteRunStore implements RunStore {
       );
     }
     // Events before patches: a result's strings refer to the events that carry them first.
-    if (batch.events.length > 0) this.#appendEvents(batch.events);
+    const { requests, strings } = this.#memo;
+    if (batch.events.length > 0)
+      this.#blocks.append(batch.events, (runId, seq, event) =>
+        strings.encodeEvent(runId, seq, requests.encode(runId, seq, event)),
+      );
     for (const [id, patch] of batch.patches) this.#patch(id, patch);
     for (const checkpoint of batch.checkpoints.values()) this.#saveCheckpoint(checkpoint);
-    // An ended run writes no more checkpoints.
-    for (const [id, patch] of batch.patches) {
-      if (!patch.status || !isFinished(patch.status)) continue;
-      this.#stepsStored.delete(id);
-      this.#requests.forget(id);
-      this.#strings.forget(id);
-      // A checkpoint only serves to resume; the ended run's result and events hold what it did.
+    // A checkpoint only serves to resume; the ended run's result and events hold what it did.
+    for (const id of this.#memo.forgetEnded(batch)) {
       this.#statement('DELETE FROM run_checkpoints WHERE run_id = ?').run(id);
       this.#statement('DELETE FROM run_steps WHERE run_id = ?').run(id);
     }
-  }
-
-  /**
-   * Writes one row per run and run of consecutive sequence numbers (at most `MAX_BLOCK_EVENTS`),
-   * packed (`event-block-codec.ts`).
-   */
-  #appendEvents(events: WriteBatch['events']): void {
-    const insert = this.#statement(
-      'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
-    );
-    const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, packEvents(block.events));
-    const open = new Map<string, EventBlock>();
-    for (const { runId, seq, event: emitted } of events) {
-      const event = this.#strings.encodeEvent(runId, seq, this.#requests.encode(runId, seq, emitted));
-      const block = open.get(runId);
-      if (block && seq === block.last + 1 && block.events.length < MAX_BLOCK_EVENTS) {
-        block.last = seq;
-        block.events.push(event);
-        continue;
-      }
-      if (block) write(block);
-      open.set(runId, { runId, first: seq, last: seq, events: [event] });
-    }
-    for (const block of open.values()) write(block);
   }
 
   /** Writes the steps not stored yet, then the rest of the checkpoint (small: `steps: undefined` leaves them out). */
   #saveCheckpoint(checkpoint: Checkpoint): void {
     const { runId, steps } = checkpoint;
     const insertStep = this.#statement('INSERT OR REPLACE INTO run_steps (run_id, idx, step) VALUES (?, ?, ?)');
-    for (let index = Math.min(this.#stepsStored.get(runId) ?? 0, steps.length); index < steps.length; index++) {
+    for (let index = Math.min(this.#memo.stepsStored.get(runId) ?? 0, steps.length); index < steps.length; index++) {
       insertStep.run(runId, index, storedStepJson(steps[index]));
     }
     this.#statement(
       `INSERT INTO run_checkpoints (run_id, checkpoint, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (run_id) DO UPDATE SET checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
     ).run(runId, JSON.stringify({ ...checkpoint, steps: undefined, stepCount: steps.length }), Date.now());
-    this.#stepsStored.set(runId, steps.length);
+    this.#memo.stepsStored.set(runId, steps.length);
   }
 
   #statement(sql: string): Database.Statement {
@@ -407,7 +284,7 @@ export class SqliteRunStore implements RunStore {
     if (keys.length === 0) return;
     const sets = keys.map((key) => `${PATCH_COLUMNS[key]} = ?`).join(', ');
     const stored = (key: keyof RunPatch) =>
-      key === 'result' && patch.result ? this.#strings.encodeResult(id, patch.result) : patch[key];
+      key === 'result' && patch.result ? this.#memo.strings.encodeResult(id, patch.result) : patch[key];
     this.#statement(`UPDATE runs SET ${sets} WHERE id = ?`).run(
       ...keys.map((key) => patchValue(key, stored(key), true)),
       id,
