@@ -24,13 +24,12 @@ import { commitStatement, commitValues, isEmptyBatch } from './postgres-commit.j
 import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
 import { claimLease, leaseDdl, releaseLeases, renewLeases, withRecoverableRuns } from './postgres-run-leases.js';
 import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
-import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import { createRequestCache, rebuildEvents, recordFromRow, recordsFromRows, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
 import {
-  addCheckpoint,
-  addEvent,
-  addPatch,
   addRun,
+  type BatchedWrites,
+  batchedWrites,
   createWriteBatcher,
   type WriteBatch,
   type WriteBatcher,
@@ -61,6 +60,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #batcher: WriteBatcher;
+  readonly #writes: BatchedWrites;
   readonly #commitText: string;
   /** What is stored of each open run's steps, requests and strings, so a commit writes only what is new. */
   readonly #memo = openRunMemo();
@@ -85,6 +85,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => {});
     this.#batcher = createWriteBatcher((batch) => this.#commit(batch));
+    this.#writes = batchedWrites(this.#batcher);
   }
 
   async init(): Promise<void> {
@@ -131,11 +132,23 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   }
 
   createRun(run: RunRecord): Promise<void> {
-    return addRun(this.#batcher, run);
+    return this.#writes.createRun(run);
   }
 
   createQueuedRun(run: RunRecord): Promise<void> {
     return addRun(this.#batcher, run, { outbox: true });
+  }
+
+  updateRun(id: string, patch: RunPatch): Promise<void> {
+    return this.#writes.updateRun(id, patch);
+  }
+
+  appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
+    return this.#writes.appendEvent(runId, seq, event);
+  }
+
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    return this.#writes.saveCheckpoint(checkpoint);
   }
 
   markEnqueued(runIds: readonly string[]): Promise<void> {
@@ -182,10 +195,6 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     return this.#outage.run(call, wait);
   }
 
-  updateRun(id: string, patch: RunPatch): Promise<void> {
-    return addPatch(this.#batcher, id, patch);
-  }
-
   claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
     return this.#run(() => postgresClaimKey(this.#pool, this.#schema, claim, expiredBefore));
   }
@@ -194,18 +203,10 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     return this.#run(() => postgresReleaseKey(this.#pool, this.#schema, claim), false);
   }
 
-  appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    return addEvent(this.#batcher, runId, seq, event);
-  }
-
-  saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return addCheckpoint(this.#batcher, checkpoint);
-  }
-
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
-    return rows[0] ? this.#record(rows[0]) : undefined;
+    return rows[0] ? recordFromRow(rows[0], this.#log(id)) : undefined;
   }
 
   async getStatus(id: string): Promise<ServerRunStatus | undefined> {
@@ -223,12 +224,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     const { rows } = await this.#read<RunRow>('get_runs', `SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [
       ids,
     ]);
-    return Promise.all(rows.map((row) => this.#record(row)));
-  }
-
-  /** A row as a record, its result rebuilt when stored with shared strings. */
-  #record(row: RunRow): Promise<RunRecord> {
-    return recordFromRow(row, this.#log(row.id));
+    return recordsFromRows(rows, (runId) => this.#log(runId));
   }
 
   /** One run's log as stored, for rebuilding. */
@@ -261,7 +257,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
         [filter.status, filter.limit ?? 10_000],
       ),
     );
-    return Promise.all(rows.map((row) => this.#record(row)));
+    return recordsFromRows(rows, (runId) => this.#log(runId));
   }
 
   async queryRuns(query: RunQuery): Promise<RunPage> {

@@ -127,3 +127,8 @@ export async function recordFromRow(row: RunRow, log: StoredLog): Promise<RunRec
   if (record.result) record.result = await rebuildResult(record.result, log);
   return redactedIfSecret(record);
 }
+
+/** `recordFromRow` for each row, each with its run's log. */
+export function recordsFromRows(rows: readonly RunRow[], logOf: (runId: string) => StoredLog): Promise<RunRecord[]> {
+  return Promise.all(rows.map((row) => recordFromRow(row, logOf(row.id))));
+}

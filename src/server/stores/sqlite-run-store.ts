@@ -17,7 +17,7 @@ import type {
   VacuumResult,
 } from '../records/index.js';
 import { openRunMemo } from './open-run-memo.js';
-import { createRequestCache, rebuildEvents, recordFromRow, type StoredLog } from './rebuild-events.js';
+import { createRequestCache, rebuildEvents, recordFromRow, recordsFromRows, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
 import { sqliteEventBlocks } from './sqlite-event-blocks.js';
 import { sqliteClaimKey, sqliteReleaseKey } from './sqlite-idempotency.js';
@@ -25,10 +25,8 @@ import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-quer
 import { openSchema } from './sqlite-schema.js';
 import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
 import {
-  addCheckpoint,
-  addEvent,
-  addPatch,
-  addRun,
+  type BatchedWrites,
+  batchedWrites,
   createWriteBatcher,
   storedStepJson,
   type WriteBatch,
@@ -49,6 +47,7 @@ const PAGE_SIZE = 8192;
 export class SqliteRunStore implements RunStore {
   readonly #db: Database.Database;
   readonly #batcher: WriteBatcher;
+  readonly #writes: BatchedWrites;
   readonly #statements = new Map<string, Database.Statement>();
   /** What is stored of each open run's steps, requests and strings, so a commit writes only what is new. */
   readonly #memo = openRunMemo();
@@ -91,16 +90,17 @@ export class SqliteRunStore implements RunStore {
         throw error;
       }
     });
+    this.#writes = batchedWrites(this.#batcher);
   }
 
   async init(): Promise<void> {}
 
   createRun(run: RunRecord): Promise<void> {
-    return addRun(this.#batcher, run);
+    return this.#writes.createRun(run);
   }
 
   updateRun(id: string, patch: RunPatch): Promise<void> {
-    return addPatch(this.#batcher, id, patch);
+    return this.#writes.updateRun(id, patch);
   }
 
   async claimIdempotencyKey(claim: IdempotencyClaim, expiredBefore: number): Promise<IdempotencyClaim> {
@@ -112,17 +112,17 @@ export class SqliteRunStore implements RunStore {
   }
 
   appendEvent(runId: string, seq: number, event: AgentEvent): Promise<void> {
-    return addEvent(this.#batcher, runId, seq, event);
+    return this.#writes.appendEvent(runId, seq, event);
   }
 
   saveCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return addCheckpoint(this.#batcher, checkpoint);
+    return this.#writes.saveCheckpoint(checkpoint);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
     const row = this.#statement('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
-    return row ? this.#record(row) : undefined;
+    return row ? recordFromRow(row, this.#log(id)) : undefined;
   }
 
   async getStatus(id: string): Promise<ServerRunStatus | undefined> {
@@ -140,12 +140,7 @@ export class SqliteRunStore implements RunStore {
       const row = statement.get(id) as RunRow | undefined;
       return row ? [row] : [];
     });
-    return Promise.all(rows.map((row) => this.#record(row)));
-  }
-
-  /** A row as a record, its result rebuilt when stored with shared strings. */
-  #record(row: RunRow): Promise<RunRecord> {
-    return recordFromRow(row, this.#log(row.id));
+    return recordsFromRows(rows, (runId) => this.#log(runId));
   }
 
   /** One run's log as stored, for rebuilding. */
@@ -165,7 +160,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.#db
       .prepare(`SELECT * FROM runs WHERE status IN (${marks}) ORDER BY created_at LIMIT ?`)
       .all(...filter.status, filter.limit ?? 10_000) as RunRow[];
-    return Promise.all(rows.map((row) => this.#record(row)));
+    return recordsFromRows(rows, (runId) => this.#log(runId));
   }
 
   async queryRuns(query: RunQuery): Promise<RunPage> {

@@ -1,6 +1,6 @@
 import type { Checkpoint } from '../../agent/index.js';
 import { type AgentEvent, redactedIfSecret, redactedJson, runSoon, withFields } from '../../core/index.js';
-import type { RunPatch, RunRecord } from '../records/index.js';
+import type { RunPatch, RunRecord, RunStore } from '../records/index.js';
 
 /** Writes gathered during one tick, committed together in one transaction. */
 export interface WriteBatch {
@@ -70,6 +70,19 @@ export function addCheckpoint(batcher: WriteBatcher, checkpoint: Checkpoint): Pr
   const { steps, input, ...head } = checkpoint;
   const safe: Checkpoint = { ...checkpoint, ...redactedIfSecret(head), input: redactedInput(input), steps };
   return batcher.add((batch) => batch.checkpoints.set(checkpoint.runId, safe));
+}
+
+/** What a batched store queues for its next commit: runs, their changes, events and checkpoints (each redacted). */
+export type BatchedWrites = Pick<RunStore, 'createRun' | 'updateRun' | 'appendEvent' | 'saveCheckpoint'>;
+
+/** The writes of a store whose commits `batcher` gathers: one per tick, whatever the store. */
+export function batchedWrites(batcher: WriteBatcher): BatchedWrites {
+  return {
+    createRun: (run) => addRun(batcher, run),
+    updateRun: (id, patch) => addPatch(batcher, id, patch),
+    appendEvent: (runId, seq, event) => addEvent(batcher, runId, seq, event),
+    saveCheckpoint: (checkpoint) => addCheckpoint(batcher, checkpoint),
+  };
 }
 
 /** The last input redacted, and how: a run writes a dozen checkpoints, each with the same input. */
