@@ -1,17 +1,24 @@
 import type pg from 'pg';
+import { DEFAULT_PRUNE_BATCH, UNFINISHED } from '../records/index.js';
 import {
-  DEFAULT_PRUNE_BATCH,
-  type PruneRequest,
-  type PruneResult,
-  type RunPage,
-  type RunQuery,
-  type RunStoreStats,
-  UNFINISHED,
-} from '../records/index.js';
-import { countByStatus, pageFilter, pageOf, postgresBinder, pruneBoundsAfter } from './run-query-shapes.js';
+  countByStatus,
+  pageFilter,
+  pageOf,
+  postgresBinder,
+  pruneBoundsAfter,
+  type RunQueries,
+} from './run-query-shapes.js';
+
+/** What the PostgreSQL store's queries run against: its pool, in its schema. */
+export interface PostgresDb {
+  pool: pg.Pool;
+  schema: string;
+}
+
+type PostgresQueries = RunQueries<PostgresDb>;
 
 /** One page of runs, newest first. Only the listed rows' results are parsed, for their totals. */
-export async function postgresQueryRuns(pool: pg.Pool, schema: string, query: RunQuery): Promise<RunPage> {
+const queryRuns: PostgresQueries['queryRuns'] = async ({ pool, schema }, query) => {
   const sql = postgresBinder();
   const { where, limit } = pageFilter(query, sql);
   const { rows } = await pool.query(
@@ -25,14 +32,14 @@ export async function postgresQueryRuns(pool: pg.Pool, schema: string, query: Ru
     sql.values,
   );
   return pageOf(rows, limit);
-}
+};
 
 /**
  * Deletes one batch of expired runs and their events, steps and checkpoints in one transaction. A
  * transaction-scoped advisory lock makes API servers sharing the database prune one at a time (the
  * others skip the batch); small batches keep each transaction short and leave autovacuum able to keep up.
  */
-export async function postgresPruneRuns(pool: pg.Pool, schema: string, request: PruneRequest): Promise<PruneResult> {
+const pruneRuns: PostgresQueries['pruneRuns'] = async ({ pool, schema }, request) => {
   const s = schema;
   let countBefore: number | undefined;
   if (request.keepNewest !== undefined) {
@@ -74,10 +81,10 @@ export async function postgresPruneRuns(pool: pg.Pool, schema: string, request: 
   } finally {
     client.release();
   }
-}
+};
 
 /** Counts by status, the oldest run, and the tables' size on disk (indexes and TOAST included). */
-export async function postgresStats(pool: pg.Pool, schema: string): Promise<RunStoreStats> {
+const stats: PostgresQueries['stats'] = async ({ pool, schema }) => {
   const s = schema;
   const counts = await pool.query<{ status: string; n: number }>(
     `SELECT status, COUNT(*)::int AS n FROM ${s}.runs GROUP BY status`,
@@ -95,4 +102,7 @@ export async function postgresStats(pool: pg.Pool, schema: string): Promise<RunS
     oldest: rows[0].oldest === null ? undefined : Number(rows[0].oldest),
     bytes: Number(rows[0].bytes),
   };
-}
+};
+
+/** The PostgreSQL store's listing, retention and size queries. */
+export const postgresRunQueries = { queryRuns, pruneRuns, stats } satisfies PostgresQueries;

@@ -6,24 +6,20 @@ import { boundedWait, createOutageGate } from '../health/index.js';
 import type {
   IdempotencyClaim,
   PruneRequest,
-  PruneResult,
   RecoverableRun,
-  RunPage,
   RunPatch,
   RunQuery,
   RunQueueStore,
   RunRecord,
   RunStore,
-  RunStoreStats,
   ServerRunStatus,
   StoredEvent,
-  VacuumResult,
 } from '../records/index.js';
 import { openRunMemo } from './open-run-memo.js';
 import { commitStatement, commitValues, isEmptyBatch } from './postgres-commit.js';
 import { postgresClaimKey, postgresReleaseKey } from './postgres-idempotency.js';
 import { claimLease, leaseDdl, releaseLeases, renewLeases, withRecoverableRuns } from './postgres-run-leases.js';
-import { postgresPruneRuns, postgresQueryRuns, postgresStats } from './postgres-run-queries.js';
+import { type PostgresDb, postgresRunQueries as queries } from './postgres-run-queries.js';
 import { createRequestCache, rebuildEvents, recordFromRow, recordsFromRows, type StoredLog } from './rebuild-events.js';
 import type { RunRow } from './row-codec.js';
 import {
@@ -48,6 +44,20 @@ export interface PostgresRunStoreOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** The store's reads, by the name each is prepared under: each pooled connection (this store's alone) parses it once. */
+const READS = {
+  get_run: (s: string) => `SELECT * FROM ${s}.runs WHERE id = $1`,
+  get_status: (s: string) => `SELECT status FROM ${s}.runs WHERE id = $1`,
+  get_runs: (s: string) => `SELECT * FROM ${s}.runs WHERE id = ANY($1)`,
+  events_at: (s: string) => `SELECT seq, event FROM ${s}.run_events WHERE run_id = $1 AND seq = ANY($2)`,
+  get_input: (s: string) => `SELECT input FROM ${s}.runs WHERE id = $1`,
+  read_events: (s: string) =>
+    `SELECT seq, event FROM ${s}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+  last_seq: (s: string) => `SELECT MAX(seq) AS seq FROM ${s}.run_events WHERE run_id = $1`,
+  load_checkpoint: (s: string) => `SELECT checkpoint FROM ${s}.run_checkpoints WHERE run_id = $1`,
+  load_steps: (s: string) => `SELECT step FROM ${s}.run_steps WHERE run_id = $1 AND idx < $2 ORDER BY idx`,
+};
+
 /**
  * A run store in PostgreSQL, shared by API servers and `thinkflow worker` processes when runs are
  * scaled out on a queue. Writes are batched: each tick's writes commit as one statement (one round trip).
@@ -59,6 +69,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export class PostgresRunStore implements RunStore, RunQueueStore {
   readonly #pool: pg.Pool;
   readonly #schema: string;
+  /** What the listing, retention and size queries run against. */
+  readonly #db: PostgresDb;
   readonly #batcher: WriteBatcher;
   readonly #writes: BatchedWrites;
   readonly #commitText: string;
@@ -84,6 +96,7 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', () => {});
+    this.#db = { pool: this.#pool, schema };
     this.#batcher = createWriteBatcher((batch) => this.#commit(batch));
     this.#writes = batchedWrites(this.#batcher);
   }
@@ -205,25 +218,18 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
 
   async getRun(id: string): Promise<RunRecord | undefined> {
     await this.#batcher.flush();
-    const { rows } = await this.#read<RunRow>('get_run', `SELECT * FROM ${this.#schema}.runs WHERE id = $1`, [id]);
-    return rows[0] ? recordFromRow(rows[0], this.#log(id)) : undefined;
+    const row = await this.#first<RunRow>('get_run', [id]);
+    return row ? recordFromRow(row, this.#log(id)) : undefined;
   }
 
   async getStatus(id: string): Promise<ServerRunStatus | undefined> {
     await this.#batcher.flush();
-    const { rows } = await this.#read<{ status: ServerRunStatus }>(
-      'get_status',
-      `SELECT status FROM ${this.#schema}.runs WHERE id = $1`,
-      [id],
-    );
-    return rows[0]?.status;
+    return (await this.#first<{ status: ServerRunStatus }>('get_status', [id]))?.status;
   }
 
   async getRuns(ids: readonly string[]): Promise<RunRecord[]> {
     await this.#batcher.flush();
-    const { rows } = await this.#read<RunRow>('get_runs', `SELECT * FROM ${this.#schema}.runs WHERE id = ANY($1)`, [
-      ids,
-    ]);
+    const { rows } = await this.#read<RunRow>('get_runs', [ids]);
     return recordsFromRows(rows, (runId) => this.#log(runId));
   }
 
@@ -232,19 +238,10 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     return {
       runId,
       at: async (seqs) => {
-        const { rows } = await this.#read<{ seq: number; event: string }>(
-          'events_at',
-          `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq = ANY($2)`,
-          [runId, [...seqs]],
-        );
+        const { rows } = await this.#read<{ seq: number; event: string }>('events_at', [runId, [...seqs]]);
         return new Map(rows.map((row) => [row.seq, JSON.parse(row.event)]));
       },
-      input: async () =>
-        (
-          await this.#read<{ input: string }>('get_input', `SELECT input FROM ${this.#schema}.runs WHERE id = $1`, [
-            runId,
-          ])
-        ).rows[0]?.input,
+      input: async () => (await this.#first<{ input: string }>('get_input', [runId]))?.input,
       requests: this.#rebuilt,
     };
   }
@@ -260,22 +257,23 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     return recordsFromRows(rows, (runId) => this.#log(runId));
   }
 
-  async queryRuns(query: RunQuery): Promise<RunPage> {
+  async queryRuns(query: RunQuery) {
     await this.#batcher.flush();
-    return this.#run(() => postgresQueryRuns(this.#pool, this.#schema, query));
+    return this.#run(async () => queries.queryRuns(this.#db, query));
   }
 
-  async pruneRuns(request: PruneRequest): Promise<PruneResult> {
+  // Retention and stats are background work: they fail at once in an outage rather than wait through it.
+  async pruneRuns(request: PruneRequest) {
     await this.#batcher.flush();
-    return this.#run(() => postgresPruneRuns(this.#pool, this.#schema, request), false);
+    return this.#run(async () => queries.pruneRuns(this.#db, request), false);
   }
 
-  async stats(): Promise<RunStoreStats> {
+  async stats() {
     await this.#batcher.flush();
-    return this.#run(() => postgresStats(this.#pool, this.#schema), false);
+    return this.#run(async () => queries.stats(this.#db), false);
   }
 
-  async vacuum(): Promise<VacuumResult> {
+  async vacuum() {
     await this.#batcher.flush();
     const before = (await this.stats()).bytes;
     const started = performance.now();
@@ -294,37 +292,20 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
 
   /** Events as stored (model requests compact, strings shared). */
   async #readStored(runId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
-    const { rows } = await this.#read<{ seq: number; event: string }>(
-      'read_events',
-      `SELECT seq, event FROM ${this.#schema}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-      [runId, afterSeq, limit],
-    );
+    const { rows } = await this.#read<{ seq: number; event: string }>('read_events', [runId, afterSeq, limit]);
     return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.event) }));
   }
 
   async lastSeq(runId: string): Promise<number> {
     await this.#batcher.flush();
-    const { rows } = await this.#read<{ seq: number | null }>(
-      'last_seq',
-      `SELECT MAX(seq) AS seq FROM ${this.#schema}.run_events WHERE run_id = $1`,
-      [runId],
-    );
-    return rows[0]?.seq ?? 0;
+    return (await this.#first<{ seq: number | null }>('last_seq', [runId]))?.seq ?? 0;
   }
 
   async loadCheckpoint(runId: string): Promise<Checkpoint | undefined> {
     await this.#batcher.flush();
-    const { rows } = await this.#read<{ checkpoint: string }>(
-      'load_checkpoint',
-      `SELECT checkpoint FROM ${this.#schema}.run_checkpoints WHERE run_id = $1`,
-      [runId],
-    );
-    return this.#memo.readCheckpoint(runId, rows[0]?.checkpoint, async (count) => {
-      const steps = await this.#read<{ step: string }>(
-        'load_steps',
-        `SELECT step FROM ${this.#schema}.run_steps WHERE run_id = $1 AND idx < $2 ORDER BY idx`,
-        [runId, count],
-      );
+    const stored = await this.#first<{ checkpoint: string }>('load_checkpoint', [runId]);
+    return this.#memo.readCheckpoint(runId, stored?.checkpoint, async (count) => {
+      const steps = await this.#read<{ step: string }>('load_steps', [runId, count]);
       return steps.rows.map((row) => row.step);
     });
   }
@@ -341,9 +322,15 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
     await this.#pool.end();
   }
 
-  /** A read as a named statement: each pooled connection (this store's alone) parses it once. */
-  #read<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  /** One of `READS`, as a named statement. */
+  #read<R extends pg.QueryResultRow>(name: keyof typeof READS, values: unknown[]): Promise<pg.QueryResult<R>> {
+    const text = READS[name](this.#schema);
     return this.#run(() => this.#pool.query<R>({ name: `thinkflow_${name}`, text, values }));
+  }
+
+  /** The first row a read finds, if any. */
+  async #first<R extends pg.QueryResultRow>(name: keyof typeof READS, values: unknown[]): Promise<R | undefined> {
+    return (await this.#read<R>(name, values)).rows[0];
   }
 
   async #commit(batch: WriteBatch): Promise<void> {

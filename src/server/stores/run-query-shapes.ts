@@ -3,12 +3,28 @@ import {
   DEFAULT_PAGE,
   MAX_PAGE,
   type PruneRequest,
+  type PruneResult,
   pruneBounds,
   type RunPage,
   type RunQuery,
+  type RunStoreStats,
   readCursor,
   summaryFromRow,
 } from '../records/index.js';
+
+/**
+ * The listing, retention and size queries of one SQL run store, in its dialect (`db` is what it
+ * queries: SQLite's database, PostgreSQL's pool and schema). Both stores build their SQL from the
+ * shapes below; what differs (the JSON functions, a status list, locking) stays in each store's own.
+ */
+export interface RunQueries<Db> {
+  /** One page of runs, newest first. */
+  queryRuns(db: Db, query: RunQuery): RunPage | Promise<RunPage>;
+  /** Deletes one batch of expired runs and all that is kept for them. */
+  pruneRuns(db: Db, request: PruneRequest): PruneResult | Promise<PruneResult>;
+  /** Counts by status, the oldest run, the size on disk. */
+  stats(db: Db): RunStoreStats | Promise<RunStoreStats>;
+}
 
 /**
  * How one SQL dialect binds values: `$1, $2…` for PostgreSQL, `?` for SQLite. The query shapes below

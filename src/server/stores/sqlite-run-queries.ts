@@ -1,14 +1,15 @@
 import type Database from 'better-sqlite3';
+import { DEFAULT_PRUNE_BATCH, UNFINISHED } from '../records/index.js';
 import {
-  DEFAULT_PRUNE_BATCH,
-  type PruneRequest,
-  type PruneResult,
-  type RunPage,
-  type RunQuery,
-  type RunStoreStats,
-  UNFINISHED,
-} from '../records/index.js';
-import { countByStatus, pageFilter, pageOf, pruneBoundsAfter, sqliteBinder } from './run-query-shapes.js';
+  countByStatus,
+  pageFilter,
+  pageOf,
+  pruneBoundsAfter,
+  type RunQueries,
+  sqliteBinder,
+} from './run-query-shapes.js';
+
+type SqliteQueries = RunQueries<Database.Database>;
 
 const UNFINISHED_LIST = UNFINISHED.map((status) => `'${status}'`).join(', ');
 
@@ -20,7 +21,7 @@ const SUMMARY_COLUMNS = `id, agent, status, source, owner, created_at, updated_a
   json_extract(result, '$.usage.costUsd') AS cost_usd`;
 
 /** One page of the SQLite store's runs, newest first. */
-export function sqliteQueryRuns(db: Database.Database, query: RunQuery): RunPage {
+const queryRuns: SqliteQueries['queryRuns'] = (db, query) => {
   const sql = sqliteBinder();
   const { where, limit } = pageFilter(query, sql);
   const rows = db
@@ -30,13 +31,13 @@ export function sqliteQueryRuns(db: Database.Database, query: RunQuery): RunPage
     )
     .all(...sql.values) as Parameters<typeof pageOf>[0];
   return pageOf(rows, limit);
-}
+};
 
 /**
  * Deletes one batch of expired runs and everything kept for them in one transaction, then hands the
  * freed pages back to the OS (incremental auto-vacuum; a file made before it keeps them for reuse).
  */
-export function sqlitePruneRuns(db: Database.Database, request: PruneRequest): PruneResult {
+const pruneRuns: SqliteQueries['pruneRuns'] = (db, request) => {
   const countBefore =
     request.keepNewest === undefined
       ? undefined
@@ -68,10 +69,10 @@ export function sqlitePruneRuns(db: Database.Database, request: PruneRequest): P
   })();
   if (deleted > 0) db.pragma('incremental_vacuum');
   return { runs: deleted };
-}
+};
 
 /** Counts by status, the oldest run and the file's size. */
-export function sqliteStats(db: Database.Database): RunStoreStats {
+const stats = (db: Database.Database) => {
   const { runs, byStatus } = countByStatus(
     db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status').all() as { status: string; n: number }[],
   );
@@ -88,4 +89,7 @@ export function sqliteStats(db: Database.Database): RunStoreStats {
     freeBytes: free * pageSize,
     incrementalVacuum,
   };
-}
+};
+
+/** The SQLite store's listing, retention and size queries. */
+export const sqliteRunQueries = { queryRuns, pruneRuns, stats } satisfies SqliteQueries;

@@ -5,23 +5,19 @@ import { openSqlite, retryBusy, sqliteCall } from '../../memory/node.js';
 import type {
   IdempotencyClaim,
   PruneRequest,
-  PruneResult,
-  RunPage,
   RunPatch,
   RunQuery,
   RunRecord,
   RunStore,
-  RunStoreStats,
   ServerRunStatus,
   StoredEvent,
-  VacuumResult,
 } from '../records/index.js';
 import { openRunMemo } from './open-run-memo.js';
 import { createRequestCache, rebuildEvents, recordFromRow, recordsFromRows, type StoredLog } from './rebuild-events.js';
 import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
 import { sqliteEventBlocks } from './sqlite-event-blocks.js';
 import { sqliteClaimKey, sqliteReleaseKey } from './sqlite-idempotency.js';
-import { sqlitePruneRuns, sqliteQueryRuns, sqliteStats } from './sqlite-run-queries.js';
+import { sqliteRunQueries as queries } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
 import {
@@ -163,28 +159,28 @@ export class SqliteRunStore implements RunStore {
     return recordsFromRows(rows, (runId) => this.#log(runId));
   }
 
-  async queryRuns(query: RunQuery): Promise<RunPage> {
+  async queryRuns(query: RunQuery) {
     await this.#batcher.flush();
-    return sqliteQueryRuns(this.#db, query);
+    return queries.queryRuns(this.#db, query);
   }
 
-  async pruneRuns(request: PruneRequest): Promise<PruneResult> {
+  async pruneRuns(request: PruneRequest) {
     await this.#batcher.flush();
-    return sqlitePruneRuns(this.#db, request);
+    return queries.pruneRuns(this.#db, request);
   }
 
-  async stats(): Promise<RunStoreStats> {
+  async stats() {
     await this.#batcher.flush();
-    return sqliteStats(this.#db);
+    return queries.stats(this.#db);
   }
 
-  async vacuum(): Promise<VacuumResult> {
+  async vacuum() {
     await this.#batcher.flush();
-    const before = sqliteStats(this.#db).bytes;
+    const before = queries.stats(this.#db).bytes;
     const started = performance.now();
     const outcome = vacuum(this.#db);
     if (outcome === 'busy') throw new Error('Another process is using the run store; vacuum when it is idle.');
-    return { bytesBefore: before, bytesAfter: sqliteStats(this.#db).bytes, ms: performance.now() - started };
+    return { bytesBefore: before, bytesAfter: queries.stats(this.#db).bytes, ms: performance.now() - started };
   }
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
