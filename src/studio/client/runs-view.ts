@@ -1,5 +1,5 @@
 import { api, apiText } from './api.js';
-import { h } from './dom.js';
+import { type Child, h } from './dom.js';
 import { follow, type LiveRun, renderQuestions } from './live-run.js';
 import { usd } from './render-tree.js';
 import { STATUSES, UNFINISHED } from './run-statuses.js';
@@ -49,49 +49,46 @@ export async function runsView(filters: { agent?: string; status?: string; page?
   statusSelect.value = filters.status ?? '';
   const refilter = (next = 0) =>
     void runsView({ agent: agentSelect.value || undefined, status: statusSelect.value || undefined, page: next });
-  shell(
-    'Runs',
+  runsPanel(
+    [
+      agentSelect,
+      statusSelect,
+      page > 0 && h('button', { class: 'btn secondary', onclick: () => refilter(page - 1) }, '← Newer'),
+      result.next && h('button', { class: 'btn secondary', id: 'older', onclick: () => refilter(page + 1) }, 'Older →'),
+    ],
     h(
-      'div',
-      { class: 'panel' },
+      'table',
+      { id: 'runs' },
       h(
-        'div',
-        { class: 'row' },
-        agentSelect,
-        statusSelect,
-        page > 0 && h('button', { class: 'btn secondary', onclick: () => refilter(page - 1) }, '← Newer'),
-        result.next &&
-          h('button', { class: 'btn secondary', id: 'older', onclick: () => refilter(page + 1) }, 'Older →'),
+        'tr',
+        {},
+        ['Status', 'Agent', 'Started', 'Duration', 'Steps', 'Tokens', 'Cost', 'Id'].map((t) => h('th', {}, t)),
       ),
-      h(
-        'table',
-        { id: 'runs' },
+      result.runs.map((run) =>
         h(
           'tr',
-          {},
-          ['Status', 'Agent', 'Started', 'Duration', 'Steps', 'Tokens', 'Cost', 'Id'].map((t) => h('th', {}, t)),
-        ),
-        result.runs.map((run) =>
-          h(
-            'tr',
-            { class: 'run', 'data-id': run.id, onclick: () => go(`#run/${run.id}`) },
-            h('td', {}, h('span', { class: `status ${run.status}` }, run.status)),
-            h('td', {}, run.agent),
-            h('td', {}, new Date(run.createdAt).toLocaleString()),
-            h('td', {}, run.durationMs === undefined ? '' : `${run.durationMs} ms`),
-            h('td', {}, run.steps ?? ''),
-            h('td', {}, run.tokens ?? ''),
-            h('td', {}, run.costUsd === undefined ? '' : usd(run.costUsd)),
-            h('td', { class: 'meta' }, run.id),
-          ),
+          { class: 'run', 'data-id': run.id, onclick: () => go(`#run/${run.id}`) },
+          h('td', {}, h('span', { class: `status ${run.status}` }, run.status)),
+          h('td', {}, run.agent),
+          h('td', {}, new Date(run.createdAt).toLocaleString()),
+          h('td', {}, run.durationMs === undefined ? '' : `${run.durationMs} ms`),
+          h('td', {}, run.steps ?? ''),
+          h('td', {}, run.tokens ?? ''),
+          h('td', {}, run.costUsd === undefined ? '' : usd(run.costUsd)),
+          h('td', { class: 'meta' }, run.id),
         ),
       ),
-      result.runs.length === 0 && h('p', { class: 'meta' }, 'No runs match.'),
     ),
+    result.runs.length === 0 && h('p', { class: 'meta' }, 'No runs match.'),
   );
 }
 
 let steps: StepList | undefined;
+
+/** The Runs tab: one panel, with its row of controls (or the run's title) on top. */
+function runsPanel(row: Child[], ...rest: Child[]): void {
+  shell('Runs', h('div', { class: 'panel' }, h('div', { class: 'row' }, ...row), ...rest));
+}
 
 /** Keeps the open run's status and tree current; a question asked or answered draws the view again. */
 function redrawRun(live: LiveRun): void {
@@ -117,39 +114,28 @@ export async function runView(id: string): Promise<void> {
   const status = root?.status && !UNFINISHED.includes(root.status) ? root.status : record.status;
   const finished = !UNFINISHED.includes(status);
   steps = stepList({ raw: true, empty: 'No events yet.', follow: !finished });
-  shell(
-    'Runs',
-    h(
-      'div',
-      { class: 'panel' },
-      h(
-        'div',
-        { class: 'row' },
-        h('h2', {}, `Run ${id}`),
-        h('span', { class: `status ${status}`, id: 'run-status', 'data-run': id }, status),
-        !finished &&
-          h(
-            'button',
-            {
-              class: 'btn danger',
-              id: 'cancel',
-              onclick: async () => {
-                await api(`/v1/runs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
-                await runView(id);
-              },
-            },
-            'Cancel',
-          ),
+  runsPanel(
+    [
+      h('h2', {}, `Run ${id}`),
+      h('span', { class: `status ${status}`, id: 'run-status', 'data-run': id }, status),
+      !finished &&
         h(
           'button',
-          { class: 'btn secondary', id: 'download', onclick: () => void download(id) },
-          'Download JSONL trace',
+          {
+            class: 'btn danger',
+            id: 'cancel',
+            onclick: async () => {
+              await api(`/v1/runs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+              await runView(id);
+            },
+          },
+          'Cancel',
         ),
-      ),
-      h('p', {}, record.input),
-      renderQuestions(live),
-      steps.el,
-    ),
+      h('button', { class: 'btn secondary', id: 'download', onclick: () => void download(id) }, 'Download JSONL trace'),
+    ],
+    h('p', {}, record.input),
+    renderQuestions(live),
+    steps.el,
   );
   steps.show(root);
 }
