@@ -23,17 +23,22 @@ export type EvalCheck = z.infer<typeof EvalCheck>;
 
 const Protocol = z.enum(['auto', 'native', 'json', 'react']);
 
-/** One task: an input, the agent's setup (model, tools, protocol, limits) and the checks its answer must pass. */
-export const EvalCase = z.strictObject({
-  id: z.string().min(1),
-  input: z.string(),
-  /** Model spec for this case (overridden by `--model`). */
+/** The agent's setup, which a case sets for itself and a suite for every case. */
+const AgentSetup = {
+  /** Model spec (a case's is overridden by `--model`). */
   model: z.string().optional(),
   /** Tool kits by name (`calculator`, `files`, `demo`, ...). */
   tools: z.array(z.string()).optional(),
   protocol: Protocol.optional(),
   maxSteps: z.number().int().positive().optional(),
   instructions: z.string().optional(),
+};
+
+/** One task: an input, the agent's setup (model, tools, protocol, limits) and the checks its answer must pass. */
+export const EvalCase = z.strictObject({
+  id: z.string().min(1),
+  input: z.string(),
+  ...AgentSetup,
   checks: z.array(EvalCheck).min(1),
 });
 export type EvalCase = z.infer<typeof EvalCase>;
@@ -41,11 +46,7 @@ export type EvalCase = z.infer<typeof EvalCase>;
 /** A suite file (`suite.yaml`): defaults for every case, then the cases. */
 export const EvalSuite = z.strictObject({
   name: z.string().default('eval'),
-  model: z.string().optional(),
-  tools: z.array(z.string()).optional(),
-  protocol: Protocol.optional(),
-  maxSteps: z.number().int().positive().optional(),
-  instructions: z.string().optional(),
+  ...AgentSetup,
   cases: z.array(EvalCase).min(1),
 });
 export type EvalSuite = z.infer<typeof EvalSuite>;

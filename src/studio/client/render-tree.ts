@@ -65,10 +65,19 @@ export function renderStep(run: RunNode, step: StepNode, options: TreeOptions): 
   );
 }
 
+/** The items that are a line of text: the node's class and label. */
+const TEXT_ITEMS = {
+  thought: ['thought', 'Thought'],
+  observation: ['observation', 'Observation'],
+  warning: ['warning', 'Warning'],
+  invalid: ['warning', 'Invalid reply'],
+  handoff: ['tool', 'Handoff'],
+  compact: ['observation', 'Context compacted'],
+  final: ['final', 'Final'],
+} as const satisfies Record<Extract<StepItem, { text: string }>['kind'], readonly [string, string]>;
+
 function renderItem(item: StepItem, options: TreeOptions): Child {
   switch (item.kind) {
-    case 'thought':
-      return node('thought', 'Thought', item.text);
     case 'tool':
       return h(
         'div',
@@ -84,26 +93,18 @@ function renderItem(item: StepItem, options: TreeOptions): Child {
             item.calls.map((call) => renderItem(call, options)),
           ),
       );
-    case 'observation':
-      return node('observation', 'Observation', item.text);
-    case 'warning':
-      return node('warning', 'Warning', item.text);
-    case 'invalid':
-      return node('warning', 'Invalid reply', item.text);
     case 'approval':
       return node(
         'approval',
         item.tool === 'ask_user' ? 'Question' : `Approval for ${item.tool}`,
         `${item.question ?? json(item.input)}${item.answered ? ` → ${item.answered}` : ' (waiting)'}`,
       );
-    case 'handoff':
-      return node('tool', 'Handoff', item.text);
-    case 'compact':
-      return node('observation', 'Context compacted', item.text);
-    case 'final':
-      return node('final', 'Final', item.text);
     case 'child':
       return h('div', { class: 'branch' }, renderRun(item.run, options));
+    default: {
+      const [kind, label] = TEXT_ITEMS[item.kind];
+      return node(kind, label, item.text);
+    }
   }
 }
 
