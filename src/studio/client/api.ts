@@ -99,24 +99,21 @@ export async function followRun(
  * Reads a workflow run's SSE stream after event `after` until the server ends it (once the run has
  * ended or suspended, or when the connection drops); resolves with the last event number seen.
  */
-export async function followWorkflowRun(
-  id: string,
-  onEvent: (e: StreamedEvent) => void,
-  signal: AbortSignal,
-  after = 0,
-): Promise<number> {
-  return (await readEvents(`/v1/workflows/runs/${encodeURIComponent(id)}/events`, { after, signal, onEvent })).last;
+export async function followWorkflowRun(id: string, reading: EventReading): Promise<number> {
+  return (await readEvents(`/v1/workflows/runs/${encodeURIComponent(id)}/events`, reading)).last;
 }
 
 /** One connection to an event stream: each event after `after` goes to `onEvent`, until the stream or `stop` ends it. */
+/** Where an event stream is read from (after event `after`), until when, and who hears each event. */
+export interface EventReading {
+  after: number;
+  signal: AbortSignal;
+  onEvent: (e: StreamedEvent) => void;
+}
+
 async function readEvents(
   path: string,
-  options: {
-    after: number;
-    signal: AbortSignal;
-    onEvent: (e: StreamedEvent) => void;
-    stop?: (event: StreamedEvent['event']) => boolean;
-  },
+  options: EventReading & { stop?: (event: StreamedEvent['event']) => boolean },
 ): Promise<{ last: number; stopped: boolean }> {
   let last = options.after;
   const response = await fetch(path, {

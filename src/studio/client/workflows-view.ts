@@ -290,9 +290,10 @@ async function runPage(id: string, { names, signal }: PageContext): Promise<void
     try {
       while (!signal.aborted) {
         try {
-          await followWorkflowRun(
-            id,
-            ({ seq, event }) => {
+          await followWorkflowRun(id, {
+            after: state.seen,
+            signal,
+            onEvent: ({ seq, event }) => {
               state.seen = seq;
               state.events.push(event);
               // The run's end says its status at once; the stored view read below brings the rest (and what
@@ -302,9 +303,7 @@ async function runPage(id: string, { names, signal }: PageContext): Promise<void
                 state.run = { ...state.run, status: end.status, output: end.output, error: end.error };
               redraw();
             },
-            signal,
-            state.seen,
-          );
+          });
         } catch (caught) {
           if (caught instanceof NeedsToken) return askToken();
           if (signal.aborted) return;

@@ -37,6 +37,8 @@ interface Remote {
 
 /** What a call's last answer left: done with text, or waiting on a question. */
 type Outcome = { type: 'done'; text: string } | { type: 'input'; taskId: string; contextId?: string; question: string };
+/** Sends a message to the remote agent (on the task it continues, if any) and reads the task's outcome. */
+type Send = (text: string, signal: AbortSignal, task?: { id: string; contextId?: string }) => Promise<Outcome>;
 
 const FAILED =
   /^(failed|rejected|canceled|TASK_STATE_FAILED|TASK_STATE_REJECTED|TASK_STATE_CANCELED|TASK_STATE_CANCELLED)$/;
@@ -149,11 +151,7 @@ export async function a2aAgentTool(
     return reply.data.result;
   }
 
-  async function sendLegacy(
-    text: string,
-    signal: AbortSignal,
-    task?: { id: string; contextId?: string },
-  ): Promise<Outcome> {
+  const sendLegacy: Send = async (text, signal, task) => {
     const message = {
       kind: 'message',
       messageId: crypto.randomUUID(),
@@ -187,13 +185,9 @@ export async function a2aAgentTool(
       };
     }
     return { type: 'done', text: (current.artifacts ?? []).map((a) => a2aText(a.parts)).join('\n') || status };
-  }
+  };
 
-  async function sendV1(
-    text: string,
-    signal: AbortSignal,
-    task?: { id: string; contextId?: string },
-  ): Promise<Outcome> {
+  const sendV1: Send = async (text, signal, task) => {
     const message = {
       messageId: crypto.randomUUID(),
       role: 'ROLE_USER',
@@ -220,7 +214,7 @@ export async function a2aAgentTool(
       };
     }
     return { type: 'done', text: current.artifacts.map((a) => v1Text(a.parts)).join('\n') || status };
-  }
+  };
 
   const send = remote.version === '1.0' ? sendV1 : sendLegacy;
   const maxTurns = options.maxTurns ?? 3;
