@@ -105,4 +105,4 @@ const stats: PostgresQueries['stats'] = async ({ pool, schema }) => {
 };
 
 /** The PostgreSQL store's listing, retention and size queries. */
-export const postgresRunQueries = { queryRuns, pruneRuns, stats } satisfies PostgresQueries;
+export const postgresRunQueries: PostgresQueries = { queryRuns, pruneRuns, stats };

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { DEFAULT_PRUNE_BATCH, UNFINISHED } from '../records/index.js';
+import { DEFAULT_PRUNE_BATCH, type RunStoreStats, UNFINISHED } from '../records/index.js';
 import {
   countByStatus,
   pageFilter,
@@ -71,8 +71,8 @@ const pruneRuns: SqliteQueries['pruneRuns'] = (db, request) => {
   return { runs: deleted };
 };
 
-/** Counts by status, the oldest run and the file's size. */
-const stats = (db: Database.Database) => {
+/** Counts by status, the oldest run and the file's size (sync: vacuum reads it around its work). */
+export function sqliteStats(db: Database.Database): RunStoreStats {
   const { runs, byStatus } = countByStatus(
     db.prepare('SELECT status, COUNT(*) AS n FROM runs GROUP BY status').all() as { status: string; n: number }[],
   );
@@ -89,7 +89,7 @@ const stats = (db: Database.Database) => {
     freeBytes: free * pageSize,
     incrementalVacuum,
   };
-};
+}
 
 /** The SQLite store's listing, retention and size queries. */
-export const sqliteRunQueries = { queryRuns, pruneRuns, stats } satisfies SqliteQueries;
+export const sqliteRunQueries: SqliteQueries = { queryRuns, pruneRuns, stats: sqliteStats };

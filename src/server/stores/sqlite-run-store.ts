@@ -17,7 +17,7 @@ import { createRequestCache, rebuildEvents, recordFromRow, recordsFromRows, type
 import { PATCH_COLUMNS, patchValue, type RunRow } from './row-codec.js';
 import { sqliteEventBlocks } from './sqlite-event-blocks.js';
 import { sqliteClaimKey, sqliteReleaseKey } from './sqlite-idempotency.js';
-import { sqliteRunQueries as queries } from './sqlite-run-queries.js';
+import { sqliteRunQueries as queries, sqliteStats } from './sqlite-run-queries.js';
 import { openSchema } from './sqlite-schema.js';
 import { CONVERT_AT_OPEN_MAX_BYTES, useIncrementalVacuum, type VacuumOutcome, vacuum } from './sqlite-vacuum.js';
 import {
@@ -176,11 +176,11 @@ export class SqliteRunStore implements RunStore {
 
   async vacuum() {
     await this.#batcher.flush();
-    const before = queries.stats(this.#db).bytes;
+    const before = sqliteStats(this.#db).bytes;
     const started = performance.now();
     const outcome = vacuum(this.#db);
     if (outcome === 'busy') throw new Error('Another process is using the run store; vacuum when it is idle.');
-    return { bytesBefore: before, bytesAfter: queries.stats(this.#db).bytes, ms: performance.now() - started };
+    return { bytesBefore: before, bytesAfter: sqliteStats(this.#db).bytes, ms: performance.now() - started };
   }
 
   async readEvents(runId: string, afterSeq: number, limit = 1000): Promise<StoredEvent[]> {
