@@ -18,6 +18,7 @@ import {
   readNamedTokens,
 } from './call-bodies.js';
 import { type CallFormat, MARKED_FORMATS, UNMARKED_FORMATS, type UnmarkedFormat } from './call-formats.js';
+import { declinesCall } from './declined-call.js';
 import { readCallStatement } from './python-literal.js';
 
 /** What `readToolCalls` needs besides the text. */
@@ -64,18 +65,30 @@ export interface ToolCallsRead {
 export function readToolCalls(text: string, options: ReadToolCallsOptions = {}): ToolCallsRead {
   if (typeof text !== 'string' || text.trim() === '') return empty();
   try {
-    const { text: body, thought: think } = stripThink(text);
+    const { text: stripped, thought: think } = stripThink(text);
+    const body = unescapeMarkdown(stripped);
     const known = options.tools?.length
       ? new Set(options.tools.map((t) => nameKey(typeof t === 'string' ? t : t.name)))
       : undefined;
     const marked = readMarked(body, 0);
     const done = marked.calls.length > 0 || marked.problem !== undefined || options.formats === 'marked';
-    const read = done ? marked : readUnmarked(body, known);
+    let read = done ? marked : readUnmarked(body, known);
+    // An unmarked call in a reply that declines the task is an example for the person (declined-call.ts).
+    if (!done && read.calls.length > 0 && declinesCall(body)) read = empty();
     return read.thought || think ? { ...read, thought: joinThoughts(think, read.thought) } : read;
   } catch {
     // Defensive only: every reader returns data.
     return empty();
   }
+}
+
+/**
+ * Markdown escapes inside words (`triangle\\_properties.get`), as chat models trained on markdown write
+ * them: `\\_` between letters or digits is `_`. Elsewhere (a Windows path's `C:\\_tmp`) it stays.
+ */
+function unescapeMarkdown(text: string): string {
+  if (!text.includes('\\_')) return text;
+  return text.replace(/\\_(?=[\p{L}\p{N}_\\])|(?<=[\p{L}\p{N}_])\\_/gu, '_');
 }
 
 function empty(): ToolCallsRead {
@@ -333,8 +346,8 @@ function firstCallAt(text: string): number {
   return bracket >= 0 && bracket < brace ? bracket : brace;
 }
 
-/** A line that may start a call: `name(` or `[name(`, checked on a bounded prefix. */
-const CALL_LINE = /^\[?\s*[\p{L}_][\p{L}\p{M}\p{N}_.\-/]{0,127}\s*\(/u;
+/** A line that may start a call: `name(`, `[name(` or `['name(`, checked on a bounded prefix. */
+const CALL_LINE = /^(?:\[\s*['"`]?)?[\p{L}_][\p{L}\p{M}\p{N}_.\-/]{0,127}\s*\(/u;
 
 /**
  * Python call statements on lines of their own. A list (`[f(a=1)]`) is a call wherever it stands alone;
