@@ -1,6 +1,6 @@
 import { ConfigError, type ToolSpec, toolNameAliases } from '../core/index.js';
 import { closestNames } from './closest-names.js';
-import { normalizeToolName } from './normalize-tool-name.js';
+import { normalizeToolName, prefixedToolNameKey } from './normalize-tool-name.js';
 import type { AnyTool } from './tool.js';
 
 /** What `ToolRegistry.lookup` found: the tool, or a message the model can act on. */
@@ -175,15 +175,16 @@ export class ToolRegistry {
    */
   #addKeys(name: string): void {
     for (const spelling of [name, ...toolNameAliases(name)]) {
-      const key = normalizeToolName(spelling);
-      if (!this.#byKey.has(key)) this.#byKey.set(key, name);
+      for (const key of [normalizeToolName(spelling), prefixedToolNameKey(spelling)]) {
+        if (!this.#byKey.has(key)) this.#byKey.set(key, name);
+      }
     }
   }
 
   #entry(name: string): Entry | undefined {
     const exact = this.#entries.get(name);
     if (exact) return exact;
-    const canonical = this.#byKey.get(normalizeToolName(name));
+    const canonical = this.#byKey.get(normalizeToolName(name)) ?? this.#byKey.get(prefixedToolNameKey(name));
     return canonical === undefined ? undefined : this.#entries.get(canonical);
   }
 

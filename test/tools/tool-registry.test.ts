@@ -69,6 +69,16 @@ describe('ToolRegistry', () => {
     expect(lookup.ok && lookup.tool.name).toBe('get_weather');
   });
 
+  it.each(['functions.intersect', 'functions_intersect', 'intersect', 'Functions.Intersect'])(
+    'finds a tool named functions.intersect when the model writes %j',
+    (name) => {
+      // BFCL's function docs name tools this way; models write the dot as `_` as OpenAI names require.
+      const registry = new ToolRegistry([make('functions.zero'), make('functions.intersect')]);
+      const lookup = registry.lookup(name);
+      expect(lookup.ok && lookup.tool.name).toBe('functions.intersect');
+    },
+  );
+
   it('answers an unknown name with the available tools and the closest names', () => {
     const registry = new ToolRegistry([make('search'), make('get_weather'), make('calculator')]);
     const lookup = registry.lookup('serach');

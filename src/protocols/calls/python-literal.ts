@@ -279,16 +279,28 @@ function readAtom(cur: Cursor): Read<unknown> {
   if (/^[rRbBuUfF]{1,2}$/.test(name) && (text[cur.at] === '"' || text[cur.at] === "'")) return readStrings(cur);
   const constant = CONSTANTS.get(name);
   if (constant !== undefined) return constant.value;
+  let end = cur.at;
   skipSpace(cur);
-  if (text[cur.at] === '(') {
-    // A nested call (`datetime.now()`, `Point(x=1)`) is kept as its source text.
+  if (text[cur.at] !== '(' && text[cur.at] !== '[') {
+    cur.at = end;
+    return name;
+  }
+  // A nested call, a subscript or both (`datetime.now()`, `data['sales']`, `f(x)[0].y`): its source text.
+  while (text[cur.at] === '(' || text[cur.at] === '[') {
+    const open = text[cur.at];
     cur.at++;
     cur.depth++;
-    const args = readArguments(cur, ')');
+    const inner = open === '(' ? readArguments(cur, ')') : readArguments(cur, ']');
     cur.depth--;
-    return args === FAIL ? FAIL : text.slice(start, cur.at);
+    if (inner === FAIL) return FAIL;
+    end = cur.at;
+    if (text[cur.at] === '.' && readName({ ...cur, at: cur.at + 1 }, true)) {
+      cur.at++;
+      readName(cur, true);
+      end = cur.at;
+    }
   }
-  return name;
+  return text.slice(start, end);
 }
 
 const CONSTANTS = new Map<string, { value: unknown }>([

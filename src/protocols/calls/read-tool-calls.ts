@@ -7,7 +7,7 @@
 import type { ParsedStep, ReplyHabit, TextToolCall } from '../../core/index.js';
 import { joinThoughts } from '../shared/build-step.js';
 import { reasoningIn } from '../shared/call-syntax.js';
-import { stripThink } from '../shared/special-tokens.js';
+import { cutAtNextTurn, stripThink } from '../shared/special-tokens.js';
 import {
   type BodyRead,
   cleanName,
@@ -65,7 +65,8 @@ export interface ToolCallsRead {
 export function readToolCalls(text: string, options: ReadToolCallsOptions = {}): ToolCallsRead {
   if (typeof text !== 'string' || text.trim() === '') return empty();
   try {
-    const { text: stripped, thought: think } = stripThink(text);
+    // What follows a turn the model opened itself (`<|im_start|>assistant`) is not this reply.
+    const { text: stripped, thought: think } = stripThink(cutAtNextTurn(text));
     const body = unescapeMarkdown(stripped);
     const known = options.tools?.length
       ? new Set(options.tools.map((t) => nameKey(typeof t === 'string' ? t : t.name)))
@@ -258,7 +259,9 @@ const CALL_FENCE_LANGS = new Set([
   'javascript',
   'js',
 ]);
-const FENCE = /```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
+// A fence opens at a line's start (up to three spaces in, as in CommonMark): a fence deeper in is text,
+// such as a code model's string literal quoting another reply.
+const FENCE = /(?<=^|\n)[ ]{0,3}```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
 
 /**
  * The unmarked formats, where they stand alone. Inside code fences meant for calls (json, python,

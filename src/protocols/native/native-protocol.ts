@@ -34,6 +34,7 @@ export const nativeProtocol: Protocol = {
   finalAnswerRequest: (language) => nativePrompt[language].finalAnswerRequest,
 };
 
+const TOKEN_THEN_JSON = /<\|[a-z_]{1,30}\|>\s*[[{]/;
 const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
 /** Every text action needs one of these: a tag, a call's brackets, a keyword's colon or JSON. */
 const ACTION_CHARS = /[<([{:：]/;
@@ -81,6 +82,8 @@ function readNativeReply(response: ModelResponse, context?: ReadContext): ReadRe
  */
 function quotedJson(found: ToolCallsRead, raw: string): boolean {
   if (found.formats.length !== 1 || found.formats[0] !== 'json') return false;
+  // JSON right after a chat-template token is the model's own call format, not a quote.
+  if (TOKEN_THEN_JSON.test(raw)) return false;
   const { text } = stripThink(stripSpecialTokens(raw).text);
   const span = extractJson(text);
   if (!span) return true;

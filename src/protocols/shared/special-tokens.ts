@@ -38,7 +38,7 @@ const ANY_TOKEN = /<(?:\||｜|\/?s>|eos>|end_of_turn>|start_of_turn>)|\[\/INST\]
  */
 export function stripSpecialTokens(reply: string): TokensStripped {
   if ((!reply.includes('<') && !reply.includes('[/')) || !ANY_TOKEN.test(reply)) return { text: reply, habits: NONE };
-  let text = reply.replace(TURN_START, '\n');
+  let text = cutAtNextTurn(reply).replace(TURN_START, '\n');
   let changed = text !== reply;
   for (let end = END_OF_TURN.exec(text); end; end = END_OF_TURN.exec(text)) {
     changed = true;
@@ -51,6 +51,29 @@ export function stripSpecialTokens(reply: string): TokensStripped {
   }
   return changed ? { text: text.trim(), habits: ['special_tokens'] } : { text: reply, habits: NONE };
 }
+
+/**
+ * A turn opened with its role: after some text of this reply, the model is writing the next turn
+ * itself. A bare `<|im_start|>` is not one: models trained on ChatML also write it around their calls.
+ */
+const NEXT_TURN =
+  /<\|im_start\|>[ \t]*(?:assistant|user|system)\b|<\|start_header_id\|>(?:assistant|user|system)<\|end_header_id\|>|<start_of_turn>(?:model|user)\b/g;
+
+/** The reply up to a turn opened after some of its text (a local model that ran past its stop token). */
+export function cutAtNextTurn(reply: string): string {
+  if (!reply.includes('<')) return reply;
+  NEXT_TURN.lastIndex = 0;
+  // Each stretch from one token to the next is looked at once (with its own token, so a role name goes too).
+  let from = 0;
+  for (let next = NEXT_TURN.exec(reply); next; next = NEXT_TURN.exec(reply)) {
+    const stretch = reply.slice(from, next.index);
+    if (stretch.replace(TURN_START, '').replace(END_OF_TURN_ALL, '').trim() !== '') return reply.slice(0, next.index);
+    from = next.index;
+  }
+  return reply;
+}
+
+const END_OF_TURN_ALL = new RegExp(END_OF_TURN.source, 'g');
 
 /** A reply with its `<think>` reasoning taken out. */
 export interface ThinkStripped {
