@@ -34,6 +34,8 @@ export const nativeProtocol: Protocol = {
   finalAnswerRequest: (language) => nativePrompt[language].finalAnswerRequest,
 };
 
+const WORDS = /[\p{L}\p{N}]/u;
+const TAGS = /<[^<>\n]{0,60}>/g;
 const TOKEN_THEN_JSON = /<\|[a-z_]{1,30}\|>\s*[[{]/;
 const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
 /** Every text action needs one of these: a tag, a call's brackets, a keyword's colon or JSON. */
@@ -77,7 +79,7 @@ function readNativeReply(response: ModelResponse, context?: ReadContext): ReadRe
 }
 
 /**
- * JSON calls count only when the reply is the JSON and nothing more: an answer that quotes a JSON call
+ * JSON calls count only when the reply opens with the JSON: an answer that quotes a JSON call
  * ("Call it like this: {…}") stays an answer.
  */
 function quotedJson(found: ToolCallsRead, raw: string): boolean {
@@ -86,6 +88,12 @@ function quotedJson(found: ToolCallsRead, raw: string): boolean {
   if (TOKEN_THEN_JSON.test(raw)) return false;
   const { text } = stripThink(stripSpecialTokens(raw).text);
   const span = extractJson(text);
+  // A reply that opens with the call makes it (nothing before but fences, tags and punctuation);
+  // notes after it do not undo that.
+  const start = span?.start ?? text.search(/[[{]/);
+  if (start >= 0 && !WORDS.test(text.slice(0, Math.min(start, 400)).replace(CALL_MARKERS, '').replace(TAGS, ''))) {
+    return false;
+  }
   if (!span) return true;
   return (text.slice(0, span.start) + text.slice(span.end)).replace(CALL_MARKERS, '').trim() !== '';
 }
