@@ -128,6 +128,9 @@ function readMarked(text: string, depth: number): ToolCallsRead {
   }
   const lower = asciiLower(text);
   const next = new Map<string, number>();
+  // Where each closing marker was last found: the scan only moves forward, so one search per marker
+  // serves every call until the scan passes it (a reply of 10,000 unclosed openers stays linear).
+  const seen = new Map<string, number>();
   const out = empty();
   let firstAt = -1;
   for (let pos = 0; out.calls.length < MAX_CALLS; ) {
@@ -137,7 +140,7 @@ function readMarked(text: string, depth: number): ToolCallsRead {
     let bodyStart = at + marker.length;
     let name: string | undefined;
     if (format.name) {
-      const end = firstOf(lower, format.name.until, bodyStart, bodyStart + 200);
+      const end = firstOf(lower, format.name.until, bodyStart, bodyStart + 200, seen);
       if (!end) {
         pos = bodyStart;
         continue;
@@ -149,8 +152,8 @@ function readMarked(text: string, depth: number): ToolCallsRead {
         if (after >= 0 && after - bodyStart < 400) bodyStart = after + format.name.after.length;
       }
     }
-    const close = firstOf(lower, format.close.map(asciiLower), bodyStart, text.length);
-    const again = firstOf(lower, format.open.map(asciiLower), bodyStart, close?.at ?? text.length);
+    const close = firstOf(lower, format.close.map(asciiLower), bodyStart, text.length, seen);
+    const again = firstOf(lower, format.open.map(asciiLower), bodyStart, close?.at ?? text.length, seen);
     const bodyEnd = close && !again ? close.at : (again?.at ?? text.length);
     const read = readBody(format, name, text.slice(bodyStart, bodyEnd), depth);
     if (read.calls.length > 0) {
@@ -200,10 +203,16 @@ function firstOf(
   markers: readonly string[],
   from: number,
   to: number,
+  seen: Map<string, number>,
 ): { at: number; marker: string } | undefined {
   let best: { at: number; marker: string } | undefined;
   for (const marker of markers) {
-    const at = lower.indexOf(asciiLower(marker), from);
+    const key = asciiLower(marker);
+    let at = seen.get(key);
+    if (at === undefined || (at !== -1 && at < from)) {
+      at = lower.indexOf(key, from);
+      seen.set(key, at);
+    }
     if (at >= 0 && at < to && (!best || at < best.at)) best = { at, marker };
   }
   return best;
