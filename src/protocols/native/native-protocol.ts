@@ -9,7 +9,7 @@ import {
 import { callsStep, readToolCalls, type ToolCallsRead } from '../calls/read-tool-calls.js';
 import type { Protocol, ReadContext, ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
-import { CALL_MARKERS, readActionObject, readPythonicCalls } from '../shared/call-syntax.js';
+import { CALL_MARKERS, readActionObject } from '../shared/call-syntax.js';
 import { extractJson } from '../shared/json.js';
 import { splitSections } from '../shared/keywords.js';
 import { fill, renderCorrection, renderSystemPrompt } from '../shared/prompt-template.js';
@@ -100,7 +100,7 @@ function quotedJson(found: ToolCallsRead, raw: string): boolean {
 
 function looksLikeTextAction(text: string): boolean {
   if (!ACTION_CHARS.test(text)) return false;
-  if (/<tool_call>|<function=/i.test(text) || readPythonicCalls(text)) return true;
+  if (/<tool_call>|<function=/i.test(text)) return true;
   // A lone "Action:" line is too common in prose; a ReAct action needs its input or call syntax.
   const { sections } = splitSections(text);
   if (sections.some((s) => s.keyword === 'action_input' || s.keyword === 'final_answer')) return true;

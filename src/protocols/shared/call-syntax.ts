@@ -217,42 +217,9 @@ function readArguments(args: string): ActionInput {
   return input.ok ? input.input : text;
 }
 
-const PYTHONIC_START = /^\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u;
-
 /**
- * Reads Llama 3.2's pythonic tool-call list, `[get_weather(city="Paris"), get_time()]`, when it is the
- * whole reply. The first call is taken. Returns undefined for anything else, so prose that happens
- * to contain brackets is never read as a call.
- */
-export function readPythonicCalls(text: string): ParsedStep | undefined {
-  const trimmed = text.trim();
-  if (!PYTHONIC_START.test(trimmed) || !trimmed.endsWith(')]')) return undefined;
-  const end = closingParen(trimmed, trimmed.indexOf('('));
-  if (end < 0) return undefined;
-  const call = parseActionCall(trimmed.slice(1, end + 1));
-  if (!call || isFinalName(call.tool)) return undefined;
-  return { type: 'action', tool: call.tool, input: call.input };
-}
-
-/** Index of the parenthesis closing the one at `open`, skipping quoted strings; -1 when unbalanced. */
-function closingParen(text: string, open: number): number {
-  let depth = 0;
-  let quote = '';
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/**
- * Reads an action written without ReAct keywords: a `<tool_call>`/`<function=…>` tag, a pythonic
- * call list (`[search(q="x")]`), or a JSON object shaped like an action (`{"name", "arguments"}`…).
+ * Reads an action written without ReAct keywords: a `<tool_call>`/`<function=…>` tag or a JSON object
+ * shaped like an action (`{"name", "arguments"}`…). Pythonic calls are `readToolCalls`'s.
  * Returns undefined when there is neither, so the caller can fall back to the plain-reply rule.
  */
 export function readUnstructured(text: string, raw: string): ParsedStep | undefined {
@@ -281,8 +248,6 @@ export function readUnstructured(text: string, raw: string): ParsedStep | undefi
     if (read.type !== 'invalid') read.habits = ['special_tokens'];
     return read;
   }
-  const pythonic = readPythonicCalls(text);
-  if (pythonic) return pythonic;
   const span = extractJson(text);
   if (!span) return undefined;
   const parsed = parseJsonLenient(span.json);
