@@ -22,7 +22,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, type AnyTool, jsonSchemaTool, readToolCalls, scriptedModel } from '../src/index.js';
+import { Agent, type AnyTool, jsonSchemaTool, readToolCalls, scriptedModel, ToolRegistry } from '../src/index.js';
 
 type Protocol = 'json' | 'react' | 'native';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -300,9 +300,12 @@ function toolsFor(question: Question): AnyTool[] | Error {
 function readerCalls(text: string, question: Question, tools: AnyTool[] | Error): Ran[] {
   const read = readToolCalls(text, { tools: question.functions.map((f) => f.name) });
   return read.calls.map((call) => {
-    const tool = tools instanceof Error ? undefined : tools.find((t) => t.name === call.name);
+    // Names matched as the agent's registry matches them (`weather_get` for `weather.get`).
+    const registry = tools instanceof Error ? undefined : new ToolRegistry(tools);
+    const found = registry?.lookup(call.name);
+    const tool = found?.ok ? found.tool : undefined;
     const parsed = tool?.parse(call.input);
-    return { name: call.name, input: parsed?.ok ? parsed.value : call.input };
+    return { name: tool?.name ?? call.name, input: parsed?.ok ? parsed.value : call.input };
   });
 }
 
