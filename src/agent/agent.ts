@@ -273,7 +273,8 @@ export class Agent<T = unknown> {
   /** A tool router when the agent has many tools (more than 20 by default). */
   #router() {
     const routing = this.options.toolRouting;
-    if (routing === false) return undefined;
+    // A provider with native tool search (deferred loading) gets every tool and finds them itself.
+    if (routing === false || this.options.model.capabilities.toolSearch) return undefined;
     // The spec list is made once here, so each run's copy of the registry shares it (and the router's index).
     if (this.tools.specs().length <= (routing?.minTools ?? 20)) return undefined;
     this.#routerCache ??= createToolRouter(routing);
