@@ -113,6 +113,12 @@ async function explained(module: Promise<QuickJSWASMModule>): Promise<QuickJSWAS
         cause: error,
       });
     }
+    if (/expected magic word/i.test(message)) {
+      throw new ConfigError({
+        message: `Code mode could not compile QuickJS's WebAssembly: what it loaded is not a .wasm file (${message}; a page's server answering with HTML?). Serve @jitl/quickjs-wasmfile-release-sync/wasm at the URL given as wasmLocation. ${DOCS}`,
+        cause: error,
+      });
+    }
     throw error;
   }
 }

@@ -44,4 +44,18 @@ describe('quickJsSandbox({ module }): the app hands QuickJS in', () => {
     expect(failed.output).toMatch(/nonexistent\/quickjs\.wasm/);
     expect((await runCode('return 2', [price], { sandbox })).output).toBe('Returned: 2');
   });
+
+  it('bytes that are not WebAssembly (a server answering with HTML) are a ConfigError that says so', async () => {
+    const { price } = priceTools();
+    const html = new TextEncoder().encode('<!doctype html><title>Not found</title>');
+    const sandbox = quickJsSandbox({
+      module: () => newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmBinary: html.buffer })),
+    });
+    const record = await runCode('return 1', [price], { sandbox });
+    expect(record.ok).toBe(false);
+    expect(record.output).toMatch(
+      /Code mode could not compile QuickJS's WebAssembly: what it loaded is not a \.wasm file \(.*expected magic word/,
+    );
+    expect(record.output).toMatch(/at the URL given as wasmLocation/);
+  });
 });

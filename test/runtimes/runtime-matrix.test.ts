@@ -26,19 +26,23 @@ const EXPECTED: ScenarioReport = {
 };
 
 // Where thinkflow cannot load QuickJS by itself, the app passes its module, and `codeMode(tools)` without one
-// is a ConfigError naming what to do; a Worker also refuses a module compiled from bytes, and says so.
+// is a ConfigError naming what to do; a loader that cannot work there (a Worker compiling from bytes, a page
+// pointing at a missing .wasm) fails the run_code call with what to do.
 const CODE_SETUP = {
   found: {},
   browser: {
     setupError: expect.stringMatching(
       /^Code mode cannot load QuickJS by itself in this runtime .*quickJsSandbox\(\{ module: .*wasmLocation/,
     ),
+    loadError: expect.stringMatching(
+      /Code mode could not fetch QuickJS's .wasm file \(.*\)\. In a browser, .*wasmLocation/,
+    ),
   },
   worker: {
     setupError: expect.stringMatching(
       /^Code mode cannot load QuickJS by itself in a Cloudflare Worker.*quickJsSandbox\(\{ module: .*wasmModule/,
     ),
-    bytesError: expect.stringMatching(
+    loadError: expect.stringMatching(
       /Code mode could not compile QuickJS's WebAssembly: this runtime refuses to compile WebAssembly from bytes.*wasmModule/,
     ),
   },

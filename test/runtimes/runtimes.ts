@@ -186,7 +186,7 @@ import { loadQuickJS, loadQuickJSFromBytes } from './quickjs-worker.mjs';
 export default {
   async fetch(request) {
     const model = new URL(request.url).searchParams.get('model');
-    return Response.json(await runScenario(model, undefined, { module: loadQuickJS, fromBytes: loadQuickJSFromBytes }));
+    return Response.json(await runScenario(model, undefined, { module: loadQuickJS, unloadable: loadQuickJSFromBytes }));
   },
 };
 `,
@@ -248,9 +248,10 @@ export const chromiumRuntime: Runtime = {
       };
       await page.route(`${page_}**`, (route) => {
         const file = new URL(route.request().url()).pathname.slice(new URL(page_).pathname.length);
-        return files[file]
-          ? route.fulfill({ contentType: files[file], body: readFileSync(join(ctx.work, file)) })
-          : route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>scenario</title>' });
+        if (files[file]) return route.fulfill({ contentType: files[file], body: readFileSync(join(ctx.work, file)) });
+        return file === 'index.html'
+          ? route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>scenario</title>' })
+          : route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' });
       });
       await page.goto(`${page_}index.html`);
       // A string, not a function: the test runner rewrites import() inside functions it compiles.
@@ -258,7 +259,7 @@ export const chromiumRuntime: Runtime = {
       try {
         return await page.evaluate(
           `Promise.all([import(${url} + '/scenario/scenario.mjs'), import(${url} + '/scenario/quickjs-browser.mjs')])
-            .then(([m, q]) => m.runScenario(${url}, undefined, { module: q.loadQuickJS }))
+            .then(([m, q]) => m.runScenario(${url}, undefined, { module: q.loadQuickJS, unloadable: q.loadMissingQuickJS }))
             .then(JSON.stringify)`,
         );
       } catch (error) {

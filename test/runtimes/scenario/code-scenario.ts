@@ -13,8 +13,11 @@ import { Agent, type AgentEvent, defineTool, type Model, scriptedModel } from '.
 export interface CodeSetup {
   /** The QuickJS module the app loaded itself (a browser from a served `.wasm`, a Worker from a wasm module). */
   module?: () => Promise<QuickJSWASMModule>;
-  /** A module compiled from bytes at run time, which a Worker refuses: the scenario reports what the user sees. */
-  fromBytes?: () => Promise<QuickJSWASMModule>;
+  /**
+   * A loader that cannot work here (a Worker compiling from bytes, a page pointing at a missing `.wasm`):
+   * the scenario reports what the user sees.
+   */
+  unloadable?: () => Promise<QuickJSWASMModule>;
 }
 
 /** What the code part saw. */
@@ -27,8 +30,8 @@ export interface CodeReport {
   calls: string[];
   /** `codeMode(tools)` with no module, where thinkflow cannot load QuickJS by itself: the error it throws. */
   setupError?: string;
-  /** The observation of a program run on a module compiled from bytes, where the runtime refuses that. */
-  bytesError?: string;
+  /** The observation of a program run with the `unloadable` loader. */
+  loadError?: string;
   error?: string;
 }
 
@@ -86,17 +89,17 @@ export async function runCodePart(model: Model, setup: CodeSetup = {}): Promise<
     error: end?.type === 'run_end' ? end.error?.message : undefined,
   };
   if (setupError !== undefined) report.setupError = setupError;
-  if (setup.fromBytes) report.bytesError = await observeFromBytes(setup.fromBytes);
+  if (setup.unloadable) report.loadError = await observeUnloadable(setup.unloadable);
   return report;
 }
 
-/** What a user sees when the module was compiled from bytes where the runtime refuses it. */
-async function observeFromBytes(fromBytes: () => Promise<QuickJSWASMModule>): Promise<string> {
+/** What a user sees when QuickJS cannot load: the `run_code` call's observation. */
+async function observeUnloadable(unloadable: () => Promise<QuickJSWASMModule>): Promise<string> {
   const model = scriptedModel([
     { text: '', toolCalls: [{ id: 'b1', name: 'run_code', arguments: JSON.stringify({ code: 'return 1;' }) }] },
     'Done.',
   ]);
-  const tool = codeMode([weather], { sandbox: quickJsSandbox({ module: fromBytes }) });
+  const tool = codeMode([weather], { sandbox: quickJsSandbox({ module: unloadable }) });
   const events = await drain(new Agent({ model, tools: [tool], maxSteps: 3 }).stream('Run it.'));
   const end = events.find((e) => e.type === 'tool_end' && e.callId === 'b1');
   return end?.type === 'tool_end' ? end.output : '';

@@ -9,3 +9,9 @@ export const loadQuickJS = () =>
   newQuickJSWASMModuleFromVariant(
     newVariant(RELEASE_SYNC, { wasmLocation: new URL('./quickjs.wasm', import.meta.url).href }),
   );
+
+/** A page that forgot to serve the `.wasm`: what the user sees then. */
+export const loadMissingQuickJS = () =>
+  newQuickJSWASMModuleFromVariant(
+    newVariant(RELEASE_SYNC, { wasmLocation: new URL('./missing.wasm', import.meta.url).href }),
+  );
