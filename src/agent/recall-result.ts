@@ -14,10 +14,22 @@ const RECALL_INPUT = z.object({
 /**
  * `recall_result`: returns the whole result of an earlier call of the run, by its call id, redacted as
  * the run stores redact it. Results live in the run's steps (a cut one in `ToolCallRecord.full`), so
- * this works after a resume and in a fork. Offered while a result was cleared from the context or cut.
+ * this works after a resume and in a fork. Offered once a result was cleared from the context or cut
+ * (then for the rest of the run).
  */
 export function recallResultTool(state: RunState): RunBuiltin {
-  return { name: RECALL_RESULT, make: () => recallTool(state), offered: () => recallNeeded(state) };
+  // Steps already looked at for a cut result: each step is looked at once, not again at every later step.
+  let scanned = 0;
+  const offered = () => {
+    if (state.recallOffered) return true;
+    const cleared = (state.context?.cleared ?? 0) > 0 || (state.context?.folded ?? 0) > 0;
+    for (; !cleared && scanned < state.steps.length; scanned++) {
+      if (state.steps[scanned].toolCalls.some((r) => r.full !== undefined)) break;
+    }
+    if (cleared || scanned < state.steps.length) state.recallOffered = true;
+    return state.recallOffered === true;
+  };
+  return { name: RECALL_RESULT, make: () => recallTool(state), offered };
 }
 
 function recallTool(state: RunState) {
@@ -36,14 +48,6 @@ function recallTool(state: RunState) {
       return redactedIfSecret(record.full ?? record.output);
     },
   });
-}
-
-/** Something was cleared from the context (its state says so) or a result was cut. Once true, it stays true. */
-function recallNeeded(state: RunState): boolean {
-  if (state.recallOffered) return true;
-  const cleared = (state.context?.cleared ?? 0) > 0 || (state.context?.folded ?? 0) > 0;
-  if (cleared || state.steps.some((s) => s.toolCalls.some((r) => r.full !== undefined))) state.recallOffered = true;
-  return state.recallOffered === true;
 }
 
 function findRecord(steps: readonly Step[], callId: string): ToolCallRecord | undefined {
