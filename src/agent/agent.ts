@@ -21,7 +21,7 @@ import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.j
 import { recallResultTool } from './recall-result.js';
 import { searchToolsBuiltin } from './routing/search-tools-tool.js';
 import { createToolRouter, type ToolRouter } from './routing/tool-router.js';
-import { type RunBuiltin, registerBuiltins } from './run-builtins.js';
+import { type RunBuiltin, runBuiltins } from './run-builtins.js';
 import { runLoop } from './run-loop.js';
 import {
   addChildUsage,
@@ -58,6 +58,8 @@ interface BuiltinsFor {
  * const result = await agent.run('What is 2 + 2?');
  * console.log(result.status, result.output);
  */
+const NO_SKILLS: readonly Skill[] = Object.freeze([]);
+
 export class Agent<T = unknown> {
   readonly name: string | undefined;
   readonly options: AgentOptions<T>;
@@ -112,7 +114,7 @@ export class Agent<T = unknown> {
         : options.history;
       const run = { ...options, history, runId };
       const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-      const skills = await this.#skills();
+      const skills = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
       const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
       const { parentRunId, resume } = options;
       const state = createRunState({ runId, input, parentRunId, resume, silent: subscribers.length === 0 });
@@ -285,8 +287,7 @@ export class Agent<T = unknown> {
 
   /** The agent's skills, loaded from their folders on the first run. */
   #skills(): Promise<Skill[]> {
-    if (!this.options.skills?.length) return Promise.resolve([]);
-    this.#skillsCache ??= resolveSkills(this.options.skills);
+    this.#skillsCache ??= resolveSkills(this.options.skills ?? []);
     return this.#skillsCache;
   }
 
@@ -315,7 +316,7 @@ export class Agent<T = unknown> {
         emit(event(state, 'tools_search', { step: state.steps.length, query, tools: found }));
       wanted.push(searchToolsBuiltin({ router, tools: () => tools.registry.specs(), onSearch }));
     }
-    return registerBuiltins({ tools }, wanted);
+    return runBuiltins(tools.registry, wanted);
   }
 
   /** A per-run context window, only when there is a budget (so small runs pay nothing for it) and compaction is on. */

@@ -93,7 +93,7 @@ export async function runStepTools(
       return undefined;
     }
     for (const warning of warnings) appendWarning(ctx, step, warning);
-    const same = ctx.sameObservation.check(joinOutputs(step.toolCalls, false));
+    const same = ctx.sameObservation.check(joinOutputs(step.toolCalls, false), calls);
     if (same.warning) appendWarning(ctx, step, { callId: step.toolCalls.at(-1)?.id, text: same.warning });
     stop = same.stop;
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
 import { systemPromptFor } from '../../src/agent/system-prompt-cache.js';
+import type { ToolSpec } from '../../src/core/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
 import { reactProtocol } from '../../src/protocols/index.js';
 import { defineTool } from '../../src/tools/index.js';
@@ -52,7 +53,7 @@ describe('system prompts shared across agents', () => {
   it('keys a registry’s frozen tool list by identity, and reads a list that may still change every time', () => {
     const protocol = reactProtocol;
     const spec = (name: string) => Object.freeze({ name, description: `The ${name} tool.`, parameters: {} });
-    const frozen = Object.freeze([spec('alpha'), spec('beta')]);
+    const frozen = Object.freeze([spec('alpha'), spec('beta')]) as ToolSpec[];
     const prompt = { tools: frozen, language: 'en' as const };
     expect(systemPromptFor(protocol, prompt)).toBe(systemPromptFor(protocol, { ...prompt }));
     const open = [spec('alpha')];
