@@ -43,7 +43,9 @@ export function systemPromptFor(protocol: Protocol, prompt: PromptContext): stri
  * remembered (a registry's); any other may still change, and each step's short routed list is made afresh.
  */
 function toolsKey(tools: PromptContext['tools']): string {
-  const known = toolKeys.get(tools);
+  // A short list is keyed afresh: cheaper than a new WeakMap key each run (a new agent's list is new).
+  const remember = tools.length >= REMEMBERED_FROM;
+  const known = remember ? toolKeys.get(tools) : undefined;
   if (known !== undefined) return known;
   let key = '';
   let frozen = Object.isFrozen(tools);
@@ -55,6 +57,7 @@ function toolsKey(tools: PromptContext['tools']): string {
       key += `\u0000${tool.name}\u0001${tool.description}\u0001${idOf(tool.parameters)}`;
     }
   }
-  if (frozen) toolKeys.set(tools, key);
+  if (frozen && remember) toolKeys.set(tools, key);
   return key;
 }
+const REMEMBERED_FROM = 64;
