@@ -16,11 +16,12 @@ import { handoffTools, runHandoff } from './handoff-tools.js';
 import type { RunTools } from './loop-config.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
+import { observationLimitFor } from './observation-limit-for.js';
 import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
 import { recallResultTool } from './recall-result.js';
 import { searchToolsBuiltin } from './routing/search-tools-tool.js';
 import { createToolRouter, type ToolRouter } from './routing/tool-router.js';
-import { type RunBuiltin, registerBuiltins } from './run-builtins.js';
+import { type RunBuiltin, runBuiltins } from './run-builtins.js';
 import { runLoop } from './run-loop.js';
 import {
   addChildUsage,
@@ -57,6 +58,8 @@ interface BuiltinsFor {
  * const result = await agent.run('What is 2 + 2?');
  * console.log(result.status, result.output);
  */
+const NO_SKILLS: readonly Skill[] = Object.freeze([]);
+
 export class Agent<T = unknown> {
   readonly name: string | undefined;
   readonly options: AgentOptions<T>;
@@ -111,7 +114,7 @@ export class Agent<T = unknown> {
         : options.history;
       const run = { ...options, history, runId };
       const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-      const skills = await this.#skills();
+      const skills = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
       const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
       const { parentRunId, resume } = options;
       const state = createRunState({ runId, input, parentRunId, resume, silent: subscribers.length === 0 });
@@ -272,7 +275,8 @@ export class Agent<T = unknown> {
   /** A tool router when the agent has many tools (more than 20 by default). */
   #router() {
     const routing = this.options.toolRouting;
-    if (routing === false) return undefined;
+    // A provider with native tool search (deferred loading) gets every tool and finds them itself.
+    if (routing === false || this.options.model.capabilities.toolSearch) return undefined;
     // The spec list is made once here, so each run's copy of the registry shares it (and the router's index).
     if (this.tools.specs().length <= (routing?.minTools ?? 20)) return undefined;
     this.#routerCache ??= createToolRouter(routing);
@@ -283,8 +287,7 @@ export class Agent<T = unknown> {
 
   /** The agent's skills, loaded from their folders on the first run. */
   #skills(): Promise<Skill[]> {
-    if (!this.options.skills?.length) return Promise.resolve([]);
-    this.#skillsCache ??= resolveSkills(this.options.skills);
+    this.#skillsCache ??= resolveSkills(this.options.skills ?? []);
     return this.#skillsCache;
   }
 
@@ -306,13 +309,14 @@ export class Agent<T = unknown> {
       wanted.push(...skillBuiltins({ skills, listedAll, onActivate }));
     }
     // recall_result: offered while a result was cleared from the context or cut (compaction off: never).
-    if (this.options.context?.compaction !== false) wanted.push(recallResultTool(state));
+    if (this.options.context?.compaction !== false)
+      wanted.push(recallResultTool(state, { pageChars: observationLimitFor(this.options) }));
     if (router && router.options.searchTool !== false) {
       const onSearch = (query: string, found: string[]) =>
         emit(event(state, 'tools_search', { step: state.steps.length, query, tools: found }));
       wanted.push(searchToolsBuiltin({ router, tools: () => tools.registry.specs(), onSearch }));
     }
-    return registerBuiltins({ tools }, wanted);
+    return runBuiltins(tools.registry, wanted);
   }
 
   /** A per-run context window, only when there is a budget (so small runs pay nothing for it) and compaction is on. */

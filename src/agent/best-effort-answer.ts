@@ -1,15 +1,15 @@
 import { errorMessage, type Message } from '../core/index.js';
 import { askModel } from './ask-model.js';
-import { type PromptHead, projectMessages } from './build-messages.js';
+import type { PromptHead } from './build-messages.js';
 import { linkAbort } from './link-abort.js';
 import type { RunContext } from './loop-config.js';
 import { event } from './run-state.js';
 
 /** At maxSteps: one last call with no tools, asking for the best answer from what was gathered. */
 export async function bestEffortAnswer(ctx: RunContext, head: PromptHead): Promise<string> {
-  const { state, config, emit, project } = ctx;
+  const { state, config, emit } = ctx;
   const messages: Message[] = [
-    ...projectMessages(head, state.steps, project),
+    ...ctx.prompt(head, state.steps),
     { role: 'user', content: config.protocol.finalAnswerRequest(config.language) },
   ];
   // The caller's signal only: the run's own may have fired for its time budget, and this call is what is left to do.

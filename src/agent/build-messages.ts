@@ -50,3 +50,47 @@ export function projectMessages(
   for (const step of steps) for (const m of project(step)) messages.push(m);
   return messages;
 }
+
+/**
+ * `projectMessages` for one run, kept between steps: each call appends the messages of the steps added
+ * since the last one, so a step's prompt costs its new messages plus one array copy, not a pass over
+ * every earlier step. It starts over when the head or an earlier step changed (a reflection's notes,
+ * a replaced step).
+ */
+export function createPromptProjector(project: (step: Step) => Message[]) {
+  let kept:
+    | {
+        head: PromptHead;
+        parts: unknown[];
+        steps: readonly Step[];
+        seen: Step[];
+        notes: unknown[];
+        messages: Message[];
+      }
+    | undefined;
+  const partsOf = (head: PromptHead) => [head.system, head.history, head.question, head.edited];
+  const valid = (head: PromptHead, steps: readonly Step[]): boolean => {
+    if (!kept || kept.head !== head || kept.steps !== steps || steps.length < kept.seen.length) return false;
+    const parts = partsOf(head);
+    for (let i = 0; i < parts.length; i++) if (parts[i] !== kept.parts[i]) return false;
+    for (let i = 0; i < kept.seen.length; i++) {
+      if (steps[i] !== kept.seen[i] || steps[i].notes !== kept.notes[i]) return false;
+    }
+    return true;
+  };
+  return (head: PromptHead, steps: readonly Step[]): Message[] => {
+    if (head.edited) return projectMessages(head, steps, project);
+    if (!valid(head, steps)) {
+      const messages = [head.system, ...head.history, head.question];
+      kept = { head, parts: partsOf(head), steps, seen: [], notes: [], messages };
+    }
+    const k = kept!;
+    for (let i = k.seen.length; i < steps.length; i++) {
+      const step = steps[i];
+      for (const m of project(step)) k.messages.push(m);
+      k.seen.push(step);
+      k.notes.push(step.notes);
+    }
+    return k.messages.slice();
+  };
+}

@@ -5,7 +5,7 @@ import type { Language, PromptContext, Protocol } from '../protocols/index.js';
 import type { Skill } from '../skills/index.js';
 import type { AnyTool, ToolExecutor, ToolRegistry } from '../tools/index.js';
 import type { AgentOptions, RunOptions } from './agent-options.js';
-import { createStepProjector } from './build-messages.js';
+import { createPromptProjector, createStepProjector, type PromptHead } from './build-messages.js';
 import { type Checkpointer, createCheckpointer } from './checkpointer.js';
 import {
   createRepetitionTracker,
@@ -75,8 +75,12 @@ export interface RunContext extends RunScope {
   checkpoints?: Checkpointer;
   /** A step's messages, computed once per step (`createStepProjector`). */
   project: (step: Step) => Message[];
+  /** The prompt of the steps so far (`projectMessages`), extended step by step (`createPromptProjector`). */
+  prompt: (head: PromptHead, steps: readonly Step[]) => Message[];
   repetition: RepetitionTracker;
   sameObservation: SameObservationTracker;
+  /** The built-ins made and registered so far in this run, with their specs (`withBuiltins`). */
+  builtinSpecs: Map<RunBuiltin, ToolSpec>;
   /** Set by a tool during a step to end the run after it: with an answer (code mode's `final_answer`) or an error. */
   ending?: { answer: string } | { error: Error };
 }
@@ -88,13 +92,19 @@ export interface RunContext extends RunScope {
 export function createRunContext(state: RunState, config: LoopConfig, emit: Emit) {
   const { options, run } = config;
   const abort = linkAbort(run.signal, (run.budget ?? options.budget)?.maxDurationMs);
+  const project = createStepProjector(config.protocol, config.language);
   const ctx: RunContext = {
     state,
     config,
     emit,
     signal: abort.signal,
     checkpoints: createCheckpointer(run.onCheckpoint),
-    project: createStepProjector(config.protocol, config.language),
+    project,
+    // Without a context window each step is projected once, by the growing prompt: no per-step cache needed.
+    prompt: createPromptProjector(
+      config.context ? project : (step) => config.protocol.stepMessages(step, config.language),
+    ),
+    builtinSpecs: new Map(),
     repetition: createRepetitionTracker(),
     sameObservation: createSameObservationTracker({
       limit: options.sameObservationLimit ?? 3,
@@ -114,13 +124,14 @@ export interface OfferContext {
 }
 
 /**
- * A tool the loop adds on its own (`search_tools`, `load_skill`...): registered in the run's registry
- * so the one executor runs it (validation, events, approvals as for any tool), but offered to the
- * model only at steps where `offered` says it is of use. Routing never ranks it away.
+ * A tool the loop adds on its own (`search_tools`, `load_skill`...), offered to the model only at steps
+ * where `offered` says it is of use; routing never ranks it away. It is made and registered in the run's
+ * registry the first time it is offered (hidden: callable, never listed), so the one executor runs it
+ * (validation, events, approvals as for any tool), and a run that never needs it pays nothing for it.
  */
 export interface RunBuiltin {
-  tool: AnyTool;
-  /** The tool as offered (`builtinSpec(tool)`). */
-  spec: ToolSpec;
+  name: string;
+  /** Makes the tool (once, at its first offer). */
+  make(): AnyTool;
   offered(offer: OfferContext): boolean;
 }

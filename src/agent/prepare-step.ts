@@ -2,7 +2,7 @@ import type { Message, ToolSpec } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { PromptContext } from '../protocols/index.js';
 import type { StepState } from './agent-options.js';
-import { type PromptHead, projectMessages } from './build-messages.js';
+import type { PromptHead } from './build-messages.js';
 import type { LoopConfig, RunContext } from './loop-config.js';
 import { clearedStep } from './recall-result.js';
 import { foundTools, SEARCH_LIMIT } from './routing/search-tools-tool.js';
@@ -35,9 +35,7 @@ export function systemMessage(config: LoopConfig, prompt: PromptContext = config
  */
 export async function prepareStep(ctx: RunContext, head: PromptHead, index: number): Promise<PreparedStep> {
   const { config } = ctx;
-  const messages = config.context
-    ? await fitContext(ctx, head, index)
-    : projectMessages(head, ctx.state.steps, ctx.project);
+  const messages = config.context ? await fitContext(ctx, head, index) : ctx.prompt(head, ctx.state.steps);
   let step = { model: config.model, messages, specs: config.prompt.tools };
   if (config.router) step = withTools(config, step, await routeTools(ctx, config.router, index));
   const skill = config.skills?.length ? activeSkill(ctx.state.steps, config.skills) : undefined;

@@ -2,7 +2,7 @@ import { type RunResult, type Step, withFields } from '../core/index.js';
 import { replyLanguage } from '../protocols/index.js';
 import { askModel } from './ask-model.js';
 import { bestEffortAnswer } from './best-effort-answer.js';
-import { type PromptHead, projectMessages } from './build-messages.js';
+import type { PromptHead } from './build-messages.js';
 import { countRepair } from './count-repair.js';
 import { endRun, failure } from './end-run.js';
 import { finishPendingStep } from './finish-pending-step.js';
@@ -14,6 +14,7 @@ import { nextStep } from './next-step.js';
 import { prepareStep, stepState, systemMessage } from './prepare-step.js';
 import { questionMessage } from './question-message.js';
 import { reflect } from './reflect.js';
+import { registerOffered } from './run-builtins.js';
 import { event, type RunState } from './run-state.js';
 import { runStepTools } from './run-tools.js';
 
@@ -49,7 +50,10 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
     const input = await guardText(ctx, options.guardrails?.input, 'input', state.input);
     stop = input.stop;
     head.question = questionMessage(input.text, run.attachments);
-    if (run.resume?.pending) final = await finishPendingStep(ctx, run.resume.pending);
+    if (run.resume?.pending) {
+      registerOffered(ctx);
+      final = await finishPendingStep(ctx, run.resume.pending);
+    }
     // Answered before the crash: end with that answer.
     if (run.resume?.final) final = run.resume.final;
 
@@ -91,6 +95,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
         raw: response.text,
         rawToolCalls: response.toolCalls,
         reasoning: response.reasoning,
+        providerItems: response.providerItems,
         thought: reply.thought,
         toolCalls: [],
         usage: response.usage,
@@ -132,7 +137,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       }
       if (final) ctx.checkpoints?.finalReached(state, final);
       if (options.reflectEvery && !final && !stop && state.steps.length % options.reflectEvery === 0) {
-        await reflect(ctx, options.models?.cheap ?? model, projectMessages(head, state.steps, ctx.project));
+        await reflect(ctx, options.models?.cheap ?? model, ctx.prompt(head, state.steps));
       }
       stop ??= budgetGuard(state.usage, state.startedAt, budget);
     }

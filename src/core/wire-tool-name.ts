@@ -65,12 +65,22 @@ export function wireToolName(name: string, rule: ToolNameRule): string {
   return `${(ascii || 'tool').slice(0, rule.maxLength - suffix.length - 1)}_${suffix}`;
 }
 
-/** Every alias a tool may be called by on some vendor's wire (its name excluded). */
-export function toolNameAliases(name: string): string[] {
-  const aliases: string[] = [];
+/**
+ * Every alias a tool may be called by on some vendor's wire (its name excluded). Worked out once per
+ * name (each run's registry registers its tools): a frozen list from a bounded memo.
+ */
+export function toolNameAliases(name: string): readonly string[] {
+  let aliases = ALIASES.get(name);
+  if (aliases) return aliases;
+  const made: string[] = [];
   for (const rule of Object.values(TOOL_NAME_RULES)) {
     const alias = wireToolName(name, rule);
-    if (alias !== name && !aliases.includes(alias)) aliases.push(alias);
+    if (alias !== name && !made.includes(alias)) made.push(alias);
   }
+  aliases = Object.freeze(made);
+  if (ALIASES.size >= ALIASES_KEPT) ALIASES.clear();
+  ALIASES.set(name, aliases);
   return aliases;
 }
+const ALIASES = new Map<string, readonly string[]>();
+const ALIASES_KEPT = 10_000;

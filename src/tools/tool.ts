@@ -200,11 +200,19 @@ function checkedRun<I, O>(
   };
 }
 
+/**
+ * The JSON Schema of a zod schema, made once per schema object and direction: a tool defined anew for
+ * each run (a built-in that closes over the run's state) reuses its module's schema, and converting it
+ * costs more than the rest of a step.
+ */
 function toParameters(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  const { $schema: _drop, ...rest } = json;
+  const made = PARAMETERS[io].get(schema);
+  if (made) return made;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  PARAMETERS[io].set(schema, rest);
   return rest;
 }
+const PARAMETERS = { input: new WeakMap<z.ZodType, JsonSchema>(), output: new WeakMap<z.ZodType, JsonSchema>() };
 
 function zodIssues(error: z.ZodError): ToolInputIssue[] {
   return error.issues.map((issue) => {

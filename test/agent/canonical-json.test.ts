@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { canonicalHash } from '../../src/agent/guards/repetition-guard.js';
 import { canonicalJson } from '../../src/agent/index.js';
 
 describe('canonicalJson', () => {
@@ -27,5 +28,31 @@ describe('canonicalJson', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('canonicalHash: the same for the same canonical JSON, apart for different (the repetition guard keys on it)', () => {
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.string(),
+      fc.constantFrom(' x ', 'x', -0, 0, Number.NaN, null, { a: undefined }),
+    );
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        expect(canonicalHash(a) === canonicalHash(b)).toBe(canonicalJson(a) === canonicalJson(b));
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
+        const reversed = Object.fromEntries(Object.entries(value).reverse());
+        expect(canonicalHash(reversed)).toBe(canonicalHash(value));
+        expect(canonicalHash(` ${JSON.stringify(reversed)}`)).toBe(canonicalHash(value));
+      }),
+      { numRuns: 500 },
+    );
+    expect(canonicalHash({ b: 1, a: ' x ' })).toBe(canonicalHash({ a: 'x', b: 1, c: undefined }));
+    expect(canonicalHash({ a: 1 })).not.toBe(canonicalHash({ a: '1' }));
+    expect(canonicalHash({ a: [1, 2] })).not.toBe(canonicalHash({ a: [2, 1] }));
+    expect(canonicalHash({ a: 2 ** 40 })).not.toBe(canonicalHash({ a: 2 ** 40 + 1 }));
   });
 });

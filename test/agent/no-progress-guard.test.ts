@@ -76,6 +76,35 @@ describe('no progress: nearly the same observation step after step', () => {
     expect(observationSimilarity('= 12.5', '= 13')).toBeLessThan(1);
   });
 
+  it('a short result that echoes the number the model asked for is progress (step 1, step 2, …)', async () => {
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Echoes its text.',
+      input: z.object({ text: z.string() }),
+      run: ({ text }) => text,
+    });
+    const page = defineTool({
+      name: 'page',
+      description: '读取某一页',
+      input: z.object({ n: z.number() }),
+      run: ({ n }) => `第 ${n} 页：暂无内容`,
+    });
+    const steps = scriptedModel([...Array.from({ length: 6 }, (_, i) => call('echo', { text: `step ${i}` })), 'done']);
+    expect((await new Agent({ model: steps, tools: [echo] }).run('go')).status).toBe('done');
+    const pages = scriptedModel([...Array.from({ length: 6 }, (_, i) => call('page', { n: i + 1 })), '完']);
+    expect((await new Agent({ model: pages, tools: [page] }).run('读')).status).toBe('done');
+    // The same tool counting on by itself, whatever the model asked, still stops.
+    let attempt = 0;
+    const retry = defineTool({
+      name: 'retry',
+      description: 'Retries.',
+      input: z.object({ text: z.string() }),
+      run: () => `No results (attempt ${++attempt})`,
+    });
+    const again = scriptedModel([...Array.from({ length: 6 }, (_, i) => call('retry', { text: `q${i}` })), 'x']);
+    expect((await new Agent({ model: again, tools: [retry] }).run('go')).status).toBe('loop_detected');
+  });
+
   it('reading 60 different long documents one by one is progress', async () => {
     const doc = (n: number) =>
       `Document ${n}: ${Array.from({ length: 40 }, (_, i) => `w${(n * 7919 + i * 104729) % 100003}`).join(' ')}`;

@@ -5,6 +5,11 @@
  */
 export interface ObservationReading {
   readonly text: string;
+  /**
+   * The inputs of the calls that produced it, read only when two short observations differ in their
+   * numbers alone: a number the model asked for ("step 3", page 4) is progress, not a counter.
+   */
+  readonly inputs?: readonly { readonly input: unknown }[];
   normal?: string;
   digitless?: string;
   /** `normal` of the text with its numbers, dates and ids masked (see `maskedOf`). */
@@ -13,9 +18,9 @@ export interface ObservationReading {
   grams?: Map<number, number>;
 }
 
-/** A reading of `text`, analysed lazily. */
-export function readObservation(text: string): ObservationReading {
-  return { text };
+/** A reading of `text` (what `inputs` asked for), analysed lazily. */
+export function readObservation(text: string, inputs?: ObservationReading['inputs']): ObservationReading {
+  return { text, inputs };
 }
 
 const SPACE_PUNCTUATION_SYMBOL = /[\s\p{P}\p{S}]+/gu;
@@ -103,6 +108,24 @@ function maskedOf(reading: ObservationReading): string {
   return reading.masked;
 }
 
+/**
+ * True when a number or id that `x` has and `y` has not is one the model asked for in `x`'s call:
+ * echoing "step 3" after "step 2" follows the model's input, while "未找到结果（第 3 次）" counts on
+ * by itself.
+ */
+function followsInput(x: ObservationReading, y: ObservationReading): boolean {
+  if (!x.inputs?.length) return false;
+  const before = new Set(numbersOf(y.text));
+  const moved = numbersOf(x.text).filter((n) => !before.has(n));
+  if (moved.length === 0) return false;
+  const asked = new Set(numbersOf(JSON.stringify(x.inputs.map((c) => c.input))));
+  return moved.some((n) => asked.has(n));
+}
+
+function numbersOf(text: string): string[] {
+  return text.normalize('NFKC').toLowerCase().match(NUMBER_OR_ID) ?? [];
+}
+
 /** A message, not a bare value: a tool that returns "2", then "4", then "6" is making progress. */
 function hasWords(masked: string): boolean {
   let words = 0;
@@ -110,6 +133,17 @@ function hasWords(masked: string): boolean {
   return words >= MIN_WORDS;
 }
 const MIN_WORDS = 4;
+
+/**
+ * False when the normal text has fewer than `MIN_WORDS` characters besides digits: its masked text
+ * cannot have words then (a bare value: "2", "= 12.5"), and masking is not worth doing.
+ */
+function mayHaveWords(reading: ObservationReading): boolean {
+  const text = normalOf(reading);
+  let words = 0;
+  for (let i = 0; i < text.length && words < MIN_WORDS; i++) if (!isDigit(text.charCodeAt(i))) words++;
+  return words >= MIN_WORDS;
+}
 
 function isShort(reading: ObservationReading): boolean {
   return reading.text.length < SHORT_OBSERVATION;
@@ -186,7 +220,9 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
   if (normalOf(x) === normalOf(y)) return 1;
   // A short message that only counts on ("No results (attempt 4)") says nothing new; in a long result
   // a moved number is progress (a counter, a percentage).
-  if (isShort(x) && isShort(y) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) return 1;
+  if (isShort(x) && isShort(y) && mayHaveWords(x) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) {
+    return followsInput(x, y) || followsInput(y, x) ? 0 : 1;
+  }
   if (digitlessOf(x) === digitlessOf(y)) return 0;
   const a = gramCount(x);
   const b = gramCount(y);

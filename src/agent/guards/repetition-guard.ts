@@ -10,12 +10,20 @@ export interface RepetitionTracker {
 }
 
 export function createRepetitionTracker(): RepetitionTracker {
-  const seen = new Map<string, number>();
+  // Per tool name, how often each input was seen, by the hash of its canonical JSON (no string is
+  // built for an object input: the loop checks every call).
+  const seen = new Map<string, Map<number, number>>();
   return {
     check(tool, input) {
-      const key = `${tool.toLowerCase()}\u0000${canonicalJson(input)}`;
-      const count = (seen.get(key) ?? 0) + 1;
-      seen.set(key, count);
+      const name = tool.toLowerCase();
+      let counts = seen.get(name);
+      if (!counts) {
+        counts = new Map();
+        seen.set(name, counts);
+      }
+      const key = canonicalHash(input);
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
       if (count === 2) {
         return {
           warning: `You already called ${tool} with these exact arguments. Do not repeat it: use the earlier result, try different arguments, or give the final answer.`,
@@ -81,4 +89,103 @@ function canonical(value: unknown): unknown {
   const sorted: Record<string, unknown> = Object.create(null); // so a "__proto__" key stays a key
   for (const key of keys.sort()) if (source[key] !== undefined) sorted[key] = canonical(source[key]);
   return sorted;
+}
+
+/**
+ * A 53-bit hash of `canonicalJson(value)`, walked from the value without building the string: two
+ * inputs hash alike when their canonical JSON is the same (sorted keys, trimmed strings, `undefined`
+ * fields left out), and differently but for a 1 in 2^53 chance.
+ */
+export function canonicalHash(value: unknown): number {
+  const h = { a: 0x811c9dc5, b: 0x9747b28c };
+  const json = typeof value === 'string' ? parsedJson(value) : value;
+  if (typeof json === 'string' || !isWalkable(json)) feedString(h, canonicalJson(json));
+  else feedValue(h, json);
+  return (h.a >>> 0) * 0x200000 + (h.b >>> 11);
+}
+
+/** A string input that holds a JSON object or array, parsed (as `canonicalJson` reads it); else the string. */
+function parsedJson(text: string): unknown {
+  const trimmed = text.trim();
+  const first = trimmed.charCodeAt(0);
+  if (first !== 123 /* { */ && first !== 91 /* [ */) return text;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return text;
+  }
+}
+
+type Hash = { a: number; b: number };
+
+function feed(h: Hash, n: number, m?: number): void {
+  h.a = Math.imul(h.a ^ n, 0x01000193);
+  h.b = Math.imul(h.b ^ n, 0x5bd1e995) ^ (h.b >>> 15);
+  if (m !== undefined) feed(h, m);
+}
+
+function feedString(h: Hash, text: string): void {
+  feed(h, text.length | 0x40000000);
+  for (let i = 0; i < text.length; i++) feed(h, text.charCodeAt(i));
+}
+
+/** Plain values, arrays and objects without `toJSON` (a date, say, goes through `canonicalJson`). */
+function isWalkable(value: unknown): boolean {
+  return typeof value !== 'object' || value === null || typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+const TAG = { null: 1, false: 2, true: 3, number: 4, string: 5, array: 6, object: 7, key: 8, other: 9 };
+
+function feedValue(h: Hash, value: unknown): void {
+  switch (typeof value) {
+    case 'string':
+      feed(h, TAG.string);
+      feedString(h, value.trim());
+      return;
+    case 'number':
+      // JSON writes NaN and Infinity as null.
+      if (!Number.isFinite(value)) feed(h, TAG.null);
+      else if (Number.isInteger(value) && Math.abs(value) < 2 ** 31) feed(h, TAG.number, value | 0);
+      else {
+        feed(h, TAG.number);
+        feedString(h, JSON.stringify(value));
+      }
+      return;
+    case 'boolean':
+      feed(h, value ? TAG.true : TAG.false);
+      return;
+    case 'object':
+      break;
+    default:
+      // undefined and functions read as null in arrays (left out of objects by the caller); bigints do not serialize.
+      feed(h, typeof value === 'bigint' ? TAG.other : TAG.null);
+      return;
+  }
+  if (value === null) feed(h, TAG.null);
+  else if (!isWalkable(value)) feedString(h, canonicalJson(value));
+  else if (Array.isArray(value)) feedArray(h, value);
+  else feedObject(h, value as Record<string, unknown>);
+}
+
+function feedArray(h: Hash, value: unknown[]): void {
+  feed(h, TAG.array, value.length);
+  for (const item of value) feedValue(h, item);
+}
+
+function feedObject(h: Hash, record: Record<string, unknown>): void {
+  let keys = Object.keys(record);
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1] >= keys[i]) {
+      keys = keys.slice().sort();
+      break;
+    }
+  }
+  feed(h, TAG.object);
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    feed(h, TAG.key);
+    feedString(h, key);
+    feedValue(h, item);
+  }
 }

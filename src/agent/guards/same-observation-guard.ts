@@ -6,7 +6,8 @@ import type { StopReason } from './stop-reason.js';
  * "未找到关于北京今日天气的信息"): at `limit` in a row a warning, one more and the run ends `loop_detected`.
  */
 export interface SameObservationTracker {
-  check(observation: string): { warning?: string; stop?: StopReason };
+  /** `inputs`: the calls that produced the observation (a number they asked for is progress). */
+  check(observation: string, inputs?: ObservationReading['inputs']): { warning?: string; stop?: StopReason };
 }
 
 /** Options for `createSameObservationTracker`. */
@@ -25,11 +26,11 @@ export function createSameObservationTracker(options: SameObservationOptions): S
   let count = 0;
   let exact = true;
   return {
-    check(observation) {
+    check(observation, inputs) {
       const identical = observation === last?.text;
       let same = identical;
       if (!identical) {
-        const reading = readObservation(observation);
+        const reading = readObservation(observation, inputs);
         same = last !== undefined && readingSimilarity(reading, last, threshold) >= threshold;
         last = reading;
       }

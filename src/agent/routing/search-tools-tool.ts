@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Step, ToolSpec } from '../../core/index.js';
 import { defineTool } from '../../tools/index.js';
-import { builtinSpec, callsOf, type RunBuiltin } from '../run-builtins.js';
+import { callsOf, type RunBuiltin } from '../run-builtins.js';
 import type { ToolRouter } from './tool-router.js';
 
 /** The built-in tool's name. */
@@ -23,18 +23,26 @@ export interface SearchToolsContext {
   onSearch: (query: string, found: string[]) => void;
 }
 
+// One schema for every run's tool (its JSON Schema is made once).
+const SEARCH_INPUT = z.object({ query: z.string().min(1).describe('What the tool should do, in a few words') });
+
 /**
  * `search_tools({ query })`: searches every tool of the run, including those routing left out of this
  * step, and lists the matches one line each. Offered whenever routing left tools out; the tools it
  * finds are sent with every later step (`foundTools`).
  */
-export function searchToolsBuiltin({ router, tools, onSearch }: SearchToolsContext): RunBuiltin {
-  const tool = defineTool({
+export function searchToolsBuiltin(context: SearchToolsContext): RunBuiltin {
+  const offered: RunBuiltin['offered'] = ({ specs, all }) => specs.length < all.length;
+  return { name: SEARCH_TOOLS, make: () => searchTool(context), offered };
+}
+
+function searchTool({ router, tools, onSearch }: SearchToolsContext) {
+  return defineTool({
     name: SEARCH_TOOLS,
     description:
       'Search all available tools, including ones not listed here. Give a few words of what you need to do; ' +
       'the tools found can be called from your next step on.',
-    input: z.object({ query: z.string().min(1).describe('What the tool should do, in a few words') }),
+    input: SEARCH_INPUT,
     idempotent: true,
     run: ({ query }) => {
       const found = router.search(query, tools(), SEARCH_LIMIT);
@@ -46,7 +54,6 @@ export function searchToolsBuiltin({ router, tools, onSearch }: SearchToolsConte
       return `Found ${found.length} tools; you can call them from your next step on:\n${found.map(toolLine).join('\n')}`;
     },
   });
-  return { tool, spec: builtinSpec(tool), offered: ({ specs, all }) => specs.length < all.length };
 }
 
 const found = new WeakMap<object, string[]>();

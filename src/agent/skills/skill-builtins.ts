@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Step, ToolSpec } from '../../core/index.js';
 import { countTokens } from '../../llm/index.js';
 import type { Skill } from '../../skills/index.js';
-import { defineTool } from '../../tools/index.js';
+import { type AnyTool, defineTool } from '../../tools/index.js';
 import { ToolIndex } from '../routing/tool-index.js';
-import { builtinSpec, callsOf, type RunBuiltin } from '../run-builtins.js';
+import { callsOf, type RunBuiltin } from '../run-builtins.js';
 
 export const LOAD_SKILL = 'load_skill';
 const DEFAULT_CATALOG_TOKENS = 2_000;
@@ -33,6 +33,14 @@ export interface SkillToolsContext {
   onActivate: (skill: Skill) => void;
 }
 
+// Module-level schemas: the tools are made per run (they close over its skills), their JSON Schema once.
+const LOAD_INPUT = z.object({ name: z.string().min(1).describe('The skill name from the Skills list') });
+const READ_INPUT = z.object({
+  name: z.string().min(1).describe('The skill name'),
+  path: z.string().min(1).describe('The file path inside the skill, e.g. references/guide.md'),
+});
+const SEARCH_INPUT = z.object({ query: z.string().min(1) });
+
 const known = (skills: readonly Skill[], name: string): Skill => {
   const skill = skills.find((s) => s.name === name);
   if (!skill) throw new Error(`No skill is named "${name}". Skills: ${skills.map((s) => s.name).join(', ')}.`);
@@ -49,7 +57,7 @@ export function skillBuiltins({ skills, listedAll, onActivate }: SkillToolsConte
   const load = defineTool({
     name: LOAD_SKILL,
     description: 'Load a skill: its instructions, and the files you can read with read_skill_file.',
-    input: z.object({ name: z.string().min(1).describe('The skill name from the Skills list') }),
+    input: LOAD_INPUT,
     idempotent: true,
     run: ({ name }) => {
       const skill = known(skills, name);
@@ -61,10 +69,7 @@ export function skillBuiltins({ skills, listedAll, onActivate }: SkillToolsConte
   const read = defineTool({
     name: 'read_skill_file',
     description: "Read a file of a skill (a reference, an asset, a script's source), by its path inside the skill.",
-    input: z.object({
-      name: z.string().min(1).describe('The skill name'),
-      path: z.string().min(1).describe('The file path inside the skill, e.g. references/guide.md'),
-    }),
+    input: READ_INPUT,
     idempotent: true,
     run: ({ name, path }) => known(skills, name).readFile(path),
   });
@@ -73,7 +78,7 @@ export function skillBuiltins({ skills, listedAll, onActivate }: SkillToolsConte
   const search = defineTool({
     name: 'search_skills',
     description: 'Search the skills that are not listed, by what you need to do.',
-    input: z.object({ query: z.string().min(1) }),
+    input: SEARCH_INPUT,
     idempotent: true,
     run: ({ query }) => {
       index.sync(asSpecs);
@@ -83,11 +88,8 @@ export function skillBuiltins({ skills, listedAll, onActivate }: SkillToolsConte
     },
   });
   const always = () => true;
-  return [
-    { tool: load, spec: builtinSpec(load), offered: always },
-    { tool: read, spec: builtinSpec(read), offered: always },
-    ...(listedAll ? [] : [{ tool: search, spec: builtinSpec(search), offered: always }]),
-  ];
+  const builtin = (tool: AnyTool): RunBuiltin => ({ name: tool.name, make: () => tool, offered: always });
+  return [builtin(load), builtin(read), ...(listedAll ? [] : [builtin(search)])];
 }
 
 /** The skill the run loaded last, if any (the one whose `allowed-tools` apply). */

@@ -124,7 +124,11 @@ function looksLikeTextAction(text: string): boolean {
 function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
   const notes = step.notes ?? [];
   // The reasoning goes back with its turn: Anthropic rejects a tool-use turn without its thinking blocks.
-  const reasoning = step.reasoning?.length ? { reasoning: step.reasoning } : undefined;
+  // So do the provider's own items (a compaction item, a hosted tool search), exactly as they came.
+  const reasoning = {
+    ...(step.reasoning?.length ? { reasoning: step.reasoning } : undefined),
+    ...(step.providerItems?.length ? { providerItems: step.providerItems } : undefined),
+  };
   if (step.kind === 'final') {
     return [{ role: 'assistant', content: step.raw || step.answer || '', ...reasoning }, ...notes];
   }
