@@ -6,21 +6,23 @@
  * run a tool the model itself advised against.
  */
 
-// Each phrase says the tools do not fit, or hands the call to the person ("you could call…").
+// Each phrase says the offered tools do not fit, or hands the call to the person ("if you still want…").
+// A model saying what it cannot do itself ("I can't check live weather, so I'll call…") declines nothing.
+const FUNCTION = String.raw`\b(?:function|tool|api)s?\b`;
+const NOT_FIT = String.raw`(?:suitable|applicable|relevant|appropriate|designed|meant|intended|related|directly|able|provide|answer|address|support|match|fit|cover|help|calculate|give|return)`;
 const DECLINES = new RegExp(
   [
-    String.raw`\b(?:is|are)\s+not\s+(?:directly\s+)?(?:suitable|applicable|relevant|appropriate|designed|meant|intended|related)\b`,
-    String.raw`\b(?:isn't|aren't)\s+(?:directly\s+)?(?:suitable|applicable|relevant|appropriate|designed|meant|intended)\b`,
-    String.raw`\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:be\s+)?(?:directly\s+)?(?:provide|answer|use|call|help|determine|fulfil|fulfill|perform|make|give|complete|find|calculate|used|answered)\b`,
-    String.raw`\bno\s+(?:suitable|relevant|appropriate|applicable)\s+(?:function|tool)s?\b`,
-    String.raw`\bnone\s+of\s+the\s+(?:provided\s+|given\s+|available\s+)?(?:functions|tools)\b`,
-    String.raw`\b(?:does|do)\s+not\s+(?:directly\s+)?(?:provide|answer|address|support|match|apply|fit|cover)\b`,
-    String.raw`\bif\s+you\s+(?:still\s+)?(?:want|wish|would\s+like|insist)\b`,
+    String.raw`${FUNCTION}[^.\n]{0,60}?\b(?:is|are|does|do|was|were)\s+not\b[^.\n]{0,30}?\b${NOT_FIT}`,
+    String.raw`${FUNCTION}[^.\n]{0,60}?\b(?:isn't|aren't|doesn't|don't|cannot|can't|can\s+not)\b[^.\n]{0,30}?\b${NOT_FIT}`,
+    String.raw`\bno\s+(?:suitable|relevant|appropriate|applicable|matching)\s+${FUNCTION}`,
+    String.raw`\bnone\s+of\s+the\s+(?:provided\s+|given\s+|available\s+|listed\s+)?${FUNCTION}`,
+    String.raw`\b(?:cannot|can't|can\s+not|unable\s+to)\b[^.\n]{0,60}?\b(?:with|using|by)\s+(?:the|these|this|any\s+of\s+the)\s+(?:provided\s+|given\s+|available\s+)?${FUNCTION}`,
+    String.raw`\bif\s+you\s+(?:still\s+(?:want|wish|would\s+like|need)|insist)\b`,
     String.raw`\b(?:call|function\s+call)\s+would\s+look\s+like\b`,
     String.raw`\bhypothetical(?:ly)?\b`,
-    '(?:无法|不能|没有)(?:直接)?(?:回答|提供|使用|调用|完成|满足)',
-    '(?:不适合|不适用|并不适用|不相关)',
-    '如果你?(?:仍然|还是)?(?:想|希望|需要)',
+    '(?:函数|工具)[^。\n]{0,20}(?:不适合|不适用|无法|不能|并不)',
+    '没有(?:合适|相关|适用)的(?:函数|工具)',
+    '如果你?(?:仍然|还是)(?:想|希望|要)',
   ].join('|'),
   'i',
 );
