@@ -5,7 +5,8 @@ const NUMERIC = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 /**
  * A model's argument value brought to what the schema asks, where the meaning is plain: `"10"` for
  * an integer, `"2.5"` for a number, `"true"` for a boolean, `10` for a string, a JSON text for an
- * array or object; nested arrays and objects alike. Anything else is left for validation to report.
+ * array or object, an enum option in another case or spacing (`"seafood"` for `"Seafood"`); nested
+ * arrays and objects alike. Anything else is left for validation to report.
  * Never throws; never mutates its input.
  *
  * @example
@@ -13,6 +14,12 @@ const NUMERIC = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
  */
 export function coerceToSchema(value: unknown, schema: JsonSchema | undefined, depth = 0): unknown {
   if (!schema || typeof schema !== 'object' || depth > 32) return value;
+  if (typeof value === 'string' && Array.isArray(schema.enum) && !schema.enum.includes(value)) {
+    // `"seafood"` for the option `"Seafood"`, `"gluten free"` for `"gluten_free"`: the one option it spells.
+    const key = enumKey(value);
+    const options = schema.enum.filter((option) => typeof option === 'string' && enumKey(option) === key);
+    if (options.length === 1) return options[0];
+  }
   const type = schema.type;
   switch (type) {
     case 'integer':
@@ -55,6 +62,10 @@ export function coerceToSchema(value: unknown, schema: JsonSchema | undefined, d
     default:
       return value;
   }
+}
+
+function enumKey(text: string): string {
+  return text.toLowerCase().replace(/[\s_-]+/g, '');
 }
 
 function parsed(text: string, open: string): unknown {

@@ -47,6 +47,10 @@ describe('jsonSchemaTool with function docs in other dialects', () => {
     });
     expect(tool.parse({ n: '2.5' }).ok).toBe(false); // not an integer: the model is told
     expect(coerceToSchema(7, { type: 'string' })).toBe('7');
+    // An enum option in another case or spacing is that option (Nexusflow Raven's `cuisine=['seafood']`).
+    const cuisine = { type: 'array', items: { type: 'string', enum: ['Seafood', 'Gluten_free', 'seafood '] } };
+    expect(coerceToSchema(['gluten free', 'GLUTEN-FREE'], cuisine)).toEqual(['Gluten_free', 'Gluten_free']);
+    expect(coerceToSchema(['SEAFOOD'], cuisine)).toEqual(['SEAFOOD']); // two options spell it: left to validation
     expect(coerceToSchema('seven', { type: 'integer' })).toBe('seven');
   });
 

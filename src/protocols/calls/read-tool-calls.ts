@@ -385,14 +385,16 @@ function readCallLines(
       at = lineEnd + 1;
       continue;
     }
-    const statement = CALL_LINE.test(text.slice(start, start + 140)) ? readCallStatement(text, start) : undefined;
+    const statement =
+      (CALL_LINE.test(text.slice(start, start + 140)) ? readCallStatement(text, start) : undefined) ??
+      quotedCallLine(text, start, lineEnd);
     const rest = statement
       ? text.slice(
           statement.end,
           text.indexOf('\n', statement.end) < 0 ? text.length : text.indexOf('\n', statement.end),
         )
       : '';
-    if (statement && /^[\s;,]*$/.test(rest)) {
+    if (statement && LINE_END.test(rest)) {
       const calls = statement.calls.map(unwrapPrint).filter((c) => c !== undefined);
       const named = statement.bracketed || (known !== undefined && calls.every((c) => known.has(nameKey(c.name))));
       if (named) {
@@ -415,6 +417,23 @@ function readCallLines(
   add(out, format.id, format.habit ? [format.habit] : []);
   if (firstAt > 0) out.thought = cleanThought(text.slice(0, firstAt));
   return out;
+}
+
+/** What may follow calls on their line: separators, a full stop, a Python comment. */
+const LINE_END = /^[\s;,.]*(?:#.*)?$/;
+
+/** A call written in quotes on a line of its own (`'f(a=1)'`), or a list whose quote never closes (`['f(a=1)]`). */
+const QUOTED_CALL = /^(\[?)[ \t]*(['"])([\p{L}_][^\n]{0,16000}\))[ \t]*\2?[ \t]*(\]?)[ \t]*$/u;
+
+/** Reads a quoted call line as the call inside; the statement ends with the line. */
+function quotedCallLine(text: string, start: number, lineEnd: number): ReturnType<typeof readCallStatement> {
+  if (!/['"]/.test(text.slice(start, start + 3))) return undefined;
+  const match = QUOTED_CALL.exec(text.slice(start, lineEnd));
+  if (!match || match[1].length !== match[4].length) return undefined;
+  const fixed = `${match[1]}${match[3]}${match[4]}`;
+  const read = readCallStatement(fixed, 0);
+  if (!read || fixed.slice(read.end).trim() !== '') return undefined;
+  return { ...read, end: lineEnd };
 }
 
 /**
