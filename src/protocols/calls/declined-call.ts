@@ -9,7 +9,8 @@
 // Each phrase says the offered tools do not fit, or hands the call to the person ("if you still want…").
 // A model saying what it cannot do itself ("I can't check live weather, so I'll call…") declines nothing.
 const FUNCTION = String.raw`\b(?:function|tool|api)s?\b`;
-const NOT_FIT = String.raw`(?:suitable|applicable|relevant|appropriate|designed|meant|intended|related|directly|able|provide|answer|address|support|match|fit|cover|help|calculate|give|return)`;
+const NOT_FIT =
+  '(?:suitable|applicable|relevant|appropriate|designed|meant|intended|related|directly|able|provide|answer|address|support|match|fit|cover|help|calculate|give|return)';
 const DECLINES = new RegExp(
   [
     String.raw`${FUNCTION}[^.\n]{0,60}?\b(?:is|are|does|do|was|were)\s+not\b[^.\n]{0,30}?\b${NOT_FIT}`,

@@ -163,6 +163,10 @@ function readMarked(text: string, depth: number): ToolCallsRead {
       add(out, format.id, [format.habit]);
       out.repaired ||= read.repaired;
     } else if (read.problem && !format.lineStart) out.problem ??= read.problem;
+    else if (!format.lineStart && format.body === 'calls' && text.slice(bodyStart, bodyEnd).trim().startsWith('{')) {
+      // A tag that holds an object naming no tool: the model meant a call, so say what the tag must hold.
+      out.problem ??= `The ${marker.trim()} call must name a tool: {"name": "<tool>", "arguments": {...}}.`;
+    }
     pos = close && !again ? close.at + close.marker.length : bodyEnd;
   }
   if (firstAt > 0) out.thought = cleanThought(text.slice(0, firstAt));

@@ -3,7 +3,7 @@ import { callsStep, readToolCalls } from '../calls/read-tool-calls.js';
 import type { ReadContext } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
-import { CALL_MARKERS, readActionObject, readUnstructured } from '../shared/call-syntax.js';
+import { CALL_MARKERS, readActionObject } from '../shared/call-syntax.js';
 import { extractJson, hasRawControlInString } from '../shared/json.js';
 import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
 import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
@@ -40,10 +40,6 @@ function read(raw: string, context: ReadContext | undefined): ParsedStep {
 
 function readText(stripped: string, raw: string): ParsedStep {
   const { text, thought: think } = stripThink(stripped);
-  if (/<tool_call>|<function=/i.test(text)) {
-    const tagged = readUnstructured(text, raw);
-    if (tagged) return withExtras(tagged, think, false);
-  }
   const span = extractJson(text);
   if (!span) {
     if (splitSections(text).sections.length > 0) return parseReAct(raw);

@@ -10,7 +10,6 @@ import {
   withExtras,
   withHabits,
 } from '../shared/build-step.js';
-import { readUnstructured } from '../shared/call-syntax.js';
 import { isNoneName, type Section, splitSections, unwrapFences } from '../shared/keywords.js';
 import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
@@ -61,8 +60,7 @@ function readSections(text: string, raw: string, think: string | undefined, cont
   if (decision < 0) {
     const found = readToolCalls(text, { tools: context?.tools });
     if (found.calls.length > 0) return withExtras(callsStep(found), think, false);
-    const unstructured = readUnstructured(text, raw);
-    if (unstructured) return withExtras(unstructured, think, false);
+    if (found.problem) return invalid(raw, found.problem);
     const answer = answerAlias(text, preamble, kept, think);
     if (answer) return answer;
     if (kept.length === 0) return plainReply(text, raw, think);
