@@ -6,7 +6,7 @@ import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits }
 import { CALL_MARKERS, readActionObject } from '../shared/call-syntax.js';
 import { extractJson, hasRawControlInString } from '../shared/json.js';
 import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
-import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
+import { readHarmonyFinal, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const SHAPE =
   '{"thought": "...", "action": "<tool>", "action_input": {...}} or {"action": "final_answer", "action_input": "<answer>"}';
@@ -32,8 +32,8 @@ function read(raw: string, context: ReadContext | undefined): ParsedStep {
   const found = readToolCalls(raw, { tools: context?.tools, formats });
   if (found.calls.length > 0) return callsStep(found);
   if (found.problem) return invalid(raw, found.problem);
-  const native = readTokenCall(raw, raw);
-  if (native) return native;
+  const answer = readHarmonyFinal(raw);
+  if (answer) return answer;
   const tokens = stripSpecialTokens(raw);
   return withHabits(readText(tokens.text, raw), tokens.habits);
 }

@@ -11,7 +11,7 @@ import {
   withHabits,
 } from '../shared/build-step.js';
 import { isNoneName, type Section, splitSections, unwrapFences } from '../shared/keywords.js';
-import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
+import { readHarmonyFinal, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
 
 /**
@@ -43,8 +43,8 @@ function read(raw: string, context: ReadContext | undefined): ParsedStep {
   const marked = readToolCalls(raw, { formats: 'marked' });
   if (marked.calls.length > 0) return callsStep(marked);
   if (marked.problem) return invalid(raw, marked.problem);
-  const native = readTokenCall(raw, raw);
-  if (native) return native;
+  const answer = readHarmonyFinal(raw);
+  if (answer) return answer;
   const tokens = stripSpecialTokens(raw);
   const { text: unthought, thought: think } = stripThink(tokens.text);
   const fences = unwrapFences(unthought);
