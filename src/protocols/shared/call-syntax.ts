@@ -1,7 +1,7 @@
 /**
- * The ways models write a tool call without ReAct keywords, and the readers for each: a JSON object
- * in any of the common action shapes, a call on the Action line (`search[q]`, `search(q="x")`),
- * Llama's pythonic call list, and `<tool_call>`/`<function=…>` tags. `readUnstructured` tries them in turn.
+ * The shapes of one action shared by the protocols: a JSON object in any of the common action shapes,
+ * and a call on the Action line (`search[q]`, `search(q="x")`). Calls in a model's own formats (tags,
+ * tokens, pythonic lists) are `readToolCalls`'s (calls/read-tool-calls.ts).
  */
 import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { invalid, joinActions, withExtras, withHabits } from './build-step.js';
