@@ -63,17 +63,14 @@ export interface ToolCallsRead {
  * // → [{ name: 'get_weather', input: { city: 'Paris' } }, { name: 'get_time', input: { zone: 'CET' } }]
  */
 export function readToolCalls(text: string, options: ReadToolCallsOptions = {}): ToolCallsRead {
-  if (typeof text !== 'string' || text.trim() === '') return empty();
+  if (typeof text !== 'string' || !mayHoldCall(text)) return empty();
   try {
     // What follows a turn the model opened itself (`<|im_start|>assistant`) is not this reply.
     const { text: stripped, thought: think } = stripThink(cutAtNextTurn(text));
     const body = unescapeMarkdown(stripped);
-    const known = options.tools?.length
-      ? new Set(options.tools.map((t) => nameKey(typeof t === 'string' ? t : t.name)))
-      : undefined;
     const marked = readMarked(body, 0);
     const done = marked.calls.length > 0 || marked.problem !== undefined || options.formats === 'marked';
-    let read = done ? marked : readUnmarked(body, known);
+    let read = done ? marked : readUnmarked(body, knownNames(options.tools));
     // An unmarked call in a reply that declines the task is an example for the person (declined-call.ts).
     if (!done && read.calls.length > 0 && declinesCall(body)) read = empty();
     return read.thought || think ? { ...read, thought: joinThoughts(think, read.thought) } : read;
@@ -90,6 +87,23 @@ export function readToolCalls(text: string, options: ReadToolCallsOptions = {}):
 function unescapeMarkdown(text: string): string {
   if (!text.includes('\\_')) return text;
   return text.replace(/\\_(?=[\p{L}\p{N}_\\])|(?<=[\p{L}\p{N}_])\\_/gu, '_');
+}
+
+/**
+ * False for a reply that cannot hold a call in any format: every format has a bracket, a tag, a
+ * recipient arrow or a special token (`( { [ <` or `>`). Most final answers stop here, at one pass.
+ */
+function mayHoldCall(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 123 || c === 91 || c === 60 || c === 62) return true;
+  }
+  return false;
+}
+
+/** The offered tools' name keys, for bare calls (made only when a reply has no marked call). */
+function knownNames(tools: ReadToolCallsOptions['tools']): Set<string> | undefined {
+  return tools?.length ? new Set(tools.map((t) => nameKey(typeof t === 'string' ? t : t.name))) : undefined;
 }
 
 function empty(): ToolCallsRead {
