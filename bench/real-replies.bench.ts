@@ -13,8 +13,8 @@
  *   result/<model>/<prefix><category>_result.json  replies (id, result); only text replies are read
  *   score/<model>/…<category>_score.json      optional: the per-model decoder's score (first line)
  * with prefix `gorilla_openfunctions_v1_test_` (BFCL v1/v2) or `BFCL_v3_` (v3). Categories read:
- * simple, multiple(_function), parallel(_function), parallel_multiple(_function), and the no-call
- * ones, relevance (v1) and irrelevance / live_irrelevance (v3).
+ * simple, multiple(_function), parallel(_function), parallel_multiple(_function), their live_ kinds
+ * (v3), and the no-call ones, relevance (v1) and irrelevance / live_irrelevance (v3).
  *
  * Run: node --import tsx bench/real-replies.bench.ts [--models a,b] [--limit N] [--protocols json,react]
  *      [--reader-only] [--show-misses protocol|*:model|*:N[:lost]]
@@ -67,6 +67,10 @@ const CALL_CATEGORIES = [
   'parallel',
   'parallel_multiple_function',
   'parallel_multiple',
+  'live_simple',
+  'live_multiple',
+  'live_parallel',
+  'live_parallel_multiple',
 ];
 const NO_CALL_CATEGORIES = ['relevance', 'irrelevance', 'live_irrelevance'];
 
