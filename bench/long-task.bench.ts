@@ -37,7 +37,11 @@ const read = (place: FactPlace) => (id: string) => {
   return k >= 1 && k <= DOCUMENTS ? documentText(k, place) : `No document ${id}.`;
 };
 
-async function thinkflow(place: FactPlace, context: AgentOptions['context']): Promise<string> {
+async function thinkflow(
+  place: FactPlace,
+  context: AgentOptions['context'],
+  observationLimit?: number,
+): Promise<string> {
   const readDocument = defineTool({
     name: 'read_document',
     description: 'Returns the text of one document.',
@@ -46,7 +50,14 @@ async function thinkflow(place: FactPlace, context: AgentOptions['context']): Pr
   });
   const model = openaiCompatible({ baseURL, apiKey: 'bench', model: 'oracle' });
   const cheap = openaiCompatible({ baseURL, apiKey: 'bench', model: 'oracle-mini' });
-  const agent = new Agent({ model, tools: [readDocument], maxSteps: 200, context, models: { cheap } });
+  const agent = new Agent({
+    model,
+    tools: [readDocument],
+    maxSteps: 200,
+    context,
+    models: { cheap },
+    observationLimit,
+  });
   return (await agent.run(QUESTION)).output;
 }
 
@@ -121,11 +132,14 @@ for (const place of ['start', 'middle'] as const) {
   const rows: Row[] = [];
   rows.push(await measure('thinkflow, no compaction', () => thinkflow(place, { compaction: false })));
   rows.push(
-    await measure("thinkflow, today's window (summary only)", () =>
-      thinkflow(place, { budgetTokens: BUDGET, compaction: { clear: false, at: 1, to: 0.75 } }),
+    await measure('thinkflow, summaries only, cut at 4,000', () =>
+      thinkflow(place, { budgetTokens: BUDGET, compaction: { clear: false, at: 1, to: 0.75 } }, 4000),
     ),
   );
-  rows.push(await measure('thinkflow, compaction', () => thinkflow(place, { budgetTokens: BUDGET })));
+  rows.push(
+    await measure('thinkflow, compaction, cut at 4,000', () => thinkflow(place, { budgetTokens: BUDGET }, 4000)),
+  );
+  rows.push(await measure('thinkflow, compaction (default)', () => thinkflow(place, { budgetTokens: BUDGET })));
   rows.push(await measure('AI SDK default (full history)', () => aiSdk(place)));
   rows.push(await measure('LangChain summarizationMiddleware', () => langchain(place, 'summarization')));
   rows.push(await measure('LangChain ClearToolUsesEdit', () => langchain(place, 'clear')));

@@ -42,14 +42,20 @@ const script: ModelResponse[] = [
   { text: 'The answer is 20.' },
 ];
 
-/** The floor: the same five model turns and four tool calls, written by hand. */
-async function handWritten(tool: AddTool): Promise<string> {
+type NextReply = (messages: Message[], turn: number) => ModelResponse | Promise<ModelResponse>;
+
+/**
+ * The floor: the same five model turns and four tool calls, written by hand. Bare, it reads the script
+ * itself; with `next`, it asks for each reply as a hand-written agent asks its model.
+ */
+async function handWritten(tool: AddTool, next: NextReply = (_, turn) => script[turn]): Promise<string> {
   const messages: Message[] = [
     { role: 'system', content: 'You are helpful.' },
     { role: 'user', content: 'Add things.' },
   ];
-  for (let i = 0; ; i++) {
-    const reply = script[i];
+  for (let turn = 0; ; turn++) {
+    const asked = next(messages, turn);
+    const reply = asked instanceof Promise ? await asked : asked;
     messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
     if (!reply.toolCalls?.length) return reply.text;
     for (const c of reply.toolCalls) {
@@ -66,24 +72,10 @@ async function handWritten(tool: AddTool): Promise<string> {
  * the messages and tools a user's own loop would send (the work a hand-written agent on thinkflow's
  * model layer does).
  */
-async function handWrittenWithModel(tool: AddTool): Promise<string> {
+function handWrittenWithModel(tool: AddTool): Promise<string> {
   const model = scriptedModel(script);
   const tools = [{ name: tool.name, description: tool.description, parameters: tool.parameters }];
-  const messages: Message[] = [
-    { role: 'system', content: 'You are helpful.' },
-    { role: 'user', content: 'Add things.' },
-  ];
-  for (;;) {
-    const reply = await model.generate({ messages, tools });
-    messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
-    if (!reply.toolCalls?.length) return reply.text;
-    for (const c of reply.toolCalls) {
-      const args = tool.parse(JSON.parse(c.arguments));
-      if (!args.ok) throw new Error('bad');
-      const out = await tool.run(args.value, {} as never);
-      messages.push({ role: 'tool', content: String(out), toolCallId: c.id });
-    }
-  }
+  return handWritten(tool, (messages) => model.generate({ messages, tools }));
 }
 
 async function thinkflowRun(tool: AddTool): Promise<string> {

@@ -6,8 +6,8 @@
  * - A 29-domain Chinese intent set (SMP2019-ECDT utterances; test/fixtures/routing/smp2019-intents.json): the
  *   right tool sent, with the 29 tools alone and hidden among the 4,076.
  * - The 45-tool bilingual set (test/fixtures/routing/tool-sets.ts), as before.
- * - Time: choosing tools p50 per question at 4,076 tools, the ratio of an agent run's time at 4,076 tools to
- *   one at 100 (flat is 1×), the one-off index build, and the update after one tool is registered.
+ * - Time: choosing tools p50 per question at 100 and 4,076 tools, the ratio of an agent run's time at 4,076
+ *   tools to one at 100 (flat is 1×), the one-off index build, and the update after one tool is registered.
  *
  * Run: node --import tsx bench/tool-routing.bench.ts [--misses]
  */
@@ -79,6 +79,28 @@ for (const tools of ['en', 'zh'] as const) {
   await router.route('update', [...seal.tools, extra]);
   console.log(
     `index of 4,076 tools: built once in ${build.toFixed(0)} ms; one registered tool updates it in ${(performance.now() - t0).toFixed(1)} ms`,
+  );
+}
+
+/** p50 ms of choosing tools (router.route) for the out-of-domain questions, over the first `n` tools. */
+async function routeTime(n: number): Promise<number> {
+  const tools = seal.tools.slice(0, n);
+  const router = createToolRouter();
+  await router.route('warm up', tools);
+  const times: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const q of seal.outDomain) {
+      const t0 = performance.now();
+      await router.route(q.query, tools);
+      times.push(performance.now() - t0);
+    }
+  }
+  return p50(times);
+}
+{
+  const [small, large] = [await routeTime(100), await routeTime(4076)];
+  console.log(
+    `choosing tools p50: ${small.toFixed(3)} ms at 100 tools, ${large.toFixed(3)} ms at 4,076 tools: ${(large / small).toFixed(2)}×`,
   );
 }
 

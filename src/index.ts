@@ -79,6 +79,8 @@ export {
   type ModelRequest,
   ModelResponse,
   type ParsedStep,
+  ProviderCompaction,
+  ProviderItem,
   REPLY_HABITS,
   ReasoningPart,
   type ReplyHabit,

@@ -74,7 +74,10 @@ export interface AgentOptions<T = unknown> {
   toolConcurrency?: number;
   /** A tool failing this many times in a run is disabled. Default 3. */
   maxToolFailures?: number;
-  /** Characters per observation before it is cut to head + tail. Default 4000. */
+  /**
+   * Characters per observation before it is cut to head + tail. Default 4000; with compaction on and a
+   * budget, the low-water share of the budget (about 4 characters a token), since clearing keeps the window in budget.
+   */
   observationLimit?: number;
   /** Decides `needsApproval` calls. Without it they are denied. */
   approve?: (request: ApprovalRequest) => Promise<boolean> | boolean;

@@ -16,6 +16,7 @@ import { handoffTools, runHandoff } from './handoff-tools.js';
 import type { RunTools } from './loop-config.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
+import { observationLimitFor } from './observation-limit-for.js';
 import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
 import { recallResultTool } from './recall-result.js';
 import { searchToolsBuiltin } from './routing/search-tools-tool.js';
@@ -274,7 +275,8 @@ export class Agent<T = unknown> {
   /** A tool router when the agent has many tools (more than 20 by default). */
   #router() {
     const routing = this.options.toolRouting;
-    if (routing === false) return undefined;
+    // A provider with native tool search (deferred loading) gets every tool and finds them itself.
+    if (routing === false || this.options.model.capabilities.toolSearch) return undefined;
     // The spec list is made once here, so each run's copy of the registry shares it (and the router's index).
     if (this.tools.specs().length <= (routing?.minTools ?? 20)) return undefined;
     this.#routerCache ??= createToolRouter(routing);
@@ -307,7 +309,8 @@ export class Agent<T = unknown> {
       wanted.push(...skillBuiltins({ skills, listedAll, onActivate }));
     }
     // recall_result: offered while a result was cleared from the context or cut (compaction off: never).
-    if (this.options.context?.compaction !== false) wanted.push(recallResultTool(state));
+    if (this.options.context?.compaction !== false)
+      wanted.push(recallResultTool(state, { pageChars: observationLimitFor(this.options) }));
     if (router && router.options.searchTool !== false) {
       const onSearch = (query: string, found: string[]) =>
         emit(event(state, 'tools_search', { step: state.steps.length, query, tools: found }));

@@ -44,6 +44,7 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
       addUsage(state, response.usage, cached);
       const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
       if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
+      if (response.compactions?.length) providerCompacted(scope, step, response);
       if (silent) return response;
       if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
       emit(
@@ -61,6 +62,25 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
       return response;
     },
   );
+}
+
+/**
+ * The provider compacted on its side (OpenAI Responses compaction, Anthropic context editing): one
+ * `context_compact` of kind `provider` each. The prompt after it is what the provider billed; before
+ * it, that plus what it says it cleared (the same when it does not say).
+ */
+function providerCompacted({ state, emit }: RunScope, step: number, response: ModelResponse): void {
+  const after = response.usage?.promptTokens ?? 0;
+  for (const c of response.compactions ?? []) {
+    state.stats.compactions += 1;
+    const fields = {
+      step,
+      kind: 'provider' as const,
+      tokensBefore: after + (c.clearedTokens ?? 0),
+      tokensAfter: after,
+    };
+    emit(event(state, 'context_compact', { ...fields, callIds: [] }));
+  }
 }
 
 /** Replaces images and files a text-only model cannot read by notes, and says so once per run. */

@@ -95,6 +95,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
         raw: response.text,
         rawToolCalls: response.toolCalls,
         reasoning: response.reasoning,
+        providerItems: response.providerItems,
         thought: reply.thought,
         toolCalls: [],
         usage: response.usage,

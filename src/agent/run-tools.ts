@@ -12,6 +12,7 @@ import type { StopReason } from './guards/index.js';
 import { neverSignal } from './link-abort.js';
 import type { RunContext, RunTools } from './loop-config.js';
 import { createNestedCalls } from './nested-tool-calls.js';
+import { observationLimitFor } from './observation-limit-for.js';
 import { countCall, event, toolEndEvent } from './run-state.js';
 import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 
@@ -29,7 +30,7 @@ export function createRunTools(
     runId: run.runId,
     concurrency: options.toolConcurrency ?? 8,
     maxFailures: options.maxToolFailures,
-    observationLimit: options.observationLimit,
+    observationLimit: observationLimitFor(options),
     // A cut result is kept whole for `recall_result`, which compaction offers.
     recallCut: options.context?.compaction !== false,
     approve: run.approve ?? options.approve,
@@ -47,7 +48,7 @@ export function createRunTools(
         runId: run.runId,
         concurrency: options.toolConcurrency ?? 8,
         maxFailures: options.maxToolFailures,
-        observationLimit: options.observationLimit,
+        observationLimit: observationLimitFor(options),
         approve: run.approve ?? options.approve,
         ask: run.ask,
         parent,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertPeers, ThinkflowError } from '../core/index.js';
+import { ThinkflowError } from '../core/index.js';
 import { toolDeclarations } from '../protocols/index.js';
 import {
   type AnyTool,
@@ -12,6 +12,7 @@ import {
   ToolRegistry,
   toJsonValue,
 } from '../tools/index.js';
+import { assertQuickJsLoads } from './load-quickjs.js';
 import { quickJsSandbox } from './quickjs-sandbox.js';
 import { replayingCaller } from './replay-calls.js';
 import { type ProgramResult, runProgram } from './run-program.js';
@@ -22,7 +23,10 @@ import { stripTypes } from './strip-types.js';
 export interface CodeModeOptions extends Partial<CodeBudgets> {
   /** The tool's name. Default `run_code`. */
   name?: string;
-  /** Where programs run. Default: QuickJS in WebAssembly (`quickjs-emscripten`). */
+  /**
+   * Where programs run. Default: QuickJS in WebAssembly (`quickjs-emscripten`), loaded by itself on Node,
+   * Bun and Deno; in a browser or a Worker pass `quickJsSandbox({ module })` (docs/code-mode.md#runtimes).
+   */
   sandbox?: Sandbox;
 }
 
@@ -59,8 +63,9 @@ export function codeMode(tools: readonly AnyTool[], options: CodeModeOptions = {
 export function codeTool(options: CodeToolOptions): Tool<{ code: string }, string> {
   const name = options.name ?? 'run_code';
   const budgets: CodeBudgets = { ...DEFAULT_BUDGETS, ...definedBudgets(options) };
-  // A missing sandbox package fails here, at setup, with the install command, not in the middle of a run.
-  if (!options.sandbox) assertPeers('code');
+  // A missing sandbox package, or a runtime that cannot load it by itself, fails here, at setup, with
+  // what to do, not in the middle of a run.
+  if (!options.sandbox) assertQuickJsLoads();
   const sandbox = options.sandbox ?? quickJsSandbox();
   const own = options.tools ? new ToolRegistry(options.tools.filter((t) => t.callableFromCode !== false)) : undefined;
   const description = own

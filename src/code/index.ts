@@ -1,5 +1,6 @@
 export { type CodeModeOptions, type CodeToolOptions, codeMode, codeTool } from './code-mode.js';
-export { quickJsSandbox } from './quickjs-sandbox.js';
+export type { QuickJsModuleSource } from './load-quickjs.js';
+export { type QuickJsSandboxOptions, quickJsSandbox } from './quickjs-sandbox.js';
 export { type ProgramErrorKind, type ProgramResult, runProgram } from './run-program.js';
 export type {
   CodeBudgets,

@@ -1,5 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import { importOptional } from '../core/index.js';
+import { type QuickJsModuleSource, quickJsLoader } from './load-quickjs.js';
 import {
   type CodeBudgets,
   MAX_STACK_BYTES,
@@ -11,30 +11,35 @@ import {
 } from './sandbox.js';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
 
-type QuickJSPackage = typeof import('quickjs-emscripten');
-
-// The WebAssembly module loads once per process (about 40 ms); each program then gets a fresh runtime.
-let loading: Promise<QuickJSWASMModule> | undefined;
-function loadQuickJS(): Promise<QuickJSWASMModule> {
-  loading ??= importOptional<QuickJSPackage>('code', 'quickjs-emscripten').then((quickjs) =>
-    quickjs.newQuickJSWASMModule(),
-  );
-  // A failed load (a missing peer) is tried again next time, after the user installed it.
-  loading.catch(() => {
-    loading = undefined;
-  });
-  return loading;
+/** Options of `quickJsSandbox`. */
+export interface QuickJsSandboxOptions {
+  /**
+   * The QuickJS WebAssembly module programs run in, or a function that loads it (preferred: after a
+   * program breaks the module, the next one gets a fresh one). Default: `quickjs-emscripten`'s release
+   * build, loaded on first use, which works on Node, Bun and Deno. A browser or a Cloudflare Worker
+   * passes its own, made with `newVariant(RELEASE_SYNC, { wasmLocation })` or `{ wasmModule }`
+   * (docs/code-mode.md#runtimes).
+   */
+  module?: QuickJsModuleSource;
 }
 
 /**
  * The QuickJS sandbox: the model's program runs in QuickJS compiled to WebAssembly (the optional peer
  * `quickjs-emscripten`), in a fresh runtime per program with its own memory and stack limits and an
  * interrupt handler that stops it when its time is spent. Only the prelude's functions reach the host.
+ *
+ * @example
+ * // In a Cloudflare Worker: the .wasm imported as a module (workerd compiles no WebAssembly from bytes).
+ * import wasmModule from '@jitl/quickjs-wasmfile-release-sync/wasm';
+ * import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+ * const sandbox = quickJsSandbox({ module: () => newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmModule })) });
+ * const tool = codeMode([weather], { sandbox });
  */
-export function quickJsSandbox(): Sandbox {
+export function quickJsSandbox(options: QuickJsSandboxOptions = {}): Sandbox {
+  const loader = quickJsLoader(options.module);
   return {
     async start(host, budgets) {
-      return startSession(await loadQuickJS(), host, budgets);
+      return startSession(await loader.get(), host, budgets, () => loader.drop());
     },
   };
 }
@@ -45,6 +50,8 @@ function startSession(
   quickjs: QuickJSWASMModule,
   host: SandboxHost,
   budgets: Pick<CodeBudgets, 'memoryBytes' | 'stackBytes'>,
+  /** Called when a trap left the module in an unknown state: the next program must not use it. */
+  onBroken: () => void,
 ): SandboxSession {
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(budgets.memoryBytes);
@@ -81,7 +88,7 @@ function startSession(
   let broken = false;
   const trapped = (error: unknown) => {
     broken = true;
-    loading = undefined;
+    onBroken();
     const message = error instanceof Error ? error.message : String(error);
     finish({ type: 'error', kind: 'stack', message: `InternalError: stack overflow (${message})` });
   };

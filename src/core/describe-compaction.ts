@@ -11,5 +11,9 @@ export function describeCompaction(
   const cleared = event.callIds.length
     ? `, ${event.callIds.length} result${event.callIds.length === 1 ? '' : 's'} cleared (recall_result brings them back)`
     : '';
+  // The provider compacted on its side without saying how much (OpenAI's opaque compaction item).
+  if (event.kind === 'provider' && event.tokensBefore === event.tokensAfter) {
+    return `provider: compacted on the provider's side, ${n(event.tokensAfter)} prompt tokens after`;
+  }
   return `${event.kind}: ${n(event.tokensBefore)} → ${n(event.tokensAfter)} tokens${cleared}`;
 }

@@ -55,8 +55,22 @@ export const ReasoningPart = z.object({
 export type ReasoningPart = z.infer<typeof ReasoningPart>;
 
 /**
+ * A piece of a reply that only its provider reads, kept so it goes back exactly as it came on the next
+ * turn: an OpenAI Responses `compaction` item, a hosted `tool_search_call` and its output, Anthropic's
+ * `server_tool_use` and `tool_search_tool_result` blocks. Other providers skip it.
+ */
+export const ProviderItem = z.object({
+  type: z.literal('provider_item'),
+  /** The provider that produced it (`openai-responses`, `anthropic`). */
+  provider: z.string(),
+  /** The item or block as the provider sent it. */
+  item: z.record(z.string(), z.unknown()),
+});
+export type ProviderItem = z.infer<typeof ProviderItem>;
+
+/**
  * One chat message. User and tool messages hold text or parts (images and files); an assistant
- * message may carry the reasoning that led to it. Tool results carry the id of the call they answer.
+ * message may carry the reasoning that led to it and its provider's own items. Tool results carry the id of the call they answer.
  */
 export const Message = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
@@ -66,6 +80,8 @@ export const Message = z.discriminatedUnion('role', [
     content: z.string(),
     toolCalls: z.array(ToolCall).optional(),
     reasoning: z.array(ReasoningPart).optional(),
+    /** Its provider's own items (compaction, hosted tool search), sent back before the text and calls. */
+    providerItems: z.array(ProviderItem).optional(),
   }),
   z.object({ role: z.literal('tool'), content: MessageContent, toolCallId: z.string(), name: z.string().optional() }),
 ]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Message, ReasoningPart, ToolCall } from './message.js';
+import { type Message, ProviderItem, ReasoningPart, ToolCall } from './message.js';
 
 /**
  * Token counts for one model call. `estimated` is set when the provider did not report them.
@@ -24,12 +24,30 @@ export type Usage = z.infer<typeof Usage>;
 export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'error', 'other']);
 export type FinishReason = z.infer<typeof FinishReason>;
 
+/**
+ * A compaction the provider made on its side while answering (OpenAI Responses `context_management`
+ * compaction, Anthropic context editing): the vendor's kind, and what it cleared when it says.
+ */
+export const ProviderCompaction = z.object({
+  /** The vendor's name for it: `compaction`, `clear_tool_uses_20250919`, ... */
+  kind: z.string(),
+  /** Prompt tokens it removed, when the provider reports them (Anthropic's `cleared_input_tokens`). */
+  clearedTokens: z.number().optional(),
+  /** Tool uses it cleared, when the provider reports them. */
+  clearedToolUses: z.number().optional(),
+});
+export type ProviderCompaction = z.infer<typeof ProviderCompaction>;
+
 /** What a model answered. `toolCalls` hold raw argument strings; parsing them is the tool layer's job. */
 export const ModelResponse = z.object({
   text: z.string(),
   toolCalls: z.array(ToolCall).optional(),
   /** The model's reasoning (thinking), kept apart from `text` and sent back on the next turn. */
   reasoning: z.array(ReasoningPart).optional(),
+  /** The provider's own items to send back as they came (compaction items, hosted tool search). */
+  providerItems: z.array(ProviderItem).optional(),
+  /** Compactions the provider made on its side for this reply (the loop emits `context_compact` with kind `provider`). */
+  compactions: z.array(ProviderCompaction).optional(),
   usage: Usage.optional(),
   finishReason: FinishReason.optional(),
   /** Which model produced this reply (set by fallbackModels and providers). */

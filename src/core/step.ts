@@ -1,4 +1,4 @@
-import type { ContentPart, Message, ReasoningPart, ToolCall } from './message.js';
+import type { ContentPart, Message, ProviderItem, ReasoningPart, ToolCall } from './message.js';
 import type { Usage } from './model-types.js';
 import type { ReplyHabit } from './parsed-step.js';
 
@@ -36,6 +36,8 @@ export interface Step {
   rawToolCalls?: ToolCall[];
   /** The model's reasoning for this step, as the provider sent it (signatures included), sent back next turn. */
   reasoning?: ReasoningPart[];
+  /** The provider's own items of this reply (compaction, hosted tool search), sent back next turn as they came. */
+  providerItems?: ProviderItem[];
   thought?: string;
   toolCalls: ToolCallRecord[];
   /** The observation text the model sees next (tool outputs, warnings, or the correction for an invalid reply). */

@@ -9,6 +9,8 @@ export {
   codeMode,
   DEFAULT_BUDGETS,
   MAX_STACK_BYTES,
+  type QuickJsModuleSource,
+  type QuickJsSandboxOptions,
   quickJsSandbox,
   type Sandbox,
   type SandboxErrorKind,

@@ -9,6 +9,11 @@ export interface ModelCapabilities {
    * saying they were left out and emits a warning. Unset means the provider sends them on.
    */
   images?: boolean;
+  /**
+   * The provider searches the tools itself (deferred loading with its native tool search): the agent
+   * sends every tool and routes none. Set by `openaiResponses({ toolSearch })` and `anthropic({ toolSearch })`.
+   */
+  toolSearch?: boolean;
 }
 
 /**

@@ -13,7 +13,11 @@ export interface CompactionOptions {
   at?: number;
   /** The low-water mark: when clearing leaves the prompt above this share, the oldest steps are summarized down to it. Default 0.25. */
   to?: number;
-  /** Steps whose tool results stay whole while older ones are cleared (the newest step's always do). Default 2. */
+  /**
+   * Steps whose tool results stay whole while older ones are cleared. Default 1: the newest step's, which
+   * the model has not answered yet; a result it has answered (and noted in its own turn) is clearable,
+   * since every result kept past a clear is sent again uncached.
+   */
   keepSteps?: number;
   /** Clear old tool results before summarizing. Default true; `false` only summarizes (the window before clearing existed). */
   clear?: boolean;
@@ -33,6 +37,9 @@ export interface ContextWindowOptions {
   /** Tokens kept for the summary message. Default min(1024, 20% of the budget). */
   summaryTokens?: number;
 }
+
+/** The high- and low-water marks and the steps kept whole, as `CompactionOptions` default them. */
+export const COMPACTION_DEFAULTS = Object.freeze({ at: 0.5, to: 0.25, keepSteps: 1 });
 
 /** What the loop hands over each step. Only `groups` grows between calls of one run. */
 export interface ContextInput {
@@ -93,7 +100,12 @@ export function createContextWindow(options: ContextWindowOptions = {}): Context
   const clearedGroups = new WeakMap<Message[], { messages: Message[]; callIds: string[] }>();
   const limit = options.observationLimit;
   const budget = options.budgetTokens;
-  const { at = 0.5, to = 0.25, keepSteps = 2, clear: clearing = true } = options.compaction ?? {};
+  const {
+    at = COMPACTION_DEFAULTS.at,
+    to = COMPACTION_DEFAULTS.to,
+    keepSteps = COMPACTION_DEFAULTS.keepSteps,
+    clear: clearing = true,
+  } = options.compaction ?? {};
   const summaryReserve = budget === undefined ? 0 : (options.summaryTokens ?? Math.min(1024, Math.floor(budget * 0.2)));
   // The window's own state, for callers that do not keep it (the loop does, in the run's state).
   let own: ContextState = NOTHING_LET_GO;

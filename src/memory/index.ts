@@ -1,5 +1,6 @@
 export { type ClearedGroup, type ClearGroup, type ContextState, clearToolMessages } from './context-state.js';
 export {
+  COMPACTION_DEFAULTS,
   type Compaction,
   type CompactionOptions,
   type ContextFit,

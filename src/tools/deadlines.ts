@@ -63,7 +63,8 @@ export function deadline(ms: number, fire: () => void, now = performance.now()):
     lane = { head: undefined, tail: undefined, due: 0 };
     lanes.set(ms, lane);
   }
-  if (!lane.head) lane.timer?.ref();
+  // `ref` where timers have it (Node, Bun, Deno): a browser's or a Worker's timer is a number.
+  if (!lane.head) lane.timer?.ref?.();
   const entry = new Entry(now + ms, fire, lane);
   // At the tail, unless a deadline started since the caller read `now` (a tool that starts another
   // call before it returns): then just before the ones due later, so the lane stays in deadline order.

@@ -24,8 +24,17 @@ function normalize(name: string): string {
     text = text.replace(/^["'`]+|["'`]+$/g, '').trim();
     text = text.replace(/\(\s*\)$/, '').trim();
   }
-  return text
-    .replace(/^functions\./i, '')
-    .toLowerCase()
-    .replace(/[\s_.\-/]+/g, '');
+  return squash(text.replace(/^functions\./i, ''));
+}
+
+function squash(text: string): string {
+  return text.toLowerCase().replace(/[\s_.\-/]+/g, '');
+}
+
+/**
+ * The forgiving key with a `functions.` prefix kept, for a tool whose own name starts with it
+ * (`functions.intersect`, which models also write `functions_intersect`).
+ */
+export function prefixedToolNameKey(name: string): string {
+  return squash(name.trim());
 }

@@ -1,6 +1,6 @@
 import { ConfigError, type ToolSpec, toolNameAliases } from '../core/index.js';
 import { closestNames } from './closest-names.js';
-import { normalizeToolName } from './normalize-tool-name.js';
+import { normalizeToolName, prefixedToolNameKey } from './normalize-tool-name.js';
 import type { AnyTool } from './tool.js';
 
 /** What `ToolRegistry.lookup` found: the tool, or a message the model can act on. */
@@ -53,8 +53,14 @@ function specOf(tool: AnyTool): ToolSpec {
  * registry.lookup('Calculator()'); // { ok: true, tool: calculatorTool }
  */
 export class ToolRegistry {
-  readonly #entries = new Map<string, Entry>();
-  readonly #byKey = new Map<string, string>();
+  // The listed tools and their forgiving keys. A fork shares them with the registry it came from
+  // (`#shared` on both) until either changes them: then it copies them first, so a fork costs the
+  // same at 4,000 tools as at 10, and a run that never disables a tool never copies.
+  #entries = new Map<string, Entry>();
+  #byKey = new Map<string, string>();
+  #shared = false;
+  /** Hidden tools (the loop's built-ins): few, and each registry's own. */
+  #hidden = new Map<string, Entry>();
   #specs: ToolSpec[] | undefined;
   #enabled: AnyTool[] | undefined;
   #version = 0;
@@ -73,28 +79,34 @@ export class ToolRegistry {
    * A `hidden` tool can be called but is left out of `specs()` and `list()` (which keep their arrays).
    */
   register(tool: AnyTool, options: { replace?: boolean; hidden?: boolean } = {}): this {
-    if (this.#entries.has(tool.name) && !options.replace) {
+    const taken = this.#entries.has(tool.name) || this.#hidden.has(tool.name);
+    if (taken && !options.replace) {
       throw new ConfigError({ message: `A tool named "${tool.name}" is already registered; rename one of them.` });
     }
+    if (taken) this.#forget(tool.name);
     const spec = specOf(tool);
-    this.#entries.set(tool.name, options.hidden ? { tool, spec, hidden: true } : { tool, spec });
+    if (options.hidden) {
+      this.#hidden.set(tool.name, { tool, spec, hidden: true });
+      return this;
+    }
+    this.#own();
+    this.#entries.set(tool.name, { tool, spec });
     this.#addKeys(tool.name);
-    return options.hidden ? this : this.#changed();
+    return this.#changed();
   }
 
   /** Removes a tool; returns whether it was there. */
   unregister(name: string): boolean {
-    const found = this.#entries.delete(name);
-    if (!found) return false;
-    this.#byKey.clear();
-    for (const other of this.#entries.keys()) this.#addKeys(other);
+    if (this.#hidden.delete(name)) return true;
+    if (!this.#entries.has(name)) return false;
+    this.#forget(name);
     this.#changed();
     return true;
   }
 
   /** Turns a disabled tool back on. */
   enable(name: string): this {
-    const entry = this.#entry(name);
+    const entry = this.#writable(name);
     if (entry?.disabled !== undefined) {
       entry.disabled = undefined;
       this.#changed();
@@ -104,7 +116,7 @@ export class ToolRegistry {
 
   /** Hides a tool from `specs()`/`list()`; calling it yields an observation with `reason`. */
   disable(name: string, reason = 'it was disabled'): this {
-    const entry = this.#entry(name);
+    const entry = this.#writable(name);
     if (entry && entry.disabled === undefined) {
       entry.disabled = reason;
       this.#changed();
@@ -119,20 +131,21 @@ export class ToolRegistry {
 
   /** The enabled tools, in registration order (cached). */
   list(): readonly AnyTool[] {
-    this.#enabled ??= [...this.#entries.values()]
-      .filter((e) => e.disabled === undefined && !e.hidden)
-      .map((e) => e.tool);
+    this.#enabled ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.tool);
     return this.#enabled;
   }
 
-  /** Every registered tool, enabled or not. */
+  /** Every registered tool, enabled or not, hidden ones last. */
   all(): AnyTool[] {
-    return [...this.#entries.values()].map((e) => e.tool);
+    return [...this.#entries.values(), ...this.#hidden.values()].map((e) => e.tool);
   }
 
   /** The enabled tools as providers see them. Same array instance until the set changes. */
   specs(): readonly ToolSpec[] {
-    this.#specs ??= [...this.#entries.values()].filter((e) => e.disabled === undefined && !e.hidden).map((e) => e.spec);
+    // Frozen, so caches may key on it (the system prompt's, the router's index).
+    this.#specs ??= Object.freeze(
+      [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.spec),
+    ) as ToolSpec[];
     return this.#specs;
   }
 
@@ -159,14 +172,47 @@ export class ToolRegistry {
     return { ok: false, reason: 'unknown', message: `Unknown tool "${name}".${hint} ${listing}`, suggestions };
   }
 
-  /** A copy with the same tools and enabled states, for one run. Cheap: specs are shared. */
+  /**
+   * A copy with the same tools and enabled states, for one run. Cheap whatever the number of tools:
+   * it shares the tool table (and the `specs()` array) until one side changes it.
+   */
   fork(): ToolRegistry {
     const copy = new ToolRegistry();
-    for (const [name, entry] of this.#entries) copy.#entries.set(name, { ...entry });
-    for (const [key, name] of this.#byKey) copy.#byKey.set(key, name);
+    this.#shared = true;
+    copy.#shared = true;
+    copy.#entries = this.#entries;
+    copy.#byKey = this.#byKey;
+    for (const [name, entry] of this.#hidden) copy.#hidden.set(name, { ...entry });
     copy.#specs = this.#specs;
     copy.#enabled = this.#enabled;
     return copy;
+  }
+
+  /** Copies the shared tool table before the first change to it. */
+  #own(): void {
+    if (!this.#shared) return;
+    const entries = new Map<string, Entry>();
+    for (const [name, entry] of this.#entries) entries.set(name, { ...entry });
+    this.#entries = entries;
+    this.#byKey = new Map(this.#byKey);
+    this.#shared = false;
+  }
+
+  /** The entry to change: a hidden one as it is, a listed one from this registry's own table. */
+  #writable(name: string): Entry | undefined {
+    const entry = this.#entry(name);
+    if (!entry || entry.hidden) return entry;
+    this.#own();
+    return this.#entries.get(entry.tool.name);
+  }
+
+  /** Takes a tool out of both tables (its forgiving keys too). */
+  #forget(name: string): void {
+    if (this.#hidden.delete(name)) return;
+    this.#own();
+    this.#entries.delete(name);
+    this.#byKey.clear();
+    for (const other of this.#entries.keys()) this.#addKeys(other);
   }
 
   /**
@@ -175,16 +221,20 @@ export class ToolRegistry {
    */
   #addKeys(name: string): void {
     for (const spelling of [name, ...toolNameAliases(name)]) {
-      const key = normalizeToolName(spelling);
-      if (!this.#byKey.has(key)) this.#byKey.set(key, name);
+      for (const key of [normalizeToolName(spelling), prefixedToolNameKey(spelling)]) {
+        if (!this.#byKey.has(key)) this.#byKey.set(key, name);
+      }
     }
   }
 
   #entry(name: string): Entry | undefined {
-    const exact = this.#entries.get(name);
+    const exact = this.#entries.get(name) ?? this.#hidden.get(name);
     if (exact) return exact;
-    const canonical = this.#byKey.get(normalizeToolName(name));
-    return canonical === undefined ? undefined : this.#entries.get(canonical);
+    const key = normalizeToolName(name);
+    const canonical = this.#byKey.get(key) ?? this.#byKey.get(prefixedToolNameKey(name));
+    if (canonical !== undefined) return this.#entries.get(canonical);
+    for (const entry of this.#hidden.values()) if (normalizeToolName(entry.tool.name) === key) return entry;
+    return undefined;
   }
 
   #changed(): this {

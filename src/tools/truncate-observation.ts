@@ -5,24 +5,27 @@
  * is shorter than it), and a surrogate pair is never split. A limit that is not a number (`NaN`)
  * cuts nothing. The one truncation helper: tool observations, the context window's cap on tool
  * messages and recalled memories all use it. With `recall`, the marker names the `recall_result`
- * call that returns the whole text (the run keeps it).
+ * call that returns the part it cut, from its first character (the run keeps the whole text), so a
+ * model that needs the middle asks for the middle, not again for the head and tail it has.
  *
  * @example
  * truncateObservation('a'.repeat(10_000), 100); // 'aaa…\n[... 9,9xx characters cut ...]\n…aaa'
- * truncateObservation(page, 4000, { callId: 'call_7' }); // '…[... 8,112 characters cut; recall_result {"callId":"call_7"} returns the whole result ...]…'
+ * truncateObservation(page, 4000, { callId: 'call_7' }); // '…[... 8,112 characters cut; recall_result {"callId":"call_7","offset":2345} returns them ...]…'
  */
 export function truncateObservation(text: string, limit: number, recall?: { callId: string }): string {
   if (Number.isNaN(limit) || text.length <= limit) return text;
-  const how = recall ? `; ${recallHint(recall.callId)} returns the whole result` : '';
-  const marker = (cut: number) => `\n[... ${cut.toLocaleString('en-US')} characters cut${how} ...]\n`;
-  const budget = Math.max(0, limit - marker(text.length).length);
+  const how = (offset: number) => (recall ? `; ${recallHint(recall.callId, offset)} returns them` : '');
+  const marker = (cut: number, offset: number) =>
+    `\n[... ${cut.toLocaleString('en-US')} characters cut${how(offset)} ...]\n`;
+  // The longest marker this text can have, so the result stays within `limit` whatever the offset.
+  const budget = Math.max(0, limit - marker(text.length, text.length).length);
   let head = Math.ceil(budget * 0.6);
   let tail = budget - head;
   // Never split a surrogate pair (an emoji half is not text).
   if (head > 0 && isHighSurrogate(text.charCodeAt(head - 1))) head--;
   if (tail > 0 && isLowSurrogate(text.charCodeAt(text.length - tail))) tail--;
   const cut = text.length - head - tail;
-  return text.slice(0, head) + marker(cut) + (tail > 0 ? text.slice(text.length - tail) : '');
+  return text.slice(0, head) + marker(cut, head) + (tail > 0 ? text.slice(text.length - tail) : '');
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -33,9 +36,9 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** How the model asks for a cut or cleared result back: the `recall_result` call, with its input. */
-export function recallHint(callId: string): string {
-  return `recall_result ${JSON.stringify({ callId })}`;
+/** How the model asks for a cut or cleared result back: the `recall_result` call, with its input (from `offset` on, when given). */
+export function recallHint(callId: string, offset?: number): string {
+  return `recall_result ${JSON.stringify(offset ? { callId, offset } : { callId })}`;
 }
 
 /** What stands for a tool result the context cleared: one line naming the call that brings it back. */

@@ -7,7 +7,8 @@
  *
  * The oracle sees only the request in front of it. Like a careful model it notes, in the text of its
  * next tool-call turn, what the latest result said ("Noted: doc-7 code is 4242."). When a result it
- * must read was cut or cleared and the request offers `recall_result`, it recalls it by call id. A
+ * must read was cut or cleared and the request offers `recall_result`, it makes the call the marker
+ * names (call id and offset), or recalls the first read's result by its call id. A
  * request with no tools is a summary request: it answers with every fact it can see. Once every
  * document is read it answers with the sum of the codes it can see (a missing one counts 0).
  */
@@ -118,10 +119,12 @@ export function oracle(request: WireRequest): OracleReply {
     const doc = callDoc.get(last.tool_call_id);
     const fact = doc === undefined ? undefined : known.get(doc);
     if (doc !== undefined && fact === undefined && tools.has('recall_result')) {
+      // The call the cut marker (or a page's next-part note) names; else the whole result of the first read.
+      const named = /recall_result (\{[^}]*\})/.exec(textOf(last.content))?.[1];
       const firstCall = [...callDoc].find(([, d]) => d === doc)?.[0] ?? last.tool_call_id;
       return {
         text: `doc-${doc} was cut before its code; recalling it.`,
-        call: { name: 'recall_result', arguments: { callId: firstCall } },
+        call: { name: 'recall_result', arguments: named ? safeJson(named) : { callId: firstCall } },
       };
     }
     note = fact === undefined ? `doc-${doc} shows no code.` : `Noted: doc-${doc} code is ${fact}.`;

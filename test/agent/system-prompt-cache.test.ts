@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
+import { systemPromptFor } from '../../src/agent/system-prompt-cache.js';
+import type { ToolSpec } from '../../src/core/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
+import { reactProtocol } from '../../src/protocols/index.js';
 import { defineTool } from '../../src/tools/index.js';
 
 const lookup = (description: string, field = 'city') =>
@@ -45,5 +48,19 @@ describe('system prompts shared across agents', () => {
     const bare = { ...lookup('Finds a city.'), parameters: undefined } as unknown as ReturnType<typeof lookup>;
     const model = scriptedModel(['done']);
     expect(systemOf(new Agent({ model, protocol: 'react', tools: [bare] }))).toContain('Finds a city.');
+  });
+
+  it('keys a registry’s frozen tool list by identity, and reads a list that may still change every time', () => {
+    const protocol = reactProtocol;
+    const spec = (name: string) => Object.freeze({ name, description: `The ${name} tool.`, parameters: {} });
+    const frozen = Object.freeze([spec('alpha'), spec('beta')]) as ToolSpec[];
+    const prompt = { tools: frozen, language: 'en' as const };
+    expect(systemPromptFor(protocol, prompt)).toBe(systemPromptFor(protocol, { ...prompt }));
+    const open = [spec('alpha')];
+    const before = systemPromptFor(protocol, { tools: open, language: 'en' });
+    open.push(spec('gamma'));
+    const after = systemPromptFor(protocol, { tools: open, language: 'en' });
+    expect(before).not.toContain('gamma');
+    expect(after).toContain('gamma');
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ParsedStep, REPLY_HABITS } from '../../src/core/index.js';
-import { parseJsonAction, parseReAct } from '../../src/protocols/index.js';
+import { MARKED_FORMATS, parseJsonAction, parseReAct, readToolCalls } from '../../src/protocols/index.js';
 
 const corpus: { input: string }[] = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', 'fixtures', 'protocols', 'corpus.json'), 'utf8'),
@@ -159,4 +159,101 @@ describe.each(parsers)('%s never throws', (_name, parse) => {
     assertWellFormed(parse(long), long);
     expect(Date.now() - started).toBeLessThan(2000);
   });
+});
+
+// readToolCalls: the one reader of calls in text, fed the markers of every format it knows.
+const formatFixtures: { text: string }[] = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', 'fixtures', 'tool-calls', 'formats.json'), 'utf8'),
+);
+const markers = [...MARKED_FORMATS.flatMap((f) => [...f.open, ...f.close, ...(f.separators ?? [])])];
+const callPiece = fc.constantFrom(
+  ...markers,
+  '<|im_start|>assistant',
+  '<|im_start|>',
+  '\\_',
+  "['",
+  "']",
+  '`',
+  'get_weather(',
+  'math.factorial(n=',
+  "data['x']",
+  '=',
+  'True',
+  'None',
+  '1e3',
+  '-2.5',
+  '"""',
+  '```python\n',
+  'Note: the function is not suitable.',
+  '{"tool_calls": [',
+  '{"name": "get_weather", "arguments": {',
+);
+const callText = fc
+  .array(fc.oneof(callPiece, keyword, fc.string({ maxLength: 6 })), { maxLength: 40 })
+  .map((parts) => parts.join(''));
+const mutatedCall = fc
+  .record({
+    entry: fc.integer({ min: 0, max: formatFixtures.length - 1 }),
+    at: fc.nat(),
+    kind: fc.constantFrom('truncate', 'drop', 'insert'),
+    noise: fc.oneof(callPiece, fc.string({ unit: 'binary', maxLength: 5 })),
+  })
+  .map(({ entry, at, kind, noise }) => {
+    const text = formatFixtures[entry].text;
+    const i = text.length === 0 ? 0 : at % text.length;
+    if (kind === 'truncate') return text.slice(0, i);
+    if (kind === 'drop') return text.slice(0, i) + text.slice(i + 1);
+    return text.slice(0, i) + noise + text.slice(i);
+  });
+
+/** What every read keeps: named calls with object, array or string inputs, known habits, plain JSON. */
+function assertCallsWellFormed(text: string): void {
+  const read = readToolCalls(text, { tools: ['get_weather', 'math.factorial'] });
+  expect(read.calls.length).toBeLessThanOrEqual(64);
+  for (const call of read.calls) {
+    expect(typeof call.name).toBe('string');
+    expect(call.name.trim()).not.toBe('');
+    expect(typeof call.input === 'string' || (typeof call.input === 'object' && call.input !== null)).toBe(true);
+  }
+  for (const habit of read.habits) expect(REPLY_HABITS).toContain(habit);
+  expect(() => JSON.stringify(read)).not.toThrow();
+}
+
+describe('readToolCalls never throws', () => {
+  it(
+    'on arbitrary unicode strings',
+    () => fc.assert(fc.property(anyUnicode, assertCallsWellFormed), { numRuns: 400 * scale }),
+    timeout,
+  );
+
+  it(
+    'on strings made of every format’s markers, Python literals, tokens and fences',
+    () => fc.assert(fc.property(callText, assertCallsWellFormed), { numRuns: 800 * scale }),
+    timeout,
+  );
+
+  it(
+    'on mutated examples of every format',
+    () => fc.assert(fc.property(mutatedCall, assertCallsWellFormed), { numRuns: 800 * scale }),
+    timeout,
+  );
+
+  it('on non-string input from untyped callers', () => {
+    for (const value of [undefined, null, 42, {}, []]) {
+      expect(readToolCalls(value as unknown as string).calls).toEqual([]);
+    }
+  });
+
+  // Every marker and piece repeated to 100 kB, alone and with an opener left unclosed: each read ends
+  // (the test's time limit is the bound; bench/parsers.bench.ts measures the throughput).
+  it('on 100 kB of any one marker or piece, without hanging', () => {
+    const pieces = [...new Set([...markers, '<|im_start|>', '\\_x', "['f(", '[f(a=[', 'f(a=', '{"a": ', '`'])];
+    for (const piece of pieces) {
+      const unit = piece.length > 0 ? piece : ' ';
+      const big = unit.repeat(Math.ceil(100_000 / unit.length));
+      assertCallsWellFormed(big);
+      assertCallsWellFormed(`get_weather(city="Paris")\n${big}`);
+      assertCallsWellFormed(`${big}[get_weather(city="`);
+    }
+  }, 120_000);
 });

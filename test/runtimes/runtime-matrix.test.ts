@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../llm/providers/openai-server.js';
-import { RUNTIMES } from './runtimes.js';
+import { buildApp, RUNTIMES, type Runtime } from './runtimes.js';
+import { PROGRAM } from './scenario/code-scenario.js';
 import type { ScenarioReport } from './scenario/scenario.js';
 
 const EXPECTED: ScenarioReport = {
@@ -17,23 +17,42 @@ const EXPECTED: ScenarioReport = {
   json: { status: 'done', output: 'Hello from JSON!', protocol: 'json' },
   workflow: { first: 'suspended', payload: { draft: 'Hello, world' }, second: 'done', output: 'sent: Hello, world' },
   handler: { served: false, answer: 'Hello from the handler.', streamed: 'Streamed hello.', foreignHost: 403 },
+  code: {
+    status: 'done',
+    output: 'It is 70 °F and clear in Paris.',
+    observation: 'Log:\nclear\nReturned: "Paris: 70 °F"',
+    calls: ['weather {"city":"Paris","tempC":21,"sky":"clear"}', 'fahrenheit {"fahrenheit":70}'],
+  },
 };
+
+// Where thinkflow cannot load QuickJS by itself, the app passes its module, and `codeMode(tools)` without one
+// is a ConfigError naming what to do; a loader that cannot work there (a Worker compiling from bytes, a page
+// pointing at a missing .wasm) fails the run_code call with what to do.
+const CODE_SETUP = {
+  found: {},
+  browser: {
+    setupError: expect.stringMatching(
+      /^Code mode cannot load QuickJS by itself in this runtime .*quickJsSandbox\(\{ module: .*wasmLocation/,
+    ),
+    loadError: expect.stringMatching(
+      /Code mode could not fetch QuickJS's .wasm file \(.*\)\. In a browser, .*wasmLocation/,
+    ),
+  },
+  worker: {
+    setupError: expect.stringMatching(
+      /^Code mode cannot load QuickJS by itself in a Cloudflare Worker.*quickJsSandbox\(\{ module: .*wasmModule/,
+    ),
+    loadError: expect.stringMatching(
+      /Code mode could not compile QuickJS's WebAssembly: this runtime refuses to compile WebAssembly from bytes.*wasmModule/,
+    ),
+  },
+} satisfies Record<Runtime['code'], Partial<ScenarioReport['code']>>;
 
 let work: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'thinkflow-runtimes-'));
-  // One bundle for every runtime, built as for a browser: the root entry needs no Node built-in.
-  const result = await build({
-    entryPoints: [join(import.meta.dirname, 'scenario', 'scenario.ts')],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    outfile: join(work, 'scenario.mjs'),
-    logLevel: 'silent',
-  });
-  expect(result.warnings).toEqual([]);
+  await buildApp(work);
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -43,7 +62,7 @@ describe('the same app on five runtimes', { timeout: 120_000 }, () => {
     const missing = runtime.missing();
     if (missing) console.warn(`Skipping ${runtime.name}: ${missing}.`);
     it.skipIf(missing !== undefined)(
-      `${runtime.name}: a tool agent streaming from a local server, a json agent, a suspended and resumed workflow, the fetch handler answering the OpenAI client`,
+      `${runtime.name}: a tool agent streaming from a local server, a json agent, a suspended and resumed workflow, the fetch handler answering the OpenAI client, a code-mode program calling two tools`,
       async () => {
         const server = await startOpenAIServer();
         try {
@@ -53,11 +72,17 @@ describe('the same app on five runtimes', { timeout: 120_000 }, () => {
             '{"thought": "A greeting.", "action": "final_answer", "action_input": "Hello from JSON!"}',
             'Hello from the handler.',
             'Streamed hello.',
+            { text: '', toolCalls: [{ id: 'code1', name: 'run_code', arguments: JSON.stringify({ code: PROGRAM }) }] },
+            'It is 70 °F and clear in Paris.',
           );
           const report = JSON.parse(await runtime.run({ work, baseURL: server.url })) as ScenarioReport;
-          expect(report).toEqual({ ...EXPECTED, handler: { ...EXPECTED.handler, served: runtime.serves } });
+          expect(report).toEqual({
+            ...EXPECTED,
+            handler: { ...EXPECTED.handler, served: runtime.serves },
+            code: { ...EXPECTED.code, ...CODE_SETUP[runtime.code] },
+          });
           expect(report.tool.deltas).toBeGreaterThan(1);
-          expect(server.requests.map((r) => r.body.stream)).toEqual([true, true, true, true, true]);
+          expect(server.requests.map((r) => r.body.stream)).toEqual(Array(7).fill(true));
         } finally {
           await server.close();
         }

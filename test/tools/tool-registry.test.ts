@@ -69,6 +69,16 @@ describe('ToolRegistry', () => {
     expect(lookup.ok && lookup.tool.name).toBe('get_weather');
   });
 
+  it.each(['functions.intersect', 'functions_intersect', 'intersect', 'Functions.Intersect'])(
+    'finds a tool named functions.intersect when the model writes %j',
+    (name) => {
+      // BFCL's function docs name tools this way; models write the dot as `_` as OpenAI names require.
+      const registry = new ToolRegistry([make('functions.zero'), make('functions.intersect')]);
+      const lookup = registry.lookup(name);
+      expect(lookup.ok && lookup.tool.name).toBe('functions.intersect');
+    },
+  );
+
   it('answers an unknown name with the available tools and the closest names', () => {
     const registry = new ToolRegistry([make('search'), make('get_weather'), make('calculator')]);
     const lookup = registry.lookup('serach');
@@ -103,5 +113,34 @@ describe('ToolRegistry', () => {
     expect(fork.specs()).toEqual([]);
     expect(registry.specs()).toBe(specs);
     expect(registry.isEnabled('search')).toBe(true);
+  });
+
+  it('shares its table with a fork until either side changes it, each change staying on its side', () => {
+    const registry = new ToolRegistry([make('search'), make('calculator')]);
+    const specs = registry.specs();
+    const first = registry.fork();
+    const second = registry.fork();
+    // A hidden built-in is the fork's alone and leaves the listed tools (and their array) as they were.
+    first.register(make('recall_result'), { hidden: true });
+    expect(first.specs()).toBe(specs);
+    expect(first.get('recall_result')?.name).toBe('recall_result');
+    expect(first.get('Recall-Result')?.name).toBe('recall_result');
+    expect(second.get('recall_result')).toBeUndefined();
+    // The agent's registry changes after the forks: the runs keep the tools they started with.
+    registry.register(make('translate'));
+    registry.disable('calculator');
+    expect(first.list().map((t) => t.name)).toEqual(['search', 'calculator']);
+    expect(second.isEnabled('calculator')).toBe(true);
+    expect(registry.list().map((t) => t.name)).toEqual(['search', 'translate']);
+    // A run disables a failing tool: the other run and the agent do not see it.
+    second.disable('search', 'it failed 3 times');
+    expect(second.lookup('search')).toMatchObject({ ok: false, reason: 'disabled' });
+    expect(first.isEnabled('search')).toBe(true);
+    expect(registry.isEnabled('search')).toBe(true);
+    // A fork of a fork has its parent's hidden tools, as its own.
+    const nested = first.fork();
+    nested.unregister('recall_result');
+    expect(first.get('recall_result')).toBeDefined();
+    expect(nested.all().map((t) => t.name)).toEqual(['search', 'calculator']);
   });
 });

@@ -88,9 +88,16 @@ export function readCallStatement(text: string, at: number, quotes: readonly str
       cur.at++;
       break;
     }
-    const call = readCall(cur);
-    if (call === FAIL) return undefined;
-    calls.push(call);
+    if (bracketed && QUOTES.has(slice[cur.at])) {
+      // A call written as a string in the list (`['f(a=1)', 'g(b=2)']`, `` [`f(a=1)`] ``).
+      const quoted = readQuotedCalls(cur);
+      if (!quoted) return undefined;
+      calls.push(...quoted);
+    } else {
+      const call = readCall(cur);
+      if (call === FAIL) return undefined;
+      calls.push(call);
+    }
     skipInline(cur);
     const sep = slice[cur.at];
     if (sep === ',' || sep === ';') {
@@ -103,6 +110,23 @@ export function readCallStatement(text: string, at: number, quotes: readonly str
     else if (slice[cur.at] !== ']' && !/\s/.test(slice[cur.at] ?? '')) return undefined;
   }
   return calls.length > 0 ? { calls, end: at + cur.at, bracketed } : undefined;
+}
+
+const QUOTES = new Set(['"', "'", '`']);
+
+/** The calls inside one quoted element of a call list; undefined when it holds anything else. */
+function readQuotedCalls(cur: Cursor): PythonCall[] | undefined {
+  const q = cur.text[cur.at];
+  let inner: Read<string>;
+  if (q === '`') {
+    const end = cur.text.indexOf('`', cur.at + 1);
+    if (end < 0) return undefined;
+    inner = cur.text.slice(cur.at + 1, end);
+    cur.at = end + 1;
+  } else inner = readString(cur);
+  if (inner === FAIL || !inner.includes('(')) return undefined;
+  const calls = readPythonCalls(inner, cur.quotes);
+  return calls?.length ? calls : undefined;
 }
 
 function skipInline(cur: Cursor): void {
@@ -255,16 +279,28 @@ function readAtom(cur: Cursor): Read<unknown> {
   if (/^[rRbBuUfF]{1,2}$/.test(name) && (text[cur.at] === '"' || text[cur.at] === "'")) return readStrings(cur);
   const constant = CONSTANTS.get(name);
   if (constant !== undefined) return constant.value;
+  let end = cur.at;
   skipSpace(cur);
-  if (text[cur.at] === '(') {
-    // A nested call (`datetime.now()`, `Point(x=1)`) is kept as its source text.
+  if (text[cur.at] !== '(' && text[cur.at] !== '[') {
+    cur.at = end;
+    return name;
+  }
+  // A nested call, a subscript or both (`datetime.now()`, `data['sales']`, `f(x)[0].y`): its source text.
+  while (text[cur.at] === '(' || text[cur.at] === '[') {
+    const open = text[cur.at];
     cur.at++;
     cur.depth++;
-    const args = readArguments(cur, ')');
+    const inner = open === '(' ? readArguments(cur, ')') : readArguments(cur, ']');
     cur.depth--;
-    return args === FAIL ? FAIL : text.slice(start, cur.at);
+    if (inner === FAIL) return FAIL;
+    end = cur.at;
+    if (text[cur.at] === '.' && readName({ ...cur, at: cur.at + 1 }, true)) {
+      cur.at++;
+      readName(cur, true);
+      end = cur.at;
+    }
   }
-  return name;
+  return text.slice(start, end);
 }
 
 const CONSTANTS = new Map<string, { value: unknown }>([

@@ -7,7 +7,7 @@
 import type { ParsedStep, ReplyHabit, TextToolCall } from '../../core/index.js';
 import { joinThoughts } from '../shared/build-step.js';
 import { reasoningIn } from '../shared/call-syntax.js';
-import { stripThink } from '../shared/special-tokens.js';
+import { cutAtNextTurn, stripThink } from '../shared/special-tokens.js';
 import {
   type BodyRead,
   cleanName,
@@ -18,6 +18,7 @@ import {
   readNamedTokens,
 } from './call-bodies.js';
 import { type CallFormat, MARKED_FORMATS, UNMARKED_FORMATS, type UnmarkedFormat } from './call-formats.js';
+import { declinesCall } from './declined-call.js';
 import { readCallStatement } from './python-literal.js';
 
 /** What `readToolCalls` needs besides the text. */
@@ -62,20 +63,47 @@ export interface ToolCallsRead {
  * // → [{ name: 'get_weather', input: { city: 'Paris' } }, { name: 'get_time', input: { zone: 'CET' } }]
  */
 export function readToolCalls(text: string, options: ReadToolCallsOptions = {}): ToolCallsRead {
-  if (typeof text !== 'string' || text.trim() === '') return empty();
+  if (typeof text !== 'string' || !mayHoldCall(text)) return empty();
   try {
-    const { text: body, thought: think } = stripThink(text);
-    const known = options.tools?.length
-      ? new Set(options.tools.map((t) => nameKey(typeof t === 'string' ? t : t.name)))
-      : undefined;
+    // What follows a turn the model opened itself (`<|im_start|>assistant`) is not this reply.
+    const { text: stripped, thought: think } = stripThink(cutAtNextTurn(text));
+    const body = unescapeMarkdown(stripped);
     const marked = readMarked(body, 0);
     const done = marked.calls.length > 0 || marked.problem !== undefined || options.formats === 'marked';
-    const read = done ? marked : readUnmarked(body, known);
+    let read = done ? marked : readUnmarked(body, knownNames(options.tools));
+    // An unmarked call in a reply that declines the task is an example for the person (declined-call.ts).
+    if (!done && read.calls.length > 0 && declinesCall(body)) read = empty();
     return read.thought || think ? { ...read, thought: joinThoughts(think, read.thought) } : read;
   } catch {
     // Defensive only: every reader returns data.
     return empty();
   }
+}
+
+/**
+ * Markdown escapes inside words (`triangle\\_properties.get`), as chat models trained on markdown write
+ * them: `\\_` between letters or digits is `_`. Elsewhere (a Windows path's `C:\\_tmp`) it stays.
+ */
+function unescapeMarkdown(text: string): string {
+  if (!text.includes('\\_')) return text;
+  return text.replace(/\\_(?=[\p{L}\p{N}_\\])|(?<=[\p{L}\p{N}_])\\_/gu, '_');
+}
+
+/**
+ * False for a reply that cannot hold a call in any format: every format has a bracket, a tag, a
+ * recipient arrow or a special token (`( { [ <` or `>`). Most final answers stop here, at one pass.
+ */
+function mayHoldCall(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 123 || c === 91 || c === 60 || c === 62) return true;
+  }
+  return false;
+}
+
+/** The offered tools' name keys, for bare calls (made only when a reply has no marked call). */
+function knownNames(tools: ReadToolCallsOptions['tools']): Set<string> | undefined {
+  return tools?.length ? new Set(tools.map((t) => nameKey(typeof t === 'string' ? t : t.name))) : undefined;
 }
 
 function empty(): ToolCallsRead {
@@ -114,6 +142,9 @@ function readMarked(text: string, depth: number): ToolCallsRead {
   }
   const lower = asciiLower(text);
   const next = new Map<string, number>();
+  // Where each closing marker was last found: the scan only moves forward, so one search per marker
+  // serves every call until the scan passes it (a reply of 10,000 unclosed openers stays linear).
+  const seen = new Map<string, number>();
   const out = empty();
   let firstAt = -1;
   for (let pos = 0; out.calls.length < MAX_CALLS; ) {
@@ -123,7 +154,7 @@ function readMarked(text: string, depth: number): ToolCallsRead {
     let bodyStart = at + marker.length;
     let name: string | undefined;
     if (format.name) {
-      const end = firstOf(lower, format.name.until, bodyStart, bodyStart + 200);
+      const end = firstOf(lower, format.name.until, bodyStart, bodyStart + 200, seen);
       if (!end) {
         pos = bodyStart;
         continue;
@@ -135,8 +166,8 @@ function readMarked(text: string, depth: number): ToolCallsRead {
         if (after >= 0 && after - bodyStart < 400) bodyStart = after + format.name.after.length;
       }
     }
-    const close = firstOf(lower, format.close.map(asciiLower), bodyStart, text.length);
-    const again = firstOf(lower, format.open.map(asciiLower), bodyStart, close?.at ?? text.length);
+    const close = firstOf(lower, format.close.map(asciiLower), bodyStart, text.length, seen);
+    const again = firstOf(lower, format.open.map(asciiLower), bodyStart, close?.at ?? text.length, seen);
     const bodyEnd = close && !again ? close.at : (again?.at ?? text.length);
     const read = readBody(format, name, text.slice(bodyStart, bodyEnd), depth);
     if (read.calls.length > 0) {
@@ -146,6 +177,10 @@ function readMarked(text: string, depth: number): ToolCallsRead {
       add(out, format.id, [format.habit]);
       out.repaired ||= read.repaired;
     } else if (read.problem && !format.lineStart) out.problem ??= read.problem;
+    else if (!format.lineStart && format.body === 'calls' && text.slice(bodyStart, bodyEnd).trim().startsWith('{')) {
+      // A tag that holds an object naming no tool: the model meant a call, so say what the tag must hold.
+      out.problem ??= `The ${marker.trim()} call must name a tool: {"name": "<tool>", "arguments": {...}}.`;
+    }
     pos = close && !again ? close.at + close.marker.length : bodyEnd;
   }
   if (firstAt > 0) out.thought = cleanThought(text.slice(0, firstAt));
@@ -186,10 +221,16 @@ function firstOf(
   markers: readonly string[],
   from: number,
   to: number,
+  seen: Map<string, number>,
 ): { at: number; marker: string } | undefined {
   let best: { at: number; marker: string } | undefined;
   for (const marker of markers) {
-    const at = lower.indexOf(asciiLower(marker), from);
+    const key = asciiLower(marker);
+    let at = seen.get(key);
+    if (at === undefined || (at !== -1 && at < from)) {
+      at = lower.indexOf(key, from);
+      seen.set(key, at);
+    }
     if (at >= 0 && at < to && (!best || at < best.at)) best = { at, marker };
   }
   return best;
@@ -245,7 +286,9 @@ const CALL_FENCE_LANGS = new Set([
   'javascript',
   'js',
 ]);
-const FENCE = /```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
+// A fence opens at a line's start (up to three spaces in, as in CommonMark): a fence deeper in is text,
+// such as a code model's string literal quoting another reply.
+const FENCE = /(?<=^|\n)[ ]{0,3}```[ \t]*([\w-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
 
 /**
  * The unmarked formats, where they stand alone. Inside code fences meant for calls (json, python,
@@ -333,8 +376,8 @@ function firstCallAt(text: string): number {
   return bracket >= 0 && bracket < brace ? bracket : brace;
 }
 
-/** A line that may start a call: `name(` or `[name(`, checked on a bounded prefix. */
-const CALL_LINE = /^\[?\s*[\p{L}_][\p{L}\p{M}\p{N}_.\-/]{0,127}\s*\(/u;
+/** A line that may start a call: `name(`, `[name(` or `['name(`, checked on a bounded prefix. */
+const CALL_LINE = /^(?:\[\s*['"`]?)?[\p{L}_][\p{L}\p{M}\p{N}_.\-/]{0,127}\s*\(/u;
 
 /**
  * Python call statements on lines of their own. A list (`[f(a=1)]`) is a call wherever it stands alone;
@@ -360,14 +403,16 @@ function readCallLines(
       at = lineEnd + 1;
       continue;
     }
-    const statement = CALL_LINE.test(text.slice(start, start + 140)) ? readCallStatement(text, start) : undefined;
+    const statement =
+      (CALL_LINE.test(text.slice(start, start + 140)) ? readCallStatement(text, start) : undefined) ??
+      quotedCallLine(text, start, lineEnd);
     const rest = statement
       ? text.slice(
           statement.end,
           text.indexOf('\n', statement.end) < 0 ? text.length : text.indexOf('\n', statement.end),
         )
       : '';
-    if (statement && /^[\s;,]*$/.test(rest)) {
+    if (statement && LINE_END.test(rest)) {
       const calls = statement.calls.map(unwrapPrint).filter((c) => c !== undefined);
       const named = statement.bracketed || (known !== undefined && calls.every((c) => known.has(nameKey(c.name))));
       if (named) {
@@ -390,6 +435,23 @@ function readCallLines(
   add(out, format.id, format.habit ? [format.habit] : []);
   if (firstAt > 0) out.thought = cleanThought(text.slice(0, firstAt));
   return out;
+}
+
+/** What may follow calls on their line: separators, a full stop, a Python comment. */
+const LINE_END = /^[\s;,.]*(?:#.*)?$/;
+
+/** A call written in quotes on a line of its own (`'f(a=1)'`), or a list whose quote never closes (`['f(a=1)]`). */
+const QUOTED_CALL = /^(\[?)[ \t]*(['"])([\p{L}_][^\n]{0,16000}\))[ \t]*\2?[ \t]*(\]?)[ \t]*$/u;
+
+/** Reads a quoted call line as the call inside; the statement ends with the line. */
+function quotedCallLine(text: string, start: number, lineEnd: number): ReturnType<typeof readCallStatement> {
+  if (!/['"]/.test(text.slice(start, start + 3))) return undefined;
+  const match = QUOTED_CALL.exec(text.slice(start, lineEnd));
+  if (!match || match[1].length !== match[4].length) return undefined;
+  const fixed = `${match[1]}${match[3]}${match[4]}`;
+  const read = readCallStatement(fixed, 0);
+  if (!read || fixed.slice(read.end).trim() !== '') return undefined;
+  return { ...read, end: lineEnd };
 }
 
 /**

@@ -3,10 +3,10 @@ import { callsStep, readToolCalls } from '../calls/read-tool-calls.js';
 import type { ReadContext } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
-import { CALL_MARKERS, readActionObject, readPythonicCalls, readUnstructured } from '../shared/call-syntax.js';
+import { CALL_MARKERS, readActionObject } from '../shared/call-syntax.js';
 import { extractJson, hasRawControlInString } from '../shared/json.js';
 import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
-import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
+import { readHarmonyFinal, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 
 const SHAPE =
   '{"thought": "...", "action": "<tool>", "action_input": {...}} or {"action": "final_answer", "action_input": "<answer>"}';
@@ -32,20 +32,14 @@ function read(raw: string, context: ReadContext | undefined): ParsedStep {
   const found = readToolCalls(raw, { tools: context?.tools, formats });
   if (found.calls.length > 0) return callsStep(found);
   if (found.problem) return invalid(raw, found.problem);
-  const native = readTokenCall(raw, raw);
-  if (native) return native;
+  const answer = readHarmonyFinal(raw);
+  if (answer) return answer;
   const tokens = stripSpecialTokens(raw);
   return withHabits(readText(tokens.text, raw), tokens.habits);
 }
 
 function readText(stripped: string, raw: string): ParsedStep {
   const { text, thought: think } = stripThink(stripped);
-  if (/<tool_call>|<function=/i.test(text)) {
-    const tagged = readUnstructured(text, raw);
-    if (tagged) return withExtras(tagged, think, false);
-  }
-  const pythonic = readPythonicCalls(text);
-  if (pythonic) return withExtras(pythonic, think, false);
   const span = extractJson(text);
   if (!span) {
     if (splitSections(text).sections.length > 0) return parseReAct(raw);

@@ -9,7 +9,7 @@ import {
 import { callsStep, readToolCalls, type ToolCallsRead } from '../calls/read-tool-calls.js';
 import type { Protocol, ReadContext, ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
-import { CALL_MARKERS, readActionObject, readPythonicCalls } from '../shared/call-syntax.js';
+import { CALL_MARKERS, readActionObject } from '../shared/call-syntax.js';
 import { extractJson } from '../shared/json.js';
 import { splitSections } from '../shared/keywords.js';
 import { fill, renderCorrection, renderSystemPrompt } from '../shared/prompt-template.js';
@@ -34,6 +34,9 @@ export const nativeProtocol: Protocol = {
   finalAnswerRequest: (language) => nativePrompt[language].finalAnswerRequest,
 };
 
+const WORDS = /[\p{L}\p{N}]/u;
+const TAGS = /<[^<>\n]{0,60}>/g;
+const TOKEN_THEN_JSON = /<\|[a-z_]{1,30}\|>\s*[[{]/;
 const CALL_SYNTAX = /^[\s`*]*[\p{L}\p{N}_.-]+\s*[[(]/u;
 /** Every text action needs one of these: a tag, a call's brackets, a keyword's colon or JSON. */
 const ACTION_CHARS = /[<([{:：]/;
@@ -76,20 +79,28 @@ function readNativeReply(response: ModelResponse, context?: ReadContext): ReadRe
 }
 
 /**
- * JSON calls count only when the reply is the JSON and nothing more: an answer that quotes a JSON call
+ * JSON calls count only when the reply opens with the JSON: an answer that quotes a JSON call
  * ("Call it like this: {…}") stays an answer.
  */
 function quotedJson(found: ToolCallsRead, raw: string): boolean {
   if (found.formats.length !== 1 || found.formats[0] !== 'json') return false;
+  // JSON right after a chat-template token is the model's own call format, not a quote.
+  if (TOKEN_THEN_JSON.test(raw)) return false;
   const { text } = stripThink(stripSpecialTokens(raw).text);
   const span = extractJson(text);
+  // A reply that opens with the call makes it (nothing before but fences, tags and punctuation);
+  // notes after it do not undo that.
+  const start = span?.start ?? text.search(/[[{]/);
+  if (start >= 0 && !WORDS.test(text.slice(0, Math.min(start, 400)).replace(CALL_MARKERS, '').replace(TAGS, ''))) {
+    return false;
+  }
   if (!span) return true;
   return (text.slice(0, span.start) + text.slice(span.end)).replace(CALL_MARKERS, '').trim() !== '';
 }
 
 function looksLikeTextAction(text: string): boolean {
   if (!ACTION_CHARS.test(text)) return false;
-  if (/<tool_call>|<function=/i.test(text) || readPythonicCalls(text)) return true;
+  if (/<tool_call>|<function=/i.test(text)) return true;
   // A lone "Action:" line is too common in prose; a ReAct action needs its input or call syntax.
   const { sections } = splitSections(text);
   if (sections.some((s) => s.keyword === 'action_input' || s.keyword === 'final_answer')) return true;
@@ -113,7 +124,11 @@ function looksLikeTextAction(text: string): boolean {
 function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
   const notes = step.notes ?? [];
   // The reasoning goes back with its turn: Anthropic rejects a tool-use turn without its thinking blocks.
-  const reasoning = step.reasoning?.length ? { reasoning: step.reasoning } : undefined;
+  // So do the provider's own items (a compaction item, a hosted tool search), exactly as they came.
+  const reasoning = {
+    ...(step.reasoning?.length ? { reasoning: step.reasoning } : undefined),
+    ...(step.providerItems?.length ? { providerItems: step.providerItems } : undefined),
+  };
   if (step.kind === 'final') {
     return [{ role: 'assistant', content: step.raw || step.answer || '', ...reasoning }, ...notes];
   }

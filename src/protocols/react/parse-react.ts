@@ -10,9 +10,8 @@ import {
   withExtras,
   withHabits,
 } from '../shared/build-step.js';
-import { readUnstructured } from '../shared/call-syntax.js';
 import { isNoneName, type Section, splitSections, unwrapFences } from '../shared/keywords.js';
-import { readTokenCall, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
+import { readHarmonyFinal, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';
 import { detail, FORMAT_HINT, readReActAction } from './read-react-action.js';
 
 /**
@@ -44,8 +43,8 @@ function read(raw: string, context: ReadContext | undefined): ParsedStep {
   const marked = readToolCalls(raw, { formats: 'marked' });
   if (marked.calls.length > 0) return callsStep(marked);
   if (marked.problem) return invalid(raw, marked.problem);
-  const native = readTokenCall(raw, raw);
-  if (native) return native;
+  const answer = readHarmonyFinal(raw);
+  if (answer) return answer;
   const tokens = stripSpecialTokens(raw);
   const { text: unthought, thought: think } = stripThink(tokens.text);
   const fences = unwrapFences(unthought);
@@ -61,8 +60,7 @@ function readSections(text: string, raw: string, think: string | undefined, cont
   if (decision < 0) {
     const found = readToolCalls(text, { tools: context?.tools });
     if (found.calls.length > 0) return withExtras(callsStep(found), think, false);
-    const unstructured = readUnstructured(text, raw);
-    if (unstructured) return withExtras(unstructured, think, false);
+    if (found.problem) return invalid(raw, found.problem);
     const answer = answerAlias(text, preamble, kept, think);
     if (answer) return answer;
     if (kept.length === 0) return plainReply(text, raw, think);

@@ -1,11 +1,11 @@
 /**
- * The ways models write a tool call without ReAct keywords, and the readers for each: a JSON object
- * in any of the common action shapes, a call on the Action line (`search[q]`, `search(q="x")`),
- * Llama's pythonic call list, and `<tool_call>`/`<function=…>` tags. `readUnstructured` tries them in turn.
+ * The shapes of one action shared by the protocols: a JSON object in any of the common action shapes,
+ * and a call on the Action line (`search[q]`, `search(q="x")`). Calls in a model's own formats (tags,
+ * tokens, pythonic lists) are `readToolCalls`'s (calls/read-tool-calls.ts).
  */
 import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { invalid, joinActions, withExtras, withHabits } from './build-step.js';
-import { coerceInput, coerceValue, extractJson, isRecord } from './json.js';
+import { coerceInput, coerceValue, isRecord } from './json.js';
 import { isFinalName, splitSections, squash } from './keywords.js';
 
 /** How the JSON was obtained, which changes what a missing field means. */
@@ -129,33 +129,6 @@ function readThought(fields: Map<string, unknown>): string | undefined {
  */
 export const CALL_MARKERS = /```[\w-]*|\[TOOL_CALLS\]|<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>/g;
 
-/** A tool call written in tags inside a text reply. */
-export type TaggedCall = { kind: 'json'; body: string } | { kind: 'function'; name: string; body: string };
-
-const TOOL_CALL = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/gi;
-const FUNCTION_TAG = /<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/gi;
-
-/**
- * Finds tool calls written as tags: Hermes/Qwen `<tool_call>{"name": …, "arguments": …}</tool_call>`
- * and Llama 3.1 `<function=name>{…}</function>`, in order of appearance. An unclosed last tag
- * (a cut-off reply) runs to the end of the text.
- */
-function extractTaggedCalls(text: string): TaggedCall[] {
-  if (!text.includes('<')) return []; // both tags start with `<`; most replies hold none
-  const found: { at: number; call: TaggedCall }[] = [];
-  for (const m of text.matchAll(TOOL_CALL)) found.push({ at: m.index ?? 0, call: { kind: 'json', body: m[1] } });
-  for (const m of text.matchAll(FUNCTION_TAG)) {
-    found.push({ at: m.index ?? 0, call: { kind: 'function', name: m[1], body: m[2] } });
-  }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.call);
-}
-
-/** The text before the first tag, which models use for their reasoning. */
-function textBeforeTags(text: string): string {
-  const at = text.search(/<tool_call>|<function=/i);
-  return at < 0 ? text : text.slice(0, at);
-}
-
 /** A call written on the Action line itself: `search[query]` or `search("query")`. */
 export interface ActionCall {
   tool: string;
@@ -215,85 +188,6 @@ function readArguments(args: string): ActionInput {
   }
   const input = coerceInput(text);
   return input.ok ? input.input : text;
-}
-
-const PYTHONIC_START = /^\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u;
-
-/**
- * Reads Llama 3.2's pythonic tool-call list, `[get_weather(city="Paris"), get_time()]`, when it is the
- * whole reply. The first call is taken. Returns undefined for anything else, so prose that happens
- * to contain brackets is never read as a call.
- */
-export function readPythonicCalls(text: string): ParsedStep | undefined {
-  const trimmed = text.trim();
-  if (!PYTHONIC_START.test(trimmed) || !trimmed.endsWith(')]')) return undefined;
-  const end = closingParen(trimmed, trimmed.indexOf('('));
-  if (end < 0) return undefined;
-  const call = parseActionCall(trimmed.slice(1, end + 1));
-  if (!call || isFinalName(call.tool)) return undefined;
-  return { type: 'action', tool: call.tool, input: call.input };
-}
-
-/** Index of the parenthesis closing the one at `open`, skipping quoted strings; -1 when unbalanced. */
-function closingParen(text: string, open: number): number {
-  let depth = 0;
-  let quote = '';
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/**
- * Reads an action written without ReAct keywords: a `<tool_call>`/`<function=…>` tag, a pythonic
- * call list (`[search(q="x")]`), or a JSON object shaped like an action (`{"name", "arguments"}`…).
- * Returns undefined when there is neither, so the caller can fall back to the plain-reply rule.
- */
-export function readUnstructured(text: string, raw: string): ParsedStep | undefined {
-  const tagged = extractTaggedCalls(text);
-  if (tagged.length > 0) {
-    const first = tagged[0];
-    const before = reasoningIn(textBeforeTags(text));
-    const span = extractJson(first.body);
-    const body = span ? span.json : first.body.trim();
-    const truncated = span?.truncated ?? false;
-    if (span?.cutInString) {
-      return invalid(raw, 'The tool call was cut off in the middle of a string. Send the whole tool call again.');
-    }
-    const parsed = body === '' ? { ok: true as const, value: {}, repaired: false } : parseJsonLenient(body);
-    if (!parsed.ok) return invalid(raw, `The tool call's JSON could not be read (${parsed.error}). Send valid JSON.`);
-    const value = first.kind === 'function' ? { name: first.name, arguments: parsed.value } : parsed.value;
-    const step = readActionObject(value, { raw, truncated });
-    if (!step) {
-      return invalid(
-        raw,
-        'The <tool_call> tag must hold {"name": "<tool>", "arguments": {...}}, and it did not name a tool.',
-      );
-    }
-    const read = withExtras(step, before, parsed.repaired || truncated);
-    // A call in a model's own tag format: that is the habit, whatever JSON shape the tag holds.
-    if (read.type !== 'invalid') read.habits = ['special_tokens'];
-    return read;
-  }
-  const pythonic = readPythonicCalls(text);
-  if (pythonic) return pythonic;
-  const span = extractJson(text);
-  if (!span) return undefined;
-  const parsed = parseJsonLenient(span.json);
-  if (!parsed.ok) return undefined;
-  const step = readActionObject(parsed.value, { raw, truncated: span.truncated });
-  if (!step || step.type === 'invalid') return step;
-  if (span.cutInString && step.type === 'action') {
-    return invalid(raw, 'The JSON action was cut off in the middle of a string. Send the whole JSON object again.');
-  }
-  const before = reasoningIn(text.slice(0, span.start));
-  return withExtras(step, before, parsed.repaired || span.truncated);
 }
 
 /** The reasoning in the text before a call: prose and Thought sections, without their keywords. */

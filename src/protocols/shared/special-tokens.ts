@@ -1,13 +1,10 @@
 /**
  * The tokens a reply carries from its model's chat template: turn tokens a server failed to strip,
  * `<think>` blocks (special tokens in DeepSeek-R1, QwQ and Qwen3 tokenizers), both taken out before
- * the reply is read, and tool calls written in a model's own token format (Kimi, DeepSeek, gpt-oss),
- * read as the call a server should have returned.
+ * the reply is read; a cheap test for tool calls written in a model's own token format (Kimi,
+ * DeepSeek, gpt-oss; `readToolCalls` reads them), and gpt-oss harmony's final channel as the answer.
  */
-import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/index.js';
-import { invalid } from './build-step.js';
-import { readActionObject } from './call-syntax.js';
-import { extractJson } from './json.js';
+import type { ParsedStep, ReplyHabit } from '../../core/index.js';
 
 /** A reply with the chat-template tokens a server left in it taken out. */
 export interface TokensStripped {
@@ -38,7 +35,7 @@ const ANY_TOKEN = /<(?:\||｜|\/?s>|eos>|end_of_turn>|start_of_turn>)|\[\/INST\]
  */
 export function stripSpecialTokens(reply: string): TokensStripped {
   if ((!reply.includes('<') && !reply.includes('[/')) || !ANY_TOKEN.test(reply)) return { text: reply, habits: NONE };
-  let text = reply.replace(TURN_START, '\n');
+  let text = cutAtNextTurn(reply).replace(TURN_START, '\n');
   let changed = text !== reply;
   for (let end = END_OF_TURN.exec(text); end; end = END_OF_TURN.exec(text)) {
     changed = true;
@@ -51,6 +48,29 @@ export function stripSpecialTokens(reply: string): TokensStripped {
   }
   return changed ? { text: text.trim(), habits: ['special_tokens'] } : { text: reply, habits: NONE };
 }
+
+/**
+ * A turn opened with its role: after some text of this reply, the model is writing the next turn
+ * itself. A bare `<|im_start|>` is not one: models trained on ChatML also write it around their calls.
+ */
+const NEXT_TURN =
+  /<\|im_start\|>[ \t]*(?:assistant|user|system)\b|<\|start_header_id\|>(?:assistant|user|system)<\|end_header_id\|>|<start_of_turn>(?:model|user)\b/g;
+
+/** The reply up to a turn opened after some of its text (a local model that ran past its stop token). */
+export function cutAtNextTurn(reply: string): string {
+  if (!reply.includes('<')) return reply;
+  NEXT_TURN.lastIndex = 0;
+  // Each stretch from one token to the next is looked at once (with its own token, so a role name goes too).
+  let from = 0;
+  for (let next = NEXT_TURN.exec(reply); next; next = NEXT_TURN.exec(reply)) {
+    const stretch = reply.slice(from, next.index);
+    if (stretch.replace(TURN_START, '').replace(END_OF_TURN_ALL, '').trim() !== '') return reply.slice(0, next.index);
+    from = next.index;
+  }
+  return reply;
+}
+
+const END_OF_TURN_ALL = new RegExp(END_OF_TURN.source, 'g');
 
 /** A reply with its `<think>` reasoning taken out. */
 export interface ThinkStripped {
@@ -91,13 +111,6 @@ export function stripThink(reply: string): ThinkStripped {
   return thought ? { text: text.trim(), thought } : { text: text.trim() };
 }
 
-/** A call found in a model's native token format, with the text before it. */
-interface TokenCall {
-  name: string;
-  args: string;
-  before: string;
-}
-
 // DeepSeek writes full-width bars and ▁ in its tokens (<｜tool▁call▁begin｜>); servers and quotes
 // often turn them into ASCII, so both spellings are matched.
 const BAR = '[|｜]';
@@ -105,9 +118,6 @@ const SEP = '[▁_]';
 const KIMI_OR_DEEPSEEK = new RegExp(
   `<${BAR}tool${SEP}call${SEP}begin${BAR}>([\\s\\S]*?)(?:<${BAR}tool${SEP}call${SEP}end${BAR}>|$)`,
 );
-const DEEPSEEK_SEP = new RegExp(`<${BAR}tool${SEP}sep${BAR}>`);
-const KIMI_ARGS = /<\|tool_call_argument_begin\|>/;
-const SECTION_START = new RegExp(`<${BAR}tool${SEP}calls${SEP}(?:section${SEP})?begin${BAR}>`);
 /** gpt-oss (harmony): `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{…}<|call|>`. */
 const HARMONY_CALL =
   /(?:<\|start\|>assistant)?<\|channel\|>[^<]*?to=(?:functions\.)?([\w.-]+)[^<]*(?:<\|constrain\|>[^<]*)?<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>|$)/;
@@ -122,65 +132,9 @@ export function hasTokenCall(text: string): boolean {
   return TOKEN_HINT.test(text) && (KIMI_OR_DEEPSEEK.test(text) || HARMONY_CALL.test(text));
 }
 
-/**
- * Reads a tool call a model wrote as text in its own token format, which a server should have turned
- * into a native call but did not: Kimi K2 (`<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{…}`),
- * DeepSeek V3/R1 (`<｜tool▁call▁begin｜>function<｜tool▁sep｜>search` + fenced JSON, or V3.1's
- * `search<｜tool▁sep｜>{…}`) and gpt-oss harmony (`to=functions.search … <|message|>{…}<|call|>`), plus
- * harmony's final channel as the answer. The first call is taken. Undefined when there is none.
- */
-export function readTokenCall(text: string, raw: string): ParsedStep | undefined {
-  if (!text.includes('<') || !TOKEN_HINT.test(text)) return undefined;
-  const call = findCall(text);
-  if (!call) return readHarmonyFinal(text);
-  const span = extractJson(call.args);
-  const parsed = span ? parseJsonLenient(span.json) : { ok: true as const, value: {}, repaired: false };
-  if (!parsed.ok || span?.cutInString) {
-    return invalid(raw, `The arguments of the "${call.name}" call could not be read. Send them as one JSON object.`);
-  }
-  const step = readActionObject({ name: call.name, arguments: parsed.value }, { raw });
-  if (!step || step.type === 'invalid') return step;
-  const thought = harmonyAnalysis(call.before) ?? cleanBefore(call.before);
-  if (thought) step.thought = thought;
-  if (parsed.repaired || span?.truncated) step.repaired = true;
-  step.habits = ['special_tokens'];
-  return step;
-}
-
-function findCall(text: string): TokenCall | undefined {
-  const native = KIMI_OR_DEEPSEEK.exec(text);
-  if (native) {
-    const body = native[1];
-    const section = SECTION_START.exec(text);
-    const before = text.slice(0, section && section.index < native.index ? section.index : native.index);
-    const kimi = KIMI_ARGS.exec(body);
-    if (kimi) {
-      // functions.get_weather:0 → get_weather
-      const name = body
-        .slice(0, kimi.index)
-        .trim()
-        .replace(/^functions\./, '')
-        .replace(/:\d+$/, '');
-      return name ? { name, args: body.slice(kimi.index + kimi[0].length), before } : undefined;
-    }
-    const sep = DEEPSEEK_SEP.exec(body);
-    if (!sep) return undefined;
-    const left = body.slice(0, sep.index).trim();
-    const right = body.slice(sep.index + sep[0].length);
-    if (left === 'function') {
-      // V3/R1: the name is the first line after the separator, then the arguments (usually fenced).
-      const newline = right.indexOf('\n');
-      const name = (newline < 0 ? right : right.slice(0, newline)).trim();
-      return name ? { name, args: newline < 0 ? '' : right.slice(newline + 1), before } : undefined;
-    }
-    return left ? { name: left, args: right, before } : undefined;
-  }
-  const harmony = HARMONY_CALL.exec(text);
-  if (harmony) return { name: harmony[1], args: harmony[2], before: text.slice(0, harmony.index) };
-  return undefined;
-}
-
-function readHarmonyFinal(text: string): ParsedStep | undefined {
+/** gpt-oss harmony's final channel, as the answer (its analysis channel as the thought); undefined when absent. */
+export function readHarmonyFinal(text: string): ParsedStep | undefined {
+  if (!text.includes('<|channel|>')) return undefined;
   const final = HARMONY_FINAL.exec(text);
   if (!final || final[1].trim() === '') return undefined;
   const thought = harmonyAnalysis(text.slice(0, final.index));
@@ -194,9 +148,4 @@ function readHarmonyFinal(text: string): ParsedStep | undefined {
 
 function harmonyAnalysis(text: string): string | undefined {
   return HARMONY_ANALYSIS.exec(text)?.[1].trim() || undefined;
-}
-
-/** The prose before a call, without any leftover tokens. */
-function cleanBefore(text: string): string | undefined {
-  return text.replace(/<[|｜][^<>]*[|｜]>/g, '').trim() || undefined;
 }

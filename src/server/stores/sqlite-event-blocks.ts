@@ -48,25 +48,7 @@ export function sqliteEventBlocks(statement: (sql: string) => Database.Statement
     return events;
   };
   return {
-    append(events, encode) {
-      const insert = statement(
-        'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
-      );
-      const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, packEvents(block.events));
-      const open = new Map<string, EventBlock>();
-      for (const { runId, seq, event: emitted } of events) {
-        const event = encode(runId, seq, emitted);
-        const block = open.get(runId);
-        if (block && seq === block.last + 1 && block.events.length < MAX_BLOCK_EVENTS) {
-          block.last = seq;
-          block.events.push(event);
-          continue;
-        }
-        if (block) write(block);
-        open.set(runId, { runId, first: seq, last: seq, events: [event] });
-      }
-      for (const block of open.values()) write(block);
-    },
+    append: (events, encode) => appendBlocks(statement, events, encode),
     read(runId, afterSeq, limit) {
       const rows = statement(
         'SELECT first_seq, events FROM run_event_blocks WHERE run_id = ? AND last_seq > ? ORDER BY last_seq',
@@ -113,4 +95,29 @@ export function sqliteEventBlocks(statement: (sql: string) => Database.Statement
       return row.seq ?? 0;
     },
   };
+}
+
+/** Writes one block per run and run of consecutive sequence numbers (at most `MAX_BLOCK_EVENTS`), packed. */
+function appendBlocks(
+  statement: (sql: string) => Database.Statement,
+  events: WriteBatch['events'],
+  encode: (runId: string, seq: number, event: AgentEvent) => unknown,
+): void {
+  const insert = statement(
+    'INSERT OR REPLACE INTO run_event_blocks (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)',
+  );
+  const write = (block: EventBlock) => insert.run(block.runId, block.first, block.last, packEvents(block.events));
+  const open = new Map<string, EventBlock>();
+  for (const { runId, seq, event: emitted } of events) {
+    const event = encode(runId, seq, emitted);
+    const block = open.get(runId);
+    if (block && seq === block.last + 1 && block.events.length < MAX_BLOCK_EVENTS) {
+      block.last = seq;
+      block.events.push(event);
+      continue;
+    }
+    if (block) write(block);
+    open.set(runId, { runId, first: seq, last: seq, events: [event] });
+  }
+  for (const block of open.values()) write(block);
 }

@@ -2,7 +2,8 @@
  * One app, run unchanged on every runtime of the matrix (bundled once by esbuild for the browser
  * platform): an agent with a zod tool on `openaiCompatible` streaming from a local OpenAI-compatible
  * server, a json-protocol agent, a workflow that suspends and resumes on the memory store, and the
- * HTTP API's fetch handler answering the official OpenAI client (served where the runtime can serve).
+ * HTTP API's fetch handler answering the official OpenAI client (served where the runtime can serve),
+ * and code mode: an agent whose program, run in QuickJS, calls two tools.
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ import {
   memoryWorkflowStore,
   openaiCompatible,
 } from '../../../src/index.js';
+import { type CodeReport, type CodeSetup, runCodePart } from './code-scenario.js';
 
 /** What the scenario saw, compared by the test across runtimes. */
 export interface ScenarioReport {
@@ -24,6 +26,7 @@ export interface ScenarioReport {
   json: { status: string; output: string; protocol: string };
   workflow: { first: string; payload: unknown; second: string; output: unknown };
   handler: { served: boolean; answer: string | null; streamed: string; foreignHost: number };
+  code: CodeReport;
 }
 
 /** Serves a fetch handler on a port (`Bun.serve`, `Deno.serve`); absent where the runtime cannot. */
@@ -44,8 +47,11 @@ async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   return seen;
 }
 
-/** Runs the three parts against the OpenAI-compatible server at `baseURL` (`http://127.0.0.1:PORT`). */
-export async function runScenario(baseURL: string, serve?: Serve): Promise<ScenarioReport> {
+/**
+ * Runs the parts against the OpenAI-compatible server at `baseURL` (`http://127.0.0.1:PORT`). `code` says
+ * how the app gets QuickJS where thinkflow cannot load it by itself (a browser, a Worker).
+ */
+export async function runScenario(baseURL: string, serve?: Serve, code?: CodeSetup): Promise<ScenarioReport> {
   const model = openaiCompatible({ baseURL: `${baseURL}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini' });
 
   const toolAgent = new Agent({ model, tools: [weather], instructions: 'Answer in one sentence.', maxSteps: 5 });
@@ -90,7 +96,8 @@ export async function runScenario(baseURL: string, serve?: Serve): Promise<Scena
     second: done.status,
     output: done.output,
   };
-  return { tool, json, workflow, handler: await askHandler(model, serve) };
+  const handler = await askHandler(model, serve);
+  return { tool, json, workflow, handler, code: await runCodePart(model, code) };
 }
 
 /**

@@ -21,6 +21,8 @@ export type AnthropicBlock = (
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicBlock[] }
+  /** A block of the API's own (`server_tool_use`, `tool_search_tool_result`, `compaction`), sent back as it came. */
+  | { type: string; [key: string]: unknown }
 ) & { cache_control?: CacheControl };
 
 export interface AnthropicMessage {
@@ -39,7 +41,8 @@ export interface AnthropicPrompt {
  * Converts thinkflow messages to the Messages API: system messages become the top-level `system`
  * blocks; tool results become `tool_result` blocks in a user message (with their images); images
  * and PDFs become `image`/`document` blocks; an assistant's Anthropic reasoning goes back first, as
- * the `thinking`/`redacted_thinking` blocks it came as, signatures unchanged. Consecutive messages of
+ * the `thinking`/`redacted_thinking` blocks it came as, signatures unchanged, then its server blocks
+ * (a tool search's `server_tool_use` and result) as they came. Consecutive messages of
  * the same role are merged, because the API requires user and assistant to alternate.
  * With `cache`, the system prompt and the last user or tool turn end in a cache breakpoint.
  */
@@ -92,6 +95,9 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>): AnthropicBlock
       ];
     default: {
       const blocks: AnthropicBlock[] = thinkingBlocks(message.reasoning);
+      for (const part of message.providerItems ?? []) {
+        if (part.provider === 'anthropic') blocks.push({ ...part.item } as AnthropicBlock);
+      }
       if (message.content) blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) {
         blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) });
@@ -139,15 +145,35 @@ export function toAnthropicPart(part: ContentPart): AnthropicBlock {
   });
 }
 
-/** Converts tool specs to the Messages API `tools` array; with `cache`, the last one ends a breakpoint. */
-export function toAnthropicTools(tools: readonly ToolSpec[], options: { cache?: boolean } = {}) {
-  return tools.map((tool, index) => {
-    const out: { name: string; description: string; input_schema: unknown; cache_control?: CacheControl } = {
+/** Anthropic's tool search: which search tool, and the tools loaded up front (all others are deferred). */
+export interface AnthropicToolSearch {
+  kind: 'bm25' | 'regex';
+  keep?: readonly string[];
+}
+
+/**
+ * Converts tool specs to the Messages API `tools` array; with `cache`, the last one loaded up front ends
+ * a breakpoint. With `search`, the tool search tool comes first and every tool it may find is sent
+ * with `defer_loading: true` (deferred tools stay out of the prompt, so the cached prefix holds).
+ */
+export function toAnthropicTools(
+  tools: readonly ToolSpec[],
+  options: { cache?: boolean; search?: AnthropicToolSearch } = {},
+) {
+  const { search } = options;
+  const keep = new Set(search?.keep);
+  const out: Record<string, unknown>[] = [];
+  if (search) out.push({ type: `tool_search_tool_${search.kind}_20251119`, name: `tool_search_tool_${search.kind}` });
+  for (const tool of tools) {
+    const entry: Record<string, unknown> = {
       name: tool.name,
       description: tool.description,
       input_schema: tool.parameters,
     };
-    if (options.cache && index === tools.length - 1) out.cache_control = { type: 'ephemeral' };
-    return out;
-  });
+    if (search && !keep.has(tool.name)) entry.defer_loading = true;
+    out.push(entry);
+  }
+  const last = out.findLast((t) => t.defer_loading !== true);
+  if (options.cache && last) last.cache_control = { type: 'ephemeral' } satisfies CacheControl;
+  return out;
 }

@@ -2,14 +2,22 @@ import {
   type ModelChunk,
   ModelError,
   type ModelResponse,
+  type ProviderItem,
   type ReasoningPart,
   type ToolCall,
 } from '../../../core/index.js';
 import { generateToolCallId } from '../../generate-id.js';
 import { parseError, redact, type SseEvent, tryParseJson } from '../../http/index.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
+import { anthropicCompactions, isProviderBlock, providerBlock } from './provider-blocks.js';
 import { type AnthropicCounts, anthropicUsage, mergeCounts } from './read-usage.js';
-import { AnthropicEvent } from './wire-schema.js';
+import { type AnthropicContextManagement, AnthropicEvent } from './wire-schema.js';
+
+/** One of the API's own blocks as it streams: its start, and the input JSON that follows it. */
+interface ServerBlock {
+  block: Record<string, unknown>;
+  json: string;
+}
 
 interface ToolBlock {
   toolIndex: number;
@@ -24,8 +32,9 @@ interface ToolBlock {
  * Turns Messages API stream events into ModelChunks (pure). `input_json_delta` fragments are
  * assembled per content block; tool calls are numbered in order of appearance. Ends with one
  * `response` chunk. Thinking streams as `reasoning_delta` chunks and ends as reasoning parts with
- * their signatures (redacted thinking arrives whole). A line that is not JSON, or an `error` event,
- * throws a ModelError.
+ * their signatures (redacted thinking arrives whole). The API's own blocks (a tool search's
+ * `server_tool_use` and result, a compaction) are assembled and kept as they came. A line that is
+ * not JSON, or an `error` event, throws a ModelError.
  */
 export async function* parseAnthropicStream(
   events: AsyncIterable<SseEvent>,
@@ -35,6 +44,8 @@ export async function* parseAnthropicStream(
   let text = '';
   const tools = new Map<number, ToolBlock>();
   const thinking = new Map<number, ReasoningPart>();
+  const server = new Map<number, ServerBlock>();
+  let management: AnthropicContextManagement;
   let stopReason: string | null | undefined;
   const counts: AnthropicCounts = {};
 
@@ -61,6 +72,10 @@ export async function* parseAnthropicStream(
         break;
       case 'content_block_start': {
         const block = event.content_block;
+        if (block && isProviderBlock(block.type)) {
+          const start = (json.value as { content_block: Record<string, unknown> }).content_block;
+          server.set(event.index ?? server.size, { block: { ...start }, json: '' });
+        }
         if (block?.type === 'text' && block.text) {
           text += block.text;
           yield { type: 'text_delta', text: block.text };
@@ -106,7 +121,12 @@ export async function* parseAnthropicStream(
             yield { type: 'reasoning_delta', text: delta.thinking };
           }
         }
-        if (delta?.type === 'input_json_delta' && delta.partial_json) {
+        const own = server.get(event.index ?? -1);
+        if (own && delta?.type === 'input_json_delta') own.json += delta.partial_json ?? '';
+        else if (own && delta?.type === 'compaction_delta') {
+          if (delta.content != null) own.block.content = `${own.block.content ?? ''}${delta.content}`;
+          if (delta.encrypted_content != null) own.block.encrypted_content = delta.encrypted_content;
+        } else if (delta?.type === 'input_json_delta' && delta.partial_json) {
           const tool = tools.get(event.index ?? -1);
           if (!tool) throw parseError(provider, 'an input_json_delta for an unknown content block', sse.data);
           tool.json += delta.partial_json;
@@ -115,6 +135,7 @@ export async function* parseAnthropicStream(
         break;
       }
       case 'message_delta':
+        management = event.context_management ?? management;
         stopReason = event.delta?.stop_reason ?? stopReason;
         mergeCounts(counts, event.usage);
         break;
@@ -134,9 +155,21 @@ export async function* parseAnthropicStream(
   // Blocks in the order the model wrote them, since the API checks them in that order.
   const reasoning = [...thinking.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
   if (reasoning.length > 0) response.reasoning = reasoning;
+  const providerItems: ProviderItem[] = [...server.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, own]) => providerBlock(own.json ? { ...own.block, input: jsonInput(own.json) } : own.block));
+  if (providerItems.length > 0) response.providerItems = providerItems;
+  const compactions = anthropicCompactions(management, providerItems);
+  if (compactions.length > 0) response.compactions = compactions;
   const usage = anthropicUsage(counts);
   if (usage) response.usage = usage;
   yield { type: 'response', response };
+}
+
+/** A server tool's streamed input, as the object it spells (`{}` when it is not JSON). */
+function jsonInput(text: string): unknown {
+  const parsed = tryParseJson(text);
+  return parsed.ok ? parsed.value : {};
 }
 
 function startArguments(input: unknown): string {

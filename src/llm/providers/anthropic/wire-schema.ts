@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // A limited, lenient version of the Messages API schema: only what we read. Block types we do not
-// use (server_tool_use, web_search_tool_result, ...) pass through and are skipped.
+// read (server_tool_use, tool_search_tool_result, compaction, ...) pass through whole, to go back as they came.
 
 /** Usage as sent; `input_tokens` excludes the tokens read from or written to the cache. */
 export const AnthropicUsage = z
@@ -30,8 +30,32 @@ const Block = z
   })
   .loose();
 
+/** What context editing did (`context_management.applied_edits`), when the request asked for it. */
+export const AnthropicContextManagement = z
+  .object({
+    applied_edits: z
+      .array(
+        z
+          .object({
+            type: z.string(),
+            cleared_input_tokens: z.number().nullish(),
+            cleared_tool_uses: z.number().nullish(),
+          })
+          .loose(),
+      )
+      .nullish(),
+  })
+  .loose()
+  .nullish();
+export type AnthropicContextManagement = z.infer<typeof AnthropicContextManagement>;
+
 export const AnthropicResponse = z
-  .object({ content: z.array(Block), stop_reason: z.string().nullish(), usage: AnthropicUsage })
+  .object({
+    content: z.array(Block),
+    stop_reason: z.string().nullish(),
+    usage: AnthropicUsage,
+    context_management: AnthropicContextManagement,
+  })
   .loose();
 export type AnthropicResponse = z.infer<typeof AnthropicResponse>;
 
@@ -50,10 +74,14 @@ export const AnthropicEvent = z
         thinking: z.string().nullish(),
         signature: z.string().nullish(),
         stop_reason: z.string().nullish(),
+        /** compaction_delta */
+        content: z.string().nullish(),
+        encrypted_content: z.string().nullish(),
       })
       .loose()
       .nullish(),
     usage: AnthropicUsage,
+    context_management: AnthropicContextManagement,
     error: z.object({ type: z.string().nullish(), message: z.string().nullish() }).loose().nullish(),
   })
   .loose();

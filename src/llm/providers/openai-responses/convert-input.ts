@@ -6,7 +6,9 @@ export type ResponsesInputItem =
   | { role: 'system' | 'user' | 'assistant'; content: string | ResponsesInputPart[] }
   | { type: 'reasoning'; id?: string; summary: { type: 'summary_text'; text: string }[]; encrypted_content?: string }
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
-  | { type: 'function_call_output'; call_id: string; output: string };
+  | { type: 'function_call_output'; call_id: string; output: string }
+  /** An item of the provider's own (compaction, tool search), sent back as it came. */
+  | Record<string, unknown>;
 
 export type ResponsesInputPart =
   | { type: 'input_text'; text: string }
@@ -14,7 +16,8 @@ export type ResponsesInputPart =
   | { type: 'input_file'; file_data: string; filename: string };
 
 /**
- * Converts thinkflow messages to Responses API input items: messages by role, an assistant's
+ * Converts thinkflow messages to Responses API input items: messages by role, an assistant's own
+ * provider items as they came (a `compaction` item, hosted tool search calls and outputs), then its
  * reasoning items (with their encrypted content) before its function calls, and tool results as
  * `function_call_output`. Images a tool returned follow that turn's outputs in a user message.
  */
@@ -42,6 +45,9 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
         });
         break;
       case 'assistant':
+        for (const part of message.providerItems ?? []) {
+          if (part.provider === 'openai-responses') items.push({ ...part.item });
+        }
         for (const part of message.reasoning ?? []) {
           if (part.provider !== 'openai-responses') continue;
           const item: ResponsesInputItem = {

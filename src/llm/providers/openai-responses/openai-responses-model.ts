@@ -24,6 +24,18 @@ export interface OpenAIResponsesOptions extends HttpModelOptions {
    * and reasoning items travel back as `encrypted_content` (asked for with `include`).
    */
   store?: boolean;
+  /**
+   * Server-side compaction (`context_management`): once the input passes `compactThreshold` tokens, the
+   * server compacts the conversation into an opaque, encrypted `compaction` item, which is kept and sent
+   * back as it came on every later turn (and reported as a `context_compact` of kind `provider`).
+   */
+  contextManagement?: { compactThreshold?: number };
+  /**
+   * Hosted tool search (gpt-5.4 and later): every function tool except those named in `keep` is sent with
+   * `defer_loading: true`, plus the `tool_search` tool; the server loads the ones the model searches for.
+   * Its `tool_search_call` and `tool_search_output` items go back as they came. The agent then routes no tools.
+   */
+  toolSearch?: boolean | { keep?: string[] };
   /** Extra fields merged into every request body (e.g. `{ top_p: 0.9 }` or `{ metadata: {...} }`); the request's own fields win. */
   extraBody?: Record<string, unknown>;
 }
@@ -43,6 +55,8 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const store = options.store ?? false;
+  const { contextManagement } = options;
+  const toolSearch = options.toolSearch === true ? {} : options.toolSearch || undefined;
 
   function httpRequest(request: ModelRequest, stream: boolean): Pick<HttpRequest, 'url' | 'headers' | 'body'> {
     const body: Record<string, unknown> = {
@@ -52,7 +66,21 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
       store,
     };
     if (!store) body.include = ['reasoning.encrypted_content'];
-    if (request.tools?.length) body.tools = toResponsesTools(request.tools);
+    if (request.tools?.length) {
+      const keep = new Set(toolSearch?.keep);
+      const tools: Record<string, unknown>[] = toResponsesTools(request.tools);
+      if (toolSearch) {
+        for (const tool of tools) if (!keep.has(String(tool.name))) tool.defer_loading = true;
+        tools.push({ type: 'tool_search' });
+      }
+      body.tools = tools;
+    }
+    if (contextManagement) {
+      const entry: Record<string, unknown> = { type: 'compaction' };
+      if (contextManagement.compactThreshold !== undefined)
+        entry.compact_threshold = contextManagement.compactThreshold;
+      body.context_management = [entry];
+    }
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.topP !== undefined) body.top_p = request.topP;
     if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
@@ -75,5 +103,6 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
     request: httpRequest,
     parse: parseResponsesResponse,
     parseStream: parseResponsesStream,
+    capabilities: toolSearch ? { toolSearch: true } : undefined,
   });
 }

@@ -1,4 +1,12 @@
-import type { FinishReason, ModelResponse, ReasoningPart, ToolCall, Usage } from '../../../core/index.js';
+import type {
+  FinishReason,
+  ModelResponse,
+  ProviderCompaction,
+  ProviderItem,
+  ReasoningPart,
+  ToolCall,
+  Usage,
+} from '../../../core/index.js';
 import { generateToolCallId } from '../../generate-id.js';
 import { parseError } from '../../http/index.js';
 import { ResponsesResponse } from './wire-schema.js';
@@ -6,6 +14,8 @@ import { ResponsesResponse } from './wire-schema.js';
 /**
  * Reads a Response object into a ModelResponse (pure): message text joined, function calls by
  * `call_id`, reasoning items kept with their id, summary and encrypted content so they can go back.
+ * Every other item (a `compaction` item, a hosted `tool_search_call` and its `tool_search_output`) is
+ * kept as it came, to go back as it came; a compaction item also says the server compacted.
  */
 export function parseResponsesResponse(body: unknown, options: { provider: string }): ModelResponse {
   const parsed = ResponsesResponse.safeParse(body);
@@ -16,14 +26,17 @@ export function parseResponsesResponse(body: unknown, options: { provider: strin
   let text = '';
   const toolCalls: ToolCall[] = [];
   const reasoning: ReasoningPart[] = [];
-  for (const item of output) {
+  const providerItems: ProviderItem[] = [];
+  const compactions: ProviderCompaction[] = [];
+  const raw = (body as { output: Record<string, unknown>[] }).output;
+  for (const [index, item] of output.entries()) {
     if (item.type === 'message') {
       for (const part of item.content ?? []) if (part.type === 'output_text') text += part.text ?? '';
     } else if (item.type === 'function_call') {
       toolCalls.push({
         id: item.call_id || item.id || generateToolCallId(),
         name: item.name ?? '',
-        arguments: item.arguments || '{}',
+        arguments: typeof item.arguments === 'string' && item.arguments ? item.arguments : '{}',
       });
     } else if (item.type === 'reasoning') {
       const part: ReasoningPart = {
@@ -34,6 +47,9 @@ export function parseResponsesResponse(body: unknown, options: { provider: strin
       if (item.id) part.id = item.id;
       if (item.encrypted_content) part.encrypted = item.encrypted_content;
       reasoning.push(part);
+    } else {
+      providerItems.push({ type: 'provider_item', provider: 'openai-responses', item: raw[index] });
+      if (item.type === 'compaction') compactions.push({ kind: 'compaction' });
     }
   }
   const response: ModelResponse = {
@@ -42,6 +58,8 @@ export function parseResponsesResponse(body: unknown, options: { provider: strin
   };
   if (toolCalls.length > 0) response.toolCalls = toolCalls;
   if (reasoning.length > 0) response.reasoning = reasoning;
+  if (providerItems.length > 0) response.providerItems = providerItems;
+  if (compactions.length > 0) response.compactions = compactions;
   const counted = readResponsesUsage(usage);
   if (counted) response.usage = counted;
   return response;

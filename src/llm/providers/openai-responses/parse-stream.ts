@@ -38,7 +38,7 @@ export async function* parseResponsesStream(
             index,
             id: event.item.call_id ?? undefined,
             name: event.item.name ?? undefined,
-            argumentsDelta: event.item.arguments ?? '',
+            argumentsDelta: typeof event.item.arguments === 'string' ? event.item.arguments : '',
           };
         }
         break;

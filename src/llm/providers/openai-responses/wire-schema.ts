@@ -12,7 +12,8 @@ export const ResponsesOutputItem = z
     /** function_call */
     call_id: z.string().nullish(),
     name: z.string().nullish(),
-    arguments: z.string().nullish(),
+    /** A string for function_call; an object for tool_search_call (kept as it came). */
+    arguments: z.unknown().optional(),
     /** reasoning */
     summary: z.array(z.object({ text: z.string().nullish() }).loose()).nullish(),
     encrypted_content: z.string().nullish(),
