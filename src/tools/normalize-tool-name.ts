@@ -36,5 +36,13 @@ function squash(text: string): string {
  * (`functions.intersect`, which models also write `functions_intersect`).
  */
 export function prefixedToolNameKey(name: string): string {
-  return squash(name.trim());
+  let key = prefixed.get(name);
+  if (key === undefined) {
+    key = squash(name.trim());
+    if (prefixed.size >= 1000) prefixed.clear();
+    prefixed.set(name, key);
+  }
+  return key;
 }
+
+const prefixed = new Map<string, string>();
