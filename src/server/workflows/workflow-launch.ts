@@ -28,13 +28,19 @@ export async function launch(
       return undefined;
     },
   );
-  inFlight.set(id, tracked);
-  void tracked.finally(async () => {
-    // Its last events are written before anyone hears it ended.
-    await events.flush();
-    if (inFlight.get(id) === tracked) inFlight.delete(id);
+  // What the run's waiters await: the run, then its last events written and the run no longer in
+  // flight, so an answer that it suspended is never followed by a resume refused as "still running".
+  const finished: Promise<WorkflowResult | undefined> = tracked.then(async (result) => {
+    try {
+      await events.flush();
+    } catch (error) {
+      options.onError?.(error);
+    }
+    if (inFlight.get(id) === finished) inFlight.delete(id);
     events.wake(id);
+    return result;
   });
+  inFlight.set(id, finished);
   // A refused request (bad payload, changed definition) rejects before the run starts.
   await Promise.race([started, run.then(() => undefined)]);
 }
