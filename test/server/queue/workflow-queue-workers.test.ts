@@ -172,7 +172,10 @@ describe('workflow steps on queue workers (BullMQ on Redis, checkpoints in Postg
     ]);
     const id = started.json.id as string;
     const done = await post(`/v1/runs/${id}/resume?wait=true`, { step: 'review', payload: { by: 'ana' } });
-    expect(done.json).toMatchObject({ status: 'done', output: { text: 'draft 5 approved by ana', pid: worker.child.pid } });
+    expect(done.json).toMatchObject({
+      status: 'done',
+      output: { text: 'draft 5 approved by ana', pid: worker.child.pid },
+    });
     expect(worker.child.pid).not.toBe(server.child.pid);
     // The steps' events came from the worker, the run's from the server: each once, in the one log.
     const stream = await fetch(`${server.url}/v1/workflows/runs/${id}/events`);
