@@ -27,21 +27,28 @@ export function systemMessage(config: LoopConfig, prompt: PromptContext = config
   return { role: 'system', content: systemPromptFor(config.protocol, prompt) };
 }
 
+type DraftStep = { model: Model; messages: Message[]; specs: ToolSpec[] };
+
 /**
  * Prepares step `index`: the prompt projected from the steps so far (fitted into the token budget
  * when there is one), then this step's tools (the router's pick when the agent has many), then
  * whatever `beforeStep` changes. The prompt is fitted with the run's full system message; a step
- * with fewer tools has its own system message put in its place.
+ * with fewer tools has its own system message put in its place. Without a window, a router or a
+ * `beforeStep` nothing waits, and the step comes back as it is, not as a promise (one fewer per step).
  */
-export async function prepareStep(ctx: RunContext, head: PromptHead, index: number): Promise<PreparedStep> {
+export function prepareStep(ctx: RunContext, head: PromptHead, index: number): PreparedStep | Promise<PreparedStep> {
+  const { config } = ctx;
+  if (config.context || config.router || config.options.beforeStep) return prepareAwaited(ctx, head, index);
+  const messages = ctx.prompt(head, ctx.state.steps);
+  return prepared(ctx, narrowed(ctx, { model: config.model, messages, specs: config.prompt.tools }));
+}
+
+async function prepareAwaited(ctx: RunContext, head: PromptHead, index: number): Promise<PreparedStep> {
   const { config } = ctx;
   const messages = config.context ? await fitContext(ctx, head, index) : ctx.prompt(head, ctx.state.steps);
-  let step = { model: config.model, messages, specs: config.prompt.tools };
+  let step: DraftStep = { model: config.model, messages, specs: config.prompt.tools };
   if (config.router) step = withTools(config, step, await routeTools(ctx, config.router, index));
-  const skill = config.skills?.length ? activeSkill(ctx.state.steps, config.skills) : undefined;
-  if (skill?.allowedTools) step = withTools(config, step, allowedBy(skill, config.tools.registry.specs()));
-  const offered = withBuiltins({ ctx, specs: step.specs, all: config.tools.registry.specs() });
-  if (offered !== step.specs) step = withTools(config, step, [...offered]);
+  step = narrowed(ctx, step);
   const before = config.options.beforeStep && (await config.options.beforeStep(stepState(ctx, index, step)));
   if (before?.tools) {
     // A different tool set for this step: the model sees only these (they must be registered to run).
@@ -50,9 +57,22 @@ export async function prepareStep(ctx: RunContext, head: PromptHead, index: numb
   }
   if (before?.model) step.model = before.model;
   if (before?.messages) step.messages = before.messages;
-  const { model, specs } = step;
+  return prepared(ctx, step);
+}
+
+/** The step's tools narrowed by an active skill's `allowed-tools`, plus the built-ins offered now. */
+function narrowed(ctx: RunContext, step: DraftStep): DraftStep {
+  const { config } = ctx;
+  const skill = config.skills?.length ? activeSkill(ctx.state.steps, config.skills) : undefined;
+  if (skill?.allowedTools) step = withTools(config, step, allowedBy(skill, config.tools.registry.specs()));
+  const offered = withBuiltins({ ctx, specs: step.specs, all: config.tools.registry.specs() });
+  return offered === step.specs ? step : withTools(config, step, [...offered]);
+}
+
+/** The prepared step: its model, messages, tools, and the request's `tools` field for its protocol. */
+function prepared({ config }: RunContext, { model, messages, specs }: DraftStep): PreparedStep {
   const prompt = specs === config.prompt.tools ? config.prompt : { ...config.prompt, tools: specs };
-  return { model, messages: step.messages, specs, tools: config.protocol.requestTools(prompt) };
+  return { model, messages, specs, tools: config.protocol.requestTools(prompt) };
 }
 
 /** What `beforeStep` and `afterStep` see of a step. */

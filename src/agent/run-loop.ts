@@ -67,7 +67,8 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       // 1. Prepare the step: its model, prompt and tools.
       const index = state.steps.length;
       emit(event(state, 'step_start', { step: index }));
-      const prepared = await prepareStep(ctx, head, index);
+      const preparing = prepareStep(ctx, head, index);
+      const prepared = preparing instanceof Promise ? await preparing : preparing;
       if (ctx.checkpoints) await ctx.checkpoints.save(state);
 
       // 2. Ask the model.
@@ -120,7 +121,8 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
         stop = invalidStreakGuard(state.invalidStreak, options.maxInvalidReplies ?? 3, reply.reason);
       } else {
         state.invalidStreak = 0;
-        stop = await runStepTools(ctx, step, reply.calls);
+        const ran = runStepTools(ctx, step, reply.calls);
+        stop = ran instanceof Promise ? await ran : ran;
         // A program that called final_answer (code mode) ends the run with its answer.
         if (step.answer !== undefined) final = { answer: step.answer };
       }

@@ -60,19 +60,19 @@ export function createRunTools(
   return { registry: forked, executor, executorFor };
 }
 
+type StepStop = StopReason | undefined;
+type Warning = { callId?: string; text: string };
+
 /**
  * The loop's `tool_calls` move: checks each call for repetition (a warning at the second identical
  * call, `loop_detected` at the third), writes the step as pending for durable runs, runs the calls,
  * checks for the same observation step after step, and fills in the step's records and observation.
+ * A step whose calls all ended at once, in a run without checkpoints, comes back as it is, not as a
+ * promise (one fewer per step; see docs/loop.md).
  */
-export async function runStepTools(
-  ctx: RunContext,
-  step: Step,
-  calls: ReadToolCall[],
-): Promise<StopReason | undefined> {
-  const { state, emit, checkpoints } = ctx;
-  let stop: StopReason | undefined;
-  const warnings: { callId?: string; text: string }[] = [];
+export function runStepTools(ctx: RunContext, step: Step, calls: ReadToolCall[]): StepStop | Promise<StepStop> {
+  let stop: StepStop;
+  const warnings: Warning[] = [];
   for (const call of calls) {
     const seen = ctx.repetition.check(call.name, call.input);
     if (seen.warning) warnings.push({ callId: call.id, text: seen.warning });
@@ -81,24 +81,42 @@ export async function runStepTools(
   if (stop) {
     const message = stop.message;
     step.toolCalls = calls.map((c) => skippedCall(c, message));
-  } else {
-    if (checkpoints) {
-      await checkpoints.saveStep(state, { index: step.index, raw: step.raw, thought: step.thought, calls, done: [] });
-    }
-    const running = runStepCalls(ctx, calls, step.index);
-    step.toolCalls = running instanceof Promise ? await running : running;
-    if (endedByTool(ctx, step)) {
-      step.observation = joinOutputs(step.toolCalls, calls.length > 1);
-      emit(event(state, 'observation', { step: step.index, text: step.observation }));
-      return undefined;
-    }
-    for (const warning of warnings) appendWarning(ctx, step, warning);
-    const same = ctx.sameObservation.check(joinOutputs(step.toolCalls, false), calls);
-    if (same.warning) appendWarning(ctx, step, { callId: step.toolCalls.at(-1)?.id, text: same.warning });
-    stop = same.stop;
+    return observed(ctx, step, calls, stop);
   }
+  if (ctx.checkpoints) return runSaved(ctx, step, calls, warnings);
+  const running = runStepCalls(ctx, calls, step.index);
+  return running instanceof Promise
+    ? running.then((records) => afterCalls(ctx, { step, calls, records, warnings }))
+    : afterCalls(ctx, { step, calls, records: running, warnings });
+}
+
+/** A durable run's step: written as pending before its calls run. */
+async function runSaved(ctx: RunContext, step: Step, calls: ReadToolCall[], warnings: Warning[]): Promise<StepStop> {
+  const { index, raw, thought } = step;
+  await ctx.checkpoints!.saveStep(ctx.state, { index, raw, thought, calls, done: [] });
+  const running = runStepCalls(ctx, calls, index);
+  const records = running instanceof Promise ? await running : running;
+  return afterCalls(ctx, { step, calls, records, warnings });
+}
+
+/** The step's records in, the warnings added, and the no-progress check. */
+function afterCalls(
+  ctx: RunContext,
+  ran: { step: Step; calls: ReadToolCall[]; records: ToolCallRecord[]; warnings: Warning[] },
+): StepStop {
+  const { step, calls, records, warnings } = ran;
+  step.toolCalls = records;
+  if (endedByTool(ctx, step)) return observed(ctx, step, calls, undefined);
+  for (const warning of warnings) appendWarning(ctx, step, warning);
+  const same = ctx.sameObservation.check(joinOutputs(records, false), calls);
+  if (same.warning) appendWarning(ctx, step, { callId: records.at(-1)?.id, text: same.warning });
+  return observed(ctx, step, calls, same.stop);
+}
+
+/** The step's observation, one per call in call order (labelled when several), and its event. */
+function observed(ctx: RunContext, step: Step, calls: ReadToolCall[], stop: StepStop): StepStop {
   step.observation = joinOutputs(step.toolCalls, calls.length > 1);
-  emit(event(state, 'observation', { step: step.index, text: step.observation }));
+  ctx.emit(event(ctx.state, 'observation', { step: step.index, text: step.observation }));
   return stop;
 }
 
