@@ -84,7 +84,8 @@ export function runStepTools(ctx: RunContext, step: Step, calls: ReadToolCall[])
     return observed(ctx, step, calls, stop);
   }
   if (ctx.checkpoints) return runSaved(ctx, step, calls, warnings);
-  const running = runStepCalls(ctx, calls, step.index);
+  // afterCalls checks for a run a tool ended: one callback, not two, when the calls had to wait.
+  const running = runCallsOnly(ctx, calls, step.index);
   return running instanceof Promise
     ? running.then((records) => afterCalls(ctx, { step, calls, records, warnings }))
     : afterCalls(ctx, { step, calls, records: running, warnings });
@@ -105,7 +106,7 @@ function afterCalls(
   ran: { step: Step; calls: ReadToolCall[]; records: ToolCallRecord[]; warnings: Warning[] },
 ): StepStop {
   const { step, calls, records, warnings } = ran;
-  step.toolCalls = records;
+  step.toolCalls = failIfEnded(ctx, records);
   if (endedByTool(ctx, step)) return observed(ctx, step, calls, undefined);
   for (const warning of warnings) appendWarning(ctx, step, warning);
   const same = ctx.sameObservation.check(joinOutputs(records, false), calls);
@@ -131,9 +132,14 @@ export function runStepCalls(
   calls: ReadToolCall[],
   step: number,
 ): ToolCallRecord[] | Promise<ToolCallRecord[]> {
-  const guards = ctx.config.options.guardrails?.toolCall;
-  const records = guards?.length ? runGuardedCalls(ctx, calls, step) : runTools(ctx, calls, step);
+  const records = runCallsOnly(ctx, calls, step);
   return records instanceof Promise ? records.then((r) => failIfEnded(ctx, r)) : failIfEnded(ctx, records);
+}
+
+/** `runStepCalls` without the check for a run a tool ended (its caller checks, in the same callback). */
+function runCallsOnly(ctx: RunContext, calls: ReadToolCall[], step: number) {
+  const guards = ctx.config.options.guardrails?.toolCall;
+  return guards?.length ? runGuardedCalls(ctx, calls, step) : runTools(ctx, calls, step);
 }
 
 /** A tool that failed the run (a code-mode replay that diverged) fails it here, once the step's calls are done. */
