@@ -6,8 +6,10 @@ import type { Language, Protocol } from '../protocols/index.js';
  * messages are computed once and reused on every later step.
  */
 export function createStepProjector(protocol: Protocol, language: Language) {
-  const cache = new WeakMap<Step, { notes: Step['notes']; messages: Message[] }>();
+  // Made at first use: a run without a context window projects each step once, through its prompt.
+  let cache: WeakMap<Step, { notes: Step['notes']; messages: Message[] }> | undefined;
   return (step: Step): Message[] => {
+    cache ??= new WeakMap();
     let entry = cache.get(step);
     // A reflection may add notes to a step after it was first projected.
     if (!entry || entry.notes !== step.notes) {

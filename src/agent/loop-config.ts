@@ -80,7 +80,7 @@ export interface RunContext extends RunScope {
   repetition: RepetitionTracker;
   sameObservation: SameObservationTracker;
   /** The built-ins made and registered so far in this run, with their specs (`withBuiltins`). */
-  builtinSpecs: Map<RunBuiltin, ToolSpec>;
+  builtinSpecs?: Map<RunBuiltin, ToolSpec>;
   /** Set by a tool during a step to end the run after it: with an answer (code mode's `final_answer`) or an error. */
   ending?: { answer: string } | { error: Error };
 }
@@ -104,7 +104,8 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
     prompt: createPromptProjector(
       config.context ? project : (step) => config.protocol.stepMessages(step, config.language),
     ),
-    builtinSpecs: new Map(),
+    // Made when a built-in is first offered (the field stays in the literal: one object shape).
+    builtinSpecs: undefined,
     repetition: createRepetitionTracker(),
     sameObservation: createSameObservationTracker({
       limit: options.sameObservationLimit ?? 3,

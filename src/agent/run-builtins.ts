@@ -40,6 +40,7 @@ export function registerOffered(ctx: RunContext): void {
 /** The built-in's spec, registering its tool first if this is its first offer in the run. */
 function registered(ctx: RunContext, builtin: RunBuiltin): ToolSpec {
   const registry = ctx.config.tools.registry;
+  ctx.builtinSpecs ??= new Map();
   let spec = ctx.builtinSpecs.get(builtin);
   if (!spec) {
     const tool = builtin.make();

@@ -38,9 +38,10 @@ export function createRunTools(
     parent,
   });
   // Code mode's own tool lists get an executor of their own, with the same options, made once per run.
-  const others = new WeakMap<ToolRegistry, ToolExecutor>();
+  let others: WeakMap<ToolRegistry, ToolExecutor> | undefined;
   const executorFor = (target: ToolRegistry): ToolExecutor => {
     if (target === forked) return executor;
+    others ??= new WeakMap();
     let found = others.get(target);
     if (!found) {
       found = createToolExecutor({
