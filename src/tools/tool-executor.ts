@@ -111,7 +111,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { timeoutMs = 60_000, retries = 2, retryDelayMs = 200 } = options;
   const scheduler = createCallScheduler(options.concurrency ?? 4);
   const approval = createApprovalGate(options.approve);
-  const failureCounts = new Map<string, number>();
+  // Made at a tool's first failure (most runs have none).
+  let failureCounts: Map<string, number> | undefined;
 
   const limitInput = (input: unknown): unknown => {
     if (typeof input === 'string') return truncateObservation(input, observationLimit);
@@ -191,6 +192,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
 
   const fail = (tool: AnyTool, message: string): string => {
+    failureCounts ??= new Map();
     const count = (failureCounts.get(tool.name) ?? 0) + 1;
     failureCounts.set(tool.name, count);
     if (count < maxFailures) return message;
@@ -367,6 +369,6 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     executeNow,
     stream: (calls, opts = {}) =>
       streamExecution(opts.signal, (callbacks) => execute(calls, { ...opts, ...callbacks })),
-    failures: (tool) => failureCounts.get(tool) ?? 0,
+    failures: (tool) => failureCounts?.get(tool) ?? 0,
   };
 }
