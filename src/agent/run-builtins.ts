@@ -29,12 +29,14 @@ export function withBuiltins(offer: OfferContext): readonly ToolSpec[] {
 }
 
 /**
- * Registers the built-ins that are offered now without asking for a step's tools: a resumed run's
- * pending calls may call one its earlier steps were offered.
+ * Registers, before a resumed run finishes its pending step, the built-ins offered now and those its
+ * pending calls name: they were offered when the step was asked (a routed run's `search_tools`).
  */
-export function registerOffered(ctx: RunContext): void {
+export function registerOffered(ctx: RunContext, pendingNames: readonly string[] = []): void {
   const offer = { ctx, specs: ctx.config.prompt.tools, all: ctx.config.tools.registry.specs() };
-  for (const b of ctx.config.builtins ?? []) if (b.offered(offer)) registered(ctx, b);
+  for (const b of ctx.config.builtins ?? []) {
+    if (pendingNames.includes(b.name) || b.offered(offer)) registered(ctx, b);
+  }
 }
 
 /** The built-in's spec, registering its tool first if this is its first offer in the run. */

@@ -51,7 +51,10 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
     stop = input.stop;
     head.question = questionMessage(input.text, run.attachments);
     if (run.resume?.pending) {
-      registerOffered(ctx);
+      registerOffered(
+        ctx,
+        run.resume.pending.calls.map((c) => c.name),
+      );
       final = await finishPendingStep(ctx, run.resume.pending);
     }
     // Answered before the crash: end with that answer.

@@ -90,6 +90,28 @@ describe('tool routing over a 4,000-tool public catalogue', () => {
     expect(result.steps[1].toolCalls[0]).toMatchObject({ tool: 'analyzeEvidence', ok: true });
   });
 
+  it('a resumed run whose pending step called search_tools runs it again, as offered then', async () => {
+    const first = await new Agent({
+      model: scriptedModel([call('search_tools', { query: 'forensic analysis of chemical evidence' }), 'x']),
+      tools: catalogue,
+    }).run('Help me with my case file.', { runId: 'search-resume' });
+    const asked = first.steps[0];
+    const model = scriptedModel(['The evidence was analysed.']);
+    const resumed = await new Agent({ model, tools: catalogue }).run('Help me with my case file.', {
+      resume: {
+        runId: 'search-resume',
+        input: 'Help me with my case file.',
+        steps: [],
+        usage: first.usage,
+        stats: first.stats,
+        pending: { index: 0, raw: asked.raw, calls: [asked.toolCalls[0]], done: [] },
+      },
+    });
+    // search_tools is idempotent: the interrupted call runs again, and finds the tool, not "unknown tool".
+    expect(resumed.steps[0].toolCalls[0]).toMatchObject({ name: 'search_tools', ok: true });
+    expect(resumed.steps[0].toolCalls[0].output).toMatch(/analyzeEvidence/);
+  });
+
   it('is not offered when every tool is sent (no routing), nor when searchTool is false', async () => {
     const few = catalogue.slice(0, 15);
     const model = scriptedModel(() => 'Done.');
