@@ -16,7 +16,7 @@ import { handoffTools, runHandoff } from './handoff-tools.js';
 import type { RunTools } from './loop-config.js';
 import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 import { newRunId } from './new-run-id.js';
-import { observationLimitFor } from './observation-limit-for.js';
+import { observationLimitFor, observationTokensFor } from './observation-limit-for.js';
 import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
 import { recallResultTool } from './recall-result.js';
 import { searchToolsBuiltin } from './routing/search-tools-tool.js';
@@ -309,8 +309,10 @@ export class Agent<T = unknown> {
       wanted.push(...skillBuiltins({ skills, listedAll, onActivate }));
     }
     // recall_result: offered while a result was cleared from the context or cut (compaction off: never).
-    if (this.options.context?.compaction !== false)
-      wanted.push(recallResultTool(state, { pageChars: observationLimitFor(this.options) }));
+    if (this.options.context?.compaction !== false) {
+      const page = { pageChars: observationLimitFor(this.options), pageTokens: observationTokensFor(this.options) };
+      wanted.push(recallResultTool(state, page));
+    }
     if (router && router.options.searchTool !== false) {
       const onSearch = (query: string, found: string[]) =>
         emit(event(state, 'tools_search', { step: state.steps.length, query, tools: found }));

@@ -22,3 +22,17 @@ export function observationLimitFor(options: Pick<AgentOptions, 'observationLimi
   const to = context?.compaction?.to ?? COMPACTION_DEFAULTS.to;
   return Math.max(OBSERVATION_LIMIT, Math.floor(budget * to) * CHARS_PER_TOKEN);
 }
+
+/**
+ * The same limit in tokens, when it comes from the budget (compaction on, no `observationLimit` of the
+ * agent's): the executor then cuts each result at what that many tokens hold in the result's own script
+ * (a Chinese result at about a quarter of the characters an English one keeps). Undefined otherwise.
+ */
+export function observationTokensFor(options: Pick<AgentOptions, 'observationLimit' | 'context' | 'model'>) {
+  if (options.observationLimit !== undefined || options.context?.compaction === false) return undefined;
+  const budget = options.context?.budgetTokens ?? defaultBudgetFor(options.model);
+  if (budget === undefined) return undefined;
+  const to = options.context?.compaction?.to ?? COMPACTION_DEFAULTS.to;
+  // Never below what the fixed 4,000 characters hold in English.
+  return Math.max(OBSERVATION_LIMIT / CHARS_PER_TOKEN, Math.floor(budget * to));
+}

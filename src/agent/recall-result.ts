@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { redactedIfSecret, type Step, type ToolCallRecord } from '../core/index.js';
-import { clearedResult, defineTool, recallHint } from '../tools/index.js';
+import { charsWithinTokens, clearedResult, defineTool, recallHint } from '../tools/index.js';
 import type { RunBuiltin } from './run-builtins.js';
 import type { RunState } from './run-state.js';
 
 /** The name of the built-in tool that brings back a cleared or cut result. */
 export const RECALL_RESULT = 'recall_result';
 
-/** How `recall_result` pages a result: at most `pageChars` characters per call (the run's result limit). */
+/**
+ * How `recall_result` pages a result: at most `pageChars` characters per call (the run's result limit),
+ * or, when the limit comes from the token budget, the characters `pageTokens` tokens hold in the result's script.
+ */
 export interface RecallOptions {
   pageChars: number;
+  pageTokens?: number;
 }
 
 const RECALL_INPUT = z.object({
@@ -58,7 +62,11 @@ function recallTool(state: RunState, options: RecallOptions) {
       const record = findRecord(state.steps, callId);
       if (!record)
         throw new Error(`No earlier call has the id ${JSON.stringify(callId)}. Use an id a placeholder names.`);
-      return resultPage(redactedIfSecret(record.full ?? record.output), callId, offset, options.pageChars);
+      const text = redactedIfSecret(record.full ?? record.output);
+      const { pageTokens } = options;
+      const rest = offset > 0 ? text.slice(offset) : text;
+      const pageChars = pageTokens === undefined ? options.pageChars : charsWithinTokens(rest, pageTokens);
+      return resultPage(text, callId, offset, pageChars);
     },
   });
 }

@@ -12,7 +12,7 @@ import type { StopReason } from './guards/index.js';
 import { neverSignal } from './link-abort.js';
 import type { RunContext, RunTools } from './loop-config.js';
 import { createNestedCalls } from './nested-tool-calls.js';
-import { observationLimitFor } from './observation-limit-for.js';
+import { observationLimitFor, observationTokensFor } from './observation-limit-for.js';
 import { countCall, event, toolEndEvent } from './run-state.js';
 import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 
@@ -31,6 +31,7 @@ export function createRunTools(
     concurrency: options.toolConcurrency ?? 8,
     maxFailures: options.maxToolFailures,
     observationLimit: observationLimitFor(options),
+    observationTokens: observationTokensFor(options),
     // A cut result is kept whole for `recall_result`, which compaction offers.
     recallCut: options.context?.compaction !== false,
     approve: run.approve ?? options.approve,
@@ -50,6 +51,7 @@ export function createRunTools(
         concurrency: options.toolConcurrency ?? 8,
         maxFailures: options.maxToolFailures,
         observationLimit: observationLimitFor(options),
+        observationTokens: observationTokensFor(options),
         approve: run.approve ?? options.approve,
         ask: run.ask,
         parent,

@@ -83,4 +83,4 @@ export {
 export type { ElicitRequest, ElicitResult, LogLevel, SampleMessage, SampleRequest, SampleResult } from './tool-peer.js';
 export type { ToolCallInput, ToolEndRecord, ToolErrorKind, ToolStartRecord } from './tool-records.js';
 export { type ToolLookup, ToolRegistry } from './tool-registry.js';
-export { clearedResult, recallHint, truncateObservation } from './truncate-observation.js';
+export { charsWithinTokens, clearedResult, recallHint, truncateObservation } from './truncate-observation.js';

@@ -14,7 +14,7 @@ import { type CallExtras, ToolCallContext } from './tool-call-context.js';
 import { toolMedia } from './tool-media.js';
 import { type ToolEndRecord, type ToolErrorKind, type ToolStartRecord, toEndRecord } from './tool-records.js';
 import type { ToolRegistry } from './tool-registry.js';
-import { truncateObservation } from './truncate-observation.js';
+import { charsWithinTokens, truncateObservation } from './truncate-observation.js';
 
 export interface ToolExecutorOptions {
   /** Where names resolve; tools that fail `maxFailures` times are disabled in it (use `registry.fork()` per run). */
@@ -26,6 +26,12 @@ export interface ToolExecutorOptions {
   maxFailures?: number;
   /** Characters per observation (and per recorded input) before head + tail truncation. Default 4000. */
   observationLimit?: number;
+  /**
+   * Tokens per tool result instead, when the limit comes from a token budget: each result is cut at the
+   * characters that many tokens hold in its own script (`charsWithinTokens`), so a Chinese result is not
+   * four times over. A tool's own `outputLimit` still wins.
+   */
+  observationTokens?: number;
   /**
    * Keep the whole text of an output that was cut (`ToolCallRecord.full`) and name `recall_result` in
    * the cut marker, for a run that offers that tool. Default false.
@@ -337,7 +343,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       const parts = toolMedia(outcome.value);
       media = parts?.media;
       const text = parts ? parts.text : serializeOutput(outcome.value);
-      const limit = tool.outputLimit ?? observationLimit;
+      const { observationTokens } = options;
+      const limit =
+        tool.outputLimit ??
+        (observationTokens === undefined ? observationLimit : charsWithinTokens(text, observationTokens));
       output = truncateObservation(text, limit, recallCut ? { callId: start.id } : undefined);
       if (recallCut && output !== text) full = text;
     } else {

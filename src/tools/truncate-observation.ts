@@ -28,6 +28,23 @@ export function truncateObservation(text: string, limit: number, recall?: { call
   return text.slice(0, head) + marker(cut, head) + (tail > 0 ? text.slice(text.length - tail) : '');
 }
 
+/**
+ * How many characters of `text` a cut at `tokens` tokens keeps, by the text's own density: CJK, kana,
+ * hangul and full-width characters count a token each, anything else a quarter (about 4 characters a
+ * token, as English runs). A Chinese result of 20,000 characters is about 20,000 tokens, not 5,000.
+ *
+ * @example
+ * charsWithinTokens('a'.repeat(10_000), 1000); // 4000
+ * charsWithinTokens('汉'.repeat(10_000), 1000); // 1000
+ */
+export function charsWithinTokens(text: string, tokens: number): number {
+  if (text.length <= tokens) return text.length;
+  let dense = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x2e80) dense++;
+  const estimate = dense + (text.length - dense) / 4;
+  return estimate <= tokens ? text.length : Math.floor((text.length * tokens) / estimate);
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
