@@ -15,12 +15,8 @@ const CHARS_PER_TOKEN = 4;
  */
 export function observationLimitFor(options: Pick<AgentOptions, 'observationLimit' | 'context' | 'model'>): number {
   if (options.observationLimit !== undefined) return options.observationLimit;
-  const context = options.context;
-  if (context?.compaction === false) return OBSERVATION_LIMIT;
-  const budget = context?.budgetTokens ?? defaultBudgetFor(options.model);
-  if (budget === undefined) return OBSERVATION_LIMIT;
-  const to = context?.compaction?.to ?? COMPACTION_DEFAULTS.to;
-  return Math.max(OBSERVATION_LIMIT, Math.floor(budget * to) * CHARS_PER_TOKEN);
+  const tokens = observationTokensFor(options);
+  return tokens === undefined ? OBSERVATION_LIMIT : tokens * CHARS_PER_TOKEN;
 }
 
 /**
@@ -28,7 +24,9 @@ export function observationLimitFor(options: Pick<AgentOptions, 'observationLimi
  * agent's): the executor then cuts each result at what that many tokens hold in the result's own script
  * (a Chinese result at about a quarter of the characters an English one keeps). Undefined otherwise.
  */
-export function observationTokensFor(options: Pick<AgentOptions, 'observationLimit' | 'context' | 'model'>) {
+export function observationTokensFor(
+  options: Pick<AgentOptions, 'observationLimit' | 'context' | 'model'>,
+): number | undefined {
   if (options.observationLimit !== undefined || options.context?.compaction === false) return undefined;
   const budget = options.context?.budgetTokens ?? defaultBudgetFor(options.model);
   if (budget === undefined) return undefined;
