@@ -126,24 +126,17 @@ function numbersOf(text: string): string[] {
   return text.normalize('NFKC').toLowerCase().match(NUMBER_OR_ID) ?? [];
 }
 
-/** A message, not a bare value: a tool that returns "2", then "4", then "6" is making progress. */
-function hasWords(masked: string): boolean {
-  let words = 0;
-  for (let i = 0; i < masked.length && words < MIN_WORDS; i++) if (masked.charCodeAt(i) !== 48) words++;
-  return words >= MIN_WORDS;
-}
-const MIN_WORDS = 4;
-
 /**
- * False when the normal text has fewer than `MIN_WORDS` characters besides digits: its masked text
- * cannot have words then (a bare value: "2", "= 12.5"), and masking is not worth doing.
+ * A message, not a bare value: a tool that returns "2", then "4", then "6" is making progress. Read on
+ * the masked text (its `0`s are the masked numbers and ids), and first on the normal text, whose
+ * non-digits bound the masked text's: a bare value ("= 12.5") is not masked at all.
  */
-function mayHaveWords(reading: ObservationReading): boolean {
-  const text = normalOf(reading);
+function hasWords(text: string): boolean {
   let words = 0;
   for (let i = 0; i < text.length && words < MIN_WORDS; i++) if (!isDigit(text.charCodeAt(i))) words++;
   return words >= MIN_WORDS;
 }
+const MIN_WORDS = 4;
 
 function isShort(reading: ObservationReading): boolean {
   return reading.text.length < SHORT_OBSERVATION;
@@ -220,7 +213,7 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
   if (normalOf(x) === normalOf(y)) return 1;
   // A short message that only counts on ("No results (attempt 4)") says nothing new; in a long result
   // a moved number is progress (a counter, a percentage).
-  if (isShort(x) && isShort(y) && mayHaveWords(x) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) {
+  if (isShort(x) && isShort(y) && hasWords(normalOf(x)) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) {
     return followsInput(x, y) || followsInput(y, x) ? 0 : 1;
   }
   if (digitlessOf(x) === digitlessOf(y)) return 0;
