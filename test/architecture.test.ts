@@ -73,6 +73,7 @@ const LAYERS = [
   'eval',
   'agent',
   'workflow',
+  'engines',
   'server',
   'cli',
 ];

@@ -124,3 +124,4 @@ export {
   wireToolName,
 } from './wire-tool-name.js';
 export { withFields } from './with-fields.js';
+export type { ApprovalAnswer, JournalStep, StepJournal } from './step-journal.js';
