@@ -36,6 +36,9 @@ export interface JournaledRunOptions {
 }
 
 const NESTED_TOOLS = ['run_code'];
+// Tools whose run only waits for a person (through ctx.ask or ctx.approve, journaled as answers): a
+// step around them would wait inside a step, which no engine allows.
+const PERSON_TOOLS = new Set(['ask_user']);
 
 /**
  * Runs `agent` once with every model call and tool call journaled as a step of `journal`, and its
@@ -44,8 +47,10 @@ const NESTED_TOOLS = ['run_code'];
  */
 export function runJournaled(agent: Agent, input: string, journal: StepJournal, options: JournaledRunOptions) {
   const nestedTools = new Set(options.nestedTools ?? NESTED_TOOLS);
-  const wrap = (tool: AnyTool) =>
-    nestedTools.has(tool.name) ? composite(tool, journal) : journaledTool(tool, journal);
+  const wrap = (tool: AnyTool) => {
+    if (PERSON_TOOLS.has(tool.name)) return tool;
+    return nestedTools.has(tool.name) ? composite(tool, journal) : journaledTool(tool, journal);
+  };
   const variant = new Agent({
     ...agent.options,
     model: journaledModel(agent.options.model, journal),
@@ -97,10 +102,30 @@ export function journaledModel(model: Model, journal: StepJournal): Model {
   };
 }
 
-/** The tool with each run a `tool` step: validation, approval and retries stay outside, in the executor. */
+/**
+ * The tool with each run a `tool` step: validation, approval and retries stay outside, in the executor.
+ * An engine runs a step again when its process died during it; for a tool that is not idempotent that
+ * would repeat a side effect that may have happened, so such a call first records a `:start` step, and
+ * a replay that finds the start recorded but not the end answers as the built-in engine does: the call
+ * was interrupted and is not run again.
+ */
 export function journaledTool(tool: AnyTool, journal: StepJournal): AnyTool {
-  return withRun(tool, (input, ctx) =>
-    journal.step({ kind: 'tool', name: tool.name }, async () => toJson(await tool.run(input, ctx))),
+  const name = tool.name;
+  return withRun(tool, async (input, ctx) => {
+    const run = async () => toJson(await tool.run(input, ctx));
+    if (tool.idempotent) return journal.step({ kind: 'tool', name }, run);
+    let startedHere = false;
+    await journal.step({ kind: 'tool', name: `${name}:start` }, async () => {
+      startedHere = true;
+      return null;
+    });
+    return journal.step({ kind: 'tool', name }, () => (startedHere ? run() : Promise.reject(interrupted(name))));
+  });
+}
+
+function interrupted(name: string): Error {
+  return new Error(
+    `The call to ${name} was interrupted by a restart and was not run again (the tool is not idempotent). Check its effect before calling it again.`,
   );
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, lines } from './engine-processes.js';
 
 /** How a run ended, as each engine reports it. */
@@ -75,6 +75,16 @@ export function runEngineContract(harness: EngineHarness): void {
     let env: Record<string, string>;
     let model: { server: Server; hits: Record<string, number> };
     const counted = (label: string) => lines(env.COUNT_FILE).filter((l) => l === label).length;
+    // Every worker a test starts is killed after it, whatever the test did.
+    const workers: { kill(): Promise<void> }[] = [];
+    const worker = async (vars: Record<string, string>) => {
+      const started = await harness.startWorker(vars);
+      workers.push(started);
+      return started;
+    };
+    afterEach(async () => {
+      for (const w of workers.splice(0)) await w.kill();
+    });
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), `engine-${harness.name}-`));
@@ -91,42 +101,41 @@ export function runEngineContract(harness: EngineHarness): void {
       rmSync(dir, { recursive: true, force: true });
     }, 60_000);
 
-    it('a kill -9 between two tool calls: the run finishes, each finished call ran once', async () => {
-      const first = await harness.startWorker({ ...env, BLOCK_LABEL: 'b' });
-      const runId = await harness.start('conformance', 'two-effects');
-      await eventually(() => (lines(env.COUNT_FILE).includes('start b') ? true : undefined), 60_000);
+    it('kill -9 twice: the run finishes, a finished call never runs again, a cut-off one again only if idempotent', async () => {
+      const first = await worker({ ...env, BLOCK_LABELS: 'b' });
+      const runId = await harness.start('conformance', 'kill');
+      const started = (label: string) => () => (lines(env.COUNT_FILE).includes(`start ${label}`) ? true : undefined);
+      await eventually(started('b'), 60_000);
       await first.kill();
-      const second = await harness.startWorker(env);
-      try {
-        expect(await harness.result(runId)).toMatchObject({ status: 'done', output: 'two done' });
-        expect([counted('a'), counted('b'), counted('start b')]).toEqual([1, 1, 1]);
-      } finally {
-        await second.kill();
-      }
-    }, 120_000);
+      const second = await worker({ ...env, BLOCK_LABELS: 'd' });
+      await eventually(started('d'), 60_000);
+      await second.kill();
+      await worker(env);
+      expect(await harness.result(runId)).toMatchObject({ status: 'done', output: 'kill done' });
+      // a and c ended before a crash: once each. b (not idempotent) was cut off: never run again, the model
+      // is told. d (idempotent) was cut off: run again, once.
+      const runs = ['a', 'c', 'start b', 'b', 'start d', 'd'].map(counted);
+      expect(runs).toEqual([1, 1, 1, 0, 1, 1]);
+    }, 180_000);
 
     it('an approval pending across a restart: approved after it, the call runs once', async () => {
-      const first = await harness.startWorker(env);
+      const first = await worker(env);
       const runId = await harness.start('conformance', 'approval');
       await harness.pending(runId);
       await first.kill();
-      const second = await harness.startWorker(env);
-      try {
-        const answerId = await harness.pending(runId);
-        await harness.approve(runId, answerId);
-        expect(await harness.result(runId)).toMatchObject({ status: 'done', output: 'guarded done' });
-        expect(counted('guarded approval')).toBe(1);
-      } finally {
-        await second.kill();
-      }
+      await worker(env);
+      const answerId = await harness.pending(runId);
+      await harness.approve(runId, answerId);
+      expect(await harness.result(runId)).toMatchObject({ status: 'done', output: 'guarded done' });
+      expect(counted('guarded approval')).toBe(1);
     }, 120_000);
 
     describe('on one worker', () => {
-      let worker: { kill(): Promise<void> };
+      let shared: { kill(): Promise<void> } | undefined;
       beforeAll(async () => {
-        worker = await harness.startWorker(env);
+        shared = await harness.startWorker(env);
       }, 60_000);
-      afterAll(() => worker.kill());
+      afterAll(() => shared?.kill());
 
       it('cancel ends a run waiting for approval, and its call never runs', async () => {
         const runId = await harness.start('conformance', 'cancel');
