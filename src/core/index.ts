@@ -116,6 +116,7 @@ export { runSoon, yieldTurn } from './run-soon.js';
 export { sha256Hex } from './sha256-hex.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
+export type { ApprovalAnswer, JournalStep, StepJournal } from './step-journal.js';
 export {
   TOOL_NAME_RULES,
   type ToolNameRule,
@@ -124,4 +125,3 @@ export {
   wireToolName,
 } from './wire-tool-name.js';
 export { withFields } from './with-fields.js';
-export type { ApprovalAnswer, JournalStep, StepJournal } from './step-journal.js';
