@@ -5,8 +5,14 @@
  */
 export interface JournalStep {
   kind: 'model' | 'tool' | 'command';
-  /** `model`, the tool's name, or the command's first word. */
+  /** The model's id, the tool's name, or the command's first word. */
   name: string;
+  /**
+   * What the step is called with, as JSON: the model request (without its signal), the tool's input,
+   * the command. An engine that runs steps in another process (Temporal's activities) rebuilds the
+   * call from kind, name and input; Restate and DBOS run the closure and ignore it.
+   */
+  input?: unknown;
 }
 
 /**

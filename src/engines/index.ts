@@ -6,4 +6,5 @@ export {
   type PendingAnswer,
   runJournaled,
 } from './journaled-agent.js';
+export { type JournalRecord, type MemoryJournal, memoryJournal } from './memory-journal.js';
 export { type RestateAgentOptions, type RestateRunRequest, restateAgent } from './restate/restate-agent.js';

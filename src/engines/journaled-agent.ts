@@ -89,8 +89,10 @@ export function runJournaled(agent: Agent, input: string, journal: StepJournal, 
 
 /** The model with each call a `model` step: a replay reads the reply from the journal. */
 export function journaledModel(model: Model, journal: StepJournal): Model {
-  const generate = (request: ModelRequest) =>
-    journal.step({ kind: 'model', name: model.id }, () => model.generate(request));
+  const generate = (request: ModelRequest) => {
+    const { signal: _signal, ...input } = request;
+    return journal.step({ kind: 'model', name: model.id, input }, () => model.generate(request));
+  };
   return {
     id: model.id,
     contextWindow: model.contextWindow,
@@ -113,13 +115,13 @@ export function journaledTool(tool: AnyTool, journal: StepJournal): AnyTool {
   const name = tool.name;
   return withRun(tool, async (input, ctx) => {
     const run = async () => toJson(await tool.run(input, ctx));
-    if (tool.idempotent) return journal.step({ kind: 'tool', name }, run);
+    if (tool.idempotent) return journal.step({ kind: 'tool', name, input }, run);
     let startedHere = false;
     await journal.step({ kind: 'tool', name: `${name}:start` }, async () => {
       startedHere = true;
       return null;
     });
-    return journal.step({ kind: 'tool', name }, () => (startedHere ? run() : Promise.reject(interrupted(name))));
+    return journal.step({ kind: 'tool', name, input }, () => (startedHere ? run() : Promise.reject(interrupted(name))));
   });
 }
 
