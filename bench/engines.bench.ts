@@ -116,14 +116,16 @@ async function restate(dir: string): Promise<Engine> {
 async function dbos(): Promise<Engine> {
   const { DBOS } = await import('@dbos-inc/dbos-sdk');
   const database = `thinkflow_bench_${process.pid}`;
+  const server = process.env.THINKFLOW_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
   const admin = async (sql: string) => {
-    const db = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+    const db = new pg.Client({ connectionString: server });
     await db.connect();
     await db.query(sql).finally(() => db.end());
   };
   await admin(`CREATE DATABASE ${database}`);
   const agent = dbosAgent(benchAgent(), { workerConcurrency: CONCURRENT });
-  DBOS.setConfig({ name: 'thinkflow-bench', systemDatabaseUrl: `postgresql://postgres@127.0.0.1:5432/${database}` });
+  const systemDatabaseUrl = Object.assign(new URL(server), { pathname: `/${database}` }).toString();
+  DBOS.setConfig({ name: 'thinkflow-bench', systemDatabaseUrl });
   await DBOS.launch();
   await agent.launch();
   return {

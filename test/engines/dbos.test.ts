@@ -2,13 +2,15 @@ import { join } from 'node:path';
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import type { RunResult } from '../../src/index.js';
+import { TEST_PG } from '../server/pg-fixtures.js';
 import { runEngineContract } from './engine.contract.js';
 import { eventually, lines, spawnWorker } from './engine-processes.js';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'dbos-worker.ts');
-const ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+// A fresh database per run, on the server the other PostgreSQL tests use.
+const ADMIN_URL = TEST_PG;
 const database = `thinkflow_dbos_${process.pid}_${Date.now()}`;
-const databaseUrl = `postgresql://postgres@127.0.0.1:5432/${database}`;
+const databaseUrl = Object.assign(new URL(TEST_PG), { pathname: `/${database}` }).toString();
 
 let pendingFile: string;
 let client: DBOSClient | undefined;
