@@ -1,24 +1,33 @@
 import { type RunResult, type Step, withFields } from '../core/index.js';
 import { replyLanguage } from '../protocols/index.js';
-import { askModel } from './ask-model.js';
-import { bestEffortAnswer } from './best-effort-answer.js';
-import type { PromptHead } from './build-messages.js';
-import { countRepair } from './count-repair.js';
-import { endRun, failure } from './end-run.js';
-import { finishPendingStep } from './finish-pending-step.js';
-import { guardText } from './guardrails/index.js';
+import { guardText, registerOffered, runStepTools } from './calls/index.js';
+import { finishPendingStep } from './durable/index.js';
 import { budgetGuard, invalidStreakGuard, maxStepsGuard, type StopReason } from './guards/index.js';
-import { ABORTED } from './link-abort.js';
-import { createRunContext, type Emit, type LoopConfig, sampling } from './loop-config.js';
-import { nextStep } from './next-step.js';
-import { prepareStep, stepState, systemMessage } from './prepare-step.js';
-import { questionMessage } from './question-message.js';
-import { reflect } from './reflect.js';
-import { registerOffered } from './run-builtins.js';
-import { event, type RunState } from './run-state.js';
-import { runStepTools } from './run-tools.js';
+import type { PromptHead } from './run/index.js';
+import {
+  ABORTED,
+  createRunContext,
+  type Emit,
+  endRun,
+  event,
+  failure,
+  type LoopConfig,
+  type RunState,
+  sampling,
+} from './run/index.js';
+import {
+  askModel,
+  bestEffortAnswer,
+  countRepair,
+  nextStep,
+  prepareStep,
+  questionMessage,
+  reflect,
+  stepState,
+  systemMessage,
+} from './step/index.js';
 
-export type { Emit, LoopConfig } from './loop-config.js';
+export type { Emit, LoopConfig } from './run/index.js';
 
 /**
  * The agent loop, top to bottom: prepare the step, ask the model, read the reply, then finish,

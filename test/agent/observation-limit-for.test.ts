@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { observationLimitFor, observationTokensFor } from '../../src/agent/observation-limit-for.js';
+import { observationLimitFor, observationTokensFor } from '../../src/agent/calls/observation-limit-for.js';
 import { Agent, defineTool, scriptedModel } from '../../src/index.js';
 import { charsWithinTokens } from '../../src/tools/index.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
-import { systemPromptFor } from '../../src/agent/system-prompt-cache.js';
+import { systemPromptFor } from '../../src/agent/step/system-prompt-cache.js';
 import type { ToolSpec } from '../../src/core/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
 import { reactProtocol } from '../../src/protocols/index.js';
