@@ -10,6 +10,7 @@ export type {
   StepOverrides,
   StepState,
 } from './agent-options.js';
+export { announceRun } from './announce-run.js';
 export type { EditedPrompt, PromptHead } from './build-messages.js';
 export type { PendingStep } from './checkpointer.js';
 export { endRun, failure } from './end-run.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../../src/agent/index.js';
-import type { AgentEvent } from '../../src/core/index.js';
-import { scriptedModel } from '../../src/llm/index.js';
-import { askUserTool } from '../../src/tools/builtins/ask-user.js';
-import { defineTool } from '../../src/tools/index.js';
+import { Agent } from '../../../src/agent/index.js';
+import type { AgentEvent } from '../../../src/core/index.js';
+import { scriptedModel } from '../../../src/llm/index.js';
+import { askUserTool } from '../../../src/tools/builtins/ask-user.js';
+import { defineTool } from '../../../src/tools/index.js';
 
 const deploy = defineTool({
   name: 'deploy',

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../../src/agent/index.js';
-import { systemPromptFor } from '../../src/agent/step/system-prompt-cache.js';
-import type { ToolSpec } from '../../src/core/index.js';
-import { scriptedModel } from '../../src/llm/index.js';
-import { reactProtocol } from '../../src/protocols/index.js';
-import { defineTool } from '../../src/tools/index.js';
+import { Agent } from '../../../src/agent/index.js';
+import { systemPromptFor } from '../../../src/agent/step/system-prompt-cache.js';
+import type { ToolSpec } from '../../../src/core/index.js';
+import { scriptedModel } from '../../../src/llm/index.js';
+import { reactProtocol } from '../../../src/protocols/index.js';
+import { defineTool } from '../../../src/tools/index.js';
 
 const lookup = (description: string, field = 'city') =>
   defineTool({ name: 'lookup', description, input: z.object({ [field]: z.string() }), run: () => 'ok' });

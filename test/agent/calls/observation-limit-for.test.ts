@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { observationLimitFor, observationTokensFor } from '../../src/agent/calls/observation-limit-for.js';
-import { Agent, defineTool, scriptedModel } from '../../src/index.js';
-import { charsWithinTokens } from '../../src/tools/index.js';
+import { observationLimitFor, observationTokensFor } from '../../../src/agent/calls/observation-limit-for.js';
+import { Agent, defineTool, scriptedModel } from '../../../src/index.js';
+import { charsWithinTokens } from '../../../src/tools/index.js';
 
 describe('observationLimitFor', () => {
   const model = scriptedModel(['ok'], { contextWindow: 128_000 });

@@ -8,8 +8,8 @@ import {
   type ModelRequest,
   type ModelResponse,
   scriptedModel,
-} from '../../src/index.js';
-import { addTool } from './helpers.js';
+} from '../../../src/index.js';
+import { addTool } from '../helpers.js';
 
 /** Adds 1 three times (reading the last sum from the conversation), then answers with the last sum. */
 function counting(request: Omit<ModelRequest, 'signal'>): ModelResponse {

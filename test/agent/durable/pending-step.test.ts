@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, type Checkpoint, defineTool, scriptedModel } from '../../src/index.js';
-import { calls } from './helpers.js';
+import { Agent, type Checkpoint, defineTool, scriptedModel } from '../../../src/index.js';
+import { calls } from '../helpers.js';
 
 /**
  * A store as the server's are: it keeps the latest checkpoint and serializes it a tick later (a
