@@ -54,14 +54,14 @@ export function runJournaled(agent: Agent, input: string, journal: StepJournal, 
   const variant = new Agent({
     ...agent.options,
     model: journaledModel(agent.options.model, journal),
-    tools: (agent.options.tools ?? []).map(wrap),
+    tools: [],
     // Engines journal the whole reply; the loop still emits every other event as it happens.
     streaming: false,
   });
-  // Tools the agent adds itself (code mode's run_code for protocol: 'code', handoffs).
-  for (const tool of variant.tools.all()) {
-    if (!(agent.options.tools ?? []).some((t) => t.name === tool.name))
-      variant.tools.register(wrap(tool), { replace: true });
+  // The tools the copy adds itself (handoffs, protocol: 'code''s run_code), then the agent's as they are
+  // now (registered after it was made included, disabled ones left out), each journaled.
+  for (const tool of [...variant.tools.all(), ...agent.tools.list()]) {
+    variant.tools.register(wrap(tool), { replace: true });
   }
   const ask = (kind: PendingAnswer['kind'], base: Omit<PendingAnswer, 'kind' | 'answerId' | 'runId'>) =>
     journal.answer<ApprovalAnswer | string>(`${kind}:${base.callId}`, (answerId) =>

@@ -64,6 +64,27 @@ describe('runJournaled', () => {
     expect(model.calls).toHaveLength(3);
   });
 
+  it("journals the agent's tools as they are at the run, added ones included", async () => {
+    const { ran, agent } = setup();
+    agent.tools.register(
+      defineTool({
+        name: 'late',
+        description: 'late',
+        input: z.object({ label: z.string() }),
+        idempotent: true,
+        run: ({ label }) => {
+          ran.push(label);
+          return label;
+        },
+      }),
+    );
+    const first = memoryJournal();
+    await runJournaled(agent, 'late:l', first, { runId: 'r1' });
+    await runJournaled(agent, 'late:l', memoryJournal({ records: first.records }), { runId: 'r1' });
+    expect(first.records.some((r) => r.type === 'step' && r.step.name === 'late')).toBe(true);
+    expect(ran).toEqual(['l']);
+  });
+
   it('a failed tool call is journaled as failed and replayed as the same observation, without running', async () => {
     const { ran, agent } = setup();
     const first = memoryJournal();
