@@ -52,9 +52,13 @@ runEngineContract({
     threads.set(options.thread, thread);
     await thread.last;
     const runId = await startRun(agent, input, thread.history);
-    thread.last = finished(runId).then((run) => {
-      thread.history.push({ role: 'user', content: input }, { role: 'assistant', content: run.result?.output ?? '' });
-    });
+    // Not awaited by the test: a server stopped before this run ends must not leave a rejection unhandled.
+    thread.last = finished(runId).then(
+      (run) => {
+        thread.history.push({ role: 'user', content: input }, { role: 'assistant', content: run.result?.output ?? '' });
+      },
+      () => {},
+    );
     return runId;
   },
   async result(runId) {
