@@ -1,7 +1,6 @@
 export { type DbosAgent, type DbosAgentOptions, type DbosRunRequest, dbosAgent } from './dbos/dbos-agent.js';
 export {
   type JournaledRunOptions,
-  journaledModel,
   journaledTool,
   type PendingAnswer,
   runJournaled,

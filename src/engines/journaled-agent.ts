@@ -1,6 +1,5 @@
 import { Agent, type RunOptions } from '../agent/index.js';
-import type { AgentEvent, ApprovalAnswer, Message, ModelRequest, RunResult, StepJournal } from '../core/index.js';
-import type { Model } from '../llm/index.js';
+import type { AgentEvent, ApprovalAnswer, Message, RunResult, StepJournal } from '../core/index.js';
 import {
   type AnyTool,
   type NestedCalls,
@@ -42,8 +41,8 @@ const PERSON_TOOLS = new Set(['ask_user']);
 
 /**
  * Runs `agent` once with every model call and tool call journaled as a step of `journal`, and its
- * approvals and `ask_user` questions as the journal's durable waits. The agent, its loop and its
- * tools are unchanged: the journal wraps the model and each tool at the edge.
+ * approvals and `ask_user` questions as the journal's durable waits. The loop journals its model calls
+ * itself (`RunOptions.journal`); the tools are wrapped here, at the edge, for this run.
  */
 export function runJournaled(agent: Agent, input: string, journal: StepJournal, options: JournaledRunOptions) {
   const nestedTools = new Set(options.nestedTools ?? NESTED_TOOLS);
@@ -51,13 +50,8 @@ export function runJournaled(agent: Agent, input: string, journal: StepJournal, 
     if (PERSON_TOOLS.has(tool.name)) return tool;
     return nestedTools.has(tool.name) ? composite(tool, journal) : journaledTool(tool, journal);
   };
-  const variant = new Agent({
-    ...agent.options,
-    model: journaledModel(agent.options.model, journal),
-    tools: [],
-    // Engines journal the whole reply; the loop still emits every other event as it happens.
-    streaming: false,
-  });
+  // The loop journals each model call itself (RunOptions.journal); the tools are wrapped here.
+  const variant = new Agent({ ...agent.options, tools: [] });
   // The tools the copy adds itself (handoffs, protocol: 'code''s run_code), then the agent's as they are
   // now (registered after it was made included, disabled ones left out), each journaled.
   for (const tool of [...variant.tools.all(), ...agent.tools.list()]) {
@@ -70,6 +64,7 @@ export function runJournaled(agent: Agent, input: string, journal: StepJournal, 
   const run: RunOptions = {
     runId: options.runId,
     signal: options.signal,
+    journal,
     history: options.history,
     onEvent: options.onEvent,
     approve: async (request) => {
@@ -85,23 +80,6 @@ export function runJournaled(agent: Agent, input: string, journal: StepJournal, 
     ask: async (question, call) => String(await ask('question', { callId: call.callId, tool: call.tool, question })),
   };
   return variant.run(input, run) as Promise<RunResult>;
-}
-
-/** The model with each call a `model` step: a replay reads the reply from the journal. */
-export function journaledModel(model: Model, journal: StepJournal): Model {
-  const generate = (request: ModelRequest) => {
-    const { signal: _signal, ...input } = request;
-    return journal.step({ kind: 'model', name: model.id, input }, () => model.generate(request));
-  };
-  return {
-    id: model.id,
-    contextWindow: model.contextWindow,
-    capabilities: { ...model.capabilities, streaming: false },
-    generate,
-    async *stream(request) {
-      yield { type: 'response', response: await generate(request) };
-    },
-  };
 }
 
 /**

@@ -7,7 +7,6 @@ export type { ApprovalAnswer, JournalStep, StepJournal } from '../core/index.js'
 export {
   type JournaledRunOptions,
   type JournalRecord,
-  journaledModel,
   journaledTool,
   type MemoryJournal,
   memoryJournal,
