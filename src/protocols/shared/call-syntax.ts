@@ -4,9 +4,10 @@
  * tokens, pythonic lists) are `readToolCalls`'s (calls/read-tool-calls.ts).
  */
 import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
+import { CALL_MARKERS } from '../calls/call-markers.js';
 import { invalid, joinActions, withExtras, withHabits } from './build-step.js';
 import { coerceInput, coerceValue, isRecord } from './json.js';
-import { isFinalName, splitSections, squash } from './keywords.js';
+import { isFinalName, spellingsOf, splitSections, squash } from './keywords.js';
 
 /** How the JSON was obtained, which changes what a missing field means. */
 export interface ReadObjectOptions {
@@ -16,8 +17,16 @@ export interface ReadObjectOptions {
   truncated?: boolean;
 }
 
-const INPUT_KEYS = ['actioninput', 'input', 'toolinput', 'arguments', 'args', 'parameters', 'params', '行动输入'];
-const THOUGHT_KEYS = ['thought', 'thoughts', 'reasoning', 'reason', 'think', '思考'];
+const INPUT_KEYS = [
+  ...spellingsOf('action_input').map(squash),
+  'input',
+  'toolinput',
+  'arguments',
+  'args',
+  'parameters',
+  'params',
+];
+const THOUGHT_KEYS = [...spellingsOf('thought'), 'reasoning', 'reason', 'think'];
 
 /**
  * Reads a parsed JSON value as a step, in every shape models use:
@@ -122,12 +131,6 @@ function readThought(fields: Map<string, unknown>): string | undefined {
   }
   return undefined;
 }
-
-/**
- * Markers models write around a call given as text: code fences, Mistral's `[TOOL_CALLS]` and
- * Llama's `<|python_tag|>`/`<|eom_id|>`/`<|eot_id|>` tokens. They are neither reasoning nor answer.
- */
-export const CALL_MARKERS = /```[\w-]*|\[TOOL_CALLS\]|<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>/g;
 
 /** A call written on the Action line itself: `search[query]` or `search("query")`. */
 export interface ActionCall {

@@ -1,20 +1,86 @@
 /**
- * The ReAct keywords and what is read with them: their spellings, the sections a reply is cut into,
- * the action names that mean "final answer" or "no action", the fences models put around ReAct lines,
- * and where a reply's own decision ends (so an invented Observation is dropped).
+ * The ReAct keywords, the one table of them: their spellings in English and Chinese, the action names
+ * that mean "final answer" or "no action", the sections a reply is cut into, the fences models put
+ * around ReAct lines, and where a reply's own decision ends (so an invented Observation is dropped).
+ * The ReAct, JSON, native and code protocols and the stream readers (`protocols/stream/`) all read
+ * replies with what is defined here.
  */
-import {
-  INLINE_KEYWORD,
-  inlineKeywordOf,
-  isFinalName,
-  LINE_KEYWORD,
-  lineKeywordOf,
-  type ReActKeyword,
-  type ReplyHabit,
-  squash,
-} from '../../core/index.js';
+import { type ReplyHabit, squash } from '../../core/index.js';
+import { FENCE_LINE, JSON_FENCES } from '../calls/call-markers.js';
 
-export { isFinalName, LINE_KEYWORD, lineKeywordOf, type ReActKeyword, squash };
+export { squash };
+
+/** The ReAct keywords, in their canonical form. */
+export type ReActKeyword = 'thought' | 'action' | 'action_input' | 'observation' | 'final_answer';
+
+/**
+ * Spellings of each keyword, English and Chinese (simplified and traditional). English is matched in
+ * any letter case at a line's start, and a space in a spelling may be any run of spaces and underscores
+ * (`final_answer`); longer spellings come first so `Action Input` is not read as `Action`.
+ */
+export const KEYWORD_SPELLINGS: readonly (readonly [ReActKeyword, readonly string[]])[] = [
+  ['final_answer', ['final answer', '最终答案', '最终回答', '最終答案', '最終回答']],
+  ['action_input', ['action input', '行动输入', '动作输入', '行動輸入', '動作輸入', '工具输入']],
+  ['action', ['action', '行动', '动作', '行動', '動作']],
+  ['observation', ['observation', '观察结果', '观察', '觀察']],
+  ['thought', ['thoughts', 'thought', '思考', '想法', '思路']],
+];
+
+const isEnglish = (word: string) => /^[a-z ]+$/.test(word);
+const pattern = (word: string) => word.replaceAll(' ', '[ _]*');
+const capitalised = (word: string) => pattern(word.replace(/(^|\s)[a-z]/g, (c) => c.toUpperCase()));
+
+const ALTERNATION = KEYWORD_SPELLINGS.map(([, words]) => `(${words.map(pattern).join('|')})`).join('|');
+
+/** The spellings of `keyword` in the table. */
+export function spellingsOf(keyword: ReActKeyword): readonly string[] {
+  return KEYWORD_SPELLINGS.find(([k]) => k === keyword)?.[1] ?? [];
+}
+
+/**
+ * A keyword at the start of a line: optional quote/bullet/heading marks and markdown emphasis, the
+ * keyword, an optional step number (`Action 2:` as in the ReAct paper), emphasis again, then an ASCII
+ * or full-width colon, possibly inside the emphasis (`**Thought:**`).
+ */
+export const LINE_KEYWORD = new RegExp(
+  `^[ \\t>]*(?:[-+•][ \\t]+|#{1,6}[ \\t]*|\\d+[.)][ \\t]+)?[*_\`]*[ \\t]*(?:${ALTERNATION})(?:[ \\t]*\\d+)?[ \\t]*[*_\`]*[ \\t]*[:：][*_\`]*[ \\t]*`,
+  'gimu',
+);
+
+/** Keywords that cut a line in its middle (a Thought never starts mid-line). */
+const INLINE_KINDS = KEYWORD_SPELLINGS.filter(([keyword]) => keyword !== 'thought');
+const INLINE_ENGLISH = INLINE_KINDS.map(([, words]) => `(${words.filter(isEnglish).map(capitalised).join('|')})`);
+const INLINE_CHINESE = INLINE_KINDS.map(([, words]) => `(${words.filter((w) => !isEnglish(w)).join('|')})`);
+/** Which keyword each capture group of INLINE_KEYWORD is. */
+const INLINE_GROUPS: ReActKeyword[] = [...INLINE_KINDS, ...INLINE_KINDS].map(([keyword]) => keyword);
+
+/**
+ * A keyword in the middle of a line (`Thought: … Action: search`): English keywords must be
+ * capitalised and follow a space or punctuation, Chinese ones need only the colon.
+ */
+export const INLINE_KEYWORD = new RegExp(
+  `(?:(?<=[\\s.,;!?。，；！？])[*_]*(?:${INLINE_ENGLISH.join('|')})|${INLINE_CHINESE.join('|')})[*_]*\\s*[:：][*_]*[ \\t]*`,
+  'gu',
+);
+
+/** Which keyword a LINE_KEYWORD match is. */
+export function lineKeywordOf(match: RegExpMatchArray): ReActKeyword {
+  for (let g = 0; g < KEYWORD_SPELLINGS.length; g++) if (match[g + 1] !== undefined) return KEYWORD_SPELLINGS[g][0];
+  return 'thought';
+}
+
+/** Which keyword an INLINE_KEYWORD match is. */
+export function inlineKeywordOf(match: RegExpMatchArray): ReActKeyword {
+  for (let g = 0; g < INLINE_GROUPS.length; g++) if (match[g + 1] !== undefined) return INLINE_GROUPS[g];
+  return 'action';
+}
+
+const FINAL = new Set(['final', 'finish', 'answer', 'respond', ...spellingsOf('final_answer').map(squash)]);
+
+/** True when an action name means "I am answering" (`final_answer`, `Final Answer`, `Finish`, `最终答案`). */
+export function isFinalName(name: string): boolean {
+  return FINAL.has(squash(name));
+}
 
 /** One keyword and the text that follows it, up to the next keyword. */
 export interface Section {
@@ -99,9 +165,6 @@ export interface FencesUnwrapped {
   habits: ReplyHabit[];
 }
 
-const FENCE_LINE = /^[ \t]*```[ \t]*([\w+-]*)[ \t]*$/;
-const JSON_LANGS = new Set(['json', 'json5', 'jsonc', 'javascript', 'js', 'tool_call', 'tool_code']);
-
 /**
  * Removes the fence lines of code blocks that hold the reply's ReAct lines themselves (```` ``` ````
  * or ```` ```text ```` around `Thought: … Action Input: …`), so the closing fence never becomes part
@@ -115,7 +178,7 @@ export function unwrapFences(text: string): FencesUnwrapped {
   const drop = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
     const open = FENCE_LINE.exec(lines[i]);
-    if (!open || JSON_LANGS.has(open[1].toLowerCase())) continue;
+    if (!open || JSON_FENCES.has(open[1].toLowerCase())) continue;
     const first = lines.findIndex((l, j) => j > i && l.trim() !== '');
     if (first < 0 || !startsWithKeyword(lines[first])) continue;
     drop.add(i);

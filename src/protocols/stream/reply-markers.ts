@@ -4,7 +4,10 @@
  * could still become one. Each test looks at one line or a few characters, so what a stream holds
  * back for them is bounded.
  */
-import { INLINE_KEYWORD, inlineKeywordOf, KEYWORD_SPELLINGS, LINE_KEYWORD, lineKeywordOf } from './react-keywords.js';
+import { CALL_STARTS, CALL_TAG, FENCE_LINE } from '../calls/call-markers.js';
+import { INLINE_KEYWORD, inlineKeywordOf, KEYWORD_SPELLINGS, LINE_KEYWORD, lineKeywordOf } from '../shared/keywords.js';
+
+export { CALL_TAG };
 
 /** Reads one model call's reply, as it streams, into the part of it that is answer text. */
 export interface ReplyScanner {
@@ -61,9 +64,7 @@ export function mayBecomeKeyword(line: string): boolean {
   );
 }
 
-/** A call written as a tag or in a chat template's tokens: never answer text. */
-export const CALL_TAG = /<tool_call>|<function=|<\||<｜|\[TOOL_CALLS\]/i;
-const CALL_TAG_STARTS = ['<tool_call>', '<function=', '<|', '<｜', '[tool_calls]'];
+const CALL_TAG_STARTS = CALL_STARTS.map((tag) => tag.toLowerCase());
 const LONGEST_TAG = Math.max(...CALL_TAG_STARTS.map((tag) => tag.length));
 
 /** Where the end of `text` (from `from` on) may still become a call tag; `text.length` when it cannot. */
@@ -91,11 +92,9 @@ export function thinkOpening(text: string): { open: string; close: string } | 'm
   return undefined;
 }
 
-const FENCE = /^[ \t]*```[ \t]*([\w+-]*)[ \t]*$/;
-
 /** The language of a fence line (`''` for a bare one), or undefined when `line` is not a fence line. */
 export function fenceLanguage(line: string): string | undefined {
-  return FENCE.exec(line)?.[1].toLowerCase();
+  return FENCE_LINE.exec(line)?.[1].toLowerCase();
 }
 
 /** True when `line`, still arriving, may yet become a fence line. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentEvent, createAnswerReader } from '../../src/index.js';
+import { type AgentEvent, createAnswerReader } from '../../../src/index.js';
 
 const at = { runId: 'r', ts: 0 };
 type Spec = Record<string, unknown> & { type: AgentEvent['type'] };
