@@ -43,8 +43,8 @@ export const CALL_MARKERS = new RegExp(
   'g',
 );
 
-/** A fence line (```` ```json ````), with its language. */
-export const FENCE_LINE = /^[ \t]*```[ \t]*([\w+-]*)[ \t]*$/;
+/** A fence line (```` ```json ````, ```` ```` ```` or `~~~`), with its language. */
+export const FENCE_LINE = /^[ \t]*(?:`{3,}|~{3,})[ \t]*([\w+-]*)[ \t]*$/;
 
 /** Fence languages whose block holds a call as JSON (or a tool-call block), not code or ReAct lines. */
 export const JSON_FENCES: ReadonlySet<string> = new Set([

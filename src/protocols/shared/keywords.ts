@@ -6,7 +6,7 @@
  * replies with what is defined here.
  */
 import { type ReplyHabit, squash } from '../../core/index.js';
-import { FENCE_LINE, JSON_FENCES } from '../calls/call-markers.js';
+import { FENCE_LINE } from '../calls/call-markers.js';
 
 export { squash };
 
@@ -56,10 +56,11 @@ const INLINE_GROUPS: ReActKeyword[] = [...INLINE_KINDS, ...INLINE_KINDS].map(([k
 
 /**
  * A keyword in the middle of a line (`Thought: … Action: search`): English keywords must be
- * capitalised and follow a space or punctuation, Chinese ones need only the colon.
+ * capitalised and follow a space or punctuation, Chinese ones need only the colon. Emphasis around
+ * either (`**Action:**`, `**行动：**`) is part of the keyword.
  */
 export const INLINE_KEYWORD = new RegExp(
-  `(?:(?<=[\\s.,;!?。，；！？])[*_]*(?:${INLINE_ENGLISH.join('|')})|${INLINE_CHINESE.join('|')})[*_]*\\s*[:：][*_]*[ \\t]*`,
+  `(?:(?<=[\\s.,;!?。，；！？])[*_]*(?:${INLINE_ENGLISH.join('|')})|[*_]*(?:${INLINE_CHINESE.join('|')}))[*_]*\\s*[:：][*_]*[ \\t]*`,
   'gu',
 );
 
@@ -73,6 +74,21 @@ export function lineKeywordOf(match: RegExpMatchArray): ReActKeyword {
 export function inlineKeywordOf(match: RegExpMatchArray): ReActKeyword {
   for (let g = 0; g < INLINE_GROUPS.length; g++) if (match[g + 1] !== undefined) return INLINE_GROUPS[g];
   return 'action';
+}
+
+/** A keyword line's keyword and where its text starts. */
+export interface KeywordMark {
+  keyword: ReActKeyword;
+  /** The index just after the keyword (its colon, emphasis and spaces). */
+  end: number;
+}
+
+const LINE_KEYWORD_AT = new RegExp(LINE_KEYWORD.source, 'iu');
+
+/** The ReAct keyword `line` starts with, if any. */
+export function keywordAt(line: string): KeywordMark | undefined {
+  const match = LINE_KEYWORD_AT.exec(line);
+  return match ? { keyword: lineKeywordOf(match), end: match[0].length } : undefined;
 }
 
 const FINAL = new Set(['final', 'finish', 'answer', 'respond', ...spellingsOf('final_answer').map(squash)]);
@@ -107,7 +123,13 @@ export function splitSections(text: string): Sections {
   // An exec loop, not [...matchAll()]: matchAll clones the regex on every call, and every reply comes here.
   const marks: RegExpExecArray[] = [];
   LINE_KEYWORD.lastIndex = 0;
-  for (let m = LINE_KEYWORD.exec(text); m; m = LINE_KEYWORD.exec(text)) marks.push(m);
+  for (let m = LINE_KEYWORD.exec(text); m; m = LINE_KEYWORD.exec(text)) {
+    marks.push(m);
+    // A JSON input's strings may hold lines that look like keywords ("…\nObservation: …"): skip past them.
+    if (lineKeywordOf(m) !== 'action_input') continue;
+    const end = jsonValueEnd(text, m.index + m[0].length);
+    if (end > LINE_KEYWORD.lastIndex) LINE_KEYWORD.lastIndex = end;
+  }
   if (marks.length === 0) return { preamble: text.trim(), sections: [] };
   const sections: Section[] = [];
   for (let i = 0; i < marks.length; i++) {
@@ -117,6 +139,29 @@ export function splitSections(text: string): Sections {
   }
   return { preamble: text.slice(0, marks[0].index).trim(), sections };
 }
+
+/**
+ * Where the JSON object or array that starts at `from` (after spaces and a fence line) ends, reading
+ * its strings as strings; -1 when no JSON starts there or it never closes (a cut-off reply).
+ */
+function jsonValueEnd(text: string, from: number): number {
+  const start = JSON_START.exec(text.slice(from, from + 40));
+  if (!start) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = from + start[0].length - 1; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+const JSON_START = /^\s*(?:```[\w-]*[ \t]*\n\s*)?[{[]/;
 
 /** Adds a section to `out`, cut again at each inline keyword on the first line of a Thought or Action. */
 function splitInline(keyword: ReActKeyword, content: string, out: Section[]): void {
@@ -129,7 +174,8 @@ function splitInline(keyword: ReActKeyword, content: string, out: Section[]): vo
     out.push(trimmed(keyword, content));
     return;
   }
-  out.push(trimmed(keyword, content.slice(0, match.index)));
+  // `Thought: x, Action: search,`: the comma joined the sections, it is no part of either.
+  out.push(trimmed(keyword, content.slice(0, match.index).replace(/[,，;；]\s*$/u, '')));
   splitInline(inlineKeywordOf(match), content.slice(match.index + match[0].length), out);
 }
 
@@ -168,8 +214,9 @@ export interface FencesUnwrapped {
 /**
  * Removes the fence lines of code blocks that hold the reply's ReAct lines themselves (```` ``` ````
  * or ```` ```text ```` around `Thought: … Action Input: …`), so the closing fence never becomes part
- * of an input or an answer. Only a fence whose first line is a ReAct keyword is unwrapped: a fenced
- * JSON input or a code block inside a final answer is left as it is. Fences inside the unwrapped
+ * of an input or an answer. Only a fence whose first line is a ReAct keyword is unwrapped, whatever
+ * language it names (```` ```json ```` around Action lines too): a fenced JSON input or a code block
+ * inside a final answer is left as it is. Fences inside the unwrapped
  * block that open with a language (```json) are matched with their own closer.
  */
 export function unwrapFences(text: string): FencesUnwrapped {
@@ -177,8 +224,8 @@ export function unwrapFences(text: string): FencesUnwrapped {
   const lines = text.split('\n');
   const drop = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
-    const open = FENCE_LINE.exec(lines[i]);
-    if (!open || JSON_FENCES.has(open[1].toLowerCase())) continue;
+    if (!FENCE_LINE.test(lines[i])) continue;
+    // Whatever the fence's language says (```json, ```text), a block that opens with a keyword line holds ReAct lines.
     const first = lines.findIndex((l, j) => j > i && l.trim() !== '');
     if (first < 0 || !startsWithKeyword(lines[first])) continue;
     drop.add(i);

@@ -5,7 +5,7 @@
  * back for them is bounded.
  */
 import { CALL_STARTS, CALL_TAG, FENCE_LINE } from '../calls/call-markers.js';
-import { INLINE_KEYWORD, inlineKeywordOf, KEYWORD_SPELLINGS, LINE_KEYWORD, lineKeywordOf } from '../shared/keywords.js';
+import { INLINE_KEYWORD, inlineKeywordOf, KEYWORD_SPELLINGS, type KeywordMark, keywordAt } from '../shared/keywords.js';
 
 export { CALL_TAG };
 
@@ -17,21 +17,9 @@ export interface ReplyScanner {
   endWithCalls(): string;
 }
 
-/** A keyword line's keyword and where its text starts. */
-export interface KeywordMark {
-  keyword: ReturnType<typeof lineKeywordOf>;
-  /** The index just after the keyword (its colon, emphasis and spaces). */
-  end: number;
-}
+export { type KeywordMark, keywordAt };
 
-const LINE_KEYWORD_AT = new RegExp(LINE_KEYWORD.source, 'iu');
 const INLINE_KEYWORD_IN = new RegExp(INLINE_KEYWORD.source, 'u');
-
-/** The ReAct keyword `line` starts with (as the protocols' parsers read it), if any. */
-export function keywordAt(line: string): KeywordMark | undefined {
-  const match = LINE_KEYWORD_AT.exec(line);
-  return match ? { keyword: lineKeywordOf(match), end: match[0].length } : undefined;
-}
 
 /** The first keyword inside a line (`Thought: … Final Answer: 42`), if any. */
 export function inlineKeywordIn(text: string): (KeywordMark & { index: number }) | undefined {
