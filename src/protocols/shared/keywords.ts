@@ -57,10 +57,10 @@ const INLINE_GROUPS: ReActKeyword[] = [...INLINE_KINDS, ...INLINE_KINDS].map(([k
 /**
  * A keyword in the middle of a line (`Thought: … Action: search`): English keywords must be
  * capitalised and follow a space or punctuation, Chinese ones need only the colon. Emphasis around
- * either (`**Action:**`, `**行动：**`) is part of the keyword.
+ * either (`**Action:**`, `**行动：**`) and a step number (`Action 2:`, the ReAct paper's) are part of it.
  */
 export const INLINE_KEYWORD = new RegExp(
-  `(?:(?<=[\\s.,;!?。，；！？])[*_]*(?:${INLINE_ENGLISH.join('|')})|[*_]*(?:${INLINE_CHINESE.join('|')}))[*_]*\\s*[:：][*_]*[ \\t]*`,
+  `(?:(?<=[\\s.,;!?。，；！？])[*_]*(?:${INLINE_ENGLISH.join('|')})|[*_]*(?:${INLINE_CHINESE.join('|')}))(?:[ \\t]*\\d+)?[*_]*\\s*[:：][*_]*[ \\t]*`,
   'gu',
 );
 
