@@ -16,14 +16,15 @@ export type ReActKeyword = 'thought' | 'action' | 'action_input' | 'observation'
 /**
  * Spellings of each keyword, English and Chinese (simplified and traditional). English is matched in
  * any letter case at a line's start, and a space in a spelling may be any run of spaces and underscores
- * (`final_answer`); longer spellings come first so `Action Input` is not read as `Action`.
+ * (`final_answer`); longer keywords come first so `Action Input` is not read as `Action`. The first
+ * spelling in each language is the one prompts and corrections write (`keywordLabel`).
  */
 export const KEYWORD_SPELLINGS: readonly (readonly [ReActKeyword, readonly string[]])[] = [
   ['final_answer', ['final answer', '最终答案', '最终回答', '最終答案', '最終回答']],
   ['action_input', ['action input', '行动输入', '动作输入', '行動輸入', '動作輸入', '工具输入']],
   ['action', ['action', '行动', '动作', '行動', '動作']],
-  ['observation', ['observation', '观察结果', '观察', '觀察']],
-  ['thought', ['thoughts', 'thought', '思考', '想法', '思路']],
+  ['observation', ['observation', '观察', '观察结果', '觀察']],
+  ['thought', ['thought', 'thoughts', '思考', '想法', '思路']],
 ];
 
 const isEnglish = (word: string) => /^[a-z ]+$/.test(word);
@@ -35,6 +36,16 @@ const ALTERNATION = KEYWORD_SPELLINGS.map(([, words]) => `(${words.map(pattern).
 /** The spellings of `keyword` in the table. */
 export function spellingsOf(keyword: ReActKeyword): readonly string[] {
   return KEYWORD_SPELLINGS.find(([k]) => k === keyword)?.[1] ?? [];
+}
+
+/**
+ * The keyword as prompts, examples and corrections write it, with its colon: `Action Input: `, `行动输入：`.
+ */
+export function keywordLabel(keyword: ReActKeyword, language: 'en' | 'zh'): string {
+  const words = spellingsOf(keyword);
+  return language === 'en'
+    ? `${(words.find(isEnglish) ?? '').replace(/(^|\s)[a-z]/g, (c) => c.toUpperCase())}: `
+    : `${words.find((w) => !isEnglish(w)) ?? ''}：`;
 }
 
 /**
