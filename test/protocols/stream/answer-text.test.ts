@@ -221,3 +221,15 @@ describe('createAnswerReader streams as the model writes', () => {
     expect(streamed('custom', ['Hello ', 'there.'], 'Hello there.').pieces).toEqual(['Hello there.']);
   });
 });
+
+describe('createAnswerReader streams the answers the ReAct parser reads from one line', () => {
+  const streamed = (...pieces: string[]) =>
+    read(events(start('react'), request, ...pieces.map(delta)))
+      .map((d) => d.text)
+      .join('');
+
+  it('starts at a numbered or bold inline final-answer marker, English and Chinese', () => {
+    expect(streamed('Thought 3: I know it. Final Answer 3: ', '42 apples')).toBe('42 apples');
+    expect(streamed('**思考：** 好了。 **最终答案：** ', '四十二')).toBe('四十二');
+  });
+});
