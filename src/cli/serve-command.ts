@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
 import { loadConfig, serve, type ThinkflowConfig } from '../server/index.js';
@@ -8,7 +9,7 @@ import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
 interface ServeFlags extends SecurityFlags {
   port: string;
   host: string;
-  config: string;
+  config?: string;
   queue?: string;
   queueName?: string;
   pg?: string;
@@ -22,6 +23,35 @@ interface ServeFlags extends SecurityFlags {
 export function servedNames(config: Pick<ThinkflowConfig, 'agents' | 'workflows'>): string {
   const workflows = Object.keys(config.workflows ?? {}).map((name) => `workflow ${name}`);
   return [...Object.keys(config.agents ?? {}), ...workflows].join(', ');
+}
+
+/** The config file names `serve` and `worker` look for, in order, when `--config` is not given. */
+export const DEFAULT_CONFIGS = [
+  'thinkflow.config.ts',
+  'thinkflow.config.mts',
+  'thinkflow.config.js',
+  'thinkflow.config.mjs',
+  'thinkflow.config.yaml',
+  'thinkflow.config.yml',
+  'thinkflow.config.json',
+];
+
+/**
+ * The config to serve: `--config`, or the first `thinkflow.config.*` in the working folder. With neither, a
+ * ConfigError points a newcomer at `thinkflow studio` (the ready-made demo) and says how to write a config.
+ */
+export function configPath(flag: string | undefined, command: string): string {
+  if (flag !== undefined) return flag;
+  const found = DEFAULT_CONFIGS.find((name) => existsSync(name));
+  if (found) return found;
+  throw new ConfigError({
+    message: [
+      `No thinkflow.config.ts (or .mts, .js, .mjs, .yaml, .yml, .json) here for \`thinkflow ${command}\` to serve.`,
+      '  The ready-made demo (the demo agent and its tools, in your browser, no API key):  thinkflow studio',
+      '  Your own agents: write thinkflow.config.yaml, e.g.  agents: { assistant: { model: demo } },',
+      '  then  thinkflow serve  (or pass --config FILE).',
+    ].join('\n'),
+  });
 }
 
 /** Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. */
@@ -60,7 +90,7 @@ export function registerServeCommand(program: Command): void {
     .description('Serve the agents of thinkflow.config.ts over HTTP (runs, SSE events, OpenAI-compatible chat).')
     .option('--port <n>', 'port to listen on (0 = any free port)', '8787')
     .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--config <file>', 'config file', 'thinkflow.config.ts')
+    .option('--config <file>', 'config file (default: thinkflow.config.ts, .mts, .js, .mjs, .yaml, .yml or .json here)')
     .option('--queue <redis-url>', 'hand runs to `thinkflow worker` processes through BullMQ on this Redis')
     .option('--queue-name <name>', 'the BullMQ queue (default thinkflow-runs)')
     .option('--pg <postgres-url>', 'keep runs in PostgreSQL (required with --queue)')
@@ -76,7 +106,7 @@ export function registerServeCommand(program: Command): void {
         throw new ConfigError({
           message: '--queue needs --pg postgres://…: API servers and workers share run state there.',
         });
-      const config = await loadConfig(flags.config);
+      const config = await loadConfig(configPath(flags.config, 'serve'));
       const server = await serve({
         config,
         port: Number.parseInt(flags.port, 10),
@@ -96,7 +126,11 @@ export function registerServeCommand(program: Command): void {
     });
   addSecurityFlags(command);
   addExamples(command, [
-    ['the agents of ./thinkflow.config.ts on port 8787', 'thinkflow serve'],
+    ['the agents of ./thinkflow.config.ts (or .yaml, .json) on port 8787', 'thinkflow serve'],
+    [
+      'the demo agent from a YAML config',
+      'echo "agents: { demo: { model: demo } }" > thinkflow.config.yaml && thinkflow serve',
+    ],
     ['any free port, data in a folder of your choice', 'thinkflow serve --port 0 --data-dir ./data'],
     [
       'scale out: queue runs for `thinkflow worker`',

@@ -1,4 +1,4 @@
-import { type AgentEvent, stableJson } from '../../core/index.js';
+import { type AgentEvent, plural, stableJson } from '../../core/index.js';
 import { summarizeTrace, type TraceStep } from '../view/summarize-trace.js';
 import { clip, compareRequest, type Divergence } from './compare-request.js';
 
@@ -27,7 +27,7 @@ export function firstDivergence(
     return {
       step,
       kind: 'steps',
-      message: `the recorded run has ${a.steps.length} steps, the new run ${b.steps.length}`,
+      message: `the recorded run has ${plural(a.steps.length, 'step')}, the new run ${b.steps.length}`,
       expected: String(a.steps.length),
       actual: String(b.steps.length),
     };
