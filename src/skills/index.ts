@@ -2,5 +2,6 @@
  * Agent Skills on disk (Node only: it reads folders). The root entry imports only the `Skill` type;
  * an agent given skill folders loads this module on its first run.
  */
-export { loadSkills, parseSkillMarkdown } from './load-skills.js';
+export { type LoadSkillsOptions, loadSkills, parseSkillMarkdown, type SkillWarning } from './load-skills.js';
+export { readSkillMarkdown, type SkillProblem, type SkillReading } from './read-skill-markdown.js';
 export type { Skill } from './skill.js';
