@@ -102,7 +102,8 @@ export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event:
         item(pad, 'context', c.dim, c.dim(describeCompaction(event)));
         break;
       case 'memory_recall':
-        if (event.memories.length) item(pad, 'memory', c.dim, c.dim(`recalled ${event.memories.length} item(s)`));
+        if (event.memories.length)
+          item(pad, 'memory', c.dim, c.dim(`recalled ${plural(event.memories.length, 'item')}`));
         break;
       case 'run_end': {
         flush(true);

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
 import { loadConfig, serve, type ThinkflowConfig } from '../server/index.js';
+import { configPath } from './config-path.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';
 import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
@@ -23,35 +23,6 @@ interface ServeFlags extends SecurityFlags {
 export function servedNames(config: Pick<ThinkflowConfig, 'agents' | 'workflows'>): string {
   const workflows = Object.keys(config.workflows ?? {}).map((name) => `workflow ${name}`);
   return [...Object.keys(config.agents ?? {}), ...workflows].join(', ');
-}
-
-/** The config file names `serve` and `worker` look for, in order, when `--config` is not given. */
-export const DEFAULT_CONFIGS = [
-  'thinkflow.config.ts',
-  'thinkflow.config.mts',
-  'thinkflow.config.js',
-  'thinkflow.config.mjs',
-  'thinkflow.config.yaml',
-  'thinkflow.config.yml',
-  'thinkflow.config.json',
-];
-
-/**
- * The config to serve: `--config`, or the first `thinkflow.config.*` in the working folder. With neither, a
- * ConfigError points a newcomer at `thinkflow studio` (the ready-made demo) and says how to write a config.
- */
-export function configPath(flag: string | undefined, command: string): string {
-  if (flag !== undefined) return flag;
-  const found = DEFAULT_CONFIGS.find((name) => existsSync(name));
-  if (found) return found;
-  throw new ConfigError({
-    message: [
-      `No thinkflow.config.ts (or .mts, .js, .mjs, .yaml, .yml, .json) here for \`thinkflow ${command}\` to serve.`,
-      '  The ready-made demo (the demo agent and its tools, in your browser, no API key):  thinkflow studio',
-      '  Your own agents: write thinkflow.config.yaml, e.g.  agents: { assistant: { model: demo } },',
-      '  then  thinkflow serve  (or pass --config FILE).',
-    ].join('\n'),
-  });
 }
 
 /** Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. */

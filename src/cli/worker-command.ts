@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { ConfigError, redactText } from '../core/index.js';
 import { createLogThrottle, createRunWorker, createWorkflowWorker, loadConfig, openStore } from '../server/index.js';
 import { postgresWorkflowStore } from '../workflow/index.js';
+import { configPath } from './config-path.js';
 import { addExamples } from './global-options.js';
-import { configPath, onShutdownSignal, servedNames } from './serve-command.js';
+import { onShutdownSignal, servedNames } from './serve-command.js';
 
 interface WorkerFlags {
   queue: string;
