@@ -23,9 +23,9 @@ export function firstDivergence(
     if (found) return found;
   }
   if (a.steps.length !== b.steps.length) {
-    const step = count + 1;
+    // Steps are numbered from 0: the first step only one of the runs has is step `count`.
     return {
-      step,
+      step: count,
       kind: 'steps',
       message: `the recorded run has ${plural(a.steps.length, 'step')}, the new run ${b.steps.length}`,
       expected: String(a.steps.length),
