@@ -11,4 +11,4 @@ export {
   type SkillProblem,
   type SkillReading,
   type SkillWarning,
-} from '../skills/index.js';
+} from '../skills/node.js';
