@@ -14,9 +14,15 @@ describe('loadDataset', () => {
   });
 
   it('names the line of a bad JSONL row', () => {
-    expect(() => parseDataset('{"input":"a"}\n{"input": nope}\n', 'cases.jsonl')).toThrow(/cases\.jsonl line 2: not valid JSON/);
-    expect(() => parseDataset('{"input":"a"}\n\n{"expected":"b"}\n', 'cases.jsonl')).toThrow(/cases\.jsonl line 3: input: every row needs an "input"/);
-    expect(() => parseDataset('{"id":"x","input":"a"}\n{"id":"x","input":"b"}', 'c.jsonl')).toThrow(/c\.jsonl line 2: a second row with the id "x"/);
+    expect(() => parseDataset('{"input":"a"}\n{"input": nope}\n', 'cases.jsonl')).toThrow(
+      /cases\.jsonl line 2: not valid JSON/,
+    );
+    expect(() => parseDataset('{"input":"a"}\n\n{"expected":"b"}\n', 'cases.jsonl')).toThrow(
+      /cases\.jsonl line 3: input: every row needs an "input"/,
+    );
+    expect(() => parseDataset('{"id":"x","input":"a"}\n{"id":"x","input":"b"}', 'c.jsonl')).toThrow(
+      /c\.jsonl line 2: a second row with the id "x"/,
+    );
   });
 
   it('reads CSV with quoted cells, line breaks in quotes, JSON cells and other columns as metadata', () => {
@@ -28,7 +34,9 @@ describe('loadDataset', () => {
   });
 
   it('names the line of a bad CSV row, counting line breaks inside quotes', () => {
-    expect(() => parseDataset('input,expected\n"a\nb",x\nc\n', 'd.csv')).toThrow(/d\.csv line 4: 1 cells, but the header has 2/);
+    expect(() => parseDataset('input,expected\n"a\nb",x\nc\n', 'd.csv')).toThrow(
+      /d\.csv line 4: 1 cells, but the header has 2/,
+    );
     expect(() => parseDataset('question\nx\n', 'd.csv')).toThrow(/d\.csv line 1: the header has no "input" column/);
     expect(() => parseDataset('input,expected\na,{oops\n', 'd.csv')).toThrow(/d\.csv line 2: a cell starting with/);
   });
