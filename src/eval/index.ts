@@ -43,6 +43,9 @@ export { summarizeTrials } from './experiment/summarize-experiment.js';
 export { type FormatEvalTableOptions, formatEvalTable } from './format-eval-table.js';
 export { DatasetRow, type EvalItem, loadDataset, parseDataset } from './load-dataset.js';
 export { renderEvalHtml } from './render-eval-html.js';
+export { formatComparison, formatExperiment } from './report/format-experiment.js';
+export { caseDiffSvg, histogramSvg, renderExperimentHtml } from './report/render-experiment-html.js';
+export { renderJunit } from './report/render-junit.js';
 export { type RescoreItem, type RescoreResult, rescore, runFromTrace, traceItems } from './rescore.js';
 export {
   type CheckResult,
@@ -53,7 +56,7 @@ export {
   runChecks,
   toolsCalled,
 } from './run-checks.js';
-export { type EvalProgress, formatProgress, type RunSuiteOptions, runSuite } from './run-suite.js';
+export { type EvalProgress, formatProgress, type RunSuiteOptions, runSuite, suiteChecksScorer } from './run-suite.js';
 export {
   type ActualCall,
   type AllowedValues,

@@ -1,7 +1,7 @@
 import { ConfigError } from '../../core/index.js';
 import type { EvalItem } from '../load-dataset.js';
 import type { Scorer } from '../scorers/scorer.js';
-import type { Experiment, ExperimentMeta, ExperimentStore } from './experiment-types.js';
+import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 import { memoryExperimentStore } from './memory-experiment-store.js';
 import { runTrial, type Task } from './run-trial.js';
@@ -14,6 +14,8 @@ export interface ExperimentProgress {
   passed: number;
   caseId: string;
   pass: boolean;
+  /** The trial that just finished. */
+  trial: TrialRecord;
 }
 
 /** A case as given: a dataset row (`id` defaults to its 1-based position). */
@@ -94,7 +96,7 @@ export async function runExperiment<Input>(options: RunExperimentOptions<Input>)
       await store.saveTrial(meta.id, record);
       done++;
       if (record.pass) passed++;
-      options.onProgress?.({ done, total, passed, caseId: item.id, pass: record.pass });
+      options.onProgress?.({ done, total, passed, caseId: item.id, pass: record.pass, trial: record });
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));

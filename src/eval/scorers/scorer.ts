@@ -34,6 +34,8 @@ export interface Score {
   costUsd?: number;
   /** Tokens scoring itself used. */
   tokens?: number;
+  /** Structured details worth keeping with the score (each check of a YAML suite, a judge's raw verdict). */
+  metadata?: Record<string, unknown>;
 }
 
 /** A named scoring function, sync or async. */
@@ -51,6 +53,7 @@ export interface ScoreResult {
   error?: string;
   costUsd?: number;
   tokens?: number;
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -84,7 +87,7 @@ export async function applyScorer(scorer: Scorer, input: ScorerInput): Promise<S
   } catch (error) {
     return { name: scorer.name, score: 0, pass: false, error: errorMessage(error) };
   }
-  const { score, pass, reason, costUsd, tokens } = verdict ?? ({} as Score);
+  const { score, pass, reason, costUsd, tokens, metadata } = verdict ?? ({} as Score);
   if (typeof score !== 'number' || !(score >= 0 && score <= 1)) {
     return { name: scorer.name, score: 0, pass: false, error: `score must be a number in 0..1 (got ${String(score)})` };
   }
@@ -92,6 +95,7 @@ export async function applyScorer(scorer: Scorer, input: ScorerInput): Promise<S
   if (reason !== undefined) result.reason = reason;
   if (costUsd !== undefined) result.costUsd = costUsd;
   if (tokens !== undefined) result.tokens = tokens;
+  if (metadata !== undefined) result.metadata = metadata;
   return result;
 }
 
