@@ -81,6 +81,7 @@ export {
   type Scorer,
   type ScorerInput,
 } from './scorers/scorer.js';
+export { scorerFromSpec } from './scorers/scorer-spec.js';
 export {
   type BudgetLimits,
   budget,

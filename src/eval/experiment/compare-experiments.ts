@@ -43,6 +43,8 @@ export interface Comparison {
   broken: string[];
   verdict: 'regression' | 'improvement' | 'unchanged';
   reasons: string[];
+  /** Every shared case whose score changed, per scorer (for a per-case diff chart). */
+  changes: { id: string; scorer: string; a: number; b: number }[];
 }
 
 interface CaseView {
@@ -122,6 +124,15 @@ export async function compareExperiments(
       verdict,
     };
   });
+  const changes = names.flatMap((name) =>
+    shared.flatMap((id) => {
+      const before = casesA.get(id)?.scores.get(name);
+      const after = casesB.get(id)?.scores.get(name);
+      return before !== undefined && after !== undefined && before !== after
+        ? [{ id, scorer: name, a: before, b: after }]
+        : [];
+    }),
+  );
   const fixed = shared.filter((id) => !casesA.get(id)?.pass && casesB.get(id)?.pass);
   const broken = shared.filter((id) => casesA.get(id)?.pass && !casesB.get(id)?.pass);
   if (thresholds.maxBroken !== undefined && broken.length > thresholds.maxBroken) {
@@ -142,6 +153,7 @@ export async function compareExperiments(
     broken,
     verdict: reasons.length ? 'regression' : improved ? 'improvement' : 'unchanged',
     reasons,
+    changes,
   };
 }
 
