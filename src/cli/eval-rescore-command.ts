@@ -19,7 +19,11 @@ export interface EvalRescoreFlags {
 }
 
 /** The server's stored runs, newest first, a page at a time (only finished runs with a result). */
-export async function* storedRuns(store: RunStore, agent: string | undefined, limit: number): AsyncGenerator<RescoreItem> {
+export async function* storedRuns(
+  store: RunStore,
+  agent: string | undefined,
+  limit: number,
+): AsyncGenerator<RescoreItem> {
   let before: string | undefined;
   let left = limit;
   while (left > 0) {
