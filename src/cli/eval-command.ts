@@ -66,13 +66,15 @@ export async function evalSuite(
     // Scripted and demo models answer from local files already, and all share one model id: never cache them.
     if (flags.cache && !spec.startsWith('scripted:') && spec !== 'demo')
       model = withCache(model, dataDir(flags.dataDir));
-    const demo = spec === 'demo';
-    const kits = testCase.tools ?? suite.tools;
-    const protocol = testCase.protocol ?? suite.protocol ?? 'auto';
+    const { tools, protocol } = selectTools(
+      spec,
+      { tools: testCase.tools ?? suite.tools, protocol: testCase.protocol ?? suite.protocol },
+      { root: baseDir },
+    );
     const agent = new Agent({
       model,
-      tools: selectTools(kits?.join(','), { root: baseDir }, demo),
-      protocol: demo && protocol === 'auto' ? 'react' : protocol,
+      tools,
+      protocol,
       maxSteps: testCase.maxSteps ?? suite.maxSteps,
       instructions: testCase.instructions ?? suite.instructions,
       streaming: false,
