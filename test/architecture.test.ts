@@ -71,6 +71,7 @@ const LAYERS = [
   'cache',
   'trace',
   'eval',
+  'workspace',
   'agent',
   'workflow',
   'server',

@@ -36,6 +36,7 @@ export const OPTIONAL_FEATURES = {
   tokenizer: { name: 'Exact token counts', verb: 'need', packages: ['gpt-tokenizer@^4.0.0'] },
   code: { name: 'Code mode', verb: 'needs', packages: ['quickjs-emscripten@^0.32.0'] },
   codeTypes: { name: 'TypeScript in code mode', verb: 'needs', packages: ['esbuild@^0.28.2'] },
+  workspace: { name: 'The virtual workspace', verb: 'needs', packages: ['just-bash@^3.4.2'] },
 } as const satisfies Record<string, OptionalFeature>;
 
 /** A feature built on optional peers. */

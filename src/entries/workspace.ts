@@ -1,0 +1,24 @@
+/**
+ * `thinkflow/workspace`: files and a shell for an agent. `virtualWorkspace()` runs bash over an in-memory
+ * file system on every runtime (the optional peer `just-bash`); `sandboxWorkspace()` runs real processes
+ * under bubblewrap on Linux. The `Workspace` contract is what the model's tools and the agent build on.
+ */
+export {
+  DEFAULT_LIMITS,
+  type ExecOptions,
+  type ExecResult,
+  relativePath,
+  SANDBOX_ROOT,
+  type SandboxNetwork,
+  type SandboxWorkspaceOptions,
+  sandboxWorkspace,
+  VIRTUAL_ROOT,
+  type VirtualWorkspaceOptions,
+  virtualWorkspace,
+  type Workspace,
+  type WorkspaceDiff,
+  type WorkspaceEntry,
+  type WorkspaceLimits,
+  WorkspacePathError,
+  type WorkspaceStat,
+} from '../workspace/index.js';

@@ -1,0 +1,18 @@
+export { cutMarker, cutText, outputCollector } from './cut-output.js';
+export { globPattern } from './glob-pattern.js';
+export { bwrapArgs, SANDBOX_ROOT } from './sandbox-args.js';
+export { hostAllowed, isLocalAddress, type SandboxNetwork } from './sandbox-network.js';
+export { type SandboxWorkspaceOptions, sandboxWorkspace } from './sandbox-workspace.js';
+export { VIRTUAL_ROOT, type VirtualWorkspaceOptions, virtualWorkspace } from './virtual-workspace.js';
+export {
+  DEFAULT_LIMITS,
+  type ExecOptions,
+  type ExecResult,
+  resolveLimits,
+  type Workspace,
+  type WorkspaceDiff,
+  type WorkspaceEntry,
+  type WorkspaceLimits,
+  type WorkspaceStat,
+} from './workspace.js';
+export { relativePath, WorkspacePathError } from './workspace-path.js';
