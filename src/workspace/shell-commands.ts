@@ -22,7 +22,6 @@ interface Word {
   dynamic: boolean;
 }
 
-const SEPARATORS = new Set([';', '&', '&&', '||', '|', '|&', '\n', '(', ')', '{', '}', ';;', '!']);
 const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time', 'coproc']);
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'ash', 'busybox']);
 // Wrappers that run the rest of their words as a command; each with its options that take a value.
@@ -104,43 +103,55 @@ function resolveCommand(words: Word[], out: ParsedScript, aliases: Map<string, W
   }
   const name = head.text.slice(head.text.lastIndexOf('/') + 1);
   out.commands.push([head.text, ...args.map((w) => w.text)]);
+  unwrap(name, args, { out, aliases, depth });
+}
+
+interface Reading {
+  out: ParsedScript;
+  aliases: Map<string, Word[]>;
+  depth: number;
+}
+
+/** The commands a command runs in turn: a shell's `-c` script, `eval`'s text, a wrapper's command, `find -exec`'s. */
+function unwrap(name: string, args: Word[], reading: Reading): void {
+  const { out, aliases, depth } = reading;
   const again = (inner: Word[]) => resolveCommand(inner, out, aliases, depth + 1);
   const script = (text: Word | undefined, what: string) => {
     if (!text) return;
     if (text.dynamic) out.unknowable.push(`${what} runs text that comes from an expansion`);
     else merge(out, parseScript(text.text, aliases, depth + 1));
   };
-  if (name === 'alias') return defineAliases(args, aliases, out);
-  if (name === 'eval') {
-    if (args.some((w) => w.dynamic)) out.unknowable.push('eval runs text that comes from an expansion');
-    else merge(out, parseScript(args.map((w) => w.text).join(' '), aliases, depth + 1));
-    return;
-  }
-  if (SHELLS.has(name)) {
+  const joined = (words: Word[]): Word => ({
+    text: words.map((w) => w.text).join(' '),
+    dynamic: words.some((w) => w.dynamic),
+  });
+  if (name === 'alias') defineAliases(args, aliases, out);
+  else if (name === 'eval') script(joined(args), 'eval');
+  else if (name === 'busybox' && args[0] && !SHELLS.has(args[0].text)) again(args);
+  else if (SHELLS.has(name)) {
     const inner = name === 'busybox' ? args.slice(1) : args;
-    if (name === 'busybox' && args[0] && !SHELLS.has(args[0].text)) return again(args);
     const flag = inner.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
     if (flag >= 0) script(inner[flag + 1], `${name} -c`);
-    return;
+  } else if (name === 'find') findExec(args, again);
+  else if (WRAPPERS[name]) {
+    const start = wrappedStart(name, args);
+    if (start.script) script(args[start.index], 'env -S');
+    else if (name === 'watch' && args[start.index]) script(joined(args.slice(start.index)), 'watch');
+    else if (start.index < args.length) again(args.slice(start.index));
   }
-  if (name === 'find') return findExec(args, again);
+}
+
+/** Where a wrapper's command starts, past its options (and env's assignments, timeout's duration). */
+function wrappedStart(name: string, args: Word[]): { index: number; script?: boolean } {
   const valued = WRAPPERS[name];
-  if (!valued) return;
   let i = 0;
   while (i < args.length && args[i].text.startsWith('-') && args[i].text !== '-') {
-    if (name === 'env' && (args[i].text === '-S' || args[i].text === '--split-string')) {
-      return script(args[i + 1], 'env -S');
-    }
+    if (name === 'env' && (args[i].text === '-S' || args[i].text === '--split-string'))
+      return { index: i + 1, script: true };
     i += valued.has(args[i].text) ? 2 : 1;
   }
   while (name === 'env' && i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i].text)) i++;
-  // timeout's duration comes before the command; watch runs its words as a script.
-  if (name === 'timeout') i++;
-  if (name === 'watch' && args[i]) {
-    const words = args.slice(i);
-    return script({ text: words.map((w) => w.text).join(' '), dynamic: words.some((w) => w.dynamic) }, 'watch');
-  }
-  if (i < args.length) again(args.slice(i));
+  return { index: name === 'timeout' ? i + 1 : i };
 }
 
 /** `alias r=rm` and friends: a literal value is remembered for later commands; any other is unknowable. */
