@@ -4,14 +4,21 @@
  * under bubblewrap on Linux. The `Workspace` contract is what the model's tools and the agent build on.
  */
 export {
+  type CommandPolicy,
   DEFAULT_LIMITS,
+  decideCommand,
   type ExecOptions,
   type ExecResult,
+  type ParsedScript,
+  type PolicyDecision,
+  parseScript,
   relativePath,
   SANDBOX_ROOT,
   type SandboxNetwork,
   type SandboxWorkspaceOptions,
+  type SimpleCommand,
   sandboxWorkspace,
+  type ToolLanguage,
   VIRTUAL_ROOT,
   type VirtualWorkspaceOptions,
   virtualWorkspace,
@@ -21,4 +28,6 @@ export {
   type WorkspaceLimits,
   WorkspacePathError,
   type WorkspaceStat,
+  type WorkspaceToolsOptions,
+  workspaceTools,
 } from '../workspace/index.js';

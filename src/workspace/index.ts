@@ -1,8 +1,11 @@
+export { type CommandPolicy, decideCommand, matches, type PolicyDecision } from './command-policy.js';
 export { cutMarker, cutText, outputCollector } from './cut-output.js';
 export { globPattern } from './glob-pattern.js';
 export { bwrapArgs, SANDBOX_ROOT } from './sandbox-args.js';
 export { hostAllowed, isLocalAddress, type SandboxNetwork } from './sandbox-network.js';
 export { type SandboxWorkspaceOptions, sandboxWorkspace } from './sandbox-workspace.js';
+export { type ParsedScript, parseScript, type SimpleCommand } from './shell-commands.js';
+export { TOOL_TEXTS, type ToolLanguage } from './tool-texts.js';
 export { VIRTUAL_ROOT, type VirtualWorkspaceOptions, virtualWorkspace } from './virtual-workspace.js';
 export {
   DEFAULT_LIMITS,
@@ -16,3 +19,4 @@ export {
   type WorkspaceStat,
 } from './workspace.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
+export { formatExec, shellQuote, type WorkspaceToolsOptions, workspaceTools } from './workspace-tools.js';
