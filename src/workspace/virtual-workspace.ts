@@ -54,7 +54,7 @@ export async function virtualWorkspace(options: VirtualWorkspaceOptions = {}): P
     env: { HOME: VIRTUAL_ROOT, ...options.env },
     executionLimits: {
       // just-bash stops a script whose output passes this; ours cuts what the model sees much earlier.
-      maxOutputSize: Math.max(limits.outputBytes * 16, 16 * 1024 * 1024),
+      maxOutputSize: Math.max(limits.outputBytes * 16, 1024 * 1024),
       maxExecutionTimeMs: limits.timeoutMs,
       maxFileSystemBytes: limits.diskBytes,
     },
