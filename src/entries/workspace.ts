@@ -29,5 +29,6 @@ export {
   WorkspacePathError,
   type WorkspaceStat,
   type WorkspaceToolsOptions,
+  workspacePrompt,
   workspaceTools,
 } from '../workspace/index.js';

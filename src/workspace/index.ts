@@ -19,4 +19,5 @@ export {
   type WorkspaceStat,
 } from './workspace.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
+export { workspacePrompt } from './workspace-prompt.js';
 export { formatExec, shellQuote, type WorkspaceToolsOptions, workspaceTools } from './workspace-tools.js';
