@@ -22,7 +22,7 @@ interface Word {
   dynamic: boolean;
 }
 
-const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time', 'coproc']);
+const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time', 'coproc', 'esac']);
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'ash', 'busybox']);
 // Wrappers that run the rest of their words as a command; each with its options that take a value.
 const WRAPPERS: Record<string, Set<string>> = {
@@ -89,7 +89,8 @@ function resolveCommand(words: Word[], out: ParsedScript, aliases: Map<string, W
   while (rest.length > 0 && !rest[0].dynamic && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(rest[0].text)) rest = rest.slice(1);
   if (rest.length === 0) return;
   const [head, ...args] = rest;
-  if (head.text === 'for' || head.text === 'case' || head.text === 'select') return;
+  // A loop's or a case's head, or a function's name: no command runs there (their bodies are read on).
+  if (['for', 'case', 'select', 'function'].includes(head.text) || args[0]?.text === '()') return;
   if (head.dynamic) {
     out.unknowable.push(`the command name ${JSON.stringify(head.text)} comes from an expansion`);
     return;

@@ -19,6 +19,9 @@ describe('parseScript', () => {
     expect(names('echo $(date) `whoami` "$(id -u)" <(ls)')).toEqual(['date', 'whoami', 'id', 'ls', 'echo']);
     expect(names('if grep -q x f; then rm a; else touch b; fi')).toEqual(['grep', 'rm', 'touch']);
     expect(names('for f in *.csv; do wc -l "$f"; done')).toEqual(['wc']);
+    // A case pattern after the first may read as a command: never a hidden one, at worst one more to allow.
+    expect(names('case "$x" in a) rm a;; *) ls;; esac')).toEqual(['rm', '*', 'ls']);
+    expect(names('function f { rm -rf x; }; f')).toEqual(['rm', 'f']);
   });
 
   it('keeps quoted words whole and drops assignments and redirections', () => {
