@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { Agent } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
-import { loadSkills } from '../skills/index.js';
+import { loadSkills } from '../skills/node.js';
 import { type Workspace, workspacePrompt, workspaceTools } from '../workspace/index.js';
 import { colorsFor, useColor } from './colors.js';
 import { dataDir } from './data-dir.js';
