@@ -3,6 +3,8 @@
  * file system on every runtime (the optional peer `just-bash`); `sandboxWorkspace()` runs real processes
  * under bubblewrap on Linux. The `Workspace` contract is what the model's tools and the agent build on.
  */
+
+export { type WorkspaceAgentOptions, workspaceAgent } from '../agent/index.js';
 export {
   type CommandPolicy,
   DEFAULT_LIMITS,
@@ -18,7 +20,9 @@ export {
   type SandboxWorkspaceOptions,
   type SimpleCommand,
   sandboxWorkspace,
+  type TodoItem,
   type ToolLanguage,
+  todosTool,
   VIRTUAL_ROOT,
   type VirtualWorkspaceOptions,
   virtualWorkspace,

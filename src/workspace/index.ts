@@ -5,6 +5,7 @@ export { bwrapArgs, SANDBOX_ROOT } from './sandbox-args.js';
 export { hostAllowed, isLocalAddress, type SandboxNetwork } from './sandbox-network.js';
 export { type SandboxWorkspaceOptions, sandboxWorkspace } from './sandbox-workspace.js';
 export { type ParsedScript, parseScript, type SimpleCommand } from './shell-commands.js';
+export { type TodoItem, todosTool } from './todos-tool.js';
 export { TOOL_TEXTS, type ToolLanguage } from './tool-texts.js';
 export { VIRTUAL_ROOT, type VirtualWorkspaceOptions, virtualWorkspace } from './virtual-workspace.js';
 export {

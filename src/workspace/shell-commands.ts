@@ -22,7 +22,20 @@ interface Word {
   dynamic: boolean;
 }
 
-const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time', 'coproc', 'esac']);
+const KEYWORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'time',
+  'coproc',
+  'esac',
+]);
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'ash', 'busybox']);
 // Wrappers that run the rest of their words as a command; each with its options that take a value.
 const WRAPPERS: Record<string, Set<string>> = {
