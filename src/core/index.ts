@@ -69,6 +69,7 @@ export {
   type ReplyHabit,
   type TextToolCall,
 } from './parsed-step.js';
+export { plural } from './plural.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
 export {
   mayHoldSecret,
