@@ -72,6 +72,7 @@ const LAYERS = [
   'cache',
   'trace',
   'eval',
+  'workspace',
   'agent',
   'workflow',
   'engines',
@@ -278,9 +279,9 @@ describe('architecture', () => {
         .filter(({ file, to }) => roomOf(file) !== roomOf(to) && floorOf(roomOf(to)) >= floorOf(roomOf(file)))
         .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
 
-    it('src/agent/ keeps only the Agent, its loop, the supervisor and the entry at its root', () => {
+    it('src/agent/ keeps only the Agent, its loop, the presets (supervisor, workspace agent) and the entry at its root', () => {
       const root = readdirSync(AGENT).filter((name) => name.endsWith('.ts'));
-      expect(root.sort()).toEqual(['agent.ts', 'index.ts', 'run-loop.ts', 'supervisor.ts']);
+      expect(root.sort()).toEqual(['agent.ts', 'index.ts', 'run-loop.ts', 'supervisor.ts', 'workspace-agent.ts']);
     });
 
     it('every agent folder is a room on a floor, with an index.ts', () => {

@@ -8,6 +8,7 @@ import type { Skill } from '../skills/index.js';
 import { resolveSkills } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
+import { workspacePrompt, workspaceTools } from '../workspace/index.js';
 import {
   createRunTools,
   observationLimitFor,
@@ -88,7 +89,14 @@ export class Agent<T = unknown> {
     this.name = options.name;
     this.#handoffs = handoffTools(options.handoffs);
     this.#handoffNames = new Set(this.#handoffs.keys());
-    this.tools = new ToolRegistry([...(options.tools ?? []), ...[...this.#handoffs.values()].map((h) => h.tool)]);
+    const workspace = options.workspace
+      ? workspaceTools(options.workspace, { language: options.language, policy: options.workspacePolicy })
+      : [];
+    this.tools = new ToolRegistry([
+      ...(options.tools ?? []),
+      ...workspace,
+      ...[...this.#handoffs.values()].map((h) => h.tool),
+    ]);
     // CodeAct: each reply's code block runs as a call of this tool, over the run's own tools.
     if (options.protocol === 'code') this.tools.register(codeTool({ finalAnswer: true }));
   }
@@ -261,8 +269,12 @@ export class Agent<T = unknown> {
   ): PromptContext {
     const context = [recalled, outputSchema ? outputSchemaBlock(outputSchema, language) : ''].filter(Boolean);
     const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
+    const { workspace } = this.options;
+    const instructions = workspace
+      ? [this.options.instructions, workspacePrompt(workspace, language)].filter(Boolean).join('\n\n')
+      : this.options.instructions;
     return {
-      instructions: this.options.instructions,
+      instructions,
       tools,
       language,
       ...(examples?.length ? { examples } : {}),

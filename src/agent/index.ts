@@ -29,3 +29,4 @@ export type {
 } from './run/index.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
 export { type AsToolOptions, agentAsTool } from './team/index.js';
+export { type WorkspaceAgentOptions, workspaceAgent } from './workspace-agent.js';

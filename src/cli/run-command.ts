@@ -2,11 +2,13 @@ import { type Command, Option } from 'commander';
 import { Agent } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
 import { loadSkills } from '../skills/node.js';
+import { type Workspace, workspacePrompt, workspaceTools } from '../workspace/index.js';
 import { colorsFor, useColor } from './colors.js';
 import { dataDir } from './data-dir.js';
 import { EXIT_CODES, EXIT_CODES_HELP, exitCodeForStatus } from './exit-codes.js';
 import { addExamples } from './global-options.js';
 import { addModelOptions, type ModelFlags, numberIn, withRequestDefaults } from './model-options.js';
+import { openWorkspace } from './open-workspace.js';
 import { createPrettyPrinter } from './pretty-printer.js';
 import { collectFlag, readAttachments } from './read-attachments.js';
 import { readQuestion } from './read-stdin.js';
@@ -35,6 +37,7 @@ interface RunFlags extends ModelFlags {
   dataDir?: string;
   attach?: string[];
   skills?: string[];
+  workspace?: string;
 }
 
 /** `thinkflow run "question"`: one run, the answer on stdout, the steps as a tree on stderr. */
@@ -79,7 +82,11 @@ export function registerRunCommand(program: Command): void {
     .option('--cache', 'answer repeated model requests from a local cache')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
     .option('--attach <file>', 'send an image or file with the question (repeatable)', collectFlag)
-    .option('--skills <dir>', 'load Agent Skills (SKILL.md folders) from DIR (repeatable)', collectFlag);
+    .option('--skills <dir>', 'load Agent Skills (SKILL.md folders) from DIR (repeatable)', collectFlag)
+    .option(
+      '--workspace <dir|memory>',
+      'give the agent files and a shell: DIR in a Linux sandbox (bubblewrap), or `memory` (in memory)',
+    );
   addModelOptions(run);
   run.addHelpText('after', `\n${EXIT_CODES_HELP}`);
   addExamples(run, [
@@ -97,6 +104,7 @@ export function registerRunCommand(program: Command): void {
 
 async function runOnce(argument: string | undefined, flags: RunFlags): Promise<number> {
   const quiet = flags.quiet === true || flags.json === true;
+  let workspace: Workspace | undefined;
   try {
     const question = await readQuestion({ argument });
     const attachments = readAttachments(flags.attach);
@@ -114,7 +122,12 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
       { tools: flags.tools, protocol: flags.protocol },
       { root: flags.root, allowWrite: flags.allowWrite, allowPrivateNetwork: flags.allowPrivateNetwork },
     );
-    const tools = await offerCode(kits, { codeMode: flags.codeMode, protocol });
+    workspace = flags.workspace ? await openWorkspace(flags.workspace) : undefined;
+    const offered = workspace ? [...kits, ...workspaceTools(workspace, { language: flags.language })] : kits;
+    const tools = await offerCode(offered, { codeMode: flags.codeMode, protocol });
+    const instructions = workspace
+      ? [workspacePrompt(workspace, flags.language), flags.instructions].filter(Boolean).join('\n\n')
+      : flags.instructions;
     // Loaded before the run, so a bad SKILL.md is reported (naming the file) before any model call.
     const skills = flags.skills?.length ? await loadSkills(flags.skills) : undefined;
     const agent = new Agent({
@@ -124,7 +137,7 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
       protocol,
       maxSteps: flags.maxSteps,
       language: flags.language,
-      instructions: flags.instructions,
+      instructions,
       traceFile: flags.trace,
       approve: terminalApprover(flags.yes === true),
     });
@@ -152,5 +165,7 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
     }
   } catch (error) {
     return reportError(error, { command: 'thinkflow run', json: flags.json, color: useColor(process.stderr) });
+  } finally {
+    await workspace?.dispose();
   }
 }

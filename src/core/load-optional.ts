@@ -39,6 +39,7 @@ export const OPTIONAL_FEATURES = {
   // 1.15 and later call Promise.withResolvers on every invocation, which Node 20 lacks.
   restate: { name: 'The Restate engine', verb: 'needs', packages: ['@restatedev/restate-sdk@~1.14.5'] },
   dbos: { name: 'The DBOS engine', verb: 'needs', packages: ['@dbos-inc/dbos-sdk@^5.3.0'] },
+  workspace: { name: 'The virtual workspace', verb: 'needs', packages: ['just-bash@^3.4.2'] },
 } as const satisfies Record<string, OptionalFeature>;
 
 /** A feature built on optional peers. */

@@ -3,8 +3,11 @@ import { ConfigError } from './errors.js';
 /** The Node built-ins the core reaches for lazily, by name. */
 interface NodeBuiltins {
   'node:async_hooks': typeof import('node:async_hooks');
+  'node:child_process': typeof import('node:child_process');
+  'node:dns': typeof import('node:dns');
   'node:fs': typeof import('node:fs');
   'node:module': typeof import('node:module');
+  'node:net': typeof import('node:net');
   'node:os': typeof import('node:os');
   'node:path': typeof import('node:path');
   'node:url': typeof import('node:url');

@@ -23,6 +23,11 @@ const EXPECTED: ScenarioReport = {
     observation: 'Log:\nclear\nReturned: "Paris: 70 °F"',
     calls: ['weather {"city":"Paris","tempC":21,"sky":"clear"}', 'fahrenheit {"fahrenheit":70}'],
   },
+  workspace: {
+    total: '合计 350',
+    diff: { added: ['新.txt'], modified: ['数据/销售.csv'], removed: ['报告.md'] },
+    restored: ['报告.md', '数据/销售.csv'],
+  },
 };
 
 // Where thinkflow cannot load QuickJS by itself, the app passes its module, and `codeMode(tools)` without one
@@ -62,7 +67,7 @@ describe('the same app on five runtimes', { timeout: 120_000 }, () => {
     const missing = runtime.missing();
     if (missing) console.warn(`Skipping ${runtime.name}: ${missing}.`);
     it.skipIf(missing !== undefined)(
-      `${runtime.name}: a tool agent streaming from a local server, a json agent, a suspended and resumed workflow, the fetch handler answering the OpenAI client, a code-mode program calling two tools`,
+      `${runtime.name}: a tool agent streaming from a local server, a json agent, a suspended and resumed workflow, the fetch handler answering the OpenAI client, a code-mode program calling two tools, a virtual workspace`,
       async () => {
         const server = await startOpenAIServer();
         try {

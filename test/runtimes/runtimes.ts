@@ -25,6 +25,14 @@ const wasmModules: Plugin = {
   },
 };
 
+/** just-bash's browser build imports `node:zlib` (for gzip): the app bundles a stub in its place. */
+const zlibShim: Plugin = {
+  name: 'zlib-shim',
+  setup(b) {
+    b.onResolve({ filter: /^node:zlib$/ }, () => ({ path: join(SCENARIO, 'zlib-shim.ts') }));
+  },
+};
+
 /**
  * Builds the app into `work` as a user would ship it: the scenario bundled once by esbuild for the
  * browser platform (the root entry needs no Node built-in), and how a page and a Worker load QuickJS.
@@ -33,7 +41,12 @@ const wasmModules: Plugin = {
 export async function buildApp(work: string): Promise<void> {
   const common = { bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'silent' } as const;
   const results = await Promise.all([
-    build({ ...common, entryPoints: [join(SCENARIO, 'scenario.ts')], outfile: join(work, 'scenario.mjs') }),
+    build({
+      ...common,
+      entryPoints: [join(SCENARIO, 'scenario.ts')],
+      outfile: join(work, 'scenario.mjs'),
+      plugins: [zlibShim],
+    }),
     build({
       ...common,
       entryPoints: [join(SCENARIO, 'quickjs-browser.ts')],
@@ -153,7 +166,8 @@ export const deno: Runtime = {
         '--no-lock',
         '--node-modules-dir=manual',
         '--allow-net=127.0.0.1',
-        '--allow-env=OPENAI_*',
+        // just-bash's glob matcher (minimatch) reads one variable of its own.
+        '--allow-env=OPENAI_*,__MINIMATCH_TESTING_PLATFORM__',
         `--allow-read=${ctx.work},${join(ROOT, 'node_modules')}`,
       ],
       ctx,

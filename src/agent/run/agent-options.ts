@@ -17,6 +17,7 @@ import type { CompactionOptions, ContextState, MemoryKind, MemoryStore, SessionS
 import type { FewShotExample, Language, ProtocolName } from '../../protocols/index.js';
 import type { Skill } from '../../skills/index.js';
 import type { AnyTool, ApprovalRequest, NestedJournal } from '../../tools/index.js';
+import type { Workspace, WorkspaceToolsOptions } from '../../workspace/index.js';
 import type { Guardrails } from '../guardrails/index.js';
 import type { Budget } from '../guards/index.js';
 import type { ToolRoutingOptions } from '../routing/index.js';
@@ -52,6 +53,14 @@ export interface AgentOptions<T = unknown> {
   /** `auto` picks native when the model supports tool calling, else json. Default `auto`. */
   protocol?: 'auto' | ProtocolName;
   instructions?: string;
+  /**
+   * Files and a shell for the agent (`virtualWorkspace`, `sandboxWorkspace` from `thinkflow/workspace`):
+   * adds the workspace tools (`bash`, `read_file`, `write_file`, `edit_file`, `glob`, `grep`, `ls`) and a
+   * short block of instructions on working there.
+   */
+  workspace?: Workspace;
+  /** Which commands the workspace's `bash` runs, asks about or refuses. */
+  workspacePolicy?: WorkspaceToolsOptions['policy'];
   /** Default 10. */
   maxSteps?: number;
   /** Prompt language for the json and react protocols. Default `en`. */

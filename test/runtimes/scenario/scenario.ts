@@ -3,7 +3,8 @@
  * platform): an agent with a zod tool on `openaiCompatible` streaming from a local OpenAI-compatible
  * server, a json-protocol agent, a workflow that suspends and resumes on the memory store, and the
  * HTTP API's fetch handler answering the official OpenAI client (served where the runtime can serve),
- * and code mode: an agent whose program, run in QuickJS, calls two tools.
+ * and code mode: an agent whose program, run in QuickJS, calls two tools; and a virtual workspace
+ * (just-bash) running shell tools over a Chinese CSV, with a snapshot, a diff and a restore.
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -19,6 +20,7 @@ import {
   openaiCompatible,
 } from '../../../src/index.js';
 import { type CodeReport, type CodeSetup, runCodePart } from './code-scenario.js';
+import { runWorkspacePart, type WorkspaceReport } from './workspace-scenario.js';
 
 /** What the scenario saw, compared by the test across runtimes. */
 export interface ScenarioReport {
@@ -27,6 +29,7 @@ export interface ScenarioReport {
   workflow: { first: string; payload: unknown; second: string; output: unknown };
   handler: { served: boolean; answer: string | null; streamed: string; foreignHost: number };
   code: CodeReport;
+  workspace: WorkspaceReport;
 }
 
 /** Serves a fetch handler on a port (`Bun.serve`, `Deno.serve`); absent where the runtime cannot. */
@@ -97,7 +100,7 @@ export async function runScenario(baseURL: string, serve?: Serve, code?: CodeSet
     output: done.output,
   };
   const handler = await askHandler(model, serve);
-  return { tool, json, workflow, handler, code: await runCodePart(model, code) };
+  return { tool, json, workflow, handler, code: await runCodePart(model, code), workspace: await runWorkspacePart() };
 }
 
 /**

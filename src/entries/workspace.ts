@@ -1,0 +1,38 @@
+/**
+ * `thinkflow/workspace`: files and a shell for an agent. `virtualWorkspace()` runs bash over an in-memory
+ * file system on every runtime (the optional peer `just-bash`); `sandboxWorkspace()` runs real processes
+ * under bubblewrap on Linux. The `Workspace` contract is what the model's tools and the agent build on.
+ */
+
+export { type WorkspaceAgentOptions, workspaceAgent } from '../agent/index.js';
+export {
+  type CommandPolicy,
+  DEFAULT_LIMITS,
+  decideCommand,
+  type ExecOptions,
+  type ExecResult,
+  type ParsedScript,
+  type PolicyDecision,
+  parseScript,
+  relativePath,
+  SANDBOX_ROOT,
+  type SandboxNetwork,
+  type SandboxWorkspaceOptions,
+  type SimpleCommand,
+  sandboxWorkspace,
+  type TodoItem,
+  type ToolLanguage,
+  todosTool,
+  VIRTUAL_ROOT,
+  type VirtualWorkspaceOptions,
+  virtualWorkspace,
+  type Workspace,
+  type WorkspaceDiff,
+  type WorkspaceEntry,
+  type WorkspaceLimits,
+  WorkspacePathError,
+  type WorkspaceStat,
+  type WorkspaceToolsOptions,
+  workspacePrompt,
+  workspaceTools,
+} from '../workspace/index.js';
