@@ -23,9 +23,11 @@ export type {
   EditedPrompt,
   Handoff,
   MemoryOptions,
+  PromptOptions,
   RunOptions,
   StepOverrides,
   StepState,
 } from './run/index.js';
+export type { FirstRequest } from './step/index.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
 export { type AsToolOptions, agentAsTool } from './team/index.js';

@@ -12,7 +12,6 @@ import {
   event,
   failure,
   type LoopConfig,
-  type PromptHead,
   type RunState,
 } from './run/index.js';
 import {
@@ -22,11 +21,11 @@ import {
   newStep,
   nextStep,
   prepareStep,
+  promptHead,
   questionMessage,
   reflect,
   stepRequest,
   stepState,
-  systemMessage,
 } from './step/index.js';
 
 export type { Emit, LoopConfig } from './run/index.js';
@@ -40,12 +39,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
   const { model, protocol, options, run, language } = config;
   const budget = run.budget ?? options.budget;
   const { ctx, abort } = createRunContext(state, config, emit);
-  const head: PromptHead = {
-    system: systemMessage(config),
-    history: run.history ?? [],
-    question: questionMessage(state.input, run.attachments),
-    edited: state.edited,
-  };
+  const head = promptHead(state, config);
   const stopSequences = protocol.stop?.(language);
   announceRun(state, config, emit);
 

@@ -165,6 +165,16 @@ export interface RunOptions {
 }
 
 /**
+ * What `agent.prompt()` and `agent.firstRequest()` take: the run options that change the first request
+ * (earlier turns or a session, attachments, run-only tools, an output schema), and a signal for the
+ * memory recall and routing they do.
+ */
+export type PromptOptions = Pick<
+  RunOptions,
+  'history' | 'sessionId' | 'attachments' | 'tools' | 'outputSchema' | 'signal'
+>;
+
+/**
  * A run's durable state. On resume, finished steps are replayed into the context; pending calls that
  * ended are kept (never run again), calls that were waiting (not started) and idempotent ones that did
  * not end run again, and the model is told the others were interrupted.
