@@ -4,8 +4,8 @@ import { type AgentEvent, ConfigError, type Message, type RunResult, type Step, 
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
-import type { Skill } from '../skills/index.js';
-import { resolveSkills } from '../skills/index.js';
+import type { ResolvedSkills, Skill } from '../skills/index.js';
+import { resolveSkills, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import {
@@ -69,7 +69,7 @@ interface BuiltinsFor {
  * const result = await agent.run('What is 2 + 2?');
  * console.log(result.status, result.output);
  */
-const NO_SKILLS: readonly Skill[] = Object.freeze([]);
+const NO_SKILLS: ResolvedSkills = Object.freeze({ skills: [], warnings: [] });
 
 export class Agent<T = unknown> {
   readonly name: string | undefined;
@@ -175,7 +175,7 @@ export class Agent<T = unknown> {
       : options.history;
     const run = { ...options, history };
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-    const skills = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
+    const { skills, warnings } = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
     const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
@@ -220,7 +220,7 @@ export class Agent<T = unknown> {
       run,
       context: this.#contextWindow(),
       recalled: recall.memories,
-      warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
+      warnings: startWarnings(recall.warning, warnings),
       router,
       builtins,
       skills,
@@ -327,13 +327,13 @@ export class Agent<T = unknown> {
 
   #routerCache: ToolRouter | undefined;
 
-  /** The agent's skills, loaded from their folders on the first run. */
-  #skills(): Promise<Skill[]> {
+  /** The agent's skills, loaded from their folders on the first run, with the loader's warnings (each run repeats them). */
+  #skills(): Promise<ResolvedSkills> {
     this.#skillsCache ??= resolveSkills(this.options.skills ?? []);
     return this.#skillsCache;
   }
 
-  #skillsCache: Promise<Skill[]> | undefined;
+  #skillsCache: Promise<ResolvedSkills> | undefined;
 
   /** The tools the loop adds for this run: `search_tools` when routing is on, the skill tools. Registered in the run's registry. */
   #builtins(run: BuiltinsFor): RunBuiltin[] {
@@ -382,4 +382,11 @@ export class Agent<T = unknown> {
       compaction: options?.compaction,
     });
   }
+}
+
+/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, then skills. */
+function startWarnings(recall: string | undefined, skills: ResolvedSkills['warnings']) {
+  if (!recall && skills.length === 0) return undefined;
+  const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
+  return recall ? [{ code: 'memory_recall', message: recall }, ...warnings] : warnings;
 }
