@@ -12,7 +12,18 @@ export {
   type ModelJudgeOptions,
   modelJudge,
 } from './guardrails/index.js';
-export { canonicalJson, type StopReason } from './guards/index.js';
+export {
+  calledTool,
+  canonicalJson,
+  costOver,
+  durationOver,
+  maxSteps,
+  type StopCondition,
+  type StopDone,
+  type StopReason,
+  type StopState,
+  tokensOver,
+} from './guards/index.js';
 export { type PlanAndExecute, type PlanAndExecuteOptions, type PlanRunOptions, planAndExecute } from './plan/index.js';
 export { createToolRouter, type ToolRouter, type ToolRoutingOptions } from './routing/index.js';
 export type {

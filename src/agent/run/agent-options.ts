@@ -17,7 +17,7 @@ import type { FewShotExample, Language, ProtocolName } from '../../protocols/ind
 import type { Skill } from '../../skills/index.js';
 import type { AnyTool, ApprovalRequest, NestedJournal } from '../../tools/index.js';
 import type { Guardrails } from '../guardrails/index.js';
-import type { Budget } from '../guards/index.js';
+import type { Budget, StopCondition } from '../guards/index.js';
 import type { ToolRoutingOptions } from '../routing/index.js';
 import type { EditedPrompt } from './build-messages.js';
 
@@ -51,8 +51,14 @@ export interface AgentOptions<T = unknown> {
   /** `auto` picks native when the model supports tool calling, else json. Default `auto`. */
   protocol?: 'auto' | ProtocolName;
   instructions?: string;
-  /** Default 10. */
+  /** Default 10 (or the lowest `maxSteps(n)` in `stopWhen`). */
   maxSteps?: number;
+  /**
+   * Stop conditions checked after each step, first match wins: `maxSteps(n)`, `calledTool(name)` (ends `done`
+   * with the tool's result as the answer), `tokensOver(n)`, `durationOver(ms)`, `costOver(usd)`, or your own
+   * `(state) => StopReason | undefined`. The options `maxSteps` and `budget` keep working beside them.
+   */
+  stopWhen?: StopCondition | StopCondition[];
   /** Prompt language for the json and react protocols. Default `en`. */
   language?: Language;
   /** Validates the final answer; `result.object` holds the parsed value. */

@@ -12,5 +12,6 @@ export { prepareStep, stepState, systemMessage } from './prepare-step.js';
 export { questionMessage } from './question-message.js';
 export { reflect } from './reflect.js';
 export { stepRequest } from './step-request.js';
+export { stepLimit, stopWhen } from './stop-when.js';
 export { summarizeWithModel } from './summarize-with-model.js';
 export { systemPromptFor } from './system-prompt-cache.js';
