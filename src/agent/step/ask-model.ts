@@ -1,4 +1,4 @@
-import { type ModelRequest, type ModelResponse, reasoningText } from '../../core/index.js';
+import { type ModelRequest, type ModelResponse, plural, reasoningText } from '../../core/index.js';
 import { costOf, type Model, roughUsage } from '../../llm/index.js';
 import { addUsage, event, type RunScope } from '../run/index.js';
 import { callModel } from './call-model.js';
@@ -89,7 +89,7 @@ function stripMedia({ state, emit }: RunScope, { model, request, step }: ModelCa
   if (dropped === 0) return request;
   if (!state.mediaWarned) {
     state.mediaWarned = true;
-    const message = `${model.id} cannot read images or files: ${dropped} attachment(s) were replaced by a note saying so. Use a vision model to show them.`;
+    const message = `${model.id} cannot read images or files: ${dropped === 1 ? '1 attachment was' : `${plural(dropped, 'attachment')} were`} replaced by a note saying so. Use a vision model to show them.`;
     emit(event(state, 'warning', { step, code: 'media_unsupported', message }));
   }
   return { ...request, messages };
