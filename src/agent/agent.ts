@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { codeTool } from '../code/index.js';
-import { type AgentEvent, ConfigError, type Message, type RunResult, type ToolSpec } from '../core/index.js';
+import { type AgentEvent, ConfigError, type Message, type RunResult, type Step, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
-import type { Skill } from '../skills/index.js';
-import { resolveSkills } from '../skills/index.js';
+import type { ResolvedSkills, Skill } from '../skills/index.js';
+import { resolveSkills, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { workspacePrompt, workspaceTools } from '../workspace/index.js';
@@ -22,7 +22,7 @@ import {
 } from './calls/index.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './durable/index.js';
 import { createToolRouter, type ToolRouter } from './routing/index.js';
-import type { AgentOptions, RunOptions, RunTools } from './run/index.js';
+import type { AgentOptions, LoopConfig, PromptOptions, RunOptions, RunTools } from './run/index.js';
 import {
   addChildUsage,
   createRunState,
@@ -37,16 +37,19 @@ import {
 import { runLoop } from './run-loop.js';
 import {
   announceQuestions,
+  type FirstRequest,
+  firstRequest,
   outputResponseFormat,
   outputSchemaBlock,
+  promptHead,
   recallFor,
   sessionTurn,
   storeOutcome,
   summarizeWithModel,
-  systemPromptFor,
 } from './step/index.js';
 import { type AsToolOptions, agentAsTool, handoffTools, runHandoff } from './team/index.js';
 
+const ignoreEvent = () => {};
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 
 /** What the run's built-in tools are made from. */
@@ -67,7 +70,7 @@ interface BuiltinsFor {
  * const result = await agent.run('What is 2 + 2?');
  * console.log(result.status, result.output);
  */
-const NO_SKILLS: readonly Skill[] = Object.freeze([]);
+const NO_SKILLS: ResolvedSkills = Object.freeze({ skills: [], warnings: [] });
 
 export class Agent<T = unknown> {
   readonly name: string | undefined;
@@ -117,86 +120,128 @@ export class Agent<T = unknown> {
     const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
     const emit = fanOut(subscribers);
     try {
-      const language = this.options.language ?? 'en';
-      const sessions = options.sessionId ? this.options.sessions : undefined;
-      if (options.sessionId && !sessions) {
-        throw new ConfigError({
-          message:
-            'run(input, { sessionId }) needs a session store: new Agent({ sessions: new SqliteSessionStore() }).',
-        });
-      }
-      const history = sessions
-        ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
-        : options.history;
-      const run = { ...options, history, runId };
-      const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-      const skills = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
-      const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
-      const { parentRunId, resume } = options;
-      const state = createRunState({ runId, input, parentRunId, resume, silent: subscribers.length === 0 });
-      const budget = options.budget ?? this.options.budget;
-      // Agents run as tools nest under this run: they see its remaining budget and add to its usage.
-      const parent: ParentRun = {
-        runId,
-        emit,
-        remainingBudget: () => remainingBudget(budget, state),
-        addUsage: (usage) => addChildUsage(state, usage),
-        model: this.options.model,
-      };
-      // A run's own output schema stands in for the agent's (a server request's `response_format`).
-      const runAgentOptions = (
-        options.outputSchema ? { ...this.options, outputSchema: options.outputSchema } : this.options
-      ) as AgentOptions;
-      // Every question the run's tools put to a person is announced in the event stream.
-      const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
-      // Named fields, not `{ ...run, ...asking }`: a copy of every run option on each run (docs/loop.md).
-      const tools = createRunTools(
-        this.tools,
-        runAgentOptions,
-        { runId, tools: run.tools, approve: asking.approve, ask: asking.ask },
-        parent,
-      );
-      const protocol = this.protocol;
-      const router = this.#router();
-      const builtins = this.#builtins({ tools, router, state, emit, skills, listedAll: catalog?.listedAll ?? true });
-      const result = await runLoop(
-        state,
-        {
-          model: this.options.model,
-          protocol,
-          tools,
-          prompt: this.#promptContext(
-            tools.registry.specs() as ToolSpec[],
-            language,
-            [recall.block, catalog?.text ?? ''].filter(Boolean).join('\n\n'),
-            runAgentOptions.outputSchema,
-          ),
-          responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,
-          language,
-          options: runAgentOptions,
-          run,
-          context: this.#contextWindow(),
-          recalled: recall.memories,
-          warnings: recall.warning ? [{ code: 'memory_recall', message: recall.warning }] : undefined,
-          router,
-          builtins,
-          skills,
-          handoffTools: this.#handoffNames,
-          handoff: (tool, step, scope) =>
-            runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
-          onFinish: async (r, scope) => {
-            const cost = costOf(this.options.model.id, r.usage);
-            if (cost !== undefined) r.usage.costUsd = cost;
-            await storeOutcome(this.options.memory, r, scope);
-          },
-        },
-        emit,
-      );
-      if (sessions) await sessions.append(options.sessionId!, sessionTurn(input, result, options.attachments));
+      const { state, config } = await this.#setup(input, { ...options, runId }, emit, subscribers.length === 0);
+      const result = await runLoop(state, config, emit);
+      if (options.sessionId)
+        await this.options.sessions!.append(options.sessionId, sessionTurn(input, result, options.attachments));
       return result as RunResult<T>;
     } finally {
       trace?.close();
     }
+  }
+
+  /**
+   * The request the first model call of a run on `input` would send: its messages, its tools (`tools` for
+   * the native protocol, `promptTools` for the text ones, which list them in the system prompt), the output
+   * format, stop sequences and sampling. It is made by the run's own code (skills catalogue, memory recall,
+   * routed tools and built-ins, output schema, examples, history or session, attachments, `beforeStep`),
+   * with no model call and no event. Input guardrails are not run.
+   *
+   * @example
+   * const request = await agent.firstRequest('What is 2 + 2?');
+   * console.log(request.messages[0].content, (request.tools ?? request.promptTools)?.map((t) => t.name));
+   */
+  async firstRequest(input: string, options: PromptOptions = {}): Promise<FirstRequest> {
+    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    return firstRequest(state, config);
+  }
+
+  /**
+   * The exact messages the first model call of a run on `input` would send (`firstRequest(input).messages`):
+   * printing them is the first debugging step.
+   *
+   * @example
+   * for (const message of await agent.prompt('What is 2 + 2?')) console.log(message.role, message.content);
+   */
+  async prompt(input: string, options: PromptOptions = {}): Promise<Message[]> {
+    return (await this.firstRequest(input, options)).messages;
+  }
+
+  /** The system message, earlier turns and question of a run on `input` (a fork's edit function sees them). */
+  async #head(input: string, options: PromptOptions): Promise<Message[]> {
+    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    const { system, history, question } = promptHead(state, config);
+    return [system, ...history, question];
+  }
+
+  /**
+   * Everything a run is made of, before its first step: its state and its loop config (model, protocol,
+   * tools, and the prompt with every block the options add). `run()` and `firstRequest()` both start here,
+   * so what the first request shows is what the run sends. A new prompt block goes into `#promptContext`.
+   */
+  async #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
+    const { runId } = options;
+    const language = this.options.language ?? 'en';
+    const sessions = options.sessionId ? this.options.sessions : undefined;
+    if (options.sessionId && !sessions) {
+      throw new ConfigError({
+        message: 'run(input, { sessionId }) needs a session store: new Agent({ sessions: new SqliteSessionStore() }).',
+      });
+    }
+    const history = sessions
+      ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
+      : options.history;
+    const run = { ...options, history };
+    const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
+    const { skills, warnings } = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
+    const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
+    const { parentRunId, resume } = options;
+    const state = createRunState({ runId, input, parentRunId, resume, silent });
+    const budget = options.budget ?? this.options.budget;
+    // Agents run as tools nest under this run: they see its remaining budget and add to its usage.
+    const parent: ParentRun = {
+      runId,
+      emit,
+      remainingBudget: () => remainingBudget(budget, state),
+      addUsage: (usage) => addChildUsage(state, usage),
+      model: this.options.model,
+    };
+    // A run's own output schema stands in for the agent's (a server request's `response_format`).
+    const runAgentOptions = (
+      options.outputSchema ? { ...this.options, outputSchema: options.outputSchema } : this.options
+    ) as AgentOptions;
+    // Every question the run's tools put to a person is announced in the event stream.
+    const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
+    // Named fields, not `{ ...run, ...asking }`: a copy of every run option on each run (docs/loop.md).
+    const tools = createRunTools(
+      this.tools,
+      runAgentOptions,
+      { runId, tools: run.tools, approve: asking.approve, ask: asking.ask },
+      parent,
+    );
+    const protocol = this.protocol;
+    const router = this.#router();
+    const builtins = this.#builtins({ tools, router, state, emit, skills, listedAll: catalog?.listedAll ?? true });
+    const config: LoopConfig = {
+      model: this.options.model,
+      protocol,
+      tools,
+      prompt: this.#promptContext(
+        tools.registry.specs() as ToolSpec[],
+        language,
+        [recall.block, catalog?.text ?? ''].filter(Boolean).join('\n\n'),
+        runAgentOptions.outputSchema,
+      ),
+      responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,
+      language,
+      options: runAgentOptions,
+      run,
+      context: this.#contextWindow(),
+      recalled: recall.memories,
+      warnings: startWarnings(recall.warning, warnings),
+      router,
+      builtins,
+      skills,
+      handoffTools: this.#handoffNames,
+      handoff: (tool, step, scope) =>
+        runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
+      onFinish: async (r, scope) => {
+        const cost = costOf(this.options.model.id, r.usage);
+        if (cost !== undefined) r.usage.costUsd = cost;
+        await storeOutcome(this.options.memory, r, scope);
+      },
+    };
+    return { state, config };
   }
 
   /**
@@ -230,11 +275,11 @@ export class Agent<T = unknown> {
   async fork(from: ForkSource | undefined, options: ForkOptions): Promise<RunResult<T>> {
     const { fromStep, messages, ...run } = options;
     const runId = run.runId ?? newRunId();
-    const seen = () => {
-      const head = this.prompt(from!.input, { history: run.history });
-      const language = this.options.language ?? 'en';
-      return messagesBefore(from!, fromStep, { head, project: (step) => this.protocol.stepMessages(step, language) });
-    };
+    // What the model saw at `fromStep`, for an edit function: the run's head as a run makes it, then the steps.
+    const head = typeof messages === 'function' && from ? await this.#head(from.input, run) : [];
+    const language = this.options.language ?? 'en';
+    const project = (step: Step) => this.protocol.stepMessages(step, language);
+    const seen = () => messagesBefore(from!, fromStep, { head, project });
     const resume = forkCheckpoint(from, { runId, fromStep, messages, seen });
     return this.run(resume.input, { ...run, runId, resume });
   }
@@ -248,17 +293,6 @@ export class Agent<T = unknown> {
    */
   asTool(options: AsToolOptions): Tool<{ task: string }, string> {
     return agentAsTool(this as Agent, options);
-  }
-
-  /** The exact messages the first model call of a run would send: printing them is the first debugging step. */
-  prompt(input: string, options: { history?: Message[] } = {}): Message[] {
-    const protocol = this.protocol;
-    const language = this.options.language ?? 'en';
-    const system = systemPromptFor(
-      protocol,
-      this.#promptContext(this.tools.specs() as PromptContext['tools'], language),
-    );
-    return [{ role: 'system', content: system }, ...(options.history ?? []), { role: 'user', content: input }];
   }
 
   #promptContext(
@@ -305,13 +339,13 @@ export class Agent<T = unknown> {
 
   #routerCache: ToolRouter | undefined;
 
-  /** The agent's skills, loaded from their folders on the first run. */
-  #skills(): Promise<Skill[]> {
+  /** The agent's skills, loaded from their folders on the first run, with the loader's warnings (each run repeats them). */
+  #skills(): Promise<ResolvedSkills> {
     this.#skillsCache ??= resolveSkills(this.options.skills ?? []);
     return this.#skillsCache;
   }
 
-  #skillsCache: Promise<Skill[]> | undefined;
+  #skillsCache: Promise<ResolvedSkills> | undefined;
 
   /** The tools the loop adds for this run: `search_tools` when routing is on, the skill tools. Registered in the run's registry. */
   #builtins(run: BuiltinsFor): RunBuiltin[] {
@@ -360,4 +394,11 @@ export class Agent<T = unknown> {
       compaction: options?.compaction,
     });
   }
+}
+
+/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, then skills. */
+function startWarnings(recall: string | undefined, skills: ResolvedSkills['warnings']) {
+  if (!recall && skills.length === 0) return undefined;
+  const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
+  return recall ? [{ code: 'memory_recall', message: recall }, ...warnings] : warnings;
 }

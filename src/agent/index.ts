@@ -12,7 +12,18 @@ export {
   type ModelJudgeOptions,
   modelJudge,
 } from './guardrails/index.js';
-export { canonicalJson, type StopReason } from './guards/index.js';
+export {
+  calledTool,
+  canonicalJson,
+  costOver,
+  durationOver,
+  maxSteps,
+  type StopCondition,
+  type StopDone,
+  type StopReason,
+  type StopState,
+  tokensOver,
+} from './guards/index.js';
 export { type PlanAndExecute, type PlanAndExecuteOptions, type PlanRunOptions, planAndExecute } from './plan/index.js';
 export { createToolRouter, type ToolRouter, type ToolRoutingOptions } from './routing/index.js';
 export type {
@@ -23,10 +34,12 @@ export type {
   EditedPrompt,
   Handoff,
   MemoryOptions,
+  PromptOptions,
   RunOptions,
   StepOverrides,
   StepState,
 } from './run/index.js';
+export type { FirstRequest } from './step/index.js';
 export { createSupervisor, type SupervisorOptions, type SupervisorWorker } from './supervisor.js';
 export { type AsToolOptions, agentAsTool } from './team/index.js';
 export { type WorkspaceAgentOptions, workspaceAgent } from './workspace-agent.js';

@@ -12,7 +12,6 @@ import {
   event,
   failure,
   type LoopConfig,
-  type PromptHead,
   type RunState,
 } from './run/index.js';
 import {
@@ -22,11 +21,13 @@ import {
   newStep,
   nextStep,
   prepareStep,
+  promptHead,
   questionMessage,
   reflect,
+  stepLimit,
   stepRequest,
   stepState,
-  systemMessage,
+  stopWhen,
 } from './step/index.js';
 
 export type { Emit, LoopConfig } from './run/index.js';
@@ -40,13 +41,9 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
   const { model, protocol, options, run, language } = config;
   const budget = run.budget ?? options.budget;
   const { ctx, abort } = createRunContext(state, config, emit);
-  const head: PromptHead = {
-    system: systemMessage(config),
-    history: run.history ?? [],
-    question: questionMessage(state.input, run.attachments),
-    edited: state.edited,
-  };
+  const head = promptHead(state, config);
   const stopSequences = protocol.stop?.(language);
+  const maxSteps = stepLimit(options);
   announceRun(state, config, emit);
 
   let stop: StopReason | undefined;
@@ -69,7 +66,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       stop =
         (abort.signal.aborted ? abort.reason() : undefined) ??
         budgetGuard(state.usage, state.startedAt, budget) ??
-        maxStepsGuard(state.steps.length, options.maxSteps ?? 10);
+        maxStepsGuard(state.steps.length, maxSteps);
       if (stop) break;
 
       // 1. Prepare the step: its model, prompt and tools.
@@ -125,6 +122,10 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
         else stop = { status: target.status, code: target.error?.code ?? 'handoff', message: handoffEnd(target) };
         if (final) emit(event(state, 'final', { step: index, output: final.answer, object: final.object }));
       }
+      // The user's stop conditions (`stopWhen`): a reason to stop, or an answer to end with (`calledTool`).
+      const ended = !stop && !final ? stopWhen(ctx, index) : undefined;
+      if (ended && 'answer' in ended) final = ended;
+      else stop ??= ended;
       if (final) ctx.checkpoints?.finalReached(state, final);
       if (options.reflectEvery && !final && !stop && state.steps.length % options.reflectEvery === 0) {
         await reflect(ctx, options.models?.cheap ?? model, ctx.prompt(head, state.steps));

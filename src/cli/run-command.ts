@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { Agent } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
+import { type SkillWarning, skillWarningText } from '../skills/index.js';
 import { loadSkills } from '../skills/node.js';
 import { type Workspace, workspacePrompt, workspaceTools } from '../workspace/index.js';
 import { colorsFor, useColor } from './colors.js';
@@ -128,8 +129,11 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
     const instructions = workspace
       ? [workspacePrompt(workspace, flags.language), flags.instructions].filter(Boolean).join('\n\n')
       : flags.instructions;
-    // Loaded before the run, so a bad SKILL.md is reported (naming the file) before any model call.
-    const skills = flags.skills?.length ? await loadSkills(flags.skills) : undefined;
+    // Loaded before the run, so a SKILL.md that breaks a rule is reported (naming the file) once, before any model call.
+    const warn = (w: SkillWarning) => {
+      if (!flags.quiet) process.stderr.write(colorsFor(process.stderr).yellow(`warning: ${skillWarningText(w)}\n`));
+    };
+    const skills = flags.skills?.length ? await loadSkills(flags.skills, { onWarning: warn }) : undefined;
     const agent = new Agent({
       model,
       tools,

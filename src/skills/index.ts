@@ -2,5 +2,7 @@
  * Agent Skills: the `Skill` type and the agent's resolver, on every runtime. The loader that reads
  * `SKILL.md` folders from disk is the Node face (`node.ts`); an agent given skill folders loads it on its first run.
  */
-export { resolveSkills } from './resolve-skills.js';
+
+export type { SkillWarning } from './load-skills.js';
+export { type ResolvedSkills, resolveSkills, skillWarningText } from './resolve-skills.js';
 export type { Skill } from './skill.js';

@@ -1,18 +1,35 @@
+import type { SkillWarning } from './load-skills.js';
 import type { Skill } from './skill.js';
 
 // A variable, so bundlers for browsers and edge runtimes do not pull the Node-only loader (node:fs) in:
 // only an agent given skill folders loads it, on its first run.
 const LOADER = './node.js';
 
-/** The agent's skills: those given loaded, then those in the folders given as paths (read from disk once). */
-export async function resolveSkills(given: readonly (string | Skill)[]): Promise<Skill[]> {
+/** The agent's skills, and what the loader had to say about the folders' skills that break a rule. */
+export interface ResolvedSkills {
+  skills: Skill[];
+  /** One per broken rule or skipped skill, in the order found (none for skills given loaded). */
+  warnings: SkillWarning[];
+}
+
+/**
+ * The agent's skills: those given loaded, then those in the folders given as paths (read from disk once,
+ * leniently: a skill that breaks a rule is loaded or skipped with a warning, never an error).
+ */
+export async function resolveSkills(given: readonly (string | Skill)[]): Promise<ResolvedSkills> {
   const folders = given.filter((g): g is string => typeof g === 'string');
   const loaded: Skill[] = [];
+  const warnings: SkillWarning[] = [];
   if (folders.length > 0) {
     const loader = (await importLoader(LOADER)) as typeof import('./node.js');
-    loaded.push(...(await loader.loadSkills(folders)));
+    loaded.push(...(await loader.loadSkills(folders, { onWarning: (w) => warnings.push(w) })));
   }
-  return [...given.filter((g): g is Skill => typeof g !== 'string'), ...loaded];
+  return { skills: [...given.filter((g): g is Skill => typeof g !== 'string'), ...loaded], warnings };
+}
+
+/** A loader warning as one line naming the file, as the agent's `warning` events and the CLI print it. */
+export function skillWarningText(warning: SkillWarning): string {
+  return `${warning.file}: ${warning.message}${warning.skipped ? ' The skill was skipped.' : ''}`;
 }
 
 // Through a parameter, not the constant itself: esbuild folds a constant into a literal `import()`, which edge

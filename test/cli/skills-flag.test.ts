@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer } from '../llm/providers/openai-server.js';
@@ -46,5 +48,25 @@ describe('thinkflow run --skills (spawned CLI)', { timeout: 180_000 }, () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(join(SKILLS, 'invalid', 'bad-name', 'SKILL.md'));
     expect(result.stderr).toContain('"name" must be');
+  });
+
+  it('prints each warning of a skill that breaks a rule once, on stderr, and runs with the others', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'thinkflow-cli-skills-'));
+    try {
+      await mkdir(join(root, 'notes'));
+      await writeFile(join(root, 'notes', 'SKILL.md'), '---\nname: notes\ndescription: Takes notes.\n---\nBody.\n');
+      await mkdir(join(root, 'bare'));
+      await writeFile(join(root, 'bare', 'SKILL.md'), 'No frontmatter.\n');
+      server.push('Noted.');
+      const result = await runCli(['run', '--model', `compat:${server.url}/v1#m`, '--skills', root, 'Take a note.']);
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim()).toBe('Noted.');
+      const line = `warning: ${join(root, 'bare', 'SKILL.md')}: it must start with YAML frontmatter`;
+      expect(result.stderr.split(line).length - 1).toBe(1);
+      const body = server.requests.at(-1)!.body as { messages: { content: string }[] };
+      expect(body.messages[0].content).toContain('- notes: Takes notes.');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

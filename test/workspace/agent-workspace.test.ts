@@ -27,7 +27,7 @@ describe('new Agent({ workspace })', () => {
       'grep',
       'ls',
     ]);
-    const system = contentText(agent.prompt('你好')[0].content);
+    const system = contentText((await agent.prompt('你好'))[0].content);
     expect(system).toContain('你是助手。');
     expect(system).toContain('你在一个工作区中工作');
   });

@@ -8,4 +8,16 @@ export {
   type SameObservationOptions,
   type SameObservationTracker,
 } from './same-observation-guard.js';
+export {
+  calledTool,
+  checkStopConditions,
+  costOver,
+  durationOver,
+  maxSteps,
+  type StopCondition,
+  type StopDone,
+  type StopState,
+  stepLimitOf,
+  tokensOver,
+} from './stop-conditions.js';
 export type { StopReason } from './stop-reason.js';

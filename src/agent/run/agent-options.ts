@@ -19,7 +19,7 @@ import type { Skill } from '../../skills/index.js';
 import type { AnyTool, ApprovalRequest, NestedJournal } from '../../tools/index.js';
 import type { Workspace, WorkspaceToolsOptions } from '../../workspace/index.js';
 import type { Guardrails } from '../guardrails/index.js';
-import type { Budget } from '../guards/index.js';
+import type { Budget, StopCondition } from '../guards/index.js';
 import type { ToolRoutingOptions } from '../routing/index.js';
 import type { EditedPrompt } from './build-messages.js';
 
@@ -61,8 +61,14 @@ export interface AgentOptions<T = unknown> {
   workspace?: Workspace;
   /** Which commands the workspace's `bash` runs, asks about or refuses. */
   workspacePolicy?: WorkspaceToolsOptions['policy'];
-  /** Default 10. */
+  /** Default 10 (or the lowest `maxSteps(n)` in `stopWhen`). */
   maxSteps?: number;
+  /**
+   * Stop conditions checked after each step, first match wins: `maxSteps(n)`, `calledTool(name)` (ends `done`
+   * with the tool's result as the answer), `tokensOver(n)`, `durationOver(ms)`, `costOver(usd)`, or your own
+   * `(state) => StopReason | undefined`. The options `maxSteps` and `budget` keep working beside them.
+   */
+  stopWhen?: StopCondition | StopCondition[];
   /** Prompt language for the json and react protocols. Default `en`. */
   language?: Language;
   /** Validates the final answer; `result.object` holds the parsed value. */
@@ -178,6 +184,16 @@ export interface RunOptions {
    */
   journal?: StepJournal;
 }
+
+/**
+ * What `agent.prompt()` and `agent.firstRequest()` take: the run options that change the first request
+ * (earlier turns or a session, attachments, run-only tools, an output schema), and a signal for the
+ * memory recall and routing they do.
+ */
+export type PromptOptions = Pick<
+  RunOptions,
+  'history' | 'sessionId' | 'attachments' | 'tools' | 'outputSchema' | 'signal'
+>;
 
 /**
  * A run's durable state. On resume, finished steps are replayed into the context; pending calls that

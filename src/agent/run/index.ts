@@ -6,6 +6,7 @@ export type {
   ContextOptions,
   Handoff,
   MemoryOptions,
+  PromptOptions,
   RunOptions,
   StepOverrides,
   StepState,

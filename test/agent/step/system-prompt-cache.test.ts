@@ -10,28 +10,28 @@ import { defineTool } from '../../../src/tools/index.js';
 const lookup = (description: string, field = 'city') =>
   defineTool({ name: 'lookup', description, input: z.object({ [field]: z.string() }), run: () => 'ok' });
 
-const systemOf = (agent: Agent) => agent.prompt('hi')[0].content;
+const systemOf = async (agent: Agent) => (await agent.prompt('hi'))[0].content;
 
 describe('system prompts shared across agents', () => {
-  it('gives agents with the same tool name but another description or schema their own prompt', () => {
+  it('gives agents with the same tool name but another description or schema their own prompt', async () => {
     const model = scriptedModel(['done']);
-    const a = systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.')] }));
-    const b = systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a river.')] }));
-    const c = systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.', 'town')] }));
+    const a = await systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.')] }));
+    const b = await systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a river.')] }));
+    const c = await systemOf(new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.', 'town')] }));
     expect(a).toContain('Finds a city.');
     expect(b).toContain('Finds a river.');
     expect(c).toContain('town');
     expect(new Set([a, b, c]).size).toBe(3);
   });
 
-  it('tells instructions, language and protocol apart', () => {
+  it('tells instructions, language and protocol apart', async () => {
     const model = scriptedModel(['done']);
     const tools = [lookup('Finds a city.')];
     const prompts = [
-      systemOf(new Agent({ model, tools, protocol: 'react', instructions: 'Be brief.' })),
-      systemOf(new Agent({ model, tools, protocol: 'react', instructions: 'Be thorough.' })),
-      systemOf(new Agent({ model, tools, protocol: 'react', language: 'zh' })),
-      systemOf(new Agent({ model, tools, protocol: 'json' })),
+      await systemOf(new Agent({ model, tools, protocol: 'react', instructions: 'Be brief.' })),
+      await systemOf(new Agent({ model, tools, protocol: 'react', instructions: 'Be thorough.' })),
+      await systemOf(new Agent({ model, tools, protocol: 'react', language: 'zh' })),
+      await systemOf(new Agent({ model, tools, protocol: 'json' })),
     ];
     expect(new Set(prompts).size).toBe(4);
     expect(prompts[0]).toContain('Be brief.');
@@ -41,13 +41,13 @@ describe('system prompts shared across agents', () => {
     const model = scriptedModel(['done', 'done']);
     const agent = new Agent({ model, protocol: 'react', tools: [lookup('Finds a city.')] });
     await agent.run('hi');
-    expect(model.calls[0].messages[0].content).toBe(systemOf(agent));
+    expect(model.calls[0].messages[0].content).toBe(await systemOf(agent));
   });
 
-  it('keys a hand-made tool without a schema object by its text instead of failing', () => {
+  it('keys a hand-made tool without a schema object by its text instead of failing', async () => {
     const bare = { ...lookup('Finds a city.'), parameters: undefined } as unknown as ReturnType<typeof lookup>;
     const model = scriptedModel(['done']);
-    expect(systemOf(new Agent({ model, protocol: 'react', tools: [bare] }))).toContain('Finds a city.');
+    expect(await systemOf(new Agent({ model, protocol: 'react', tools: [bare] }))).toContain('Finds a city.');
   });
 
   it('keys a registry’s frozen tool list by identity, and reads a list that may still change every time', () => {
