@@ -1,5 +1,4 @@
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText, writeStderr } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
@@ -12,9 +11,18 @@ import {
   type ServerLimits,
   stderrErrors,
 } from './health/index.js';
-import { apiError, closeUnreadBody, currentScope, httpExceptionError, isClientGone, runFailed } from './http/index.js';
+import {
+  apiError,
+  closeUnreadBody,
+  currentScope,
+  httpExceptionError,
+  isClientGone,
+  limitBody,
+  runFailed,
+} from './http/index.js';
 import {
   a2aRoutes,
+  a2aTooLarge,
   agUiRoute,
   chatCompletionsRoute,
   modelsRoute,
@@ -138,16 +146,11 @@ function guardRoutes(app: Hono, service: RunService, options: CreateAppOptions):
   const caller = resolveCaller(options.auth);
   app.use('/v1/*', caller);
   app.use('/a2a/:name', caller);
-  const limit = bodyLimit({
-    maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
-    // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
-    onError: (c) =>
-      apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
-        Connection: 'close',
-      }),
-  });
-  app.use('/v1/*', limit);
-  app.use('/a2a/:name', limit);
+  const maxBytes = options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
+  const tooLarge = `The request body is larger than the server accepts (${maxBytes} bytes).`;
+  app.use('/v1/*', limitBody({ maxBytes, tooLarge: (c) => apiError(c, 'payload_too_large', tooLarge) }));
+  // A2A clients read every answer of the endpoint as JSON-RPC.
+  app.use('/a2a/:name', limitBody({ maxBytes, tooLarge: (c) => a2aTooLarge(c, tooLarge) }));
 }
 
 /** The native API's routes and the client protocols', over the caller's own runs and sessions. */
