@@ -31,16 +31,14 @@ import {
 } from './protocols/index.js';
 import type { AgentEntry, RunService, RunStore } from './records/index.js';
 import {
-  eventsRoute,
-  forkRoute,
   type HookConfig,
   hookRoutes,
   listRunsRoute,
   REPLAY_BODY_TYPES,
   replayRoute,
-  runRoutes,
+  runResourceRoutes,
   sessionRoutes,
-  traceRoute,
+  startRunRoute,
   workflowRoutes,
 } from './routes/index.js';
 import { createLocalRuns } from './runs/index.js';
@@ -164,15 +162,13 @@ function mountRoutes(
   const runs = callerRuns(service);
   const sessions = options.sessions && callerSessions(options.sessions);
   listRunsRoute(app, runs);
-  runRoutes(app, runs, options.workflows);
-  // Before the workflow routes: an agent run's fork is answered here, a workflow run's passed on.
-  forkRoute(app, runs, options.workflows);
-  traceRoute(app, runs);
+  startRunRoute(app, runs);
+  // /v1/runs/:id and its sub-routes, once for agent and workflow runs.
+  runResourceRoutes(app, runs, options.workflows);
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
   if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
-  eventsRoute(app, runs, options.workflows);
   chatCompletionsRoute(app, runs);
   responsesRoute(app, runs);
   modelsRoute(app, runs);

@@ -3,9 +3,9 @@ import { streamSSE } from 'hono/streaming';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
 import { apiError } from '../../http/index.js';
-import { followAnswerParts, type RunService } from '../../records/index.js';
+import type { RunService } from '../../records/index.js';
 import { agentRunOf, continueAnswered, readAgentRequest, startRefusal } from '../../routes/index.js';
-import { type CallAnswer, keepConversation } from '../../runs/index.js';
+import { type CallAnswer, followAnswerParts, keepConversation } from '../../runs/index.js';
 import {
   UI_STREAM_HEADERS,
   type UiMessage,
