@@ -5,6 +5,15 @@ import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
 import { type AuthConfig, authRequired, callerRuns, callerSessions, resolveCaller } from './caller/index.js';
 import {
+  a2aRoutes,
+  a2aTooLarge,
+  agUiRoute,
+  chatCompletionsRoute,
+  modelsRoute,
+  responsesRoute,
+  uiStreamRoute,
+} from './clients/index.js';
+import {
   DEFAULT_LIMITS,
   DependencyUnavailableError,
   isDependencyUnavailable,
@@ -20,15 +29,6 @@ import {
   limitBody,
   runFailed,
 } from './http/index.js';
-import {
-  a2aRoutes,
-  a2aTooLarge,
-  agUiRoute,
-  chatCompletionsRoute,
-  modelsRoute,
-  responsesRoute,
-  uiStreamRoute,
-} from './protocols/index.js';
 import type { AgentEntry, RunService, RunStore } from './records/index.js';
 import {
   type HookConfig,

@@ -114,9 +114,14 @@ describe('a chunked body of 1.5 MiB, over the 1 MiB limit, without a Content-Len
       300,
       NEXT,
     ]);
-    expect(exchange.responses[0].status).toBe(413);
-    expect(exchange.responses[0].headers.connection).toBe('close');
-    expectUsableOrClosed(exchange);
+    // The rest is left unread and the connection closed (on a loaded machine the reset of a socket closed
+    // over unread bytes can wipe out the 413 itself: see docs/server.md), never kept for a next request.
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.responses.length).toBeLessThanOrEqual(1);
+    for (const response of exchange.responses) {
+      expect(response.status).toBe(413);
+      expect(response.headers.connection).toBe('close');
+    }
   });
 });
 

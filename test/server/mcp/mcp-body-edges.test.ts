@@ -56,9 +56,14 @@ describe('MCP over streamable HTTP, at the edges of a body', { timeout: 30_000 }
       300,
       NEXT,
     ]);
-    expect(exchange.responses.map((r) => r.status)).toEqual([413]);
-    expect(exchange.responses[0].headers.connection).toBe('close');
+    // The rest is left unread and the connection closed: the next request is never taken. (On a loaded
+    // machine the reset of a socket closed over unread bytes can wipe out the 413 itself: see docs/server.md.)
     expect(exchange.closedByServer).toBe(true);
+    expect(exchange.responses.length).toBeLessThanOrEqual(1);
+    for (const response of exchange.responses) {
+      expect(response.status).toBe(413);
+      expect(response.headers.connection).toBe('close');
+    }
   });
 
   it('answers a body that is not UTF-8 with a parse error, a nesting bomb with Invalid Request', async () => {
