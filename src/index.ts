@@ -51,17 +51,12 @@ export {
   memoryCacheStore,
 } from './cache/index.js';
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './core/index.js';
-// One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
 // Compaction: one line per context_compact event. Tool names and the aliases vendors' name rules need.
 export {
-  type AnswerDelta,
-  type AnswerReader,
-  type AnswerReaderOptions,
   analyzeText,
   ConfigError,
   ContentPart,
   contentText,
-  createAnswerReader,
   describeCompaction,
   type ErrorCode,
   errorMessage,
@@ -89,7 +84,6 @@ export {
   type RunStats,
   type RunStatus,
   type RunUsage,
-  SEGMENT_BREAK,
   type Step,
   StoreError,
   TextPart,
@@ -180,11 +174,16 @@ export {
   type SessionStore,
   type Summarize,
 } from './memory/index.js';
+// One translation from a run's events to its answer text, for every adapter (chat, Responses, UI streams).
 // Tool calls written in text, in any model's format.
 export {
+  type AnswerDelta,
+  type AnswerReader,
+  type AnswerReaderOptions,
   type BuildPromptOptions,
   type BuiltPrompt,
   buildPrompt,
+  createAnswerReader,
   type ExampleCall,
   type FewShotExample,
   findProseToolCall,
@@ -211,6 +210,7 @@ export {
   readToolCalls,
   renderExample,
   renderPrompt,
+  SEGMENT_BREAK,
   type TextToolCall,
   type ToolCallsRead,
 } from './protocols/index.js';

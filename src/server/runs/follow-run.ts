@@ -1,5 +1,5 @@
-import type { AnswerPart, AnswerPartReader } from '../../core/index.js';
 import { yieldTurn } from '../../core/index.js';
+import type { AnswerPart, AnswerPartReader } from '../../protocols/index.js';
 import { isFinished, type RunRecord, type RunService, type StoredEvent } from '../records/index.js';
 
 /** Polls `get` until the run ended, sleeping on `changed` in between. */

@@ -1,4 +1,5 @@
-import { type AnswerDelta, createAnswerReader, yieldTurn } from '../../core/index.js';
+import { yieldTurn } from '../../core/index.js';
+import { type AnswerDelta, createAnswerReader } from '../../protocols/index.js';
 import { isFinished, type PendingQuestion, type RunRecord, type RunService } from '../records/index.js';
 import { watchChanges } from './follow-run.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { AnswerPart, AnswerPartReader } from '../../../core/index.js';
+import type { AnswerPart, AnswerPartReader } from '../../../protocols/index.js';
 import type { RunService } from '../../records/index.js';
 import { followAnswerParts } from '../../runs/index.js';
 import { interruptOf } from './ag-ui-messages.js';
