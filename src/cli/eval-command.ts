@@ -8,40 +8,30 @@ import {
   type EvalCase,
   type EvalReport,
   type EvalSuite,
+  type ExperimentStore,
   formatEvalTable,
+  loadExperiment,
   loadSuite,
+  memoryExperimentStore,
   renderEvalHtml,
+  renderJunit,
   runSuite,
+  SqliteExperimentStore,
 } from '../eval/index.js';
 import { dataDir } from './data-dir.js';
+import { registerEvalCompare } from './eval-compare-command.js';
+import type { EvalFlags, EvalIo } from './eval-flags.js';
+import { registerEvalRescore } from './eval-rescore-command.js';
+import { evalTsSuite } from './eval-ts-suite.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { addExamples } from './global-options.js';
 import { createProgressBar } from './progress-bar.js';
 import { reportError } from './report-error.js';
 import { chosenModelSpec, NO_MODEL_MESSAGE, selectModel } from './select-model.js';
 import { selectTools } from './select-tools.js';
-import { type CommandIo, processIo } from './trace-command.js';
+import { processIo } from './trace-command.js';
 
-export interface EvalFlags {
-  model?: string;
-  repeat?: string;
-  concurrency?: string;
-  minPass?: string;
-  /** Print the report as JSON on stdout instead of the table. */
-  json?: boolean;
-  /** Write the report as JSON to this file. */
-  output?: string;
-  html?: string;
-  /** Write each run's JSONL trace into this folder (the studio's Eval tab opens them with the report). */
-  traces?: string;
-  cache?: boolean;
-  dataDir?: string;
-}
-
-/** Where `thinkflow eval` writes: the command's io plus whether stderr is a terminal (a progress bar, or nothing). */
-export interface EvalIo extends CommandIo {
-  stderrIsTTY?: boolean;
-}
+export type { EvalFlags, EvalIo } from './eval-flags.js';
 
 /**
  * Runs an eval suite with real agents: each case gets a fresh model (`--model`, else the case's or the
@@ -55,6 +45,9 @@ export async function evalSuite(
   io: EvalIo,
 ): Promise<{ code: number; report: EvalReport }> {
   const { suite, baseDir } = loadSuite(file);
+  const store = openExperimentStore(flags);
+  const experimentId =
+    flags.resume ?? `${suite.name.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const repeat = positiveInt(flags.repeat, '--repeat', 1);
   const concurrency = positiveInt(flags.concurrency, '--concurrency', 4);
   const minPass = flags.minPass === undefined ? undefined : rate(flags.minPass);
@@ -70,7 +63,9 @@ export async function evalSuite(
   const runCase = async (testCase: EvalCase, { repeat: index }: { repeat: number }) => {
     const spec = modelSpec(testCase, suite, flags, baseDir) as string;
     let model = await selectModel(spec);
-    if (flags.cache) model = withCache(model, dataDir(flags.dataDir));
+    // Scripted and demo models answer from local files already, and all share one model id: never cache them.
+    if (flags.cache && !spec.startsWith('scripted:') && spec !== 'demo')
+      model = withCache(model, dataDir(flags.dataDir));
     const { tools, protocol } = selectTools(
       spec,
       { tools: testCase.tools ?? suite.tools, protocol: testCase.protocol ?? suite.protocol },
@@ -100,6 +95,8 @@ export async function evalSuite(
     concurrency,
     baseDir,
     model: flags.model,
+    store,
+    experimentId,
     onProgress: (p) =>
       bar.update(p.done, `${p.passed} passed · ${p.done - p.passed} failed · last ${p.caseId} ${p.pass ? '✓' : '✗'}`),
   });
@@ -110,8 +107,29 @@ export async function evalSuite(
   );
   if (flags.output) writeFileSync(flags.output, `${JSON.stringify(report, null, 2)}\n`);
   if (flags.html) writeFileSync(flags.html, renderEvalHtml(report));
+  const experiment = await loadExperiment(store, experimentId);
+  if (flags.junit) writeFileSync(flags.junit, await renderJunit(experiment.meta, experiment.trials));
+  if (flags.save)
+    io.stderr(`experiment ${experimentId} saved (compare it: thinkflow eval compare ${experimentId} OTHER)\n`);
+  await store.close?.();
   const failed = minPass === undefined ? report.passed < report.runs : report.passRate < minPass;
   return { code: failed ? EXIT_CODES.noAnswer : EXIT_CODES.done, report };
+}
+
+/** The data dir's SQLite store with `save`, else one in memory for this command. */
+export function openExperimentStore(flags: Pick<EvalFlags, 'save' | 'dataDir'>): ExperimentStore {
+  return flags.save ? new SqliteExperimentStore({ dataDir: dataDir(flags.dataDir) }) : memoryExperimentStore();
+}
+
+/** Runs a suite file: a TypeScript or JavaScript module of experiments, or a YAML suite of cases with checks. */
+export async function evalRun(file: string, flags: EvalFlags, io: EvalIo): Promise<number> {
+  if (!/\.[mc]?[jt]s$/.test(file)) return (await evalSuite(file, flags, io)).code;
+  const store = openExperimentStore(flags);
+  try {
+    return await evalTsSuite(file, flags, io, store);
+  } finally {
+    await store.close?.();
+  }
 }
 
 /** The report with each run's `runId` (a run that could not start has none). */
@@ -158,38 +176,48 @@ function rate(value: string): number {
   return value.endsWith('%') || n > 1 ? n / 100 : n;
 }
 
-/** Registers `thinkflow eval SUITE`. */
+/** Registers `thinkflow eval [run] SUITE`, `thinkflow eval compare A B` and `thinkflow eval rescore`. */
 export function registerEvalCommand(
   program: Command,
   io: EvalIo = { ...processIo(), stderrIsTTY: process.stderr.isTTY === true },
 ): void {
-  const command = program
-    .command('eval')
-    .description('Run an evaluation suite (YAML): cases with checks, a pass-rate table, JSON and HTML reports.')
-    .argument('<suite>', 'the suite file, e.g. examples/eval/suite.yaml')
+  const group = program.command('eval').description(EVAL_DESCRIPTION);
+  const run = group
+    .command('run', { isDefault: true })
+    .description('Run a suite: a YAML suite of cases with checks, or a suite.ts of experiments (data, task, scorers).')
+    .argument('<suite>', 'the suite file, e.g. examples/eval/suite.yaml or evals/support.eval.ts')
     .option('-m, --model <spec>', 'run every case against this model (default: each case’s own)')
-    .option('--repeat <n>', 'runs per case', '1')
-    .option('--concurrency <n>', 'runs at once', '4')
+    .option('--repeat <n>', 'trials per case (default 1, or the suite’s trials)')
+    .option('--concurrency <n>', 'trials at once (default 4)')
     .option('--min-pass <rate>', 'pass when at least this rate passes (0.9 or 90%); without it every run must pass')
     .option('--json', 'print the report as JSON on stdout instead of the table (errors as JSON on stderr)')
     .option('-o, --output <file>', 'write the report as JSON to FILE')
-    .option('--html <file>', 'write the report as a self-contained HTML page')
+    .option('--html <file>', 'write the report as a self-contained HTML page (score distributions as charts)')
+    .option('--junit <file>', 'write the results as JUnit XML (one testcase per case and trial) for CI')
     .option('--traces <dir>', "write each run's JSONL trace into DIR (open them with the report in thinkflow studio)")
-    .option('--cache', 'answer repeated model requests from a local cache')
+    .option('--no-cache', 'call the model even for a request it has answered before (default: replies are cached)')
+    .option('--no-save', 'do not keep the experiment in the data dir (default: kept, for compare and resume)')
+    .option('--resume <id>', 'continue a killed experiment: finished trials are not run again')
+    .option('--config <file>', 'the config whose agents a suite.ts names by string (default thinkflow.config.ts)')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
     .action(async (file: string, flags: EvalFlags) => {
       try {
-        process.exitCode = (await evalSuite(file, flags, io)).code;
+        process.exitCode = await evalRun(file, flags, io);
       } catch (error) {
         process.exitCode = reportError(error, { command: 'thinkflow eval', json: flags.json, color: io.color });
       }
     });
-  addExamples(command, [
+  addExamples(run, [
     ['the example suite (scripted models, no API key)', 'thinkflow eval examples/eval/suite.yaml'],
     [
       'in CI: fail under 90%, keep the reports',
-      'thinkflow eval suite.yaml --min-pass 90% -o report.json --html report.html',
+      'thinkflow eval run suite.yaml --min-pass 90% -o report.json --html report.html --junit junit.xml',
     ],
     ['the pass rate alone, from the JSON report', 'thinkflow eval suite.yaml --json | jq .passRate'],
   ]);
+  registerEvalCompare(group, io);
+  registerEvalRescore(group, io);
 }
+
+export const EVAL_DESCRIPTION =
+  'Evaluate agents: run suites (YAML or suite.ts) as experiments, compare two, rescore stored runs and traces.';

@@ -23,7 +23,8 @@ export const COMMANDS: Record<string, { description: string; load: () => Promise
     load: async () => (await import('./replay-command.js')).registerReplayCommand,
   },
   eval: {
-    description: 'Run an evaluation suite (YAML): cases with checks, a pass-rate table, JSON and HTML reports.',
+    description:
+      'Evaluate agents: run suites (YAML or suite.ts) as experiments, compare two, rescore stored runs and traces.',
     load: async () => (await import('./eval-command.js')).registerEvalCommand,
   },
   'mcp-serve': {

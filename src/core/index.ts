@@ -94,6 +94,7 @@ export { sha256Hex } from './sha256-hex.js';
 export { squash } from './squash.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
+export type { ApprovalAnswer, JournalStep, StepJournal } from './step-journal.js';
 export {
   TOOL_NAME_RULES,
   type ToolNameRule,

@@ -36,6 +36,9 @@ export const OPTIONAL_FEATURES = {
   tokenizer: { name: 'Exact token counts', verb: 'need', packages: ['gpt-tokenizer@^4.0.0'] },
   code: { name: 'Code mode', verb: 'needs', packages: ['quickjs-emscripten@^0.32.0'] },
   codeTypes: { name: 'TypeScript in code mode', verb: 'needs', packages: ['esbuild@^0.28.2'] },
+  // 1.15 and later call Promise.withResolvers on every invocation, which Node 20 lacks.
+  restate: { name: 'The Restate engine', verb: 'needs', packages: ['@restatedev/restate-sdk@~1.14.5'] },
+  dbos: { name: 'The DBOS engine', verb: 'needs', packages: ['@dbos-inc/dbos-sdk@^5.3.0'] },
 } as const satisfies Record<string, OptionalFeature>;
 
 /** A feature built on optional peers. */

@@ -1,7 +1,10 @@
-import { errorMessage, type RunResult } from '../core/index.js';
+import type { RunResult } from '../core/index.js';
 import { caseReport, type EvalReport, type EvalRunReport } from './eval-report.js';
 import type { EvalCase, EvalSuite } from './eval-suite.js';
-import { type RunChecksOptions, runChecks } from './run-checks.js';
+import type { ExperimentStore, TrialRecord } from './experiment/experiment-types.js';
+import { runExperiment } from './experiment/run-experiment.js';
+import { type CheckResult, type RunChecksOptions, runChecks } from './run-checks.js';
+import { createScorer, type Scorer } from './scorers/scorer.js';
 
 /** Progress after each finished run. */
 export interface EvalProgress {
@@ -29,11 +32,38 @@ export interface RunSuiteOptions extends Partial<RunChecksOptions> {
   onProgress?: (progress: EvalProgress) => void;
   /** Shown in the report. */
   model?: string;
+  /** Where the experiment behind the report is kept (the CLI keeps it in the data dir). Default: in memory. */
+  store?: ExperimentStore;
+  /** The experiment's id in the store. */
+  experimentId?: string;
 }
 
 /**
- * Runs every case of a suite (`repeat` times each, `concurrency` at once), checks each result and
- * folds everything into an `EvalReport`. A run that throws counts as failed, with the error kept.
+ * The suite's checks as one scorer: each case's own checks run on its result; the score is the share
+ * passed, and every check's verdict is kept in the score's metadata.
+ */
+export function suiteChecksScorer(cases: readonly EvalCase[], checkOptions: RunChecksOptions): Scorer {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  return createScorer<unknown, unknown>({
+    name: 'checks',
+    score: async ({ run, metadata }) => {
+      const testCase = byId.get(String(metadata?.caseId)) as EvalCase;
+      const checks = await runChecks(testCase, run as RunResult, checkOptions);
+      const failed = checks.find((c) => !c.pass);
+      return {
+        score: checks.filter((c) => c.pass).length / checks.length,
+        pass: !failed,
+        reason: failed ? `${failed.check}: ${failed.message ?? 'failed'}` : undefined,
+        metadata: { checks },
+      };
+    },
+  });
+}
+
+/**
+ * Runs every case of a YAML suite (`repeat` times each, `concurrency` at once) as an experiment whose one
+ * scorer is the suite's checks, and folds the trials into an `EvalReport`. A run that throws counts as
+ * failed, with the error kept.
  *
  * @example
  * const report = await runSuite(suite, { runCase: (c) => new Agent({ model, tools }).run(c.input) });
@@ -41,97 +71,67 @@ export interface RunSuiteOptions extends Partial<RunChecksOptions> {
  */
 export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Promise<EvalReport> {
   const repeat = Math.max(1, options.repeat ?? 1);
-  const concurrency = Math.max(1, options.concurrency ?? 4);
   const checkOptions: RunChecksOptions = {
     baseDir: options.baseDir ?? process.cwd(),
     loadPredicate: options.loadPredicate,
   };
-  const jobs = suite.cases.flatMap((testCase, index) =>
-    Array.from({ length: repeat }, (_, r) => ({ testCase, index, repeat: r })),
-  );
-  const results: EvalRunReport[][] = suite.cases.map(() => []);
+  const cases = new Map(suite.cases.map((c) => [c.id, c]));
+  const runs: EvalRunReport[][] = suite.cases.map(() => []);
   const started = Date.now();
-  let next = 0;
-  let done = 0;
-  let passed = 0;
-
-  async function worker(): Promise<void> {
-    while (next < jobs.length) {
-      const job = jobs[next++];
-      const run = await runOne(job.testCase, job.repeat, options, checkOptions);
-      results[job.index].push(run);
-      done++;
-      if (run.pass) passed++;
-      options.onProgress?.({ done, total: jobs.length, passed, caseId: job.testCase.id, pass: run.pass });
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
-
-  const cases = suite.cases.map((c, i) =>
-    caseReport(
-      c.id,
-      c.input,
-      results[i].sort((a, b) => a.repeat - b.repeat),
-    ),
-  );
-  const all = results.flat();
-  // A total is only a total if every run that used tokens has a price: otherwise it is unknown, not a partial sum.
-  const priced = all.every((r) => r.costUsd !== undefined || r.promptTokens + r.completionTokens === 0);
-  const costs = all.map((r) => r.costUsd ?? 0);
+  const experiment = await runExperiment({
+    name: suite.name,
+    id: options.experimentId,
+    data: suite.cases.map((c) => ({ id: c.id, input: c.input, metadata: { caseId: c.id } })),
+    task: (_input, ctx) => options.runCase(cases.get(ctx.caseId) as EvalCase, { repeat: ctx.trial }),
+    scorers: [suiteChecksScorer(suite.cases, checkOptions)],
+    trials: repeat,
+    concurrency: options.concurrency ?? 4,
+    store: options.store,
+    onProgress: (p) => {
+      runs[p.trial.caseIndex].push(toRunReport(p.trial, cases.get(p.caseId) as EvalCase));
+      options.onProgress?.({ done: p.done, total: p.total, passed: p.passed, caseId: p.caseId, pass: p.pass });
+    },
+  });
+  const all = runs.flat();
+  const s = experiment.summary;
   return {
     suite: suite.name,
     model: options.model,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     repeat,
-    cases,
+    cases: suite.cases.map((c, i) =>
+      caseReport(
+        c.id,
+        c.input,
+        runs[i].sort((a, b) => a.repeat - b.repeat),
+      ),
+    ),
     runs: all.length,
-    passed,
-    passRate: all.length ? passed / all.length : 0,
-    promptTokens: all.reduce((s, r) => s + r.promptTokens, 0),
-    completionTokens: all.reduce((s, r) => s + r.completionTokens, 0),
-    costUsd: priced && all.some((r) => r.costUsd !== undefined) ? costs.reduce((s, c) => s + c, 0) : undefined,
+    passed: s.passed,
+    passRate: s.passRate,
+    promptTokens: s.promptTokens,
+    completionTokens: s.completionTokens,
+    costUsd: s.costUsd,
   };
 }
 
-async function runOne(
-  testCase: EvalCase,
-  repeat: number,
-  options: RunSuiteOptions,
-  checkOptions: RunChecksOptions,
-): Promise<EvalRunReport> {
-  const started = Date.now();
-  let result: RunResult;
-  try {
-    result = await options.runCase(testCase, { repeat });
-  } catch (error) {
-    const message = errorMessage(error);
-    return {
-      repeat,
-      pass: false,
-      status: 'error',
-      output: '',
-      steps: 0,
-      llmCalls: 0,
-      promptTokens: 0,
-      completionTokens: 0,
-      durationMs: Date.now() - started,
-      checks: testCase.checks.map(() => ({ check: 'run', pass: false, message })),
-      error: message,
-    };
-  }
-  const checks = await runChecks(testCase, result, checkOptions);
-  return {
-    repeat,
-    pass: checks.every((c) => c.pass),
-    status: result.status,
-    output: result.output,
-    steps: result.steps.length,
-    llmCalls: result.usage.llmCalls,
-    promptTokens: result.usage.promptTokens,
-    completionTokens: result.usage.completionTokens,
-    costUsd: result.usage.costUsd,
-    durationMs: result.durationMs,
-    checks,
+function toRunReport(trial: TrialRecord, testCase: EvalCase): EvalRunReport {
+  const checks = (trial.scores[0]?.metadata?.checks as CheckResult[] | undefined) ?? [];
+  const failedRun = trial.status === 'error';
+  const report: EvalRunReport = {
+    repeat: trial.trial,
+    pass: trial.pass,
+    status: trial.status,
+    output: trial.output,
+    steps: trial.steps,
+    llmCalls: trial.llmCalls,
+    promptTokens: trial.promptTokens,
+    completionTokens: trial.completionTokens,
+    costUsd: trial.costUsd,
+    durationMs: Math.round(trial.latencyMs),
+    checks: failedRun ? testCase.checks.map(() => ({ check: 'run', pass: false, message: trial.error })) : checks,
   };
+  if (failedRun) report.error = trial.error;
+  return report;
 }

@@ -111,6 +111,7 @@ describe('thinkflow eval', () => {
       ['--import', 'tsx', main, 'eval', halfFailingSuite(), '--min-pass', '0.9'],
       {
         cwd: ROOT,
+        env: { ...process.env, THINKFLOW_HOME: mkdtempSync(join(tmpdir(), 'eval-home-')) },
       },
     ).then(
       () => ({ code: 0, stdout: '' }),
@@ -123,7 +124,10 @@ describe('thinkflow eval', () => {
   it('runs as a process: --json report on stdout, usage errors as JSON on stderr with exit 2', async () => {
     const main = join(ROOT, 'src', 'cli', 'main.ts');
     const exec = (args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', main, ...args], { cwd: ROOT }).then(
+      promisify(execFile)(process.execPath, ['--import', 'tsx', main, ...args], {
+        cwd: ROOT,
+        env: { ...process.env, THINKFLOW_HOME: mkdtempSync(join(tmpdir(), 'eval-home-')) },
+      }).then(
         (ok) => ({ code: 0, ...ok }),
         (error: { code: number; stdout: string; stderr: string }) => error,
       );

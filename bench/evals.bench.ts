@@ -1,0 +1,196 @@
+/**
+ * What evals cost, measured in one process:
+ * - deterministic scorers: scored items per second, each scorer alone and all nine together (target ≥ 20,000/s);
+ * - runExperiment's overhead per case against plain agent.run on the same agent (target ≤ 1.2×), with the
+ *   in-memory store and with SQLite;
+ * - a rescore of 50,000 runs stored in the server's SQLite run store.
+ *
+ * Run: node --expose-gc --import tsx bench/evals.bench.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Agent } from '../src/agent/index.js';
+import { storedRuns } from '../src/cli/eval-rescore-command.js';
+import type { RunResult } from '../src/core/index.js';
+import {
+  applyScorers,
+  budget,
+  contains,
+  exact,
+  jsonMatch,
+  noError,
+  numeric,
+  type RunLike,
+  regex,
+  rescore,
+  runExperiment,
+  type Scorer,
+  SqliteExperimentStore,
+  toolCalls,
+  trajectory,
+} from '../src/eval/index.js';
+import { scriptedModel } from '../src/llm/index.js';
+import { SqliteRunStore } from '../src/server/index.js';
+import { defineTool } from '../src/tools/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'thinkflow-bench-evals-'));
+
+function run(i: number): RunLike {
+  return {
+    runId: `r${i}`,
+    status: 'done',
+    output: `{"city":"Paris","temp":${i % 30}}`,
+    steps: [
+      {
+        kind: 'tool_calls',
+        toolCalls: [
+          {
+            id: 'a',
+            name: 'get_weather',
+            input: { city: 'Paris', unit: 'celsius' },
+            output: 'sunny',
+            ok: true,
+            durationMs: 1,
+          },
+        ],
+      },
+      { kind: 'final', toolCalls: [] },
+    ],
+    usage: { promptTokens: 120, completionTokens: 20, llmCalls: 2 },
+    durationMs: 30,
+  };
+}
+
+async function scorerThroughput(): Promise<void> {
+  const items = Array.from({ length: 20_000 }, (_, i) => ({
+    input: 'weather in Paris?',
+    output: run(i).output,
+    expected: 'Paris',
+    run: run(i),
+  }));
+  const scorers: Scorer[] = [
+    exact('{"city":"Paris"}'),
+    contains(),
+    regex(/"temp":\d+/),
+    numeric(15, { tolerance: 20 }),
+    jsonMatch({ fields: { city: 'Paris' } }),
+    noError(),
+    budget({ maxSteps: 5, maxTokens: 1000, maxLatencyMs: 100 }),
+    toolCalls([{ get_weather: { city: ['Paris', 'Paris, France'], unit: ['celsius', ''] } }]),
+    trajectory(['get_weather'], { mode: 'in-order' }),
+  ];
+  const rate = async (list: Scorer[]) => {
+    const started = performance.now();
+    for (const item of items) await applyScorers(list, item);
+    return items.length / ((performance.now() - started) / 1000);
+  };
+  await rate(scorers); // warm up
+  for (const s of scorers)
+    console.log(`  ${s.name.padEnd(18)} ${Math.round(await rate([s])).toLocaleString('en')} items/s`);
+  console.log(
+    `  all nine together  ${Math.round(await rate(scorers)).toLocaleString('en')} items/s (each item scored by 9 scorers)`,
+  );
+}
+
+async function experimentOverhead(): Promise<void> {
+  const echo = defineTool({
+    name: 'echo',
+    description: 'Echo.',
+    input: z.object({ n: z.number() }),
+    run: ({ n }) => `n=${n}`,
+  });
+  const makeAgent = () =>
+    new Agent({
+      model: scriptedModel((request) =>
+        request.messages.some((m) => m.role === 'tool')
+          ? 'done: 4'
+          : { text: '', toolCalls: [{ id: 'c', name: 'echo', arguments: '{"n":4}' }] },
+      ),
+      tools: [echo],
+      streaming: false,
+    });
+  const n = 1_000;
+  const data = Array.from({ length: n }, (_, i) => ({ input: `q${i}`, expected: '4' }));
+  const plain = async () => {
+    const agent = makeAgent();
+    const started = performance.now();
+    for (const row of data) await agent.run(row.input);
+    return (performance.now() - started) / n;
+  };
+  const experiment = async (sqlite: boolean) => {
+    const store = sqlite ? new SqliteExperimentStore({ file: join(dir, `exp-${Math.random()}.db`) }) : undefined;
+    const started = performance.now();
+    await runExperiment({
+      name: 'bench',
+      data,
+      task: makeAgent(),
+      scorers: [contains(), noError()],
+      concurrency: 1,
+      store,
+    });
+    await store?.close();
+    return (performance.now() - started) / n;
+  };
+  await plain();
+  await experiment(false);
+  // The machine is shared: interleave the three, and compare each one's best round.
+  const best = { base: Infinity, memory: Infinity, sqlite: Infinity };
+  for (let round = 1; round <= 5; round++) {
+    const base = await plain();
+    const memory = await experiment(false);
+    const sqlite = await experiment(true);
+    best.base = Math.min(best.base, base);
+    best.memory = Math.min(best.memory, memory);
+    best.sqlite = Math.min(best.sqlite, sqlite);
+    console.log(
+      `  round ${round}: agent.run ${(base * 1000).toFixed(0)} µs/case · runExperiment (memory) ${(memory * 1000).toFixed(0)} µs = ${(memory / base).toFixed(2)}× · (SQLite) ${(sqlite * 1000).toFixed(0)} µs = ${(sqlite / base).toFixed(2)}×`,
+    );
+  }
+  console.log(
+    `  best rounds: runExperiment ${(best.memory / best.base).toFixed(2)}× (memory store), ${(best.sqlite / best.base).toFixed(2)}× (SQLite) of agent.run`,
+  );
+}
+
+async function rescoreStored(): Promise<void> {
+  const store = new SqliteRunStore({ path: join(dir, 'runs.db') });
+  await store.init();
+  const now = Date.now();
+  const total = 50_000;
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    await store.createRun({
+      id: `run-${String(i).padStart(6, '0')}`,
+      agent: 'support',
+      input: 'weather in Paris?',
+      status: 'done',
+      source: 'api',
+      createdAt: now + i,
+      updatedAt: now + i,
+      result: run(i) as unknown as RunResult,
+    });
+  }
+  console.log(`  stored ${total.toLocaleString('en')} runs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const t0 = performance.now();
+  let scored = 0;
+  for await (const _ of rescore(storedRuns(store, 'support', total), [
+    noError(),
+    budget({ maxSteps: 5 }),
+    toolCalls([{ get_weather: { city: ['Paris'], unit: ['celsius', ''] } }]),
+  ]))
+    scored++;
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(
+    `  rescored ${scored.toLocaleString('en')} stored runs (3 scorers) in ${seconds.toFixed(1)} s = ${Math.round(scored / seconds).toLocaleString('en')} runs/s`,
+  );
+  await store.close();
+}
+
+console.log('deterministic scorers (20,000 items):');
+await scorerThroughput();
+console.log('runExperiment overhead per case (1,000 cases, 2-step agent, instant scripted model, concurrency 1):');
+await experimentOverhead();
+console.log('rescore of stored runs:');
+await rescoreStored();
+rmSync(dir, { recursive: true, force: true });

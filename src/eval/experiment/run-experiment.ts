@@ -1,0 +1,141 @@
+import { ConfigError } from '../../core/index.js';
+import type { EvalItem } from '../load-dataset.js';
+import type { Scorer } from '../scorers/scorer.js';
+import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from './experiment-types.js';
+import { trialKey } from './experiment-types.js';
+import { memoryExperimentStore } from './memory-experiment-store.js';
+import { runTrial, type Task } from './run-trial.js';
+import { summarizeTrials } from './summarize-experiment.js';
+
+/** Progress after each finished trial. */
+export interface ExperimentProgress {
+  done: number;
+  total: number;
+  passed: number;
+  caseId: string;
+  pass: boolean;
+  /** The trial that just finished. */
+  trial: TrialRecord;
+}
+
+/** A case as given: a dataset row (`id` defaults to its 1-based position). */
+export type DataRow<Input = unknown> = {
+  id?: string;
+  input: Input;
+  expected?: unknown;
+  metadata?: Record<string, unknown>;
+};
+
+export interface RunExperimentOptions<Input = unknown> {
+  name: string;
+  data: readonly DataRow<Input>[];
+  task: Task<Input> | string;
+  scorers: readonly Scorer[];
+  /** Trials per case (pass@k and pass^k are reported for k up to it). Default 1. */
+  trials?: number;
+  /** Trials at once. Default 4. */
+  concurrency?: number;
+  /** Where the experiment and each trial are kept as they finish. Default: in memory. */
+  store?: ExperimentStore;
+  /** The experiment's id (default: its name and the time). */
+  id?: string;
+  /** Continue this experiment: trials already stored are not run again. */
+  resume?: string;
+  metadata?: Record<string, unknown>;
+  onProgress?: (progress: ExperimentProgress) => void;
+  signal?: AbortSignal;
+  /** Seeds the bootstrap intervals. Default 47. */
+  seed?: number;
+}
+
+/**
+ * Runs every case `trials` times through the task (an Agent or a function), scores each trial with every
+ * scorer, stores each trial as it finishes, and returns the experiment's summary: pass rate, pass@k, pass^k,
+ * and per scorer a mean with a bootstrap 95% interval. A scorer that throws is recorded as that scorer's
+ * error; a task that throws is a failed trial. Resume a killed experiment with `resume: id` and the same data.
+ *
+ * @example
+ * const experiment = await runExperiment({
+ *   name: 'support-bot',
+ *   data: loadDataset('evals/support.jsonl'),
+ *   task: agent,
+ *   scorers: [contains(), noError(), budget({ maxSteps: 5 })],
+ *   trials: 3,
+ * });
+ * console.log(experiment.summary.passAtK[3], experiment.summary.scorers.contains);
+ */
+export async function runExperiment<Input>(options: RunExperimentOptions<Input>): Promise<Experiment> {
+  const { task, scorers } = options;
+  if (typeof task === 'string') {
+    throw new ConfigError({
+      message: `The task "${task}" is an agent's name: pass the Agent itself, or run the suite with \`thinkflow eval run\`, which builds agents from thinkflow.config.`,
+    });
+  }
+  const trials = Math.max(1, Math.floor(options.trials ?? 1));
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  const store = options.store ?? memoryExperimentStore();
+  const items = options.data.map((row, index) => ({ ...row, id: row.id ?? String(index + 1), index }));
+  const meta = await openExperiment(store, options, items.length, trials);
+  const finished = options.resume ? await store.finishedTrials(meta.id) : new Set<string>();
+  const started = Date.now();
+  const total = items.length * trials;
+  let done = finished.size;
+  let passed = 0;
+
+  function* jobs() {
+    for (const item of items) {
+      for (let t = 0; t < trials; t++) if (!finished.has(trialKey(item.index, t))) yield { item, trial: t };
+    }
+  }
+  const queue = jobs();
+  async function worker(): Promise<void> {
+    for (let next = queue.next(); !next.done; next = queue.next()) {
+      options.signal?.throwIfAborted();
+      const { item, trial } = next.value;
+      const record = await runTrial(task as Task, scorers, item as EvalItem & { index: number }, trial, options.signal);
+      await store.saveTrial(meta.id, record);
+      done++;
+      if (record.pass) passed++;
+      options.onProgress?.({ done, total, passed, caseId: item.id, pass: record.pass, trial: record });
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+  const summary = await summarizeTrials(store.trials(meta.id), {
+    trials,
+    durationMs: Date.now() - started,
+    seed: options.seed,
+  });
+  await store.finishExperiment(meta.id, summary);
+  return { meta: { ...meta, status: 'done' }, summary };
+}
+
+async function openExperiment(
+  store: ExperimentStore,
+  options: Pick<RunExperimentOptions, 'resume' | 'id' | 'name' | 'scorers' | 'metadata'>,
+  cases: number,
+  trials: number,
+): Promise<ExperimentMeta> {
+  if (options.resume) {
+    const found = await store.getExperiment(options.resume);
+    if (!found) throw new ConfigError({ message: `No experiment "${options.resume}" to resume in this store.` });
+    if (found.meta.cases !== cases || found.meta.trials !== trials) {
+      throw new ConfigError({
+        message: `Experiment "${options.resume}" had ${found.meta.cases} cases × ${found.meta.trials} trials; resume it with the same data and trials (got ${cases} × ${trials}).`,
+      });
+    }
+    return found.meta;
+  }
+  const startedAt = new Date().toISOString();
+  const meta: ExperimentMeta = {
+    id: options.id ?? `${options.name.replace(/[^\w.-]+/g, '_')}-${startedAt.replace(/[:.]/g, '-')}`,
+    name: options.name,
+    startedAt,
+    status: 'running',
+    cases,
+    trials,
+    scorers: options.scorers.map((s) => s.name),
+    metadata: options.metadata,
+  };
+  await store.createExperiment(meta);
+  return meta;
+}

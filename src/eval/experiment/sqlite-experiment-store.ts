@@ -1,0 +1,106 @@
+import type Database from 'better-sqlite3';
+import { openSqlite, retryBusy, type SqliteLocation } from '../../memory/node.js';
+import type {
+  Experiment,
+  ExperimentMeta,
+  ExperimentStore,
+  ExperimentSummary,
+  TrialRecord,
+} from './experiment-types.js';
+import { trialKey } from './experiment-types.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS eval_experiments (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, started_at TEXT NOT NULL, status TEXT NOT NULL,
+  meta TEXT NOT NULL, summary TEXT
+);
+CREATE TABLE IF NOT EXISTS eval_trials (
+  experiment_id TEXT NOT NULL, case_index INTEGER NOT NULL, trial INTEGER NOT NULL, record TEXT NOT NULL,
+  PRIMARY KEY (experiment_id, case_index, trial)
+) WITHOUT ROWID;`;
+
+const PAGE = 500;
+
+/**
+ * Experiments in SQLite (better-sqlite3): `thinkflow.db` under the data dir, or any file. Each trial is
+ * one row written as it finishes, so a process killed midway loses nothing finished.
+ *
+ * @example
+ * const store = new SqliteExperimentStore({ dataDir: '.thinkflow' });
+ * await runExperiment({ name: 'support', data, task, scorers, store });
+ */
+export class SqliteExperimentStore implements ExperimentStore {
+  private readonly db: Database.Database;
+  private readonly insertTrial: Database.Statement<[string, number, number, string]>;
+
+  constructor(location: SqliteLocation = {}) {
+    const { db, busyTimeoutMs } = openSqlite(location);
+    this.db = db;
+    retryBusy(() => db.exec(SCHEMA), busyTimeoutMs);
+    this.insertTrial = db.prepare(
+      'INSERT OR REPLACE INTO eval_trials (experiment_id, case_index, trial, record) VALUES (?, ?, ?, ?)',
+    );
+  }
+
+  async createExperiment(meta: ExperimentMeta): Promise<void> {
+    this.db
+      .prepare('INSERT INTO eval_experiments (id, name, started_at, status, meta) VALUES (?, ?, ?, ?, ?)')
+      .run(meta.id, meta.name, meta.startedAt, meta.status, JSON.stringify(meta));
+  }
+
+  async getExperiment(id: string): Promise<Experiment | { meta: ExperimentMeta } | undefined> {
+    const row = this.db.prepare('SELECT meta, status, summary FROM eval_experiments WHERE id = ?').get(id) as
+      | { meta: string; status: ExperimentMeta['status']; summary: string | null }
+      | undefined;
+    if (!row) return undefined;
+    const meta = { ...(JSON.parse(row.meta) as ExperimentMeta), status: row.status };
+    return row.summary ? { meta, summary: JSON.parse(row.summary) as ExperimentSummary } : { meta };
+  }
+
+  async saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
+    this.insertTrial.run(experimentId, trial.caseIndex, trial.trial, JSON.stringify(trial));
+  }
+
+  async finishedTrials(experimentId: string): Promise<Set<string>> {
+    const rows = this.db
+      .prepare('SELECT case_index AS c, trial AS t FROM eval_trials WHERE experiment_id = ?')
+      .raw()
+      .all(experimentId) as [number, number][];
+    return new Set(rows.map(([c, t]) => trialKey(c, t)));
+  }
+
+  async *trials(experimentId: string): AsyncIterable<TrialRecord> {
+    const page = this.db.prepare(
+      'SELECT case_index, trial, record FROM eval_trials WHERE experiment_id = ? AND (case_index > ? OR (case_index = ? AND trial > ?)) ORDER BY case_index, trial LIMIT ?',
+    );
+    let after: [number, number] = [-1, -1];
+    for (;;) {
+      const rows = page.all(experimentId, after[0], after[0], after[1], PAGE) as {
+        case_index: number;
+        trial: number;
+        record: string;
+      }[];
+      for (const row of rows) yield JSON.parse(row.record) as TrialRecord;
+      if (rows.length < PAGE) return;
+      const last = rows[rows.length - 1];
+      after = [last.case_index, last.trial];
+    }
+  }
+
+  async finishExperiment(experimentId: string, summary: ExperimentSummary): Promise<void> {
+    this.db
+      .prepare("UPDATE eval_experiments SET status = 'done', summary = ? WHERE id = ?")
+      .run(JSON.stringify(summary), experimentId);
+  }
+
+  async listExperiments(limit = 50): Promise<ExperimentMeta[]> {
+    const rows = this.db
+      .prepare('SELECT meta, status FROM eval_experiments ORDER BY started_at DESC LIMIT ?')
+      .all(limit) as { meta: string; status: ExperimentMeta['status'] }[];
+    return rows.map((r) => ({ ...(JSON.parse(r.meta) as ExperimentMeta), status: r.status }));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,63 @@
+import { type AllowedValues, checkToolCalls, type ExpectedCall, type ToolSchema } from './check-tool-call.js';
+import { callsOf, createScorer, type Scorer } from './scorer.js';
+
+/** An expected call as thinkflow writes it (`{ name, arguments }`) or as the leaderboard does (`{ get_weather: { city: ['Paris'] } }`). */
+export type ExpectedCallInput = ExpectedCall | Readonly<Record<string, Readonly<Record<string, AllowedValues>>>>;
+
+/** Options of `toolCalls`. */
+export interface ToolCallsOptions {
+  /** The tools' parameter schemas: with them, unknown parameters, required ones and types follow the schema. */
+  tools?: readonly ToolSchema[];
+  /** Calls must come in the expected order (default: any order, as the leaderboard's parallel check). */
+  ordered?: boolean;
+  name?: string;
+}
+
+/**
+ * Scores a run's tool calls with the leaderboard's AST-check rules (see `checkToolCall`): 1 when every
+ * expected call is matched by exactly one call, 0 with the failed rule as the reason. An empty list
+ * expects no call (a relevance case). Without `expected`, the case's `expected` is read (a list of calls,
+ * or `{ toolCalls: [...] }`).
+ *
+ * @example
+ * toolCalls([{ name: 'get_weather', arguments: { city: ['Paris', 'Paris, France'], unit: ['celsius', ''] } }])
+ */
+export function toolCalls(expected?: readonly ExpectedCallInput[], options: ToolCallsOptions = {}): Scorer {
+  return createScorer({
+    name: options.name ?? 'toolCalls',
+    score: ({ run, expected: caseExpected }) => {
+      const want = (expected ?? expectedCallsOf(caseExpected)).map(toExpectedCall);
+      const verdict = checkToolCalls(callsOf(run), want, options);
+      return verdict.valid ? { score: 1 } : { score: 0, reason: `${verdict.errorType}: ${verdict.error}` };
+    },
+  });
+}
+
+function expectedCallsOf(value: unknown): readonly ExpectedCallInput[] {
+  if (Array.isArray(value)) return value;
+  if (value && typeof value === 'object' && Array.isArray((value as { toolCalls?: unknown }).toolCalls)) {
+    return (value as { toolCalls: ExpectedCallInput[] }).toolCalls;
+  }
+  throw new Error(
+    'toolCalls: no expected calls (pass them to the scorer or set the case\'s "expected" to a list of calls)',
+  );
+}
+
+/** Reads either form of an expected call into `{ name, arguments }`; a lone allowed value becomes a list of one. */
+export function toExpectedCall(input: ExpectedCallInput): ExpectedCall {
+  const entries = Object.entries(input);
+  const named = typeof (input as ExpectedCall).name === 'string';
+  const [name, args] = named
+    ? [(input as ExpectedCall).name, (input as ExpectedCall).arguments ?? {}]
+    : entries.length === 1
+      ? (entries[0] as [string, Record<string, AllowedValues>])
+      : (() => {
+          throw new Error(
+            `toolCalls: an expected call is { name, arguments } or { toolName: { param: [values] } } (got ${JSON.stringify(input)})`,
+          );
+        })();
+  const argumentsList: Record<string, AllowedValues> = {};
+  for (const [param, allowed] of Object.entries(args))
+    argumentsList[param] = Array.isArray(allowed) ? allowed : [allowed];
+  return { name, arguments: argumentsList };
+}
