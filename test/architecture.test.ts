@@ -169,7 +169,7 @@ describe('architecture', () => {
   describe('the server wing: rooms by concept', () => {
     const SERVER = join(SRC, 'server');
     // Each room imports only rooms on lower floors: data (records) below what runs things (runs, queue),
-    // the routes and protocols above both, and the app's assembly at the root on top.
+    // the routes and the client protocols (clients) above both, and the app's assembly at the root on top.
     const FLOORS: string[][] = [
       ['health', 'http'],
       ['security', 'records', 'listen'],
@@ -177,7 +177,7 @@ describe('architecture', () => {
       ['runs'],
       ['workflows'],
       ['queue', 'routes', 'mcp'],
-      ['protocols'],
+      ['clients'],
       ['config'],
       ['.'],
     ];
@@ -211,7 +211,7 @@ describe('architecture', () => {
         .filter(({ file, to }) => {
           // A room's faces, as a module's: index.ts runs everywhere, node.ts needs Node.
           if (!to.endsWith(`${sep}index.ts`) && !to.endsWith(`${sep}node.ts`)) return true;
-          // From outside a room, the room's own index; inside it (protocols/openai -> protocols/a2a), a sub-room's.
+          // From outside a room, the room's own index; inside it (clients/openai -> clients/a2a), a sub-room's.
           const outside = roomOf(file) !== roomOf(to);
           return outside && dirname(to) !== join(SERVER, roomOf(to));
         })

@@ -1,10 +1,18 @@
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { redactText, writeStderr } from '../core/index.js';
 import type { SessionStore } from '../memory/index.js';
 import { studioRoutes } from '../studio/studio-routes.js';
 import { type AuthConfig, authRequired, callerRuns, callerSessions, resolveCaller } from './caller/index.js';
+import {
+  a2aRoutes,
+  a2aTooLarge,
+  agUiRoute,
+  chatCompletionsRoute,
+  modelsRoute,
+  responsesRoute,
+  uiStreamRoute,
+} from './clients/index.js';
 import {
   DEFAULT_LIMITS,
   DependencyUnavailableError,
@@ -12,27 +20,25 @@ import {
   type ServerLimits,
   stderrErrors,
 } from './health/index.js';
-import { apiError, closeUnreadBody, currentScope, httpExceptionError, isClientGone, runFailed } from './http/index.js';
 import {
-  a2aRoutes,
-  agUiRoute,
-  chatCompletionsRoute,
-  modelsRoute,
-  responsesRoute,
-  uiStreamRoute,
-} from './protocols/index.js';
+  apiError,
+  closeUnreadBody,
+  currentScope,
+  httpExceptionError,
+  isClientGone,
+  limitBody,
+  runFailed,
+} from './http/index.js';
 import type { AgentEntry, RunService, RunStore } from './records/index.js';
 import {
-  eventsRoute,
-  forkRoute,
   type HookConfig,
   hookRoutes,
   listRunsRoute,
   REPLAY_BODY_TYPES,
   replayRoute,
-  runRoutes,
+  runResourceRoutes,
   sessionRoutes,
-  traceRoute,
+  startRunRoute,
   workflowRoutes,
 } from './routes/index.js';
 import { createLocalRuns } from './runs/index.js';
@@ -138,16 +144,11 @@ function guardRoutes(app: Hono, service: RunService, options: CreateAppOptions):
   const caller = resolveCaller(options.auth);
   app.use('/v1/*', caller);
   app.use('/a2a/:name', caller);
-  const limit = bodyLimit({
-    maxSize: options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
-    // The rest of the body stays unread: the connection cannot be reused (see closeUnreadBody).
-    onError: (c) =>
-      apiError(c, 'payload_too_large', 'The request body is larger than the server accepts.', {
-        Connection: 'close',
-      }),
-  });
-  app.use('/v1/*', limit);
-  app.use('/a2a/:name', limit);
+  const maxBytes = options.limits?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
+  const tooLarge = `The request body is larger than the server accepts (${maxBytes} bytes).`;
+  app.use('/v1/*', limitBody({ maxBytes, tooLarge: (c) => apiError(c, 'payload_too_large', tooLarge) }));
+  // A2A clients read every answer of the endpoint as JSON-RPC.
+  app.use('/a2a/:name', limitBody({ maxBytes, tooLarge: (c) => a2aTooLarge(c, tooLarge) }));
 }
 
 /** The native API's routes and the client protocols', over the caller's own runs and sessions. */
@@ -161,15 +162,13 @@ function mountRoutes(
   const runs = callerRuns(service);
   const sessions = options.sessions && callerSessions(options.sessions);
   listRunsRoute(app, runs);
-  runRoutes(app, runs, options.workflows);
-  // Before the workflow routes: an agent run's fork is answered here, a workflow run's passed on.
-  forkRoute(app, runs, options.workflows);
-  traceRoute(app, runs);
+  startRunRoute(app, runs);
+  // /v1/runs/:id and its sub-routes, once for agent and workflow runs.
+  runResourceRoutes(app, runs, options.workflows);
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);
   if (sessions) sessionRoutes(app, { runs, sessions, onError: reportError });
-  eventsRoute(app, runs, options.workflows);
   chatCompletionsRoute(app, runs);
   responsesRoute(app, runs);
   modelsRoute(app, runs);

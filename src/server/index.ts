@@ -1,4 +1,5 @@
 export { ApiToken, type AuthConfig, tokenPrincipal } from './caller/index.js';
+export { ChatCompletionBody, ResponsesBody, RunAgentInput, UiMessage, UiStreamBody } from './clients/index.js';
 export { defineConfig, loadConfig, type StoreConfig, type ThinkflowConfig } from './config/index.js';
 export { type CreateAppOptions, createApp, type ThinkflowApp } from './create-app.js';
 export type { Readiness, ServerLimits } from './health/index.js';
@@ -38,7 +39,6 @@ export {
   ResourcePart,
   serveMcp,
 } from './mcp/index.js';
-export { ChatCompletionBody, ResponsesBody, RunAgentInput, UiMessage, UiStreamBody } from './protocols/index.js';
 export type {
   QueueLocation,
   QueueRunsOptions,

@@ -91,6 +91,9 @@ export async function openStore(
   return store;
 }
 
+const OPEN_API_NOTICE =
+  'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).';
+
 /**
  * Serves the config's agents over HTTP: binds the port, resumes unfinished runs, starts the schedules.
  *
@@ -109,10 +112,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const runs = openRuns(options, store, logs);
   const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
   const auth = { ...config.auth, tokens };
-  if (!authRequired(auth))
-    log(
-      'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).',
-    );
+  if (!authRequired(auth)) log(OPEN_API_NOTICE);
   const { workflows, steps } = openWorkflows(options, store, logs);
   const app = createApp({
     runs,
@@ -145,7 +145,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   });
   const stopSchedules = startSchedules(config.schedules ?? [], runs, { onError: (e) => log(`schedule: ${String(e)}`) });
 
-  const { server, port } = await listenHttp({ fetch: app.fetch, port: options.port ?? 8787, hostname });
+  const { server, port } = await listenHttp({
+    fetch: app.fetch,
+    port: options.port ?? 8787,
+    hostname,
+    requestTimeoutMs: config.limits?.requestTimeoutMs,
+  });
   await resumeUnfinished(runs, workflows, log);
 
   let closing: Promise<void> | undefined;

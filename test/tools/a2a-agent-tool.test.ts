@@ -14,7 +14,7 @@ import { Agent } from '../../src/agent/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
 import type { AnyTool } from '../../src/tools/index.js';
 import { a2aAgentTool } from '../../src/tools/index.js';
-import { startServer } from '../server/protocols/protocol-fixtures.js';
+import { startServer } from '../server/clients/protocol-fixtures.js';
 
 /** An A2A agent built with the SDK's own server: it books tables, asking for the city first. */
 const executor: AgentExecutor = {

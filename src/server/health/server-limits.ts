@@ -2,6 +2,8 @@
 export interface ServerLimits {
   /** Largest request body in bytes (413 above it). Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Milliseconds a client has to send a whole request, headers and body (408 after it). Default 60000. */
+  requestTimeoutMs?: number;
   /** Runs of one agent executing at once. Default 16. */
   maxConcurrentRuns?: number;
   /** Runs of one agent waiting for a slot; beyond it, 429 with Retry-After. Default 1000. */
@@ -16,6 +18,7 @@ export interface ServerLimits {
 
 export const DEFAULT_LIMITS = {
   maxBodyBytes: 1024 * 1024,
+  requestTimeoutMs: 60_000,
   maxConcurrentRuns: 16,
   maxQueuedRuns: 1000,
   retryAfterSeconds: 1,

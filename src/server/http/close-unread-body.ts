@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { withConnectionClose } from './limited-body.js';
 
 /**
  * Marks `response` `Connection: close` when it answers a request whose body was never read (a 401
@@ -10,15 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 export function closeIfBodyUnread(request: Request, response: Response): Response {
   const empty = request.body === null || request.headers.get('content-length') === '0';
   if (empty || request.bodyUsed) return response;
-  try {
-    response.headers.set('Connection', 'close');
-    return response;
-  } catch {
-    // Immutable headers (a Response passed through from fetch): copy it.
-    const copy = new Response(response.body, response);
-    copy.headers.set('Connection', 'close');
-    return copy;
-  }
+  return withConnectionClose(response);
 }
 
 /** `closeIfBodyUnread` as hono middleware, for every route of an app. */

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import { bodyText } from './limited-body.js';
 import { currentScope } from './request-scope.js';
 
 /** The error codes the API answers with, one per HTTP status it uses. */
@@ -139,7 +140,10 @@ function problems(error: z.ZodError): string {
  * naming the field and the problem.
  */
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<BodyResult<z.infer<S>>> {
-  const text = await c.req.text();
+  const text = await bodyText(c.req);
+  if (text === undefined) {
+    return { ok: false, response: apiError(c, 'invalid_request', 'The request body is not valid UTF-8.') };
+  }
   let json: unknown;
   try {
     json = text.length === 0 ? {} : JSON.parse(text);

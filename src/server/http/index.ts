@@ -14,4 +14,14 @@ export {
   readQuery,
   runFailed,
 } from './http-error.js';
+export {
+  bodyText,
+  DRAIN_MS,
+  decodeUtf8,
+  type LimitBodyOptions,
+  type LimitedBody,
+  limitBody,
+  readLimitedBody,
+  withConnectionClose,
+} from './limited-body.js';
 export { type Caller, currentScope, type RequestScope, runInScope } from './request-scope.js';

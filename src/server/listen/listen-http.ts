@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import { DEFAULT_LIMITS } from '../health/index.js';
 import { type ApiErrorCode, errorBody, errorStatus } from '../http/index.js';
 
 /** Options of `listenHttp`. */
@@ -8,6 +9,11 @@ export interface ListenHttpOptions {
   fetch: (request: Request) => Response | Promise<Response>;
   port: number;
   hostname: string;
+  /**
+   * Milliseconds a client has to send a whole request, headers and body (default 60000): a body that
+   * drips in slower gets a 408 and the connection is closed, so it cannot hold a connection for long.
+   */
+  requestTimeoutMs?: number;
   /** The error body of answers Node and the adapter write themselves (default: the API's JSON error). */
   errorBody?: (code: ApiErrorCode, message: string) => unknown;
 }
@@ -36,7 +42,17 @@ export function listenHttp(options: ListenHttpOptions): Promise<{ server: Server
           })
         : Response.json(body('internal', 'The server failed to handle the request.'), { status: 500 }),
   });
-  const server = createServer({ requireHostHeader: false }, listener);
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutMs;
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      requestTimeout,
+      headersTimeout: Math.min(60_000, requestTimeout),
+      // Node checks the timeouts on this interval (30 s by default, which would stretch a short timeout).
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
+    },
+    listener,
+  );
   const answer = (code: ApiErrorCode, text: string) => JSON.stringify(body(code, text));
   server.on('checkExpectation', (_request, response) => {
     const json = answer('expectation_failed', 'The server supports no Expect header other than "100-continue".');

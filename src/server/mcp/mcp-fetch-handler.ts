@@ -3,7 +3,15 @@ import { HTTPException } from 'hono/http-exception';
 import { redactText, requireOptional } from '../../core/index.js';
 import { type AnyTool, jsonRpcIdOf } from '../../tools/index.js';
 import { type AuthConfig, resolveCaller } from '../caller/index.js';
-import { closeIfBodyUnread, errorStatus } from '../http/index.js';
+import {
+  closeIfBodyUnread,
+  decodeUtf8,
+  errorStatus,
+  MAX_BODY_DEPTH,
+  nestingDepth,
+  readLimitedBody,
+  withConnectionClose,
+} from '../http/index.js';
 import { type CorsConfig, type Refuse, type SecurityConfig, securityMiddleware } from '../security/index.js';
 import { createMcpServer, type McpServerInfo, notifyResourceUpdated } from './create-mcp-server.js';
 import { type McpSessionLimits, mcpSessions, memoryEventStore, newSessionId } from './mcp-sessions.js';
@@ -196,27 +204,28 @@ async function answerStateless(endpoint: McpEndpoint, request: Request, body: un
   }
 }
 
-/** The JSON body, read up to 4 MiB; an error response when it is too big or not JSON. */
+/**
+ * The JSON body, read up to 4 MiB; an error response when it is too big, not UTF-8, not JSON or nested
+ * too deep. A body over the limit is drained when that is cheap, else the answer closes the connection
+ * (see `readLimitedBody`).
+ */
 async function readJson(request: Request): Promise<unknown> {
-  const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > MAX_BODY) return rpcError(413, -32000, `Payload too large: the limit is ${MAX_BODY} bytes.`);
-  if (!request.body) return rpcError(400, -32700, 'Parse error: the request has no body.');
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY) {
-      await reader.cancel();
-      return rpcError(413, -32000, `Payload too large: the limit is ${MAX_BODY} bytes.`);
-    }
-    chunks.push(value);
+  const read = await readLimitedBody(request, MAX_BODY);
+  if (!read.ok) {
+    const tooLarge = rpcError(413, -32000, `Payload too large: the limit is ${MAX_BODY} bytes.`);
+    return read.drained ? tooLarge : withConnectionClose(tooLarge);
   }
+  if (read.bytes.byteLength === 0) return rpcError(400, -32700, 'Parse error: the request has no body.');
+  const text = decodeUtf8(read.bytes);
+  if (text === undefined) return rpcError(400, -32700, 'Parse error: the body is not valid UTF-8.');
+  let json: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    json = JSON.parse(text);
   } catch {
     return rpcError(400, -32700, 'Parse error: the body is not JSON.');
   }
+  if (nestingDepth(json, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    return rpcError(400, -32600, `Invalid Request: the body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
+  }
+  return json;
 }

@@ -1,7 +1,7 @@
 import { assertPeers } from '../../core/index.js';
 import { boundedWait, readinessOf } from '../health/index.js';
-import { isFinished, type RunRecord, type RunService, type RunStore, waitForEnd } from '../records/index.js';
-import { endUnstarted, storeRuns } from '../runs/index.js';
+import { isFinished, type RunRecord, type RunService, type RunStore } from '../records/index.js';
+import { endUnstarted, storeRuns, waitForEnd } from '../runs/index.js';
 import { type QueueRunsContext, type QueueRunsOptions, queueRunsContext } from './queue-runs-context.js';
 import { startQueuedRun } from './start-queued-run.js';
 

@@ -37,17 +37,12 @@ export {
   type ForkRequest,
   type ForkResult,
   type ForkStart,
-  followAnswerParts,
-  followEventPages,
-  followEvents,
   type IdempotencyRequest,
   queuedRun,
   queueFull,
   type RunService,
   type StartRequest,
   type StartResult,
-  waitForEnd,
-  watchChanges,
 } from './run-service.js';
 export type { RunStore } from './run-store.js';
 export { type AgentEntry, resolveAgent, type ServableAgent } from './servable-agent.js';

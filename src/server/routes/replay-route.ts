@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { Agent } from '../../agent/index.js';
 import { type AgentEvent, type EventOf, isThinkflowError } from '../../core/index.js';
 import { type Divergence, firstDivergence, parseTrace, replayModel, replayTools } from '../../trace/index.js';
-import { apiError } from '../http/index.js';
+import { apiError, bodyText } from '../http/index.js';
 import { type AgentEntry, resolveAgent } from '../records/index.js';
 import { noSuchAgent } from './run-routes.js';
 
@@ -35,9 +35,11 @@ export function replayRoute(app: Hono, agents: Record<string, AgentEntry>): void
     const name = c.req.param('name');
     const entry = Object.hasOwn(agents, name) ? agents[name] : undefined;
     if (!entry) return noSuchAgent(c, name);
+    const text = await bodyText(c.req);
+    if (text === undefined) return apiError(c, 'invalid_request', 'The request body is not valid UTF-8.');
     let recorded: AgentEvent[];
     try {
-      recorded = parseTrace(await c.req.text(), 'the request body');
+      recorded = parseTrace(text, 'the request body');
     } catch (error) {
       if (!isThinkflowError(error)) throw error;
       return apiError(c, 'invalid_request', error.message);

@@ -1,8 +1,7 @@
-import type { Context, Hono, Next } from 'hono';
+import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { apiError, NO_RETRY, readBody, readQuery } from '../http/index.js';
 import type { RunService, StartResult } from '../records/index.js';
-import type { WorkflowRuns } from '../workflows/index.js';
 
 /** Body of POST /v1/agents/:name/runs. */
 export const StartRunBody = z.object({
@@ -99,24 +98,8 @@ export function startRefusal(
   }
 }
 
-/** The workflow runs `/v1/runs/:id` also answers for; without them, every run there is an agent run. */
-export type WorkflowLookup = Pick<WorkflowRuns, 'get'> | undefined;
-
-/**
- * The answer for an id that is no agent run (or not the caller's): on to the workflow routes, which
- * answer for their runs at the same paths (and hide another owner's), or a 404 when it is neither.
- */
-export async function notAgentRun(c: Context, next: Next, workflows: WorkflowLookup): Promise<Response | undefined> {
-  const id = c.req.param('id') ?? '';
-  if (workflows && (await workflows.get(id))) return next() as Promise<undefined>;
-  return apiError(c, 'not_found', `No run with id "${id}".`);
-}
-
-/**
- * Starting, reading, cancelling and answering runs. `/v1/runs/:id` (and `/cancel`) is one resource for
- * agent and workflow runs: an agent run is answered here with `kind: 'agent'`, a workflow run passed on.
- */
-export function runRoutes(app: Hono, runs: RunService, workflows?: WorkflowLookup): void {
+/** POST /v1/agents/:name/runs: starts a run of the agent (and waits for it with `?wait=true`). */
+export function startRunRoute(app: Hono, runs: RunService): void {
   app.post('/v1/agents/:name/runs', async (c) => {
     const query = readQuery(c, StartRunQuery);
     if (!query.ok) return query.response;
@@ -132,31 +115,21 @@ export function runRoutes(app: Hono, runs: RunService, workflows?: WorkflowLooku
     }
     return c.json(started.run, 202, { Location: `/v1/runs/${started.run.id}` });
   });
+}
 
-  app.get('/v1/runs/:id', async (c, next) => {
-    const run = await runs.get(c.req.param('id'));
-    return run ? c.json({ ...run, kind: 'agent' }) : notAgentRun(c, next, workflows);
-  });
-
-  app.post('/v1/runs/:id/cancel', async (c, next) => {
-    const run = await runs.cancel(c.req.param('id'));
-    return run ? c.json({ ...run, kind: 'agent' }) : notAgentRun(c, next, workflows);
-  });
-
-  app.post('/v1/runs/:id/approvals', async (c) => {
-    const body = await readBody(c, ApprovalBody);
-    if (!body.ok) return body.response;
-    const id = c.req.param('id');
-    const { questionId, approved, answer } = body.value;
-    const outcome = await runs.answer(id, { questionId, approved, text: answer });
-    if (outcome === 'not_found') return apiError(c, 'not_found', `No run with id "${id}".`);
-    if (outcome === 'no_question') {
-      return apiError(
-        c,
-        'conflict',
-        `Run "${id}" is not waiting on ${questionId ? `question "${questionId}"` : 'exactly one question'}.`,
-      );
-    }
-    return c.json(await runs.get(id));
-  });
+/** POST /v1/runs/:id/approvals for an agent run: answers the question it waits on (an approval or `ask_user`). */
+export async function answerAgentRun(c: Context, runs: RunService, id: string): Promise<Response> {
+  const body = await readBody(c, ApprovalBody);
+  if (!body.ok) return body.response;
+  const { questionId, approved, answer } = body.value;
+  const outcome = await runs.answer(id, { questionId, approved, text: answer });
+  if (outcome === 'not_found') return apiError(c, 'not_found', `No run with id "${id}".`);
+  if (outcome === 'no_question') {
+    return apiError(
+      c,
+      'conflict',
+      `Run "${id}" is not waiting on ${questionId ? `question "${questionId}"` : 'exactly one question'}.`,
+    );
+  }
+  return c.json(await runs.get(id));
 }

@@ -11,16 +11,14 @@ import {
   StartWorkflowBody,
 } from './workflow-wire-schema.js';
 
-/** Where a workflow run is served: the one run resource, and the older path kept as its alias. */
-const RUN_PATHS = ['/v1/runs', '/v1/workflows/runs'] as const;
-
 /** How often an event stream reads the store for events other processes wrote. */
 const EVENT_POLL_MS = 250;
 
 /**
- * Workflow runs over HTTP: list the config's `workflows` and draw one as a graph, start one, read it,
- * resume a suspended one and fork one from a step. The caller owns the runs they start (another principal's run is a 404), and a
- * start or fork with an Idempotency-Key starts at most one run.
+ * Workflow runs over HTTP: list the config's `workflows` and draw one as a graph, start one, and read
+ * one at the older `/v1/workflows/runs/:id` paths (`/v1/runs/:id` serves every run: run-resource.ts).
+ * The caller owns the runs they start (another principal's run is a 404), and a start or fork with an
+ * Idempotency-Key starts at most one run.
  */
 export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
   definitionRoutes(app, runs);
@@ -33,35 +31,48 @@ export function workflowRoutes(app: Hono, runs: WorkflowRuns): void {
     return answerStarted(c, runs, started, { name, wait: read.wait });
   });
 
-  // A workflow run is one of the runs at /v1/runs/:id (the agent routes pass its id on); the
-  // /v1/workflows/runs/:id paths are kept as aliases.
-  for (const base of RUN_PATHS) {
-    app.get(`${base}/:id`, async (c) => {
-      const run = await visibleRun(runs, c.req.param('id'));
-      return run ? c.json({ ...run, kind: 'workflow' }) : noRun(c, c.req.param('id'));
-    });
-    app.get(`${base}/:id/events`, (c) => streamEvents(c, runs));
-    app.post(`${base}/:id/cancel`, (c) => cancel(c, runs));
-  }
+  // A workflow run is one of the runs at /v1/runs/:id (see run-resource.ts); these older paths stay as its aliases.
+  const run = workflowRunHandlers(runs);
+  app.get('/v1/workflows/runs/:id', (c) => run.read(c, c.req.param('id')));
+  app.get('/v1/workflows/runs/:id/events', (c) => run.events(c, c.req.param('id')));
+  app.post('/v1/workflows/runs/:id/cancel', (c) => run.cancel(c, c.req.param('id')));
+}
 
-  app.post('/v1/runs/:id/resume', async (c) => {
-    const read = await readRunRequest(c, ResumeWorkflowBody, { keyed: false });
-    if (!read.ok) return read.response;
-    const id = c.req.param('id');
-    if (!(await visibleRun(runs, id))) return noRun(c, id);
-    const { step, event, payload } = read.body;
-    return orRefusal(c, async () => answerRun(c, runs, await runs.resume(id, { step, event, payload }), read.wait));
-  });
+/** What `/v1/runs/:id` answers for a workflow run (each checks that the caller may see it). */
+export interface WorkflowRunHandlers {
+  read(c: Context, id: string): Promise<Response>;
+  events(c: Context, id: string): Promise<Response>;
+  cancel(c: Context, id: string): Promise<Response>;
+  resume(c: Context, id: string): Promise<Response>;
+  fork(c: Context, id: string): Promise<Response>;
+}
 
-  app.post('/v1/runs/:id/fork', async (c) => {
-    const read = await readRunRequest(c, ForkWorkflowBody, { keyed: true });
-    if (!read.ok) return read.response;
-    const id = c.req.param('id');
-    if (!(await visibleRun(runs, id))) return noRun(c, id);
-    const { fromStep, input } = read.body;
-    const forked = await runs.fork(id, { fromStep, input }, { owner: scope().caller.principal, idempotency: read.key });
-    return answerStarted(c, runs, forked, { name: id, wait: read.wait });
-  });
+/** Reading, following, cancelling, resuming and forking one workflow run. */
+export function workflowRunHandlers(runs: WorkflowRuns): WorkflowRunHandlers {
+  return {
+    async read(c, id) {
+      const run = await visibleRun(runs, id);
+      return run ? c.json({ ...run, kind: 'workflow' }) : noRun(c, id);
+    },
+    events: (c, id) => streamEvents(c, runs, id),
+    cancel: (c, id) => cancel(c, runs, id),
+    async resume(c, id) {
+      const read = await readRunRequest(c, ResumeWorkflowBody, { keyed: false });
+      if (!read.ok) return read.response;
+      if (!(await visibleRun(runs, id))) return noRun(c, id);
+      const { step, event, payload } = read.body;
+      return orRefusal(c, async () => answerRun(c, runs, await runs.resume(id, { step, event, payload }), read.wait));
+    },
+    async fork(c, id) {
+      const read = await readRunRequest(c, ForkWorkflowBody, { keyed: true });
+      if (!read.ok) return read.response;
+      if (!(await visibleRun(runs, id))) return noRun(c, id);
+      const { fromStep, input } = read.body;
+      const owner = scope().caller.principal;
+      const forked = await runs.fork(id, { fromStep, input }, { owner, idempotency: read.key });
+      return answerStarted(c, runs, forked, { name: id, wait: read.wait });
+    },
+  };
 }
 
 /** The served workflows, the caller's workflow runs, and each workflow's graph. */
@@ -107,8 +118,7 @@ function definitionRoutes(app: Hono, runs: WorkflowRuns): void {
 }
 
 /** The run's events as SSE from `Last-Event-ID` (or `?after=`), until it ended or suspended. */
-async function streamEvents(c: Context, runs: WorkflowRuns): Promise<Response> {
-  const id = c.req.param('id') ?? '';
+async function streamEvents(c: Context, runs: WorkflowRuns, id: string): Promise<Response> {
   if (!(await visibleRun(runs, id))) return noRun(c, id);
   const from = c.req.header('Last-Event-ID') ?? c.req.query('after') ?? '0';
   if (!/^\d{1,15}$/.test(from))
@@ -140,8 +150,7 @@ async function streamEvents(c: Context, runs: WorkflowRuns): Promise<Response> {
   });
 }
 
-async function cancel(c: Context, runs: WorkflowRuns): Promise<Response> {
-  const id = c.req.param('id') ?? '';
+async function cancel(c: Context, runs: WorkflowRuns, id: string): Promise<Response> {
   if (!(await visibleRun(runs, id))) return noRun(c, id);
   return orRefusal(c, async () => {
     const run = await runs.cancel(id);

@@ -1,7 +1,7 @@
 import { writeStderr } from '../../core/index.js';
 import type { ServerLimits } from '../health/index.js';
-import type { RunRecord } from '../records/index.js';
-import { type AgentEntry, type RunService, type RunStore, waitForEnd } from '../records/index.js';
+import type { AgentEntry, RunRecord, RunService, RunStore } from '../records/index.js';
+import { waitForEnd } from './follow-run.js';
 import { ended, type LocalRunsContext, lane, localRunsContext, pump, startInLane, track } from './local-lanes.js';
 import { storeRuns } from './store-runs.js';
 import { endUnstarted } from './synthetic-result.js';

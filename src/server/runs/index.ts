@@ -1,9 +1,17 @@
-/** Runs in this process: the local run service, one run's execution, continuation, forks, answers, retention. */
+/** Running and following runs: the local run service, one run's execution, continuation, forks, answers, retention, waiting for a run and following its events. */
 export { schemaOf } from './caller-run-options.js';
 export { type ChangeSignal, createChangeSignal } from './change-signal.js';
 export { answerCalls, type CallAnswer, continueAfterQuestion, type RunContinuation } from './continue-run.js';
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
 export { executeRun } from './execute-run.js';
+export {
+  type ChangeWatch,
+  followAnswerParts,
+  followEventPages,
+  followEvents,
+  waitForEnd,
+  watchChanges,
+} from './follow-run.js';
 export { keepConversation } from './keep-conversation.js';
 export { createDeltaRedactor } from './redact-deltas.js';
 export {

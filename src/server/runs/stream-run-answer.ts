@@ -1,6 +1,7 @@
 import { yieldTurn } from '../../core/index.js';
 import { type AnswerDelta, createAnswerReader } from '../../protocols/index.js';
-import { isFinished, type PendingQuestion, type RunRecord, type RunService, watchChanges } from '../records/index.js';
+import { isFinished, type PendingQuestion, type RunRecord, type RunService } from '../records/index.js';
+import { watchChanges } from './follow-run.js';
 
 /** Tokens the model calls of an answer used; `estimated` when a model did not report them. */
 export interface AnswerUsage {

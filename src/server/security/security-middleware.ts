@@ -54,7 +54,8 @@ const FRAME_POLICY = "frame-ancestors 'none'";
  * - a request that changes state (not GET/HEAD/OPTIONS) from a foreign `Origin` answers 403 (`null`
  *   is foreign; the server's own origin and `cors.origins` are not);
  * - a body whose type is not JSON (or a type its route declares) answers 415: a page can post
- *   `text/plain` or a form anywhere without asking, but not `application/json`;
+ *   `text/plain` or a form anywhere without asking, but not `application/json`; so does a compressed
+ *   body (`Content-Encoding`), which no route decodes;
  * - CORS answers only for `cors.origins`, preflight included.
  * Every answer also says it may not be framed or sniffed. Mount it first: `app.use('*', securityMiddleware())`.
  */
@@ -94,6 +95,16 @@ export function securityMiddleware(options: SecurityOptions = {}): MiddlewareHan
         c,
         'unsupported_media_type',
         `The request body must be JSON: send "Content-Type: application/json"${type ? ` (got "${type}")` : ' (none was sent)'}.`,
+      );
+    }
+    const coding = request.headers.get('content-encoding')?.trim().toLowerCase();
+    if (type !== undefined && coding && coding !== 'identity') {
+      // The body is never decoded (no gzip bomb to inflate): say so, as RFC 7694 asks, instead of a JSON error.
+      return refuse(
+        c,
+        'unsupported_media_type',
+        `The server reads request bodies as they are sent: send the body without Content-Encoding (got "${coding}").`,
+        { 'Accept-Encoding': 'identity' },
       );
     }
     await next();

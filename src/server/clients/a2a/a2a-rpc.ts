@@ -11,6 +11,7 @@ import {
   jsonRpcIdOf,
   toV1Task,
 } from '../../../tools/index.js';
+import { bodyText, MAX_BODY_DEPTH, nestingDepth } from '../../http/index.js';
 import type { RunRecord } from '../../records/index.js';
 import { beginTask } from './a2a-begin.js';
 import { type A2aContext, type RpcError, type RpcId, rpcError } from './a2a-context.js';
@@ -74,12 +75,20 @@ async function readRequest(
   c: Context,
   reply: (id: RpcId, body: RpcBody) => Response,
 ): Promise<{ ok: true; request: JsonRpcRequest } | { ok: false; response: Response }> {
+  const text = await bodyText(c.req);
+  if (text === undefined) {
+    return { ok: false, response: reply(null, { error: rpcError(A2A_ERRORS.parse, 'The body is not valid UTF-8.') }) };
+  }
   let json: unknown;
   try {
-    json = JSON.parse(await c.req.text());
+    json = JSON.parse(text);
   } catch (error) {
     const why = `The body is not JSON: ${error instanceof Error ? error.message : String(error)}`;
     return { ok: false, response: reply(null, { error: rpcError(A2A_ERRORS.parse, why) }) };
+  }
+  if (nestingDepth(json, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+    const why = `The request is nested deeper than ${MAX_BODY_DEPTH} levels.`;
+    return { ok: false, response: reply(null, { error: rpcError(A2A_ERRORS.invalidRequest, why) }) };
   }
   const request = JsonRpcRequest.safeParse(json);
   if (request.success) return { ok: true, request: request.data };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/core/index.js';
 import type { RunRecord, StoredEvent } from '../../../src/server/records/run-record.js';
-import { followEventPages } from '../../../src/server/records/run-service.js';
 import { createChangeSignal } from '../../../src/server/runs/change-signal.js';
+import { followEventPages } from '../../../src/server/runs/follow-run.js';
 import { streamRunAnswer } from '../../../src/server/runs/stream-run-answer.js';
 
 const at = { runId: 'r', ts: 0, step: 0 };

@@ -4,9 +4,9 @@ import type { Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
 import { type AnswerPart, type AnswerPartReader, createAnswerPartReader } from '../../../protocols/index.js';
 import { apiError } from '../../http/index.js';
-import { followAnswerParts, type RunService } from '../../records/index.js';
+import type { RunService } from '../../records/index.js';
 import { agentRunOf, continueAnswered, readAgentRequest, startRefusal } from '../../routes/index.js';
-import { type CallAnswer, keepConversation } from '../../runs/index.js';
+import { type CallAnswer, followAnswerParts, keepConversation } from '../../runs/index.js';
 import {
   UI_STREAM_HEADERS,
   type UiMessage,

@@ -1,8 +1,9 @@
 import type { Context, Hono } from 'hono';
+import { A2A_ERRORS } from '../../../tools/index.js';
 import { apiError } from '../../http/index.js';
 import { unknownAgent } from '../../routes/index.js';
 import { agentCard } from './a2a-card.js';
-import { type A2aContext, type A2aRouteContext, a2aTaskBook } from './a2a-context.js';
+import { type A2aContext, type A2aRouteContext, a2aTaskBook, rpcError } from './a2a-context.js';
 import { answerRpc } from './a2a-rpc.js';
 
 /**
@@ -17,6 +18,14 @@ import { answerRpc } from './a2a-rpc.js';
  * question, puts the task in `input-required` with the question as its status message; a message
  * on the same `taskId` answers it (for approvals "yes"/"no" or a data part `{ approved }`).
  */
+/**
+ * The 413 of an A2A endpoint: a JSON-RPC error (-32600, Invalid Request, with id null: the request was
+ * not read), since an A2A client reads every answer of the endpoint as JSON-RPC.
+ */
+export function a2aTooLarge(c: Context, message: string): Response {
+  return c.json({ jsonrpc: '2.0', id: null, error: rpcError(A2A_ERRORS.invalidRequest, message) }, 413);
+}
+
 export function a2aRoutes(app: Hono, route: A2aRouteContext): void {
   const ctx: A2aContext = { ...route, book: a2aTaskBook() };
   const { runs } = ctx;

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { AnswerPart } from '../../../protocols/index.js';
 import { type A2aMessage, type A2aResult, type A2aTaskState, toV1StreamResponse } from '../../../tools/index.js';
-import { followAnswerParts } from '../../records/index.js';
+import { followAnswerParts } from '../../runs/index.js';
 import type { A2aContext, Begun, RpcId } from './a2a-context.js';
 import { settledQuestion } from './a2a-settled.js';
 import { toTask } from './a2a-task.js';

@@ -1,2 +1,0 @@
-/** A2A (agent to agent) over JSON-RPC. */
-export { a2aRoutes } from './a2a-route.js';
