@@ -36,6 +36,7 @@ export const OPTIONAL_FEATURES = {
   tokenizer: { name: 'Exact token counts', verb: 'need', packages: ['gpt-tokenizer@^4.0.0'] },
   code: { name: 'Code mode', verb: 'needs', packages: ['quickjs-emscripten@^0.32.0'] },
   codeTypes: { name: 'TypeScript in code mode', verb: 'needs', packages: ['esbuild@^0.28.2'] },
+  html: { name: 'The http_get tool', verb: 'needs', packages: ['html-to-text@^10.0.1'] },
 } as const satisfies Record<string, OptionalFeature>;
 
 /** A feature built on optional peers. */
@@ -78,7 +79,7 @@ function peerRequire(feature: string): NodeJS.Require {
 
 /**
  * Loads one of thinkflow's own (regular) dependencies on first use rather than at import, for packages
- * that take long to load and that most runs never need (mathjs, better-sqlite3, yaml, html-to-text).
+ * that take long to load and that most runs never need (mathjs, better-sqlite3, yaml).
  */
 export function requireDependency<T>(name: string): T {
   return peerRequire(`Loading ${name}`)(name) as T;
