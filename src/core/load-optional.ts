@@ -37,6 +37,7 @@ export const OPTIONAL_FEATURES = {
   code: { name: 'Code mode', verb: 'needs', packages: ['quickjs-emscripten@^0.32.0'] },
   codeTypes: { name: 'TypeScript in code mode', verb: 'needs', packages: ['esbuild@^0.28.2'] },
   html: { name: 'The http_get tool', verb: 'needs', packages: ['html-to-text@^10.0.1'] },
+  search: { name: 'The search_documents tool', verb: 'needs', packages: ['minisearch@^7.2.0'] },
 } as const satisfies Record<string, OptionalFeature>;
 
 /** A feature built on optional peers. */
