@@ -68,6 +68,7 @@ const LAYERS = [
   'protocols',
   'code',
   'memory',
+  'skills',
   'cache',
   'trace',
   'eval',
@@ -97,7 +98,7 @@ describe('architecture', () => {
 
   it('nothing below agent/ imports agent/, server/ or cli/', () => {
     // eval/ runs cases through a function the caller passes (the CLI builds the Agent), so it stays below agent/.
-    const below = new Set(['core', 'llm', 'tools', 'protocols', 'code', 'memory', 'cache', 'trace', 'eval']);
+    const below = new Set(['core', 'llm', 'tools', 'protocols', 'code', 'memory', 'skills', 'cache', 'trace', 'eval']);
     const bad: string[] = [];
     for (const file of all) {
       if (!below.has(moduleOf(file))) continue;
@@ -242,6 +243,66 @@ describe('architecture', () => {
         .filter(({ file, to }) => roomOf(file) !== roomOf(to) && floorOf(roomOf(to)) >= floorOf(roomOf(file)))
         .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
       expect(bad).toEqual([]);
+    });
+  });
+
+  describe('the agent wing: rooms by concept', () => {
+    const AGENT = join(SRC, 'agent');
+    // Each room imports only rooms on lower floors: the guards, the guardrails and the tool router first, then what a
+    // run is (options, state, config), the calls a step makes, the step itself, durable runs and teams over them,
+    // planning over those, and the Agent, its loop and the supervisor at the root on top.
+    const FLOORS: string[][] = [
+      ['guards', 'guardrails', 'routing'],
+      ['run'],
+      ['calls'],
+      ['step', 'durable', 'team'],
+      ['plan'],
+      ['.'],
+    ];
+    const floorOf = (room: string) => FLOORS.findIndex((floor) => floor.includes(room));
+    const agentFiles = all.filter((f) => f.startsWith(AGENT + sep));
+    /** The room (top folder under src/agent, `.` for the root) a file stands in. */
+    const roomOf = (file: string) => {
+      const parts = relative(AGENT, file).split(sep);
+      return parts.length === 1 ? '.' : parts[0];
+    };
+    const crossings = agentFiles.flatMap((file) =>
+      imports(file).flatMap((spec) => {
+        const to = resolveImport(file, spec);
+        return to?.startsWith(AGENT + sep) && dirname(to) !== dirname(file) ? [{ file, spec, to }] : [];
+      }),
+    );
+    const upward = (list: typeof crossings) =>
+      list
+        .filter(({ file, to }) => roomOf(file) !== roomOf(to) && floorOf(roomOf(to)) >= floorOf(roomOf(file)))
+        .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
+
+    it('src/agent/ keeps only the Agent, its loop, the supervisor and the entry at its root', () => {
+      const root = readdirSync(AGENT).filter((name) => name.endsWith('.ts'));
+      expect(root.sort()).toEqual(['agent.ts', 'index.ts', 'run-loop.ts', 'supervisor.ts']);
+    });
+
+    it('every agent folder is a room on a floor, with an index.ts', () => {
+      const rooms = [...new Set(agentFiles.map(roomOf))].sort();
+      expect(rooms.filter((room) => floorOf(room) < 0)).toEqual([]);
+      expect(rooms.filter((room) => room !== '.' && !existsSync(join(AGENT, room, 'index.ts')))).toEqual([]);
+    });
+
+    it('a file leaves its folder only through the index.ts of the folder it imports', () => {
+      const bad = crossings
+        .filter(({ to }) => dirname(to) === AGENT || to !== join(AGENT, roomOf(to), 'index.ts'))
+        .map(({ file, spec }) => `${relative(SRC, file)} -> ${spec}`);
+      expect(bad).toEqual([]);
+    });
+
+    it('rooms import only rooms on lower floors', () => {
+      expect(upward(crossings)).toEqual([]);
+    });
+
+    it('the floor check finds an upward import', () => {
+      const run = join(AGENT, 'run', 'run-state.ts');
+      const planted = { file: run, spec: '../step/index.js', to: join(AGENT, 'step', 'index.ts') };
+      expect(upward([planted])).toEqual(['agent/run/run-state.ts -> ../step/index.js']);
     });
   });
 

@@ -5,38 +5,46 @@ import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { Skill } from '../skills/index.js';
+import { resolveSkills } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
-import { type AsToolOptions, agentAsTool } from './agent-as-tool.js';
-import type { AgentOptions, RunOptions } from './agent-options.js';
-import { announceQuestions } from './announce-questions.js';
-import { streamRun } from './event-channel.js';
-import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './fork-run.js';
-import { handoffTools, runHandoff } from './handoff-tools.js';
-import type { RunTools } from './loop-config.js';
-import { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
-import { newRunId } from './new-run-id.js';
-import { observationLimitFor, observationTokensFor } from './observation-limit-for.js';
-import { outputResponseFormat, outputSchemaBlock } from './output-schema-block.js';
-import { recallResultTool } from './recall-result.js';
-import { searchToolsBuiltin } from './routing/search-tools-tool.js';
-import { createToolRouter, type ToolRouter } from './routing/tool-router.js';
-import { type RunBuiltin, runBuiltins } from './run-builtins.js';
-import { runLoop } from './run-loop.js';
+import {
+  createRunTools,
+  observationLimitFor,
+  observationTokensFor,
+  type RunBuiltin,
+  recallResultTool,
+  runBuiltins,
+  searchToolsBuiltin,
+  skillBuiltins,
+  skillsCatalog,
+} from './calls/index.js';
+import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './durable/index.js';
+import { createToolRouter, type ToolRouter } from './routing/index.js';
+import type { AgentOptions, RunOptions, RunTools } from './run/index.js';
 import {
   addChildUsage,
   createRunState,
   type Emit,
   event,
   fanOut,
+  newRunId,
   type RunState,
   remainingBudget,
-} from './run-state.js';
-import { createRunTools } from './run-tools.js';
-import { resolveSkills } from './skills/resolve-skills.js';
-import { skillBuiltins, skillsCatalog } from './skills/skill-builtins.js';
-import { summarizeWithModel } from './summarize-with-model.js';
-import { systemPromptFor } from './system-prompt-cache.js';
+  streamRun,
+} from './run/index.js';
+import { runLoop } from './run-loop.js';
+import {
+  announceQuestions,
+  outputResponseFormat,
+  outputSchemaBlock,
+  recallFor,
+  sessionTurn,
+  storeOutcome,
+  summarizeWithModel,
+  systemPromptFor,
+} from './step/index.js';
+import { type AsToolOptions, agentAsTool, handoffTools, runHandoff } from './team/index.js';
 
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 

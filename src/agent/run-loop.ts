@@ -1,24 +1,35 @@
-import { type RunResult, type Step, withFields } from '../core/index.js';
+import type { RunResult } from '../core/index.js';
 import { replyLanguage } from '../protocols/index.js';
-import { askModel } from './ask-model.js';
-import { bestEffortAnswer } from './best-effort-answer.js';
-import type { PromptHead } from './build-messages.js';
-import { countRepair } from './count-repair.js';
-import { endRun, failure } from './end-run.js';
-import { finishPendingStep } from './finish-pending-step.js';
-import { guardText } from './guardrails/index.js';
+import { guardText, registerOffered, runStepTools } from './calls/index.js';
+import { finishPendingStep } from './durable/index.js';
 import { budgetGuard, invalidStreakGuard, maxStepsGuard, type StopReason } from './guards/index.js';
-import { ABORTED } from './link-abort.js';
-import { createRunContext, type Emit, type LoopConfig, sampling } from './loop-config.js';
-import { nextStep } from './next-step.js';
-import { prepareStep, stepState, systemMessage } from './prepare-step.js';
-import { questionMessage } from './question-message.js';
-import { reflect } from './reflect.js';
-import { registerOffered } from './run-builtins.js';
-import { event, type RunState } from './run-state.js';
-import { runStepTools } from './run-tools.js';
+import {
+  ABORTED,
+  announceRun,
+  createRunContext,
+  type Emit,
+  endRun,
+  event,
+  failure,
+  type LoopConfig,
+  type PromptHead,
+  type RunState,
+} from './run/index.js';
+import {
+  askModel,
+  bestEffortAnswer,
+  countRepair,
+  newStep,
+  nextStep,
+  prepareStep,
+  questionMessage,
+  reflect,
+  stepRequest,
+  stepState,
+  systemMessage,
+} from './step/index.js';
 
-export type { Emit, LoopConfig } from './loop-config.js';
+export type { Emit, LoopConfig } from './run/index.js';
 
 /**
  * The agent loop, top to bottom: prepare the step, ask the model, read the reply, then finish,
@@ -36,13 +47,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
     edited: state.edited,
   };
   const stopSequences = protocol.stop?.(language);
-  if (!state.silent) {
-    const tools = config.tools.registry.list().map((t) => t.name);
-    const start = { input: state.input, agent: options.name, model: model.id, protocol: protocol.name, tools };
-    emit(event(state, 'run_start', state.forkedFrom ? withFields(start, { forkedFrom: state.forkedFrom }) : start));
-  }
-  if (config.recalled?.length) emit(event(state, 'memory_recall', { memories: config.recalled }));
-  for (const w of config.warnings ?? []) emit(event(state, 'warning', w));
+  announceRun(state, config, emit);
 
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;
@@ -75,35 +80,15 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       if (ctx.checkpoints) await ctx.checkpoints.save(state);
 
       // 2. Ask the model.
-      const { model: stepModel, messages, tools, specs } = prepared;
-      const promptTools = tools ? undefined : specs;
-      const request = {
-        messages,
-        tools,
-        promptTools,
-        stop: stopSequences,
-        protocol: protocol.name,
-        responseFormat: config.responseFormat,
-        ...sampling(options),
-        signal: abort.signal,
-      };
+      const request = stepRequest(config, prepared, { stop: stopSequences, signal: abort.signal });
       const streaming = options.streaming ?? true;
-      const response = await askModel(ctx, { model: stepModel, request, step: index, streaming });
+      const response = await askModel(ctx, { model: prepared.model, request, step: index, streaming });
 
       // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).
-      const reply = nextStep(protocol.readReply(response, { tools: specs }), { raw: response.text, config });
+      const read = protocol.readReply(response, { tools: prepared.specs });
+      const reply = nextStep(read, { raw: response.text, config });
       if (reply.thought) emit(event(state, 'thought', { step: index, text: reply.thought }));
-      const step: Step = {
-        index,
-        kind: reply.type,
-        raw: response.text,
-        rawToolCalls: response.toolCalls,
-        reasoning: response.reasoning,
-        providerItems: response.providerItems,
-        thought: reply.thought,
-        toolCalls: [],
-        usage: response.usage,
-      };
+      const step = newStep(index, reply, response);
       countRepair(ctx, reply, step);
 
       // 4. Finish, correct, or run the tools.

@@ -1,7 +1,7 @@
 import { ConfigError } from '../core/index.js';
 import type { AnyTool } from '../tools/index.js';
 import { Agent } from './agent.js';
-import type { AgentOptions } from './agent-options.js';
+import type { AgentOptions } from './run/index.js';
 
 /** A named worker: an agent with its own model and tools, and what it is good at. */
 export interface SupervisorWorker {

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { Agent } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
-import { loadSkills } from '../skills/index.js';
+import { loadSkills } from '../skills/node.js';
 import { colorsFor, useColor } from './colors.js';
 import { dataDir } from './data-dir.js';
 import { EXIT_CODES, EXIT_CODES_HELP, exitCodeForStatus } from './exit-codes.js';

@@ -1,6 +1,6 @@
 /**
- * Agent Skills on disk (Node only: it reads folders). The root entry imports only the `Skill` type;
- * an agent given skill folders loads this module on its first run.
+ * Agent Skills: the `Skill` type and the agent's resolver, on every runtime. The loader that reads
+ * `SKILL.md` folders from disk is the Node face (`node.ts`); an agent given skill folders loads it on its first run.
  */
-export { loadSkills, parseSkillMarkdown } from './load-skills.js';
+export { resolveSkills } from './resolve-skills.js';
 export type { Skill } from './skill.js';

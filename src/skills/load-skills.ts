@@ -1,81 +1,30 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../core/index.js';
 import { resolveInRoot } from '../tools/node.js';
+import { readSkillMarkdown, type SkillData } from './read-skill-markdown.js';
 import type { Skill } from './skill.js';
 
-/** The frontmatter fields the Agent Skills specification defines. */
-const FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
-const NAME = /^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+)*$/u;
-/** Files of a skill read whole; past this they are cut with a note. */
 const MAX_FILE_CHARS = 100_000;
 const MAX_LISTED_FILES = 200;
-
-type SkillData = Omit<Skill, 'files' | 'readFile'>;
+/** How deep below a given folder skills are looked for (`repo/skills/pdf/SKILL.md` is two levels down). */
+const MAX_DEPTH = 3;
 
 const invalid = (file: string, problem: string) =>
   new ConfigError({ message: `Invalid skill ${file}: ${problem} (see https://agentskills.io/specification).` });
 
 /**
- * Reads a `SKILL.md` text and checks its frontmatter against the Agent Skills specification: `name`
- * (1–64 lowercase letters, digits and single hyphens, the same as the folder's name) and `description`
+ * Reads a `SKILL.md` text and checks its frontmatter strictly against the Agent Skills specification:
+ * `name` (1–64 lowercase letters, digits and single hyphens, the same as the folder's name) and `description`
  * (1–1024 characters) are required; `license`, `compatibility` (≤ 500 characters), `metadata` (string
  * values) and `allowed-tools` (space-separated) are optional; any other field is refused. Throws a
- * `ConfigError` naming the file and the problem.
+ * `ConfigError` naming the file and the first problem: a validator for skill authors. `loadSkills` reads
+ * the same rules leniently.
  */
 export function parseSkillMarkdown(text: string, where: { file: string; folder: string }): SkillData {
-  const { file, folder } = where;
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!match) throw invalid(file, 'it must start with YAML frontmatter between two "---" lines');
-  let data: unknown;
-  try {
-    data = parseYaml(match[1]);
-  } catch (error) {
-    throw invalid(file, `its frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (!data || typeof data !== 'object' || Array.isArray(data))
-    throw invalid(file, 'its frontmatter must be a mapping');
-  const fields = data as Record<string, unknown>;
-  const unknown = Object.keys(fields).filter((k) => !FIELDS.has(k));
-  if (unknown.length)
-    throw invalid(file, `unknown frontmatter field "${unknown[0]}"; allowed: ${[...FIELDS].join(', ')}`);
-  const { name, description, license, compatibility, metadata } = fields;
-  if (typeof name !== 'string' || name.length === 0) throw invalid(file, '"name" is required');
-  if (name.length > 64 || !NAME.test(name)) {
-    throw invalid(
-      file,
-      `"name" must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one (got "${name}")`,
-    );
-  }
-  if (name !== folder) throw invalid(file, `"name" must match its folder's name "${folder}" (got "${name}")`);
-  if (typeof description !== 'string' || !description.trim()) throw invalid(file, '"description" is required');
-  if (description.length > 1024)
-    throw invalid(file, `"description" must be at most 1024 characters (got ${description.length})`);
-  if (license !== undefined && typeof license !== 'string') throw invalid(file, '"license" must be a string');
-  if (compatibility !== undefined && (typeof compatibility !== 'string' || compatibility.length > 500)) {
-    throw invalid(file, '"compatibility" must be a string of at most 500 characters');
-  }
-  if (
-    metadata !== undefined &&
-    (typeof metadata !== 'object' || metadata === null || Object.values(metadata).some((v) => typeof v !== 'string'))
-  ) {
-    throw invalid(file, '"metadata" must map names to strings');
-  }
-  const allowed = fields['allowed-tools'];
-  if (allowed !== undefined && typeof allowed !== 'string') {
-    throw invalid(file, '"allowed-tools" must be a space-separated string of tool names');
-  }
-  return {
-    name,
-    description: description.trim(),
-    ...(allowed ? { allowedTools: allowed.split(/[\s,]+/).filter(Boolean) } : {}),
-    ...(license ? { license } : {}),
-    ...(compatibility ? { compatibility } : {}),
-    ...(metadata ? { metadata: metadata as Record<string, string> } : {}),
-    body: text.slice(match[0].length).trim(),
-    file,
-  };
+  const { skill, problems } = readSkillMarkdown(text, where);
+  if (problems.length || !skill) throw invalid(where.file, problems[0]?.message ?? 'it cannot be read');
+  return skill;
 }
 
 /** The skill's files, relative to its folder, symbolic links not followed. */
@@ -109,11 +58,41 @@ function fileReader(root: string) {
   };
 }
 
-/** Loads the skill in `folder` (which holds a SKILL.md). */
-async function loadSkill(folder: string): Promise<Skill> {
+/** A skill that breaks a rule of the specification: loaded as the reference clients load it, or skipped. */
+export interface SkillWarning {
+  /** The `SKILL.md` it concerns. */
+  file: string;
+  message: string;
+  /** True when the skill could not be used at all and was left out. */
+  skipped: boolean;
+}
+
+export interface LoadSkillsOptions {
+  /**
+   * Refuse any skill that breaks a rule of the specification, with a `ConfigError` (a validator's reading).
+   * By default a skill is read as leniently as the reference clients read it: each broken rule is a warning,
+   * and a skill that cannot be used (no frontmatter, no description) is skipped with one.
+   */
+  strict?: boolean;
+  /** Called with each warning (the agent turns them into `warning` events). */
+  onWarning?(warning: SkillWarning): void;
+}
+
+/** Reads the skill in `folder` (which holds a SKILL.md): the skill, or undefined when it was skipped. */
+async function loadSkill(folder: string, options: LoadSkillsOptions): Promise<Skill | undefined> {
   const file = path.join(folder, 'SKILL.md');
-  const data = parseSkillMarkdown(await readFile(file, 'utf8'), { file, folder: path.basename(folder) });
-  return { ...data, files: await listFiles(folder), readFile: fileReader(folder) };
+  const where = { file, folder: path.basename(folder) };
+  const text = await readFile(file, 'utf8').catch((error: Error) => error);
+  const reading =
+    typeof text === 'string'
+      ? readSkillMarkdown(text, where)
+      : { problems: [{ severity: 'error' as const, message: `it cannot be read (${text.message})` }] };
+  if (options.strict && reading.problems.length) throw invalid(file, reading.problems[0].message);
+  for (const problem of reading.problems) {
+    options.onWarning?.({ file, message: `${problem.message}.`, skipped: !reading.skill });
+  }
+  if (!reading.skill) return undefined;
+  return { ...reading.skill, files: await listFiles(folder), readFile: fileReader(folder) };
 }
 
 const hasSkillFile = (folder: string) =>
@@ -122,35 +101,66 @@ const hasSkillFile = (folder: string) =>
     () => false,
   );
 
+/** The skill folders at or below `folder`: a folder with a SKILL.md is a skill and is not looked into further. */
+async function findSkillFolders(folder: string, depth = 0): Promise<string[]> {
+  if (await hasSkillFile(folder)) return [folder];
+  if (depth >= MAX_DEPTH) return [];
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  const found: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    found.push(...(await findSkillFolders(path.join(folder, entry.name), depth + 1)));
+  }
+  return found;
+}
+
 /**
- * Loads Agent Skills from folders: each folder is a skill (it holds a `SKILL.md`) or holds skills (its
- * subfolders that do). Frontmatter is checked against the specification; a bad one throws a `ConfigError`
- * naming the file, as do two skills of one name. Nothing in a skill is run: scripts are files to read.
+ * Loads Agent Skills from folders: each folder is a skill (it holds a `SKILL.md`) or holds skills (folders
+ * below it, up to three levels down, that do). A skill that breaks a rule of the specification is read as
+ * leniently as the reference clients read it, and each broken rule is a warning (`onWarning`); one that
+ * cannot be used is skipped with a warning; of two skills with one name the first is kept. A folder that is
+ * missing, or that holds no usable skill, is a `ConfigError`. Nothing in a skill is run: scripts are files to read.
  *
  * @example
- * const skills = await loadSkills('./skills');
+ * const skills = await loadSkills('./skills', { onWarning: (w) => console.warn(w.file, w.message) });
  * const agent = new Agent({ model, skills });
  */
-export async function loadSkills(folders: string | readonly string[]): Promise<Skill[]> {
+export async function loadSkills(
+  folders: string | readonly string[],
+  options: LoadSkillsOptions = {},
+): Promise<Skill[]> {
   const skills: Skill[] = [];
+  const seen = new Map<string, string>();
   for (const folder of typeof folders === 'string' ? [folders] : folders) {
     const info = await stat(folder).catch(() => undefined);
     if (!info?.isDirectory()) throw new ConfigError({ message: `The skills folder ${folder} does not exist.` });
-    if (await hasSkillFile(folder)) {
-      skills.push(await loadSkill(folder));
-      continue;
+    const found: Skill[] = [];
+    const skipped: string[] = [];
+    for (const dir of await findSkillFolders(folder)) {
+      const skill = await loadSkill(dir, {
+        ...options,
+        onWarning: (w) => {
+          if (w.skipped) skipped.push(`${w.file}: ${w.message}`);
+          options.onWarning?.(w);
+        },
+      });
+      if (skill) found.push(skill);
     }
-    const entries = await readdir(folder, { withFileTypes: true });
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const sub = path.join(folder, entry.name);
-      if (entry.isDirectory() && (await hasSkillFile(sub))) skills.push(await loadSkill(sub));
+    if (found.length === 0) {
+      const why = skipped.length ? ` Skipped: ${skipped.join(' ')}` : ' No folder below it holds a SKILL.md.';
+      throw new ConfigError({ message: `The skills folder ${folder} holds no usable skill.${why}` });
     }
-  }
-  const seen = new Map<string, string>();
-  for (const skill of skills) {
-    const other = seen.get(skill.name);
-    if (other) throw new ConfigError({ message: `Two skills are named "${skill.name}": ${other} and ${skill.file}.` });
-    seen.set(skill.name, skill.file);
+    for (const skill of found) {
+      const other = seen.get(skill.name);
+      if (!other) {
+        seen.set(skill.name, skill.file);
+        skills.push(skill);
+        continue;
+      }
+      const message = `Two skills are named "${skill.name}": ${other} and ${skill.file}.`;
+      if (options.strict) throw new ConfigError({ message });
+      options.onWarning?.({ file: skill.file, message: `${message} The first is kept.`, skipped: true });
+    }
   }
   return skills;
 }

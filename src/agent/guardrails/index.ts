@@ -1,3 +1,2 @@
-export { guardText, guardToolCalls } from './apply-guardrails.js';
 export type { GuardedCall, Guardrail, Guardrails, GuardrailVerdict } from './guardrail.js';
 export { type ModelJudgeOptions, modelJudge } from './model-judge.js';

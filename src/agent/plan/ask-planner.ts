@@ -1,7 +1,7 @@
 import type { Message, ModelResponse } from '../../core/index.js';
 import type { Model } from '../../llm/index.js';
-import { askModel } from '../ask-model.js';
-import type { RunScope } from '../run-state.js';
+import type { RunScope } from '../run/index.js';
+import { askModel } from '../step/index.js';
 
 /** What every planner call needs: the planning run's state, where events go, and its signal. */
 export type PlannerCall = RunScope;

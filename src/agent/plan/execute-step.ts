@@ -1,9 +1,8 @@
 import { addStats, type RunResult } from '../../core/index.js';
 import type { Language } from '../../protocols/index.js';
-import type { Agent } from '../agent.js';
-import { tighter } from '../agent-as-tool.js';
 import type { Budget } from '../guards/index.js';
-import { addChildUsage } from '../run-state.js';
+import { addChildUsage } from '../run/index.js';
+import { type RunnableAgent, tighter } from '../team/index.js';
 import type { PlannerCall } from './ask-planner.js';
 import { type PlanView, planPrompts } from './plan-prompts.js';
 import type { StepResult } from './step-result.js';
@@ -14,7 +13,7 @@ import type { StepResult } from './step-result.js';
  * the planning run has left, and its usage and stats are added to the planning run's.
  */
 export async function executeStep(
-  executor: Agent,
+  executor: RunnableAgent,
   view: PlanView,
   options: { index: number; language: Language; remaining: Budget | undefined },
   call: PlannerCall,

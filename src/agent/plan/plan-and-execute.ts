@@ -1,6 +1,6 @@
 import { ConfigError } from '../../core/index.js';
-import { agentAsTool } from '../agent-as-tool.js';
-import { streamRun } from '../event-channel.js';
+import { streamRun } from '../run/index.js';
+import { agentAsTool } from '../team/index.js';
 import type { PlanAndExecute, PlanAndExecuteOptions } from './plan-options.js';
 import { runPlan } from './run-plan.js';
 

@@ -1,17 +1,21 @@
 import type { AgentEvent, RunResult } from '../../core/index.js';
 import type { Model } from '../../llm/index.js';
 import type { Language } from '../../protocols/index.js';
-import type { Tool } from '../../tools/index.js';
-import type { Agent } from '../agent.js';
-import type { AsToolOptions } from '../agent-as-tool.js';
-import type { Budget, RunOptions } from '../agent-options.js';
+import type { Tool, ToolRegistry } from '../../tools/index.js';
+import type { Budget, RunOptions } from '../run/index.js';
+import type { AsToolOptions, RunnableAgent } from '../team/index.js';
+
+/** The part of an Agent that runs plan steps (kept structural, so plan/ does not import agent.ts). */
+export interface PlanExecutor extends RunnableAgent {
+  readonly tools: Pick<ToolRegistry, 'specs'>;
+}
 
 /** Options for `planAndExecute()`. */
 export interface PlanAndExecuteOptions {
   /** Writes the numbered plan (JSON `{ "steps": [...] }`) and, at the end, the answer from the results. */
   planner: Model;
   /** Runs each plan step as its own ReAct run; its events nest under the planning run. */
-  executor: Agent;
+  executor: PlanExecutor;
   /** Decides after each step: continue, revise the remaining plan, or finish. Default: the planner. */
   replanner?: Model;
   /** Most plan steps written and executed before the run ends `max_steps`. Default 8. */

@@ -1,8 +1,6 @@
 import type { RunResult } from '../../core/index.js';
-import { endRun, failure } from '../end-run.js';
 import { budgetGuard, type StopReason } from '../guards/index.js';
-import { ABORTED, linkAbort } from '../link-abort.js';
-import { createRunState, event, fanOut, remainingBudget } from '../run-state.js';
+import { ABORTED, createRunState, endRun, event, failure, fanOut, linkAbort, remainingBudget } from '../run/index.js';
 import type { PlannerCall } from './ask-planner.js';
 import { decideNext } from './decide-next.js';
 import { executeStep } from './execute-step.js';

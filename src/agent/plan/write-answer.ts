@@ -1,7 +1,7 @@
 import { errorMessage } from '../../core/index.js';
 import type { Model } from '../../llm/index.js';
 import type { Language } from '../../protocols/index.js';
-import { event } from '../run-state.js';
+import { event } from '../run/index.js';
 import { askPlanner, type PlannerCall } from './ask-planner.js';
 import { type PlanView, planPrompts } from './plan-prompts.js';
 

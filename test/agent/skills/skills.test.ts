@@ -35,13 +35,15 @@ describe('loading Agent Skills folders', () => {
     expect(existsSync(path.join(homedir(), 'thinkflow-skill-script-ran'))).toBe(false);
   });
 
-  it('invalid frontmatter is a ConfigError naming the file and the problem', async () => {
+  it('in strict mode, invalid frontmatter is a ConfigError naming the file and the problem', async () => {
     const bad = path.join(FIXTURES, 'invalid', 'bad-name');
-    await expect(loadSkills(bad)).rejects.toThrow(
+    await expect(loadSkills(bad, { strict: true })).rejects.toThrow(
       `Invalid skill ${path.join(bad, 'SKILL.md')}: "name" must be 1-64 lowercase letters`,
     );
     const none = path.join(FIXTURES, 'invalid', 'no-description');
-    await expect(loadSkills(none)).rejects.toThrow(`${path.join(none, 'SKILL.md')}: "description" is required`);
+    await expect(loadSkills(none, { strict: true })).rejects.toThrow(
+      `${path.join(none, 'SKILL.md')}: "description" is required`,
+    );
     const where = { file: 'x/SKILL.md', folder: 'x' };
     expect(() => parseSkillMarkdown('no frontmatter', where)).toThrow(
       'x/SKILL.md: it must start with YAML frontmatter',

@@ -1,0 +1,3 @@
+// Tool routing at scale: the index of tools and the router that offers the few a step needs.
+export { ToolIndex } from './tool-index.js';
+export { createToolRouter, type ToolRouter, type ToolRoutingOptions } from './tool-router.js';

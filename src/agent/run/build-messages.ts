@@ -1,0 +1,98 @@
+import type { Message, Step } from '../../core/index.js';
+import type { Language, Protocol } from '../../protocols/index.js';
+
+/**
+ * Projects the run's steps into messages, step by step. A finished step never changes, so its
+ * messages are computed once and reused on every later step.
+ */
+export function createStepProjector(protocol: Protocol, language: Language) {
+  // Made at first use: a run without a context window projects each step once, through its prompt.
+  let cache: WeakMap<Step, { notes: Step['notes']; messages: Message[] }> | undefined;
+  return (step: Step): Message[] => {
+    cache ??= new WeakMap();
+    let entry = cache.get(step);
+    // A reflection may add notes to a step after it was first projected.
+    if (!entry || entry.notes !== step.notes) {
+      entry = { notes: step.notes, messages: protocol.stepMessages(step, language) };
+      cache.set(step, entry);
+    }
+    return entry.messages;
+  };
+}
+
+/**
+ * A fork's edited conversation (`agent.fork` with `messages`): these messages stand for the system
+ * prompt, the earlier turns, the question and the run's first `steps` steps.
+ */
+export interface EditedPrompt {
+  messages: Message[];
+  steps: number;
+}
+
+/** The parts of every prompt that do not come from steps. */
+export interface PromptHead {
+  system: Message;
+  history: Message[];
+  question: Message;
+  /** Set for a fork with edited messages: they replace all of the above and the steps they stand for. */
+  edited?: EditedPrompt;
+}
+
+/** The full prompt: system, earlier turns, the question, then each step's messages. */
+export function projectMessages(
+  head: PromptHead,
+  steps: readonly Step[],
+  project: (step: Step) => Message[],
+): Message[] {
+  const { edited } = head;
+  if (edited) return [...edited.messages, ...steps.slice(edited.steps).flatMap(project)];
+  const messages: Message[] = [head.system];
+  for (const m of head.history) messages.push(m);
+  messages.push(head.question);
+  for (const step of steps) for (const m of project(step)) messages.push(m);
+  return messages;
+}
+
+/**
+ * `projectMessages` for one run, kept between steps: each call appends the messages of the steps added
+ * since the last one, so a step's prompt costs its new messages plus one array copy, not a pass over
+ * every earlier step. It starts over when the head or an earlier step changed (a reflection's notes,
+ * a replaced step).
+ */
+export function createPromptProjector(project: (step: Step) => Message[]) {
+  let kept:
+    | {
+        head: PromptHead;
+        parts: unknown[];
+        steps: readonly Step[];
+        seen: Step[];
+        notes: unknown[];
+        messages: Message[];
+      }
+    | undefined;
+  const partsOf = (head: PromptHead) => [head.system, head.history, head.question, head.edited];
+  const valid = (head: PromptHead, steps: readonly Step[]): boolean => {
+    if (!kept || kept.head !== head || kept.steps !== steps || steps.length < kept.seen.length) return false;
+    const parts = partsOf(head);
+    for (let i = 0; i < parts.length; i++) if (parts[i] !== kept.parts[i]) return false;
+    for (let i = 0; i < kept.seen.length; i++) {
+      if (steps[i] !== kept.seen[i] || steps[i].notes !== kept.notes[i]) return false;
+    }
+    return true;
+  };
+  return (head: PromptHead, steps: readonly Step[]): Message[] => {
+    if (head.edited) return projectMessages(head, steps, project);
+    if (!valid(head, steps)) {
+      const messages = [head.system, ...head.history, head.question];
+      kept = { head, parts: partsOf(head), steps, seen: [], notes: [], messages };
+    }
+    const k = kept!;
+    for (let i = k.seen.length; i < steps.length; i++) {
+      const step = steps[i];
+      for (const m of project(step)) k.messages.push(m);
+      k.seen.push(step);
+      k.notes.push(step.notes);
+    }
+    return k.messages.slice();
+  };
+}

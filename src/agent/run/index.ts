@@ -1,0 +1,41 @@
+// A run: its options, state, loop config, checkpoints, messages, abort, end, events and ids.
+export type {
+  AgentOptions,
+  Budget,
+  Checkpoint,
+  ContextOptions,
+  Handoff,
+  MemoryOptions,
+  RunOptions,
+  StepOverrides,
+  StepState,
+} from './agent-options.js';
+export { announceRun } from './announce-run.js';
+export type { EditedPrompt, PromptHead } from './build-messages.js';
+export type { PendingStep } from './checkpointer.js';
+export { endRun, failure } from './end-run.js';
+export { streamRun } from './event-channel.js';
+export { ABORTED, linkAbort, neverSignal } from './link-abort.js';
+export {
+  createRunContext,
+  type LoopConfig,
+  type OfferContext,
+  type RunBuiltin,
+  type RunContext,
+  type RunTools,
+  sampling,
+} from './loop-config.js';
+export { newRunId } from './new-run-id.js';
+export {
+  addChildUsage,
+  addUsage,
+  countCall,
+  createRunState,
+  type Emit,
+  event,
+  fanOut,
+  type RunScope,
+  type RunState,
+  remainingBudget,
+  toolEndEvent,
+} from './run-state.js';

@@ -1,0 +1,46 @@
+import type { StopReason } from '../guards/index.js';
+
+let never: AbortSignal | undefined;
+/** The signal of a run that nothing can abort (made with the first run: Workers allow none at import). */
+export function neverSignal(): AbortSignal {
+  never ??= new AbortController().signal;
+  return never;
+}
+
+export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message: 'The run was aborted.' };
+
+/**
+ * One abort signal for the run: fires when the caller aborts or the time budget runs out, and
+ * remembers which, so the run ends `aborted` or `budget_exceeded`.
+ */
+export function linkAbort(outer: AbortSignal | undefined, maxDurationMs: number | undefined) {
+  // Nothing can abort this run: share one signal rather than pay for a controller per run.
+  if (!outer && maxDurationMs === undefined) return { signal: neverSignal(), reason: () => undefined, dispose() {} };
+  const controller = new AbortController();
+  let why: StopReason | undefined;
+  const onAbort = () => {
+    why ??= ABORTED;
+    controller.abort(outer?.reason);
+  };
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    maxDurationMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          why ??= {
+            status: 'budget_exceeded',
+            code: 'time_budget',
+            message: `The run passed its time budget of ${maxDurationMs} ms.`,
+          };
+          controller.abort(new Error('time budget'));
+        }, maxDurationMs);
+  return {
+    signal: controller.signal,
+    reason: () => why,
+    dispose() {
+      if (timer) clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}

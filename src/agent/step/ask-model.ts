@@ -1,0 +1,96 @@
+import { type ModelRequest, type ModelResponse, reasoningText } from '../../core/index.js';
+import { costOf, type Model, roughUsage } from '../../llm/index.js';
+import { addUsage, event, type RunScope } from '../run/index.js';
+import { callModel } from './call-model.js';
+import { withoutMedia } from './unsupported-media.js';
+
+/** One model call of a run: the model, the request, and the step it belongs to. */
+export interface ModelCall {
+  model: Model;
+  request: ModelRequest;
+  step: number;
+  /** Use the model's stream (and emit `model_delta`) when it has one. */
+  streaming: boolean;
+  /** Add the call's cost to the run's usage now (a planning run prices each call; the agent prices the whole run at its end). */
+  cost?: boolean;
+}
+
+const ignore = () => {};
+
+/**
+ * Calls the model once and reports it: `model_request`, the streamed `model_delta`/`reasoning_delta`
+ * pieces, `cache_hit`, then `model_response`; the usage goes into the run's totals.
+ */
+export function askModel(scope: RunScope, call: ModelCall): Promise<ModelResponse> {
+  const { state, emit } = scope;
+  const { model, step } = call;
+  const { silent } = state;
+  const request = model.capabilities.images === false ? stripMedia(scope, call) : call.request;
+  if (!silent) {
+    emit(event(state, 'model_request', { step, model: model.id, messages: request.messages, tools: request.tools }));
+  }
+  const started = Date.now();
+  const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
+  const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
+  // A `then`, not an async function: one promise fewer per step (see docs/loop.md). Promise.resolve
+  // also takes a model whose generate() returns a plain value.
+  return Promise.resolve(callModel(model, request, { streaming: call.streaming, onDelta, onReasoning })).then(
+    (response) => {
+      const cached = response.cached === true;
+      // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
+      // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
+      // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
+      if (!response.usage && !cached) response.usage = roughUsage(request, response);
+      addUsage(state, response.usage, cached);
+      const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
+      if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
+      if (response.compactions?.length) providerCompacted(scope, step, response);
+      if (silent) return response;
+      if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
+      emit(
+        event(state, 'model_response', {
+          step,
+          text: response.text,
+          toolCalls: response.toolCalls,
+          reasoning: response.reasoning ? reasoningText(response.reasoning) || undefined : undefined,
+          usage: response.usage,
+          ms: Date.now() - started,
+          modelId: response.modelId,
+          cached: cached || undefined,
+        }),
+      );
+      return response;
+    },
+  );
+}
+
+/**
+ * The provider compacted on its side (OpenAI Responses compaction, Anthropic context editing): one
+ * `context_compact` of kind `provider` each. The prompt after it is what the provider billed; before
+ * it, that plus what it says it cleared (the same when it does not say).
+ */
+function providerCompacted({ state, emit }: RunScope, step: number, response: ModelResponse): void {
+  const after = response.usage?.promptTokens ?? 0;
+  for (const c of response.compactions ?? []) {
+    state.stats.compactions += 1;
+    const fields = {
+      step,
+      kind: 'provider' as const,
+      tokensBefore: after + (c.clearedTokens ?? 0),
+      tokensAfter: after,
+    };
+    emit(event(state, 'context_compact', { ...fields, callIds: [] }));
+  }
+}
+
+/** Replaces images and files a text-only model cannot read by notes, and says so once per run. */
+function stripMedia({ state, emit }: RunScope, { model, request, step }: ModelCall): ModelRequest {
+  const { messages, dropped } = withoutMedia(request.messages, model.id);
+  if (dropped === 0) return request;
+  if (!state.mediaWarned) {
+    state.mediaWarned = true;
+    const message = `${model.id} cannot read images or files: ${dropped} attachment(s) were replaced by a note saying so. Use a vision model to show them.`;
+    emit(event(state, 'warning', { step, code: 'media_unsupported', message }));
+  }
+  return { ...request, messages };
+}

@@ -1,0 +1,125 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSkills, readSkillMarkdown, type SkillWarning } from '../../src/entries/skills.js';
+
+const temps: string[] = [];
+afterAll(async () => {
+  for (const dir of temps) await rm(dir, { recursive: true, force: true });
+});
+
+/** A folder of skills, each given as its folder's name and its SKILL.md text. */
+async function skillsFolder(skills: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'skills-wild-'));
+  temps.push(root);
+  for (const [rel, text] of Object.entries(skills)) {
+    await mkdir(path.join(root, rel), { recursive: true });
+    await writeFile(path.join(root, rel, 'SKILL.md'), text);
+  }
+  return root;
+}
+
+const md = (frontmatter: string, body = '# Body\nDo it.') => `---\n${frontmatter}\n---\n${body}\n`;
+const where = (folder: string) => ({ file: `${folder}/SKILL.md`, folder });
+
+describe('reading a SKILL.md leniently, as the reference clients do', () => {
+  it('keeps a description over 1,024 characters (a YAML block), with a warning', () => {
+    const long = Array.from({ length: 12 }, (_, i) => `  Line ${i}: ${'x'.repeat(85)}`).join('\n');
+    const { skill, problems } = readSkillMarkdown(md(`name: api\ndescription: |-\n${long}`), where('api'));
+    expect(skill?.description.length).toBeGreaterThan(1024);
+    expect(problems).toEqual([
+      { severity: 'warning', message: expect.stringContaining('"description" must be at most 1024 characters') },
+    ]);
+  });
+
+  it('reads the slips hand-written skills make, each a warning', () => {
+    const text = md(
+      [
+        'name: Data_Tool',
+        'description: Use when: the user asks for a chart',
+        'version: 1.2',
+        'author: someone',
+        'allowed-tools:',
+        '  - Read',
+        '  - Bash',
+        'metadata:',
+        '  stars: 5',
+        '  beta: true',
+      ].join('\n'),
+    );
+    const { skill, problems } = readSkillMarkdown(text, where('data-tool'));
+    expect(skill).toMatchObject({
+      name: 'Data_Tool',
+      description: 'Use when: the user asks for a chart',
+      allowedTools: ['Read', 'Bash'],
+      metadata: { stars: '5', beta: 'true' },
+    });
+    const messages = problems.map((p) => `${p.severity}: ${p.message}`).join('\n');
+    expect(problems.every((p) => p.severity === 'warning')).toBe(true);
+    expect(messages).toContain('not valid YAML');
+    expect(messages).toContain('unknown frontmatter fields "version", "author"');
+    expect(messages).toContain('"name" must be 1-64 lowercase letters');
+    expect(messages).toContain(`"name" must match its folder's name "data-tool"`);
+    expect(messages).toContain('"allowed-tools" should be a space-separated string');
+    expect(messages).toContain('"metadata" must map names to strings');
+  });
+
+  it('takes the folder name when "name" is missing, and reads CRLF and a BOM', () => {
+    const { skill, problems } = readSkillMarkdown('\uFEFF---\r\ndescription: 写周报。\r\n---\r\n正文', where('周报'));
+    expect(skill).toMatchObject({ name: '周报', description: '写周报。', body: '正文' });
+    expect(problems.map((p) => p.message)).toEqual([`"name" is required; the folder's name "周报" is used`]);
+  });
+
+  it('cannot use a skill with no frontmatter, no description or unreadable YAML', () => {
+    for (const text of ['# Just a title', md('name: x'), md('name: x\ndescription: [unclosed')]) {
+      const { skill, problems } = readSkillMarkdown(text, where('x'));
+      expect(skill).toBeUndefined();
+      expect(problems.some((p) => p.severity === 'error')).toBe(true);
+    }
+  });
+});
+
+describe('loadSkills on a folder from the wild', () => {
+  it('loads the good skills and the lenient ones, skips the unusable one, and warns for each', async () => {
+    const root = await skillsFolder({
+      'skills/good': md('name: good\ndescription: A good skill.'),
+      'skills/long': md(`name: long\ndescription: ${'d'.repeat(1100)}`),
+      'skills/broken': '# no frontmatter at all',
+      'skills/dup-a': md('name: twin\ndescription: First twin.'),
+      'skills/dup-b': md('name: twin\ndescription: Second twin.'),
+      template: md('name: template-skill\ndescription: A template.'),
+      '.hidden/secret': md('name: secret\ndescription: Never found.'),
+    });
+    const warnings: SkillWarning[] = [];
+    const skills = await loadSkills(root, { onWarning: (w) => warnings.push(w) });
+    expect(skills.map((s) => s.name).sort()).toEqual(['good', 'long', 'template-skill', 'twin']);
+    expect(skills.find((s) => s.name === 'twin')?.description).toBe('First twin.');
+    const said = warnings.map(
+      (w) => `${path.relative(root, w.file)} ${w.skipped ? 'skipped' : 'loaded'}: ${w.message}`,
+    );
+    expect(said).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^skills\/long\/SKILL.md loaded: "description" must be at most 1024/),
+        expect.stringMatching(/^skills\/broken\/SKILL.md skipped: it must start with YAML frontmatter/),
+        expect.stringMatching(/^skills\/dup-b\/SKILL.md skipped: Two skills are named "twin"/),
+        expect.stringMatching(/^template\/SKILL.md loaded: "name" must match its folder's name/),
+      ]),
+    );
+    // And dup-a, dup-b: each name differs from its folder's.
+    expect(warnings).toHaveLength(6);
+  });
+
+  it('a missing folder, or one with no usable skill, stays a clear error', async () => {
+    await expect(loadSkills('/no/such/skills')).rejects.toThrow('The skills folder /no/such/skills does not exist.');
+    const empty = await skillsFolder({ 'only/broken': md('name: broken') });
+    await expect(loadSkills(empty)).rejects.toThrow(/holds no usable skill\. Skipped: .*"description" is required/);
+    const nothing = await skillsFolder({});
+    await expect(loadSkills(nothing)).rejects.toThrow('No folder below it holds a SKILL.md.');
+  });
+
+  it('strict mode refuses the first broken rule, as a validator would', async () => {
+    const root = await skillsFolder({ long: md(`name: long\ndescription: ${'d'.repeat(1100)}`) });
+    await expect(loadSkills(root, { strict: true })).rejects.toThrow('"description" must be at most 1024 characters');
+  });
+});
