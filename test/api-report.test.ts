@@ -34,7 +34,7 @@ beforeAll(async () => {
   for (const entry of entries) {
     surfaces.set(entry.specifier, { values: runtime.get(entry.source) ?? [], types: types.get(entry.source) ?? [] });
   }
-}, 120_000);
+}, 600_000);
 
 const surfaceOf = (entry: Entry): Surface => {
   const surface = surfaces.get(entry.specifier);
