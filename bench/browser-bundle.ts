@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -34,12 +34,41 @@ generateText({ model: provider('gpt-4o-mini'), tools: { weather }, stopWhen: ste
 `,
 } as const;
 
+/** The versions each app is built with, as installed (package.json pins them exactly: ai 6.0.325 as in issue 44). */
+export function bundledVersions(): Record<string, string> {
+  const version = (name: string) =>
+    (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return Object.fromEntries(['ai', '@ai-sdk/openai-compatible', 'zod', 'esbuild'].map((name) => [name, version(name)]));
+}
+
 /** One app's browser bundle: minified and gzipped bytes, and what esbuild warned about. */
 export interface BrowserBundle {
   name: keyof typeof APPS;
   bytes: number;
   gzipBytes: number;
   warnings: number;
+  /** Minified bytes by package or source folder (`node_modules/zod`, `src/protocols/calls`), largest first. */
+  parts: [string, number][];
+}
+
+/** Groups a metafile's inputs by package (`node_modules/x`) or by the source folder two levels deep. */
+function partsOf(inputs: Record<string, { bytesInOutput: number }>): [string, number][] {
+  const parts = new Map<string, number>();
+  for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
+    const path = file.replace(/^.*?node_modules\//, 'node_modules/');
+    const key = path.startsWith('node_modules/')
+      ? path
+          .split('/')
+          .slice(0, path.startsWith('node_modules/@') ? 3 : 2)
+          .join('/')
+      : path
+          .replace(/^.*?(dist|src)\//, '')
+          .split('/')
+          .slice(0, 2)
+          .join('/');
+    parts.set(key, (parts.get(key) ?? 0) + bytesInOutput);
+  }
+  return [...parts].sort((a, b) => b[1] - a[1]);
 }
 
 /**
@@ -61,11 +90,19 @@ export async function browserBundles(): Promise<BrowserBundle[]> {
           platform: 'browser',
           format: 'esm',
           write: false,
+          metafile: true,
           outdir: work,
           logLevel: 'silent',
         });
         const bytes = result.outputFiles[0].contents;
-        out.push({ name, bytes: bytes.length, gzipBytes: gzipSync(bytes).length, warnings: result.warnings.length });
+        const [output] = Object.values(result.metafile.outputs);
+        out.push({
+          name,
+          bytes: bytes.length,
+          gzipBytes: gzipSync(bytes).length,
+          warnings: result.warnings.length,
+          parts: partsOf(output.inputs),
+        });
       } finally {
         rmSync(entry, { force: true });
       }

@@ -74,6 +74,7 @@ const LAYERS = [
   'eval',
   'agent',
   'workflow',
+  'engines',
   'server',
   'cli',
 ];

@@ -74,11 +74,11 @@ async function chat(flags: ChatFlags): Promise<number> {
   let attachments: ReturnType<typeof readAttachments> | undefined;
   try {
     attachments = readAttachments(flags.attach);
-    const demo = chosenModelSpec(flags.model) === 'demo';
+    const { tools, protocol } = selectTools(chosenModelSpec(flags.model), { tools: flags.tools }, {});
     agent = new Agent({
       model: withRequestDefaults(await selectModel(flags.model, process.env, { providerOptions: flags.option }), flags),
-      tools: selectTools(flags.tools, {}, demo),
-      protocol: demo ? 'react' : 'auto',
+      tools,
+      protocol,
       maxSteps: Number(flags.maxSteps) || 10,
       sessions,
       memory: memory ? { store: memory } : undefined,

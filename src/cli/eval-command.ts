@@ -71,13 +71,15 @@ export async function evalSuite(
     const spec = modelSpec(testCase, suite, flags, baseDir) as string;
     let model = await selectModel(spec);
     if (flags.cache) model = withCache(model, dataDir(flags.dataDir));
-    const demo = spec === 'demo';
-    const kits = testCase.tools ?? suite.tools;
-    const protocol = testCase.protocol ?? suite.protocol ?? 'auto';
+    const { tools, protocol } = selectTools(
+      spec,
+      { tools: testCase.tools ?? suite.tools, protocol: testCase.protocol ?? suite.protocol },
+      { root: baseDir },
+    );
     const agent = new Agent({
       model,
-      tools: selectTools(kits?.join(','), { root: baseDir }, demo),
-      protocol: demo && protocol === 'auto' ? 'react' : protocol,
+      tools,
+      protocol,
       maxSteps: testCase.maxSteps ?? suite.maxSteps,
       instructions: testCase.instructions ?? suite.instructions,
       streaming: false,

@@ -20,7 +20,7 @@ export function toolsFromKits(list: string, options: BuiltinOptions = {}): AnyTo
   if (!list.split(',').some((name) => name.trim())) {
     throw new ConfigError({ message: `--tools needs at least one of: ${Object.keys(builtinTools).join(', ')}.` });
   }
-  return selectTools(list, options, false);
+  return selectTools(undefined, { tools: list }, options).tools;
 }
 
 /** `thinkflow mcp-serve --tools calculator [--http PORT]`: serves built-in tools over MCP. */

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { type AgentEvent, describeCompaction } from '../core/index.js';
+import { type AgentEvent, describeCompaction, plural } from '../core/index.js';
 import { useColor } from './colors.js';
 import { createSpinner } from './spinner.js';
 
@@ -52,7 +52,7 @@ export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event:
     switch (event.type) {
       case 'model_request':
         flush(true);
-        spinner.start(c.dim(`thinking (step ${event.step + 1}, ${event.model})…`));
+        spinner.start(c.dim(`thinking (step ${event.step}, ${event.model})…`));
         break;
       case 'model_delta':
         if (options.verbose) {
@@ -65,7 +65,7 @@ export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event:
         if (options.verbose) out.write('\n');
         const tokens = event.usage ? ` · ${event.usage.promptTokens + event.usage.completionTokens} tokens` : '';
         write(
-          `${pad}${c.bold(`step ${event.step + 1}`)}${c.dim(` · ${Math.round(event.ms)} ms${tokens}${event.cached ? ' · cached' : ''}`)}`,
+          `${pad}${c.bold(`step ${event.step}`)}${c.dim(` · ${Math.round(event.ms)} ms${tokens}${event.cached ? ' · cached' : ''}`)}`,
         );
         break;
       }
@@ -102,14 +102,17 @@ export function createPrettyPrinter(options: PrettyPrinterOptions = {}): (event:
         item(pad, 'context', c.dim, c.dim(describeCompaction(event)));
         break;
       case 'memory_recall':
-        if (event.memories.length) item(pad, 'memory', c.dim, c.dim(`recalled ${event.memories.length} item(s)`));
+        if (event.memories.length)
+          item(pad, 'memory', c.dim, c.dim(`recalled ${plural(event.memories.length, 'item')}`));
         break;
       case 'run_end': {
         flush(true);
         const { usage } = event;
         const status = event.status === 'done' ? c.green(event.status) : c.red(event.status);
         const tokens = `${usage.promptTokens + usage.completionTokens}${usage.estimated ? '~' : ''} tokens`;
-        write(`${pad}${status} ${c.dim(`· ${usage.llmCalls} LLM calls · ${tokens} · ${event.durationMs} ms`)}`);
+        write(
+          `${pad}${status} ${c.dim(`· ${plural(usage.llmCalls, 'LLM call')} · ${tokens} · ${event.durationMs} ms`)}`,
+        );
         if (event.error && event.status !== 'done') write(`${pad}${c.dim(event.error.message)}`);
         break;
       }

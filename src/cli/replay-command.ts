@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { Agent } from '../agent/index.js';
-import { type AgentEvent, ConfigError, type EventOf, type RunResult } from '../core/index.js';
+import { type AgentEvent, ConfigError, type EventOf, plural, type RunResult } from '../core/index.js';
 import type { Model } from '../llm/index.js';
 import type { ProtocolName } from '../protocols/index.js';
 import type { AnyTool } from '../tools/index.js';
@@ -102,7 +102,7 @@ export async function replayTrace(
 
 function describe(report: ReplayReport, color: boolean): string {
   const c = pc.createColors(color);
-  const head = `replayed ${report.steps} steps: ${report.status} (recorded: ${report.recordedStatus ?? 'unfinished'})\n`;
+  const head = `replayed ${plural(report.steps, 'step')}: ${report.status} (recorded: ${report.recordedStatus ?? 'unfinished'})\n`;
   const d = report.divergence;
   if (!d) return `${head}${c.green('no divergence')}: the new run matches the trace\n`;
   const lines = [`${c.red(`diverged at step ${d.step}`)} (${d.kind}): ${d.message}`];

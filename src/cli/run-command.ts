@@ -12,13 +12,14 @@ import { collectFlag, readAttachments } from './read-attachments.js';
 import { readQuestion } from './read-stdin.js';
 import { reportError } from './report-error.js';
 import { chosenModelSpec, selectModel } from './select-model.js';
-import { selectTools } from './select-tools.js';
+import { offerCode, selectTools } from './select-tools.js';
 import { terminalApprover, terminalAsk } from './terminal-prompts.js';
 
 interface RunFlags extends ModelFlags {
   model?: string;
   tools?: string;
-  protocol: 'auto' | 'native' | 'json' | 'react';
+  protocol: 'auto' | 'native' | 'json' | 'react' | 'code';
+  codeMode?: boolean;
   maxSteps: number;
   trace?: string;
   json?: boolean;
@@ -51,9 +52,16 @@ export function registerRunCommand(program: Command): void {
     )
     .option('-t, --tools <names>', 'comma-separated tool kits, e.g. calculator,files,data')
     .addOption(
-      new Option('-p, --protocol <protocol>', 'how the model calls tools')
-        .choices(['auto', 'native', 'json', 'react'])
+      new Option(
+        '-p, --protocol <protocol>',
+        'how the model calls tools (code: it writes a program that calls them; needs quickjs-emscripten)',
+      )
+        .choices(['auto', 'native', 'json', 'react', 'code'])
         .default('auto'),
+    )
+    .option(
+      '--code-mode',
+      'also offer run_code: one program that calls the tools, beside calling them one by one (needs quickjs-emscripten)',
     )
     .addOption(
       new Option('--max-steps <n>', 'most loop steps').argParser(numberIn('--max-steps', 1, 1000, true)).default(10),
@@ -92,7 +100,8 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
   try {
     const question = await readQuestion({ argument });
     const attachments = readAttachments(flags.attach);
-    const demo = chosenModelSpec(flags.model) === 'demo';
+    const spec = chosenModelSpec(flags.model);
+    const demo = spec === 'demo';
     let model = await selectModel(flags.model, process.env, { providerOptions: flags.option });
     model = withRequestDefaults(model, flags);
     if (flags.cache) model = withCache(model, dataDir(flags.dataDir));
@@ -100,18 +109,19 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
       process.stderr.write(
         colorsFor(process.stderr).magenta('Using the demo model: a rule-based simulation with mock tools, no LLM.\n'),
       );
-    const tools = selectTools(
-      flags.tools,
+    const { tools: kits, protocol } = selectTools(
+      spec,
+      { tools: flags.tools, protocol: flags.protocol },
       { root: flags.root, allowWrite: flags.allowWrite, allowPrivateNetwork: flags.allowPrivateNetwork },
-      demo,
     );
+    const tools = await offerCode(kits, { codeMode: flags.codeMode, protocol });
     // Loaded before the run, so a bad SKILL.md is reported (naming the file) before any model call.
     const skills = flags.skills?.length ? await loadSkills(flags.skills) : undefined;
     const agent = new Agent({
       model,
       tools,
       skills,
-      protocol: demo && flags.protocol === 'auto' ? 'react' : flags.protocol,
+      protocol,
       maxSteps: flags.maxSteps,
       language: flags.language,
       instructions: flags.instructions,

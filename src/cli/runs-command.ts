@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { ConfigError, Message } from '../core/index.js';
+import { ConfigError, Message, plural } from '../core/index.js';
 import {
   createLocalRuns,
   loadConfig,
@@ -10,6 +10,7 @@ import {
   type RunSummary,
   ServerRunStatus,
 } from '../server/index.js';
+import { configPath } from './config-path.js';
 import { dataDir } from './data-dir.js';
 import { EXIT_CODES, exitCodeForStatus } from './exit-codes.js';
 import { addExamples } from './global-options.js';
@@ -119,7 +120,7 @@ export async function runsPrune(
       if (skipped || runs === 0) return deleted;
     }
   });
-  io.stdout(flags.dryRun ? `would delete ${total} run(s)\n` : `deleted ${total} run(s)\n`);
+  io.stdout(flags.dryRun ? `would delete ${plural(total, 'run')}\n` : `deleted ${plural(total, 'run')}\n`);
 }
 
 /** `thinkflow runs stats`: runs by status, the oldest, and the store's size. */
@@ -168,7 +169,7 @@ function readMessages(file: string): Message[] {
  */
 export async function runsFork(
   id: string,
-  flags: RunsStoreFlags & { config: string; fromStep: string; messages?: string },
+  flags: RunsStoreFlags & { config?: string; fromStep: string; messages?: string },
   io: CommandIo,
 ): Promise<number> {
   const fromStep = Number(flags.fromStep);
@@ -176,7 +177,7 @@ export async function runsFork(
     throw new ConfigError({ message: `--from-step must be a step number, 0 for the first (got "${flags.fromStep}").` });
   }
   const messages = flags.messages === undefined ? undefined : readMessages(flags.messages);
-  const config = await loadConfig(flags.config);
+  const config = await loadConfig(configPath(flags.config, 'runs fork'));
   return withStore(flags, async (store) => {
     const runs = createLocalRuns({ agents: config.agents, store });
     try {
@@ -252,8 +253,8 @@ export function registerRunsCommand(program: Command, io: CommandIo = processIo(
     .description('A new run from a step of a stored agent run: the steps before it are carried over, not run again.')
     .requiredOption('--from-step <n>', 'the step to run again (0 for the first)')
     .option('--messages <file>', 'a JSON list of messages the model sees at that step instead')
-    .option('--config <file>', 'config file with the agent', 'thinkflow.config.ts')
-    .action(async (id: string, flags: RunsStoreFlags & { config: string; fromStep: string; messages?: string }) => {
+    .option('--config <file>', 'config file with the agent (default: thinkflow.config.* here)')
+    .action(async (id: string, flags: RunsStoreFlags & { config?: string; fromStep: string; messages?: string }) => {
       process.exitCode = await runsFork(id, flags, io);
     });
   addExamples(fork, [

@@ -1,25 +1,45 @@
 import { ConfigError } from '../core/index.js';
-import { type AnyTool, type BuiltinOptions, calculatorTool, demoTools } from '../tools/index.js';
-import { builtinTools } from '../tools/node.js';
+import type { AnyTool, BuiltinOptions } from '../tools/index.js';
+import { builtinTools, toolsFromKits, withModelDefaults } from '../tools/node.js';
 
 /** The demo model's tools: calculator, and search, weather, holidays and films over built-in mock data. */
-export const DEMO_TOOLS: AnyTool[] = [calculatorTool, ...demoTools];
+export const DEMO_TOOLS: AnyTool[] = builtinTools.demo();
 
-/** Builds the tools named in `--tools a,b,c` from the built-in kits. */
-export function selectTools(names: string | undefined, options: BuiltinOptions, demo: boolean): AnyTool[] {
-  if (!names) return demo ? DEMO_TOOLS : [];
-  const tools: AnyTool[] = [];
-  for (const name of names
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean)) {
-    const make = name === 'demo' ? () => DEMO_TOOLS : builtinTools[name];
-    if (!make) {
-      throw new ConfigError({
-        message: `Unknown tool kit "${name}". Available: ${['demo', ...Object.keys(builtinTools)].join(', ')}.`,
-      });
-    }
-    for (const tool of make(options)) if (!tools.some((t) => t.name === tool.name)) tools.push(tool);
+/** Splits `--tools a,b,c` into kit names (undefined when the flag is absent). */
+export function kitNames(names: string | undefined): string[] | undefined {
+  return names === undefined ? undefined : names.split(',').map((n) => n.trim());
+}
+
+/**
+ * The tools and protocol for a model spec and the `--tools`/`--protocol` given: the named kits from the one
+ * table (`builtinTools`), and for the demo model, when none are named, its demo kit in ReAct, as a YAML config does.
+ */
+export function selectTools<P extends string = never>(
+  spec: string | undefined,
+  given: { tools?: string | readonly string[]; protocol?: P | 'auto' },
+  options: BuiltinOptions,
+): { tools: AnyTool[]; protocol: P | 'react' | 'auto' } {
+  const kits = typeof given.tools === 'string' ? kitNames(given.tools) : given.tools;
+  const chosen = withModelDefaults(spec, { kits, protocol: given.protocol });
+  return { tools: toolsFromKits(chosen.kits ?? [], options), protocol: chosen.protocol ?? 'auto' };
+}
+
+/**
+ * `--code-mode`: the tools, plus `run_code` over them (docs/code-mode.md), so the model may call tools one by one
+ * or write one program that calls several. `thinkflow/code` loads only when asked for; QuickJS (an optional
+ * peer) loads on the first program, with an error naming the install command when it is missing.
+ */
+export async function offerCode(
+  tools: AnyTool[],
+  flags: { codeMode?: boolean; protocol?: string },
+): Promise<AnyTool[]> {
+  if (!flags.codeMode) return tools;
+  if (flags.protocol === 'code') {
+    throw new ConfigError({
+      message:
+        '--code-mode offers run_code beside tool calls, and --protocol code already makes every reply a program: use one of them.',
+    });
   }
-  return tools;
+  const { codeMode } = await import('../code/index.js');
+  return [...tools, codeMode(tools)];
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
 import { loadConfig, serve, type ThinkflowConfig } from '../server/index.js';
+import { configPath } from './config-path.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';
 import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
@@ -8,7 +9,7 @@ import { addSecurityFlags, type SecurityFlags } from './security-flags.js';
 interface ServeFlags extends SecurityFlags {
   port: string;
   host: string;
-  config: string;
+  config?: string;
   queue?: string;
   queueName?: string;
   pg?: string;
@@ -60,7 +61,7 @@ export function registerServeCommand(program: Command): void {
     .description('Serve the agents of thinkflow.config.ts over HTTP (runs, SSE events, OpenAI-compatible chat).')
     .option('--port <n>', 'port to listen on (0 = any free port)', '8787')
     .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--config <file>', 'config file', 'thinkflow.config.ts')
+    .option('--config <file>', 'config file (default: thinkflow.config.ts, .mts, .js, .mjs, .yaml, .yml or .json here)')
     .option('--queue <redis-url>', 'hand runs to `thinkflow worker` processes through BullMQ on this Redis')
     .option('--queue-name <name>', 'the BullMQ queue (default thinkflow-runs)')
     .option('--pg <postgres-url>', 'keep runs in PostgreSQL (required with --queue)')
@@ -76,7 +77,7 @@ export function registerServeCommand(program: Command): void {
         throw new ConfigError({
           message: '--queue needs --pg postgres://…: API servers and workers share run state there.',
         });
-      const config = await loadConfig(flags.config);
+      const config = await loadConfig(configPath(flags.config, 'serve'));
       const server = await serve({
         config,
         port: Number.parseInt(flags.port, 10),
@@ -96,7 +97,11 @@ export function registerServeCommand(program: Command): void {
     });
   addSecurityFlags(command);
   addExamples(command, [
-    ['the agents of ./thinkflow.config.ts on port 8787', 'thinkflow serve'],
+    ['the agents of ./thinkflow.config.ts (or .yaml, .json) on port 8787', 'thinkflow serve'],
+    [
+      'the demo agent from a YAML config',
+      'echo "agents: { demo: { model: demo } }" > thinkflow.config.yaml && thinkflow serve',
+    ],
     ['any free port, data in a folder of your choice', 'thinkflow serve --port 0 --data-dir ./data'],
     [
       'scale out: queue runs for `thinkflow worker`',

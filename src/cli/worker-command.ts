@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, redactText } from '../core/index.js';
 import { createLogThrottle, createRunWorker, createWorkflowWorker, loadConfig, openStore } from '../server/index.js';
 import { postgresWorkflowStore } from '../workflow/index.js';
+import { configPath } from './config-path.js';
 import { addExamples } from './global-options.js';
 import { onShutdownSignal, servedNames } from './serve-command.js';
 
@@ -10,7 +11,7 @@ interface WorkerFlags {
   queueName?: string;
   pg: string;
   pgSchema?: string;
-  config: string;
+  config?: string;
   concurrency: string;
   lockDuration: string;
   stalledInterval?: string;
@@ -36,7 +37,7 @@ export function registerWorkerCommand(program: Command): void {
     .option('--queue-name <name>', 'the BullMQ queue (as given to serve)', 'thinkflow-runs')
     .requiredOption('--pg <postgres-url>', 'the PostgreSQL holding run state')
     .option('--pg-schema <name>', 'the PostgreSQL schema (as given to serve)', 'thinkflow')
-    .option('--config <file>', 'config file', 'thinkflow.config.ts')
+    .option('--config <file>', 'config file, as given to serve (default: thinkflow.config.* here)')
     .option('--concurrency <n>', 'runs executed at once (and, apart, workflow steps)', '16')
     .option('--lock-duration <ms>', "how long a dead worker's runs wait before another worker resumes them", '30000')
     .option('--stalled-interval <ms>', 'how often to look for runs of dead workers (default: half the lock duration)')
@@ -49,7 +50,7 @@ export function registerWorkerCommand(program: Command): void {
       const lockDurationMs = positiveInt(flags.lockDuration, '--lock-duration');
       const stalledIntervalMs = positiveInt(flags.stalledInterval, '--stalled-interval');
       const leaseMs = positiveInt(flags.leaseDuration, '--lease-duration');
-      const config = await loadConfig(flags.config);
+      const config = await loadConfig(configPath(flags.config, 'worker'));
       const log = createLogThrottle((line) => process.stderr.write(`${line}\n`));
       const store = await openStore({ pg: flags.pg, pgSchema: flags.pgSchema }, undefined);
       const workflows = config.workflows ?? {};

@@ -4,12 +4,13 @@ import { loadConfig } from '../server/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import type { Workflow, WorkflowResult } from '../workflow/index.js';
 import { sqliteWorkflowStore } from '../workflow/node.js';
+import { configPath } from './config-path.js';
 import { dataDir } from './data-dir.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { addExamples } from './global-options.js';
 
 interface WorkflowFlags {
-  config: string;
+  config?: string;
   dataDir?: string;
   trace?: string;
 }
@@ -25,7 +26,7 @@ function jsonArg(text: string | undefined): unknown {
 }
 
 async function workflowNamed(flags: WorkflowFlags, name: string): Promise<Workflow> {
-  const config = await loadConfig(flags.config);
+  const config = await loadConfig(configPath(flags.config, 'workflow'));
   const workflow = config.workflows?.[name];
   if (!workflow) {
     const names = Object.keys(config.workflows ?? {});
@@ -73,7 +74,7 @@ export function registerWorkflowCommand(program: Command): void {
     .description('Run, resume or fork a workflow of the config file (checkpoints in the data dir).');
   const common = (sub: Command) =>
     sub
-      .option('--config <file>', 'config file', 'thinkflow.config.ts')
+      .option('--config <file>', 'config file (default: thinkflow.config.* here)')
       .option('--data-dir <dir>', 'where the workflow store lives (default ~/.thinkflow)')
       .option('--trace <file>', 'append every event as a JSON line to FILE (read it with thinkflow trace show FILE)');
   const run = common(

@@ -1,19 +1,5 @@
 export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
 export { analyzeText, hasCjk, isCjkToken, queryTerms, textTokens } from './analyze-text.js';
-export {
-  type AnswerPart,
-  type AnswerPartReader,
-  type AnswerPartReaderOptions,
-  type AnswerPartType,
-  createAnswerPartReader,
-} from './answer-parts.js';
-export {
-  type AnswerDelta,
-  type AnswerReader,
-  type AnswerReaderOptions,
-  createAnswerReader,
-  SEGMENT_BREAK,
-} from './answer-text.js';
 export { expressionIn, normalizeExpression } from './arithmetic-input.js';
 export {
   contentText,
@@ -83,17 +69,8 @@ export {
   type ReplyHabit,
   type TextToolCall,
 } from './parsed-step.js';
+export { plural } from './plural.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
-export {
-  INLINE_KEYWORD,
-  inlineKeywordOf,
-  isFinalName,
-  KEYWORD_SPELLINGS,
-  LINE_KEYWORD,
-  lineKeywordOf,
-  type ReActKeyword,
-  squash,
-} from './react-keywords.js';
 export {
   mayHoldSecret,
   redactedIfSecret,
@@ -114,8 +91,10 @@ export {
 } from './run-result.js';
 export { runSoon, yieldTurn } from './run-soon.js';
 export { sha256Hex } from './sha256-hex.js';
+export { squash } from './squash.js';
 export { stableJson } from './stable-json.js';
 export type { Step, ToolCallRecord } from './step.js';
+export type { ApprovalAnswer, JournalStep, StepJournal } from './step-journal.js';
 export {
   TOOL_NAME_RULES,
   type ToolNameRule,

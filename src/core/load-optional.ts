@@ -38,6 +38,9 @@ export const OPTIONAL_FEATURES = {
   codeTypes: { name: 'TypeScript in code mode', verb: 'needs', packages: ['esbuild@^0.28.2'] },
   html: { name: 'The http_get tool', verb: 'needs', packages: ['html-to-text@^10.0.1'] },
   search: { name: 'The search_documents tool', verb: 'needs', packages: ['minisearch@^7.2.0'] },
+  // 1.15 and later call Promise.withResolvers on every invocation, which Node 20 lacks.
+  restate: { name: 'The Restate engine', verb: 'needs', packages: ['@restatedev/restate-sdk@~1.14.5'] },
+  dbos: { name: 'The DBOS engine', verb: 'needs', packages: ['@dbos-inc/dbos-sdk@^5.3.0'] },
 } as const satisfies Record<string, OptionalFeature>;
 
 /** A feature built on optional peers. */

@@ -28,10 +28,20 @@ export function parseJsonLenient(text: string, options?: LenientJsonOptions): Le
     if (options?.repair === false) return { ok: false, error: messageOf(error) };
   }
   try {
-    return { ok: true, value: JSON.parse(jsonrepair(text)), repaired: true };
+    return { ok: true, value: JSON.parse(jsonrepair(escapeControls(text))), repaired: true };
   } catch (error) {
     return { ok: false, error: messageOf(error) };
   }
+}
+
+/** Control characters jsonrepair leaves as they are (it escapes newlines, tabs and returns itself). */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
+/** `text` with each control character written as its `\u` escape, which a JSON string may hold. */
+function escapeControls(text: string): string {
+  CONTROLS.lastIndex = 0;
+  if (!CONTROLS.test(text)) return text;
+  return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function messageOf(error: unknown): string {

@@ -5,11 +5,14 @@
  */
 
 export type { ParsedStep } from '../core/index.js';
-export { type AnswerDelta, type AnswerReader, type AnswerReaderOptions, createAnswerReader } from '../core/index.js';
 export {
+  type AnswerDelta,
+  type AnswerReader,
+  type AnswerReaderOptions,
   type BuildPromptOptions,
   type BuiltPrompt,
   buildPrompt,
+  createAnswerReader,
   type ExampleCall,
   type FewShotExample,
   findProseToolCall,

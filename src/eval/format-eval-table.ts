@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { plural } from '../core/index.js';
 import { formatMs } from '../llm/index.js';
 import type { EvalReport } from './eval-report.js';
 
@@ -50,7 +51,7 @@ export function formatEvalTable(report: EvalReport, options: FormatEvalTableOpti
         : c.red(` < ${percent(options.minPass)} required`);
   out.push(
     '',
-    `${c.bold(`pass rate ${percent(report.passRate)}`)} (${report.passed}/${report.runs} runs)${verdict} · ${report.promptTokens + report.completionTokens} tokens${cost} · ${formatMs(report.durationMs)}`,
+    `${c.bold(`pass rate ${percent(report.passRate)}`)} (${report.passed}/${plural(report.runs, 'run')})${verdict} · ${report.promptTokens + report.completionTokens} tokens${cost} · ${formatMs(report.durationMs)}`,
   );
   return `${out.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { plural } from '../core/index.js';
 import { formatMs } from '../llm/index.js';
 import { escapeHtml as esc } from '../trace/index.js';
 import type { EvalCaseReport, EvalReport } from './eval-report.js';
@@ -16,7 +17,7 @@ export function renderEvalHtml(report: EvalReport): string {
 <title>${esc(`thinkflow eval ${report.suite}`)}</title><style>${CSS}</style></head>
 <body>
 <h1>${esc(`thinkflow eval: ${report.suite}`)}</h1>
-<p id="summary">Pass rate <strong>${esc(pct(report.passRate))}</strong> (${report.passed}/${report.runs} runs) · model ${esc(report.model ?? 'per case')} · ${report.promptTokens + report.completionTokens} tokens${esc(cost)} · ${esc(formatMs(report.durationMs))} · ${esc(report.startedAt)}</p>
+<p id="summary">Pass rate <strong>${esc(pct(report.passRate))}</strong> (${report.passed}/${plural(report.runs, 'run')}) · model ${esc(report.model ?? 'per case')} · ${report.promptTokens + report.completionTokens} tokens${esc(cost)} · ${esc(formatMs(report.durationMs))} · ${esc(report.startedAt)}</p>
 <table><thead><tr><th>case</th><th>pass</th><th>steps</th><th>LLM calls</th><th>tokens</th><th>latency</th><th>runs</th></tr></thead>
 <tbody>
 ${report.cases.map(row).join('\n')}

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, errorMessage, type RunResult } from '../core/index.js';
+import { ConfigError, errorMessage, plural, type RunResult } from '../core/index.js';
 import type { EvalCase, EvalCheck } from './eval-suite.js';
 
 /** One check's verdict. */
@@ -79,7 +79,7 @@ async function runCheck(
     return verdict(
       `maxSteps ${check.maxSteps}`,
       result.steps.length <= check.maxSteps,
-      `took ${result.steps.length} steps`,
+      `took ${plural(result.steps.length, 'step')}`,
     );
   }
   if ('calledTool' in check) {

@@ -30,3 +30,19 @@ export { PLAIN_ANSWER_MAX_CHARS } from './shared/build-step.js';
 export { type PromptTemplate, type PromptTemplates, replyLanguage } from './shared/prompt-template.js';
 export { findProseToolCall, type ProseToolCall, proseCallCorrection } from './shared/prose-tool-call.js';
 export { type ExampleCall, type FewShotExample, renderExample } from './shared/render-example.js';
+// Answer text read out of a run's events as the model writes it (one scanner per protocol).
+export {
+  type AnswerPart,
+  type AnswerPartReader,
+  type AnswerPartReaderOptions,
+  type AnswerPartType,
+  createAnswerPartReader,
+} from './stream/answer-parts.js';
+export {
+  type AnswerDelta,
+  type AnswerReader,
+  type AnswerReaderOptions,
+  createAnswerReader,
+  SEGMENT_BREAK,
+} from './stream/answer-text.js';
+export { createReplyScanner, type ReplyScanner } from './stream/reply-scanner.js';

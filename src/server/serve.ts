@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { redactText } from '../core/index.js';
+import { plural, redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 import { SqliteSessionStore } from '../memory/node.js';
 import { type ApiToken, authRequired, checkTokenEntries } from './caller/index.js';
@@ -216,7 +216,8 @@ function openRuns(options: ServeOptions, store: RunStore, { log, logError }: Ser
     limits: config.limits,
     recoveryIntervalMs: options.recoveryIntervalMs,
     onError: (e) => logError('thinkflow serve: ', e),
-    onRecovered: (n) => log(`thinkflow serve: re-enqueued ${n} run(s) that had no job (PostgreSQL holds them).`),
+    onRecovered: (n) =>
+      log(`thinkflow serve: re-enqueued ${plural(n, 'run')} that had no job (PostgreSQL holds them).`),
   });
 }
 
@@ -255,8 +256,9 @@ async function resumeUnfinished(
 ): Promise<void> {
   if ('resumeUnfinished' in runs && typeof runs.resumeUnfinished === 'function') {
     const resumed = await runs.resumeUnfinished();
-    if (resumed > 0) log(`thinkflow serve: resuming ${resumed} unfinished run(s) from their checkpoints.`);
+    if (resumed > 0) log(`thinkflow serve: resuming ${plural(resumed, 'unfinished run')} from their checkpoints.`);
   }
   const recovered = (await workflows?.recover()) ?? 0;
-  if (recovered > 0) log(`thinkflow serve: resuming ${recovered} unfinished workflow run(s) from their checkpoints.`);
+  if (recovered > 0)
+    log(`thinkflow serve: resuming ${plural(recovered, 'unfinished workflow run')} from their checkpoints.`);
 }

@@ -50,11 +50,15 @@ function mapToSoleField(tool: AnyTool, text: unknown, value: unknown): unknown {
   return { [shape.soleField]: shape.soleFieldIsString ? (typeof text === 'string' ? text : String(text)) : value };
 }
 
+/** One quoted string, quote to quote, with no unescaped quote of its kind inside. */
+const ONE_STRING = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')$/;
+
 /** Strict JSON first (fast path), then jsonrepair for JSON-ish text; undefined when neither reads it. */
 function readJson(text: string): unknown {
-  // Only text that looks like JSON is worth repairing; a bare sentence must stay a bare string.
+  // Only text that looks like JSON is worth repairing; a bare sentence must stay a bare string, and so
+  // must text that merely starts and ends with quotes (`"Foo" and "Bar"`), which repair would cut.
   const first = text[0];
-  const read = parseJsonLenient(text, { repair: first === '{' || first === '[' || first === '"' || first === "'" });
+  const read = parseJsonLenient(text, { repair: first === '{' || first === '[' || ONE_STRING.test(text) });
   return read.ok ? read.value : undefined;
 }
 

@@ -17,6 +17,7 @@ export {
   searchDocumentsTool,
   searchTools,
 } from './builtins/node.js';
+export { type KitDefaults, toolsFromKits, withModelDefaults } from './builtins/tool-kits.js';
 export {
   type McpAuth,
   type McpClientAnswers,

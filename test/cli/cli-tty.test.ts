@@ -40,7 +40,7 @@ describe.skipIf(!hasScript)('on a terminal (pseudo-terminal through `script`)', 
     expect(coloured.code).toBe(0);
     expect(coloured.output).toMatch(COLOUR);
     const plain = coloured.output.replace(/\x1b\[[\d;]*[A-Za-z]/g, '');
-    expect(plain).toMatch(/step 1 · \d+ ms/);
+    expect(plain).toMatch(/step 0 · \d+ ms/);
     expect(plain).toMatch(/├─ action +calculator \{"expression":"\(15 \+ 7\) \* 3"\}/);
     expect(plain).toMatch(/└─ observation +66 · \d+ ms/);
     expect(plain).toContain('[demo simulation, no real LLM] (15 + 7) * 3 = 66');

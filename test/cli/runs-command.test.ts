@@ -87,13 +87,13 @@ describe('thinkflow runs', () => {
   it('prune --dry-run deletes nothing; prune deletes finished runs past the age, never waiting ones', async () => {
     const dry = collect();
     await runsPrune({ ...flags, olderThan: '7d', dryRun: true }, dry);
-    expect(dry.out()).toBe('would delete 1 run(s)\n');
+    expect(dry.out()).toBe('would delete 1 run\n');
     const before = collect();
     await runsStats({ ...flags, json: true }, before);
     expect(JSON.parse(before.out()).runs).toBe(3);
     const pruned = collect();
     await runsPrune({ ...flags, olderThan: '7d' }, pruned);
-    expect(pruned.out()).toBe('deleted 1 run(s)\n');
+    expect(pruned.out()).toBe('deleted 1 run\n');
     const after = collect();
     await runsStats(flags, after);
     expect(after.out()).toContain('runs: 2\n');

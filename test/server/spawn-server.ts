@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/** tsx's loader by path, so the CLI also starts in a folder outside the repository. */
+const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** A `thinkflow serve|worker` child process started with `node --import tsx`. */
 export interface ServerProcess {
@@ -14,9 +17,14 @@ export interface ServerProcess {
 }
 
 /** Spawns the CLI and resolves once it says it is serving (or rejects with its stderr within `timeoutMs`). */
-export function spawnCli(args: string[], env: Record<string, string>, timeoutMs = 150_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
-    cwd: ROOT,
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 150_000,
+  cwd = ROOT,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

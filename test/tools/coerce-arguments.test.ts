@@ -57,6 +57,13 @@ describe('coerceArguments', () => {
     expect(coerceArguments(weather, '"New York"')).toEqual({ ok: true, value: { city: 'New York' } });
   });
 
+  it('keeps the quotes of a bare string that only starts and ends with them', () => {
+    expect(coerceArguments(weather, '"Foo" Bar')).toEqual({ ok: true, value: { city: '"Foo" Bar' } });
+    expect(coerceArguments(weather, '"Foo" and "Bar"')).toEqual({ ok: true, value: { city: '"Foo" and "Bar"' } });
+    expect(coerceArguments(weather, "'Foo' and 'Bar'")).toEqual({ ok: true, value: { city: "'Foo' and 'Bar'" } });
+    expect(coerceArguments(weather, "'Paris'")).toEqual({ ok: true, value: { city: 'Paris' } });
+  });
+
   it('maps a bare string that looks like JSON but is not an object as the text written', () => {
     const calc = defineTool({
       name: 'calc',

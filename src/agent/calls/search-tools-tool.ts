@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Step, ToolSpec } from '../../core/index.js';
+import { plural, type Step, type ToolSpec } from '../../core/index.js';
 import { defineTool } from '../../tools/index.js';
 import type { ToolRouter } from '../routing/index.js';
 import { callsOf, type RunBuiltin } from './run-builtins.js';
@@ -51,7 +51,7 @@ function searchTool({ router, tools, onSearch }: SearchToolsContext) {
         found.map((t) => t.name),
       );
       if (found.length === 0) return `No tool matches "${query}". Try other words.`;
-      return `Found ${found.length} tools; you can call them from your next step on:\n${found.map(toolLine).join('\n')}`;
+      return `Found ${plural(found.length, 'tool')}; you can call them from your next step on:\n${found.map(toolLine).join('\n')}`;
     },
   });
 }

@@ -31,12 +31,13 @@ code: code python script program snippet execute run | 代码 程序 脚本 运�
 database: database sql table query orders order records data | 数据库 订单 报价 数据 表格 记录
 paper: paper papers article articles research arxiv scientific academic study | 论文 学术 文献 研究 期刊 论文
 encyclopedia: encyclopedia wikipedia wiki entry definition knowledge | 百科 维基 词条 知识
-stock: stock stocks share shares ticker market trading nasdaq | 股票 股价 行情 股市 大盘 A股 港股 株価
+stock: stock stocks share shares ticker market trading nasdaq index | 股票 股价 行情 股市 大盘 A股 港股 株価 指数 上证 深证 沪指 成指 创业板 涨停 跌停
 currency: currency currencies exchange dollar dollars euro euros pound pounds yen yuan rmb convert | 汇率 货币 换算 美元 欧元 英镑 日元 人民币 兑换 換算
 flight: flight flights plane airline airport ticket tickets fly | 航班 机票 飞机 航空 飞往 飞
 hotel: hotel hotels room stay accommodation hostel booking book | 酒店 宾馆 住宿 旅馆 订房 民宿 住的地方 ホテル
 train: train trains railway rail station timetable seats bullet | 火车 高铁 动车 列车 车次 余票 车票 铁路 电車
 map: map nearby near around restaurant restaurants cafe coffee shop attraction place places location | 地图 附近 周边 周围 餐厅 饭店 咖啡 景点 好吃 地方 位置
+coach: coach coaches | 汽车票 大巴 客车 长途车 长途汽车 汽车站 客运 班车
 route: route directions navigation navigate drive driving walk walking subway transit bus get | 路线 导航 怎么走 开车 步行 地铁 公交 坐车 路
 unit: unit units convert conversion kilometer kilometers mile miles meter meters kilogram pound celsius fahrenheit inch | 单位 换算 公里 英里 米 千克 公斤 斤 英寸 华氏 摄氏
 image: image images picture pictures photo photos draw drawing illustration paint generate | 图片 图像 照片 画 插画 绘制 生成图 画图 图 画像
@@ -50,21 +51,21 @@ issue: issue issues bug bugs github repository repo ticket | 问题单 缺陷 �
 dictionary: dictionary definition meaning mean pronounce pronounced pronunciation word | 词典 字典 释义 意思 读音 怎么读 含义
 sports: sports score scores game match won win team league cup final | 比赛 比分 赛果 球赛 谁赢了 联赛 决赛 体育
 home: light lights lamp air conditioner ac thermostat switch turn device devices | 灯 空调 开关 家电 智能家居 关了 打开 调到
-video: video videos youtube tutorial | 视频 油管 教程 动画
+video: video videos youtube tutorial series episode | 视频 油管 教程 动画 电视剧 连续剧 动漫 综艺 番剧
 url: url link links website webpage page http https | 网址 链接 网页 网站
 knowledge: internal docs handbook policy manual knowledge base wiki company | 知识库 内部文档 手册 制度 公司 规定
 person: who invented founder author created | 谁发明 发明 创始人 作者 是谁
 travel: trip travel itinerary tour sightseeing plan visit | 旅行 旅游 行程 出游 游玩 规划 攻略 三天
-health: health illness disease diseases symptom symptoms sick doctor medicine medical treatment cure | 健康 疾病 生病 症状 治疗 怎么治 调理 吃什么药 医生 感冒 发烧 炎 病
+health: health illness disease diseases symptom symptoms sick doctor medicine medical treatment cure | 健康 疾病 生病 症状 治疗 怎么治 调理 吃什么药 医生 感冒 发烧 炎 病 症 疼 痛 咳嗽 过敏 感染 中毒 伤风 受伤 伤口 溃疡 失眠 头晕 腹泻 便秘 血压 血糖 癌 疹
 poetry: poem poems poetry poet verse verses | 诗 唐诗 宋词 古诗 诗句 下一句 诗人
-tv: tv television channel channels programme broadcast | 电视 频道 电视台 卫视 央视 cctv 节目 直播
+tv: tv television channel channels programme broadcast | 电视 频道 电视台 卫视 央视 cctv 节目 直播 播出 首播 重播 联播 节目表
 radio: radio fm station stations | 广播 电台 调频 交通台 fm
 lottery: lottery jackpot draw winning | 彩票 开奖 中奖 双色球 大乐透 七星彩 选5 福彩 体彩
 riddle: riddle riddles puzzle puzzles | 谜语 字谜 灯谜 谜底 脑筋急转弯 猜谜
-contacts: contact contacts phonebook addressbook | 通讯录 联系人 电话号码 号码
+contacts: contact contacts phonebook addressbook | 通讯录 联系人 电话号码 号码 联系方式 手机号 的电话 电话是多少
 phone: call calls phone dial telephone | 打电话 拨打 呼叫 电话 拨号 打给
 sms: sms text texting | 短信 发信息 信息
-app: app apps application applications launch install | 应用 软件 app 客户端 手机上
+app: app apps application applications launch install | 应用 软件 app 客户端 手机上 播放器 浏览器 相册 图库 相机 应用商店 下载 安装
 novel: novel novels fiction book books ebook ebooks | 小说 电子书 几本书 看书 读书
 website: website websites site homepage | 网站 官网 网页 上网 主页
 joke: joke jokes funny | 笑话 段子 搞笑

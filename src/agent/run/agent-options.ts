@@ -9,6 +9,7 @@ import type {
   RunStats,
   RunUsage,
   Step,
+  StepJournal,
   ToolCallRecord,
 } from '../../core/index.js';
 import type { Model } from '../../llm/index.js';
@@ -162,6 +163,11 @@ export interface RunOptions {
   tools?: AnyTool[];
   /** The shape this run's final answer must have, instead of the agent's `outputSchema`. */
   outputSchema?: z.ZodType;
+  /**
+   * The step journal of a durable engine (Restate, DBOS: see `thinkflow/engines`): each model call is
+   * one of its steps, replayed from it after a restart. Without it the built-in checkpoints apply.
+   */
+  journal?: StepJournal;
 }
 
 /**

@@ -98,6 +98,7 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
     config,
     emit,
     signal: abort.signal,
+    journal: run.journal,
     checkpoints: createCheckpointer(run.onCheckpoint),
     project,
     // Without a context window each step is projected once, by the growing prompt: no per-step cache needed.

@@ -8,6 +8,7 @@ import {
   type RunStats,
   type RunUsage,
   type Step,
+  type StepJournal,
   type ToolCallRecord,
   type Usage,
 } from '../../core/index.js';
@@ -23,6 +24,8 @@ export interface RunScope {
   state: RunState;
   signal: AbortSignal;
   emit: Emit;
+  /** A durable engine's step journal: model calls go through it (`askModel`). */
+  journal?: StepJournal;
 }
 
 /** An `Emit` that hands each event to every subscriber; a subscriber that throws must not break the run. */

@@ -1,4 +1,4 @@
-import { type ModelRequest, type ModelResponse, reasoningText } from '../../core/index.js';
+import { type ModelRequest, type ModelResponse, plural, reasoningText, type StepJournal } from '../../core/index.js';
 import { costOf, type Model, roughUsage } from '../../llm/index.js';
 import { addUsage, event, type RunScope } from '../run/index.js';
 import { callModel } from './call-model.js';
@@ -34,34 +34,36 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
   const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
   // A `then`, not an async function: one promise fewer per step (see docs/loop.md). Promise.resolve
   // also takes a model whose generate() returns a plain value.
-  return Promise.resolve(callModel(model, request, { streaming: call.streaming, onDelta, onReasoning })).then(
-    (response) => {
-      const cached = response.cached === true;
-      // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
-      // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
-      // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
-      if (!response.usage && !cached) response.usage = roughUsage(request, response);
-      addUsage(state, response.usage, cached);
-      const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
-      if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
-      if (response.compactions?.length) providerCompacted(scope, step, response);
-      if (silent) return response;
-      if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
-      emit(
-        event(state, 'model_response', {
-          step,
-          text: response.text,
-          toolCalls: response.toolCalls,
-          reasoning: response.reasoning ? reasoningText(response.reasoning) || undefined : undefined,
-          usage: response.usage,
-          ms: Date.now() - started,
-          modelId: response.modelId,
-          cached: cached || undefined,
-        }),
-      );
-      return response;
-    },
-  );
+  // Under a journal the call is a step, replayed after a restart: the whole reply, not streamed.
+  const calling = scope.journal
+    ? journaledCall(scope.journal, model, request)
+    : callModel(model, request, { streaming: call.streaming, onDelta, onReasoning });
+  return Promise.resolve(calling).then((response) => {
+    const cached = response.cached === true;
+    // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
+    // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
+    // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
+    if (!response.usage && !cached) response.usage = roughUsage(request, response);
+    addUsage(state, response.usage, cached);
+    const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
+    if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
+    if (response.compactions?.length) providerCompacted(scope, step, response);
+    if (silent) return response;
+    if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
+    emit(
+      event(state, 'model_response', {
+        step,
+        text: response.text,
+        toolCalls: response.toolCalls,
+        reasoning: response.reasoning ? reasoningText(response.reasoning) || undefined : undefined,
+        usage: response.usage,
+        ms: Date.now() - started,
+        modelId: response.modelId,
+        cached: cached || undefined,
+      }),
+    );
+    return response;
+  });
 }
 
 /**
@@ -89,8 +91,14 @@ function stripMedia({ state, emit }: RunScope, { model, request, step }: ModelCa
   if (dropped === 0) return request;
   if (!state.mediaWarned) {
     state.mediaWarned = true;
-    const message = `${model.id} cannot read images or files: ${dropped} attachment(s) were replaced by a note saying so. Use a vision model to show them.`;
+    const message = `${model.id} cannot read images or files: ${dropped === 1 ? '1 attachment was' : `${plural(dropped, 'attachment')} were`} replaced by a note saying so. Use a vision model to show them.`;
     emit(event(state, 'warning', { step, code: 'media_unsupported', message }));
   }
   return { ...request, messages };
+}
+
+/** The model call as a step of the journal, with the request (without its signal) as the step's input. */
+function journaledCall(journal: StepJournal, model: Model, request: ModelRequest): Promise<ModelResponse> {
+  const { signal: _signal, ...input } = request;
+  return journal.step({ kind: 'model', name: model.id, input }, () => model.generate(request));
 }

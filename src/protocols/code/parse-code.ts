@@ -1,4 +1,5 @@
 import type { ParsedStep } from '../../core/index.js';
+import { keywordAt } from '../shared/keywords.js';
 
 /** The tool a code step calls: the program runs there. */
 export const CODE_TOOL = 'run_code';
@@ -9,7 +10,6 @@ const FENCE = /```[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
 const CODE_TAG = /<code>([\s\S]*?)(?:<\/code>|$)/g;
 const SCRIPT = new Set(['', 'js', 'javascript', 'ts', 'typescript', 'mjs', 'jsx', 'tsx', 'node', 'es6', 'ecmascript']);
 const OTHER_CODE = new Set(['py', 'python', 'python3', 'bash', 'sh', 'shell']);
-const THOUGHT = /^\s*(?:\*\*)?(?:thought|思考)(?:\*\*)?\s*[:：]\s*/i;
 const BARE_FINAL = /^[ \t]*final_answer\s*\(/m;
 
 /**
@@ -58,11 +58,17 @@ export function parseCodeAction(text: string): ParsedStep {
       raw: text,
     };
   }
-  const thought = first > 0 ? text.slice(0, first).replace(THOUGHT, '').trim() : '';
+  const thought = first > 0 ? withoutThoughtKeyword(text.slice(0, first).trimStart()).trim() : '';
   return {
     type: 'action',
     ...(thought ? { thought } : {}),
     tool: CODE_TOOL,
     input: { code: blocks.join('\n') },
   };
+}
+
+/** The text without the Thought keyword it opens with (`Thought:`, `**思考**：`). */
+function withoutThoughtKeyword(text: string): string {
+  const mark = keywordAt(text);
+  return mark?.keyword === 'thought' ? text.slice(mark.end) : text;
 }

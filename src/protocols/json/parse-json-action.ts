@@ -1,9 +1,10 @@
 import { type ParsedStep, parseJsonLenient } from '../../core/index.js';
+import { CALL_MARKERS } from '../calls/call-markers.js';
 import { callsStep, readToolCalls } from '../calls/read-tool-calls.js';
 import type { ReadContext } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
 import { invalid, joinThoughts, plainReply, readSafely, withExtras, withHabits } from '../shared/build-step.js';
-import { CALL_MARKERS, readActionObject } from '../shared/call-syntax.js';
+import { readActionObject } from '../shared/call-syntax.js';
 import { extractJson, hasRawControlInString } from '../shared/json.js';
 import { LINE_KEYWORD, lineKeywordOf, splitSections } from '../shared/keywords.js';
 import { readHarmonyFinal, stripSpecialTokens, stripThink } from '../shared/special-tokens.js';

@@ -6,10 +6,11 @@ import {
   type Step,
   type ToolCall,
 } from '../../core/index.js';
+import { CALL_MARKERS, TAG_CALL } from '../calls/call-markers.js';
 import { callsStep, readToolCalls, type ToolCallsRead } from '../calls/read-tool-calls.js';
 import type { Protocol, ReadContext, ReadReply } from '../protocol.js';
 import { parseReAct } from '../react/parse-react.js';
-import { CALL_MARKERS, readActionObject } from '../shared/call-syntax.js';
+import { readActionObject } from '../shared/call-syntax.js';
 import { extractJson } from '../shared/json.js';
 import { splitSections } from '../shared/keywords.js';
 import { fill, renderCorrection, renderSystemPrompt } from '../shared/prompt-template.js';
@@ -64,7 +65,7 @@ function readNativeReply(response: ModelResponse, context?: ReadContext): ReadRe
   const { text, thought } = stripThink(stripSpecialTokens(raw).text);
   if (looksLikeTextAction(text)) {
     const step = parseReAct(raw);
-    if (step.type !== 'invalid' || /<tool_call>|<function=/i.test(text)) return readParsedStep(step, response);
+    if (step.type !== 'invalid' || TAG_CALL.test(text)) return readParsedStep(step, response);
   }
   if (text === '') {
     return {
@@ -100,7 +101,7 @@ function quotedJson(found: ToolCallsRead, raw: string): boolean {
 
 function looksLikeTextAction(text: string): boolean {
   if (!ACTION_CHARS.test(text)) return false;
-  if (/<tool_call>|<function=/i.test(text)) return true;
+  if (TAG_CALL.test(text)) return true;
   // A lone "Action:" line is too common in prose; a ReAct action needs its input or call syntax.
   const { sections } = splitSections(text);
   if (sections.some((s) => s.keyword === 'action_input' || s.keyword === 'final_answer')) return true;

@@ -86,19 +86,20 @@ function readSections(text: string, raw: string, think: string | undefined, cont
       return withHabits((answer ?? alias) as ParsedStep, ['no_action']);
   }
   if (chosen.keyword === 'final_answer') return finalStep(chosen, raw, thought);
-  return withExtras(readActions(kept, decision, raw), thought, false);
+  return withExtras(readActions(kept, decision, raw, context), thought, false);
 }
 
 /**
  * The Action at `decision` and any further Actions written before an answer: several `Action:` blocks
  * in one reply are several calls, made together. A later block that cannot be read leaves the first alone.
  */
-function readActions(kept: Section[], decision: number, raw: string): ParsedStep {
+function readActions(kept: Section[], decision: number, raw: string, context?: ReadContext): ParsedStep {
   const steps: ParsedStep[] = [];
   for (let i = decision; i < kept.length && kept[i].keyword !== 'final_answer'; i++) {
     if (kept[i].keyword !== 'action') continue;
     const next = kept[i + 1];
-    steps.push(readReActAction(kept[i].content, next?.keyword === 'action_input' ? next.content : undefined, raw));
+    const input = next?.keyword === 'action_input' ? next.content : undefined;
+    steps.push(readReActAction(kept[i].content, input, raw, context?.tools));
   }
   const actions = steps.filter((s) => s.type === 'action');
   return actions.length === steps.length ? joinActions(actions) : steps[0];

@@ -2,7 +2,7 @@ import { type ParsedStep, parseJsonLenient, type ReplyHabit } from '../../core/i
 import { invalid, withExtras, withHabits } from '../shared/build-step.js';
 import { parseActionCall, readActionObject } from '../shared/call-syntax.js';
 import { coerceInput, extractJson, isRecord } from '../shared/json.js';
-import { isFinalName, isNoneName } from '../shared/keywords.js';
+import { isFinalName, isNoneName, squash } from '../shared/keywords.js';
 import { FIX_KEYWORDS, replyLanguage } from '../shared/prompt-template.js';
 
 /** The format reminder appended to ReAct reasons. */
@@ -20,14 +20,21 @@ const ANSWER_KEYS = ['answer', 'final_answer', 'response', 'result', 'output', '
  * the Action line (`search[q]`, `search("q")`), a JSON blob, or a final answer in action form
  * (`Finish[…]`, `Action: Final Answer`). Returns `invalid` with what to fix otherwise.
  */
-export function readReActAction(actionText: string, inputText: string | undefined, raw: string): ParsedStep {
+export function readReActAction(
+  actionText: string,
+  inputText: string | undefined,
+  raw: string,
+  tools?: readonly { name: string }[],
+): ParsedStep {
   const action = actionText.trim();
   if (action === '') return invalid(raw, `The Action is empty. ${FORMAT_HINT}`, detail(raw, '', 'tool'));
   // LangChain's structured-chat format: the Action holds a JSON blob (often fenced).
   if (action.startsWith('{') || action.startsWith('```')) return readJsonAction(action, raw);
   const [firstLine, ...moreLines] = action.split('\n');
   const habits: ReplyHabit[] = [];
-  const call = parseActionCall(unwrap(callLine(firstLine, action)));
+  const parsed = parseActionCall(unwrap(callLine(firstLine, action)));
+  // `Action: search [tool]`: the brackets say what the name is, they are not a call.
+  const call = parsed?.annotation ? undefined : parsed;
   // `Action: search()` then `Action Input: {…}`: the empty parentheses are decoration, not the input.
   if (call && !(call.empty && inputText !== undefined)) {
     if (call.tool.length <= 4 && isNoneName(firstLine.trim())) return noTool(firstLine.trim(), raw);
@@ -35,11 +42,12 @@ export function readReActAction(actionText: string, inputText: string | undefine
       const multiLine = callLine(firstLine, action) !== firstLine;
       return withHabits(finalFrom(call.input, raw, call.repaired), multiLine ? ['foreign_keywords'] : []);
     }
-    return { type: 'action', tool: call.tool, input: call.input, ...(call.repaired ? { repaired: true } : {}) };
+    const step: ParsedStep = { type: 'action', tool: call.tool, input: call.input };
+    if (call.repaired) step.repaired = true;
+    return call.after === '' ? step : withHabits(step, ['trailing_commentary']);
   }
-  if (call) habits.push('decorated_tool_name');
-  const name = call ? call.tool : cleanToolName(firstLine);
-  if (!call && name !== firstLine.trim()) habits.push('decorated_tool_name');
+  const name = parsed ? parsed.tool : cleanToolName(firstLine, tools);
+  if (parsed || name !== firstLine.trim()) habits.push('decorated_tool_name');
   if (!/[A-Za-z0-9]/.test(name) && !/[\p{L}\p{N}]/u.test(name)) {
     return invalid(raw, `The Action has no tool name. ${FORMAT_HINT}`, detail(raw, firstLine, 'tool'));
   }
@@ -49,7 +57,7 @@ export function readReActAction(actionText: string, inputText: string | undefine
     rest = rest.slice(alias[0].length);
     habits.push('foreign_keywords');
   }
-  const input = dropStopLeftover(inputText ?? (rest === '' ? undefined : rest));
+  const input = withoutEmphasis(dropStopLeftover(inputText ?? (rest === '' ? undefined : rest)));
   if (isFinalName(name)) {
     return input === undefined
       ? invalid(
@@ -154,21 +162,48 @@ function finalFrom(input: unknown, raw: string, repaired: boolean): ParsedStep {
   return withHabits(step, habits);
 }
 
-/** Strips the decoration models put around a tool name: backticks, quotes, emphasis, brackets, a trailing period. */
-function cleanToolName(line: string): string {
+const BRACKETED = /^[[【「]([\p{L}\p{N}_.\-/ ]+)[\]】」]$/u;
+/** "Use the Calculator tool", "使用search工具": the name inside the words about it. */
+const VERBAL = /^(?:use|call|使用|调用)\s*(?:the\s+)?(.+?)(?:\s+(?:tool|工具)|工具)?$/i;
+/**
+ * "the search tool", "search 工具": one name and a word saying it is a tool. The word is lower case:
+ * a capitalised one belongs to a name with spaces (`Wikipedia Tool`, as CrewAI names tools).
+ */
+const ANNOTATED = /^(?:the\s+)?[`"']?([\p{L}\p{N}_.\-/]+)[`"']?(?:\s+(?:tool|function)|\s*(?:工具|函数))$/u;
+/** `search - look it up`, `search — 搜索网页`: a name, then what it is for. */
+const DESCRIBED = /^([\p{L}\p{N}_.\-/]+)\s+[-–—:：]\s+\S.*$/u;
+
+/**
+ * Strips the decoration models put around a tool name: backticks, quotes, emphasis, brackets, a
+ * trailing period or comma, words about the name (`the search tool`, `使用search工具`) and a
+ * description after it (`search - look it up`). A name that merely ends in "Tool" is kept whole, and
+ * when the offered tools are known, a name that is one of them as written is kept as written.
+ */
+function cleanToolName(line: string, tools?: readonly { name: string }[]): string {
   let name = unwrap(line);
-  const bracketed = name.charCodeAt(0) === 91 /* [ */ ? /^\[([\p{L}\p{N}_.\-/ ]+)\]$/u.exec(name) : null;
+  const bracketed = BRACKETED.exec(name);
   if (bracketed) name = bracketed[1].trim();
-  // "Use the Calculator tool" → "Calculator"; a name that merely ends in "Tool" is kept whole.
-  const verbal = /^(?:use|call|使用|调用)\s+(?:the\s+)?(.+?)(?:\s+(?:tool|工具))?$/i.exec(name);
-  return (verbal ? verbal[1] : name).trim();
+  if (tools?.some((t) => squash(t.name) === squash(name))) return name;
+  const described = DESCRIBED.exec(name);
+  if (described) return described[1];
+  const verbal = VERBAL.exec(name);
+  if (verbal) return verbal[1].trim();
+  const annotated = ANNOTATED.exec(name);
+  // A Chinese name ending in 工具 (`搜索工具`) is a name; only an ASCII name takes the suffix off.
+  return annotated && /^[\x20-\x7e]+$/.test(annotated[1]) ? annotated[1] : name;
+}
+
+/** Markdown emphasis around a whole input (`**{"q": "x"}**`) is the model's formatting, not the input. */
+function withoutEmphasis(input: string | undefined): string | undefined {
+  const match = input === undefined ? null : /^\s*(\*\*|__)([\s\S]*?)\1\s*$/.exec(input);
+  return match && match[2].trim() !== '' ? match[2] : input;
 }
 
 /** Strips the decoration models put around an Action line: backticks, quotes, emphasis, a final period. */
 function unwrap(line: string): string {
   return line
     .trim()
-    .replace(/^[*_`"']+|[*_`"'.。]+$/g, '')
+    .replace(/^[*_`"']+|[*_`"'.。,，;；]+$/g, '')
     .trim();
 }
 

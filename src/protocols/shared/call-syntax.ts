@@ -4,9 +4,10 @@
  * tokens, pythonic lists) are `readToolCalls`'s (calls/read-tool-calls.ts).
  */
 import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
+import { CALL_MARKERS } from '../calls/call-markers.js';
 import { invalid, joinActions, withExtras, withHabits } from './build-step.js';
 import { coerceInput, coerceValue, isRecord } from './json.js';
-import { isFinalName, splitSections, squash } from './keywords.js';
+import { isFinalName, spellingsOf, splitSections, squash } from './keywords.js';
 
 /** How the JSON was obtained, which changes what a missing field means. */
 export interface ReadObjectOptions {
@@ -16,8 +17,16 @@ export interface ReadObjectOptions {
   truncated?: boolean;
 }
 
-const INPUT_KEYS = ['actioninput', 'input', 'toolinput', 'arguments', 'args', 'parameters', 'params', '行动输入'];
-const THOUGHT_KEYS = ['thought', 'thoughts', 'reasoning', 'reason', 'think', '思考'];
+const INPUT_KEYS = [
+  ...spellingsOf('action_input').map(squash),
+  'input',
+  'toolinput',
+  'arguments',
+  'args',
+  'parameters',
+  'params',
+];
+const THOUGHT_KEYS = [...spellingsOf('thought'), 'reasoning', 'reason', 'think'];
 
 /**
  * Reads a parsed JSON value as a step, in every shape models use:
@@ -123,12 +132,6 @@ function readThought(fields: Map<string, unknown>): string | undefined {
   return undefined;
 }
 
-/**
- * Markers models write around a call given as text: code fences, Mistral's `[TOOL_CALLS]` and
- * Llama's `<|python_tag|>`/`<|eom_id|>`/`<|eot_id|>` tokens. They are neither reasoning nor answer.
- */
-export const CALL_MARKERS = /```[\w-]*|\[TOOL_CALLS\]|<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>/g;
-
 /** A call written on the Action line itself: `search[query]` or `search("query")`. */
 export interface ActionCall {
   tool: string;
@@ -136,39 +139,68 @@ export interface ActionCall {
   repaired: boolean;
   /** Nothing between the brackets (`search()`): the input may follow on an `Action Input:` line. */
   empty: boolean;
+  /** The brackets hold a note on the name (`search [tool]`, `search（工具）`), not its input. */
+  annotation: boolean;
+  /** Text after the closing bracket (`Finish[Paris] because…`): commentary, never the input. */
+  after: string;
 }
 
-const BRACKET = /^([\p{L}\p{N}_.\-/]+)\s*\[([\s\S]*?)\]?\s*$/u;
-const PAREN = /^([\p{L}\p{N}_.\-/]+)\s*\(([\s\S]*?)\)?\s*$/u;
+/** Each opening bracket models write after a tool name, and its closer (full-width ones in Chinese replies). */
+const BRACKETS: Record<string, string> = { '[': ']', '(': ')', '（': '）', '【': '】' };
+const CALL_HEAD = /^([\p{L}\p{N}_.\-/]+)\s*([[(（【])/u;
 const KWARG = /([\p{L}_][\p{L}\p{N}_]*)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,]+)/gu;
+/** What the brackets after a name hold when they name its kind: `[tool]`, `(the web search tool)`, `（工具）`. */
+const ANNOTATION = /^(?:(?:the|a|an)\s+)?(?:[\w\s-]*\s)?(?:tool|tools|function|api|plugin)$|^(?:工具|函数|插件|接口)$/i;
 
 /**
  * Reads the call forms models write on the Action line: the ReAct paper's `Search[Colorado orogeny]`
- * and the function style `search("query")`, `search(query="x", limit=3)`, `search({"query": "x"})`.
- * A missing closing bracket (cut-off reply) is tolerated and marked repaired.
+ * and the function style `search("query")`, `search(query="x", limit=3)`, `search({"query": "x"})`,
+ * with full-width brackets too (`search（"北京"）`). The input ends at the bracket that closes the
+ * opening one (`Finish[Paris] because…` answers `Paris`); a missing closing bracket (cut-off reply)
+ * is tolerated and marked repaired.
  */
 export function parseActionCall(line: string): ActionCall | undefined {
   const text = line.trim();
-  const bracket = BRACKET.exec(text);
-  if (bracket && text.includes('[')) {
-    const input = coerceInput(bracket[2]);
-    return {
-      tool: bracket[1],
-      input: input.ok ? input.input : bracket[2].trim(),
-      repaired: !text.endsWith(']'),
-      empty: bracket[2].trim() === '',
-    };
+  const head = CALL_HEAD.exec(text);
+  if (!head) return undefined;
+  const open = head[2];
+  const from = head[0].length;
+  const quoted = closingBracket(text, from, open, BRACKETS[open], true);
+  // An apostrophe in a bare argument (`search(q=Don't)`) is no quote: read it again without quotes.
+  const close = quoted < 0 ? closingBracket(text, from, open, BRACKETS[open], false) : quoted;
+  const body = close < 0 ? text.slice(from) : text.slice(from, close);
+  const after = close < 0 ? '' : text.slice(close + 1).trim();
+  const square = open === '[' || open === '【';
+  const annotation = ANNOTATION.test(body.trim());
+  const input = square ? coerceInput(body) : undefined;
+  return {
+    tool: head[1],
+    input: input ? (input.ok ? input.input : body.trim()) : readArguments(body),
+    repaired: close < 0,
+    empty: body.trim() === '',
+    annotation,
+    after,
+  };
+}
+
+/**
+ * Where the bracket opened just before `from` closes: brackets of the same kind nest, and inside a
+ * function call's parentheses quoted strings are skipped (`search(q="a)b")`). -1 when it never closes.
+ */
+function closingBracket(text: string, from: number, open: string, close: string, quoted: boolean): number {
+  const quotes = quoted && (open === '(' || open === '（');
+  let depth = 1;
+  let quote = '';
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (quotes && (c === '"' || c === "'")) quote = c;
+    else if (c === open) depth++;
+    else if (c === close && --depth === 0) return i;
   }
-  const paren = PAREN.exec(text);
-  if (paren && text.includes('(')) {
-    return {
-      tool: paren[1],
-      input: readArguments(paren[2]),
-      repaired: !text.endsWith(')'),
-      empty: paren[2].trim() === '',
-    };
-  }
-  return undefined;
+  return -1;
 }
 
 function readArguments(args: string): ActionInput {

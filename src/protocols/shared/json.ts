@@ -144,7 +144,8 @@ export function coerceInput(raw: string, options: CoerceOptions = {}): CoercedIn
       return commentaryInput(text);
     }
   }
-  if (/^"[\s\S]*"$/.test(text)) {
+  // One JSON string, quote to quote: `"Foo" and "Bar"` is text that starts and ends with quotes, kept whole.
+  if (/^"(?:[^"\\]|\\.)*"$/.test(text)) {
     const decoded = parseJsonLenient(text);
     if (decoded.ok && typeof decoded.value === 'string') {
       const inner = decoded.value.trim();

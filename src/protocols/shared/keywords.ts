@@ -1,20 +1,113 @@
 /**
- * The ReAct keywords and what is read with them: their spellings, the sections a reply is cut into,
- * the action names that mean "final answer" or "no action", the fences models put around ReAct lines,
- * and where a reply's own decision ends (so an invented Observation is dropped).
+ * The ReAct keywords, the one table of them: their spellings in English and Chinese, the action names
+ * that mean "final answer" or "no action", the sections a reply is cut into, the fences models put
+ * around ReAct lines, and where a reply's own decision ends (so an invented Observation is dropped).
+ * The ReAct, JSON, native and code protocols and the stream readers (`protocols/stream/`) all read
+ * replies with what is defined here.
  */
-import {
-  INLINE_KEYWORD,
-  inlineKeywordOf,
-  isFinalName,
-  LINE_KEYWORD,
-  lineKeywordOf,
-  type ReActKeyword,
-  type ReplyHabit,
-  squash,
-} from '../../core/index.js';
+import { type ReplyHabit, squash } from '../../core/index.js';
+import { FENCE_LINE } from '../calls/call-markers.js';
 
-export { isFinalName, LINE_KEYWORD, lineKeywordOf, type ReActKeyword, squash };
+export { squash };
+
+/** The ReAct keywords, in their canonical form. */
+export type ReActKeyword = 'thought' | 'action' | 'action_input' | 'observation' | 'final_answer';
+
+/**
+ * Spellings of each keyword, English and Chinese (simplified and traditional). English is matched in
+ * any letter case at a line's start, and a space in a spelling may be any run of spaces and underscores
+ * (`final_answer`); longer keywords come first so `Action Input` is not read as `Action`. The first
+ * spelling in each language is the one prompts and corrections write (`keywordLabel`).
+ */
+export const KEYWORD_SPELLINGS: readonly (readonly [ReActKeyword, readonly string[]])[] = [
+  ['final_answer', ['final answer', '最终答案', '最终回答', '最終答案', '最終回答']],
+  ['action_input', ['action input', '行动输入', '动作输入', '行動輸入', '動作輸入', '工具输入']],
+  ['action', ['action', '行动', '动作', '行動', '動作']],
+  ['observation', ['observation', '观察', '观察结果', '觀察']],
+  ['thought', ['thought', 'thoughts', '思考', '想法', '思路']],
+];
+
+const isEnglish = (word: string) => /^[a-z ]+$/.test(word);
+const pattern = (word: string) => word.replaceAll(' ', '[ _]*');
+const capitalised = (word: string) => pattern(word.replace(/(^|\s)[a-z]/g, (c) => c.toUpperCase()));
+
+const ALTERNATION = KEYWORD_SPELLINGS.map(([, words]) => `(${words.map(pattern).join('|')})`).join('|');
+
+/** The spellings of `keyword` in the table. */
+export function spellingsOf(keyword: ReActKeyword): readonly string[] {
+  return KEYWORD_SPELLINGS.find(([k]) => k === keyword)?.[1] ?? [];
+}
+
+/**
+ * The keyword as prompts, examples and corrections write it, with its colon: `Action Input: `, `行动输入：`.
+ */
+export function keywordLabel(keyword: ReActKeyword, language: 'en' | 'zh'): string {
+  const words = spellingsOf(keyword);
+  return language === 'en'
+    ? `${(words.find(isEnglish) ?? '').replace(/(^|\s)[a-z]/g, (c) => c.toUpperCase())}: `
+    : `${words.find((w) => !isEnglish(w)) ?? ''}：`;
+}
+
+/**
+ * A keyword at the start of a line: optional quote/bullet/heading marks and markdown emphasis, the
+ * keyword, an optional step number (`Action 2:` as in the ReAct paper), emphasis again, then an ASCII
+ * or full-width colon, possibly inside the emphasis (`**Thought:**`).
+ */
+export const LINE_KEYWORD = new RegExp(
+  `^[ \\t>]*(?:[-+•][ \\t]+|#{1,6}[ \\t]*|\\d+[.)][ \\t]+)?[*_\`]*[ \\t]*(?:${ALTERNATION})(?:[ \\t]*\\d+)?[ \\t]*[*_\`]*[ \\t]*[:：][*_\`]*[ \\t]*`,
+  'gimu',
+);
+
+/** Keywords that cut a line in its middle (a Thought never starts mid-line). */
+const INLINE_KINDS = KEYWORD_SPELLINGS.filter(([keyword]) => keyword !== 'thought');
+const INLINE_ENGLISH = INLINE_KINDS.map(([, words]) => `(${words.filter(isEnglish).map(capitalised).join('|')})`);
+const INLINE_CHINESE = INLINE_KINDS.map(([, words]) => `(${words.filter((w) => !isEnglish(w)).join('|')})`);
+/** Which keyword each capture group of INLINE_KEYWORD is. */
+const INLINE_GROUPS: ReActKeyword[] = [...INLINE_KINDS, ...INLINE_KINDS].map(([keyword]) => keyword);
+
+/**
+ * A keyword in the middle of a line (`Thought: … Action: search`): English keywords must be
+ * capitalised and follow a space or punctuation, Chinese ones need only the colon. Emphasis around
+ * either (`**Action:**`, `**行动：**`) and a step number (`Action 2:`, the ReAct paper's) are part of it.
+ */
+export const INLINE_KEYWORD = new RegExp(
+  `(?:(?<=[\\s.,;!?。，；！？])[*_]*(?:${INLINE_ENGLISH.join('|')})|[*_]*(?:${INLINE_CHINESE.join('|')}))(?:[ \\t]*\\d+)?[*_]*\\s*[:：][*_]*[ \\t]*`,
+  'gu',
+);
+
+/** Which keyword a LINE_KEYWORD match is. */
+export function lineKeywordOf(match: RegExpMatchArray): ReActKeyword {
+  for (let g = 0; g < KEYWORD_SPELLINGS.length; g++) if (match[g + 1] !== undefined) return KEYWORD_SPELLINGS[g][0];
+  return 'thought';
+}
+
+/** Which keyword an INLINE_KEYWORD match is. */
+export function inlineKeywordOf(match: RegExpMatchArray): ReActKeyword {
+  for (let g = 0; g < INLINE_GROUPS.length; g++) if (match[g + 1] !== undefined) return INLINE_GROUPS[g];
+  return 'action';
+}
+
+/** A keyword line's keyword and where its text starts. */
+export interface KeywordMark {
+  keyword: ReActKeyword;
+  /** The index just after the keyword (its colon, emphasis and spaces). */
+  end: number;
+}
+
+const LINE_KEYWORD_AT = new RegExp(LINE_KEYWORD.source, 'iu');
+
+/** The ReAct keyword `line` starts with, if any. */
+export function keywordAt(line: string): KeywordMark | undefined {
+  const match = LINE_KEYWORD_AT.exec(line);
+  return match ? { keyword: lineKeywordOf(match), end: match[0].length } : undefined;
+}
+
+const FINAL = new Set(['final', 'finish', 'answer', 'respond', ...spellingsOf('final_answer').map(squash)]);
+
+/** True when an action name means "I am answering" (`final_answer`, `Final Answer`, `Finish`, `最终答案`). */
+export function isFinalName(name: string): boolean {
+  return FINAL.has(squash(name));
+}
 
 /** One keyword and the text that follows it, up to the next keyword. */
 export interface Section {
@@ -41,7 +134,13 @@ export function splitSections(text: string): Sections {
   // An exec loop, not [...matchAll()]: matchAll clones the regex on every call, and every reply comes here.
   const marks: RegExpExecArray[] = [];
   LINE_KEYWORD.lastIndex = 0;
-  for (let m = LINE_KEYWORD.exec(text); m; m = LINE_KEYWORD.exec(text)) marks.push(m);
+  for (let m = LINE_KEYWORD.exec(text); m; m = LINE_KEYWORD.exec(text)) {
+    marks.push(m);
+    // A JSON input's strings may hold lines that look like keywords ("…\nObservation: …"): skip past them.
+    if (lineKeywordOf(m) !== 'action_input') continue;
+    const end = jsonValueEnd(text, m.index + m[0].length);
+    if (end > LINE_KEYWORD.lastIndex) LINE_KEYWORD.lastIndex = end;
+  }
   if (marks.length === 0) return { preamble: text.trim(), sections: [] };
   const sections: Section[] = [];
   for (let i = 0; i < marks.length; i++) {
@@ -51,6 +150,29 @@ export function splitSections(text: string): Sections {
   }
   return { preamble: text.slice(0, marks[0].index).trim(), sections };
 }
+
+/**
+ * Where the JSON object or array that starts at `from` (after spaces and a fence line) ends, reading
+ * its strings as strings; -1 when no JSON starts there or it never closes (a cut-off reply).
+ */
+function jsonValueEnd(text: string, from: number): number {
+  const start = JSON_START.exec(text.slice(from, from + 40));
+  if (!start) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = from + start[0].length - 1; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+const JSON_START = /^\s*(?:```[\w-]*[ \t]*\n\s*)?[{[]/;
 
 /** Adds a section to `out`, cut again at each inline keyword on the first line of a Thought or Action. */
 function splitInline(keyword: ReActKeyword, content: string, out: Section[]): void {
@@ -63,7 +185,8 @@ function splitInline(keyword: ReActKeyword, content: string, out: Section[]): vo
     out.push(trimmed(keyword, content));
     return;
   }
-  out.push(trimmed(keyword, content.slice(0, match.index)));
+  // `Thought: x, Action: search,`: the comma joined the sections, it is no part of either.
+  out.push(trimmed(keyword, content.slice(0, match.index).replace(/[,，;；]\s*$/u, '')));
   splitInline(inlineKeywordOf(match), content.slice(match.index + match[0].length), out);
 }
 
@@ -99,14 +222,12 @@ export interface FencesUnwrapped {
   habits: ReplyHabit[];
 }
 
-const FENCE_LINE = /^[ \t]*```[ \t]*([\w+-]*)[ \t]*$/;
-const JSON_LANGS = new Set(['json', 'json5', 'jsonc', 'javascript', 'js', 'tool_call', 'tool_code']);
-
 /**
  * Removes the fence lines of code blocks that hold the reply's ReAct lines themselves (```` ``` ````
  * or ```` ```text ```` around `Thought: … Action Input: …`), so the closing fence never becomes part
- * of an input or an answer. Only a fence whose first line is a ReAct keyword is unwrapped: a fenced
- * JSON input or a code block inside a final answer is left as it is. Fences inside the unwrapped
+ * of an input or an answer. Only a fence whose first line is a ReAct keyword is unwrapped, whatever
+ * language it names (```` ```json ```` around Action lines too): a fenced JSON input or a code block
+ * inside a final answer is left as it is. Fences inside the unwrapped
  * block that open with a language (```json) are matched with their own closer.
  */
 export function unwrapFences(text: string): FencesUnwrapped {
@@ -114,8 +235,8 @@ export function unwrapFences(text: string): FencesUnwrapped {
   const lines = text.split('\n');
   const drop = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
-    const open = FENCE_LINE.exec(lines[i]);
-    if (!open || JSON_LANGS.has(open[1].toLowerCase())) continue;
+    if (!FENCE_LINE.test(lines[i])) continue;
+    // Whatever the fence's language says (```json, ```text), a block that opens with a keyword line holds ReAct lines.
     const first = lines.findIndex((l, j) => j > i && l.trim() !== '');
     if (first < 0 || !startsWithKeyword(lines[first])) continue;
     drop.add(i);

@@ -6,6 +6,7 @@
 
 import type { JsonSchema, ToolSpec } from '../../core/index.js';
 import type { CorrectionDetail, Language, PromptContext } from '../protocol.js';
+import { keywordLabel } from './keywords.js';
 
 /** The text pieces of one protocol in one language. Placeholders: `{tool_names}`, `{reason}`. */
 export interface PromptTemplate {
@@ -97,9 +98,17 @@ const LINES: Record<Language, { quote: string; fix: string }> = {
 
 /** The ReAct keywords a corrected line uses, in the reply's language. */
 export const FIX_KEYWORDS: Record<Language, { action: string; input: string; final: string }> = {
-  en: { action: 'Action: ', input: 'Action Input: ', final: 'Final Answer: ' },
-  zh: { action: '行动：', input: '行动输入：', final: '最终答案：' },
+  en: fixKeywords('en'),
+  zh: fixKeywords('zh'),
 };
+
+function fixKeywords(language: Language): { action: string; input: string; final: string } {
+  return {
+    action: keywordLabel('action', language),
+    input: keywordLabel('action_input', language),
+    final: keywordLabel('final_answer', language),
+  };
+}
 
 const HAN = /\p{Script=Han}/gu;
 const LATIN = /[A-Za-z]/g;

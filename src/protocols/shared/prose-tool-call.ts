@@ -1,4 +1,5 @@
 import type { Language, ProtocolName } from '../protocol.js';
+import { spellingsOf } from './keywords.js';
 import { FIX_KEYWORDS } from './prompt-template.js';
 
 /** A tool call a model wrote as prose instead of in the protocol's format. */
@@ -41,8 +42,12 @@ const ANNOUNCES = [
 const NOT_ITS_OUTPUT = '(?![`"\'”’」』*]*\\s*(?:results?|outputs?|data|findings|response|结果|的结果|返回|数据|信息))';
 
 // An answer that says it is one: the protocol's own final marker.
-const EXPLICIT_FINAL =
-  /(?:final[ _]?answer|最终答案|最终回答)\s*["']?\s*[:：]|"action"\s*:\s*"(?:final|final_answer|finish|answer)"/i;
+const EXPLICIT_FINAL = new RegExp(
+  `(?:${spellingsOf('final_answer')
+    .map((word) => word.replaceAll(' ', '[ _]?'))
+    .join('|')})\\s*["']?\\s*[:：]|"action"\\s*:\\s*"(?:final|final_answer|finish|answer)"`,
+  'i',
+);
 
 /**
  * Finds a tool call written in prose in a reply that has no protocol action: a registered tool's name

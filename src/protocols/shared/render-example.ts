@@ -1,4 +1,5 @@
 import type { Language, ProtocolName } from '../protocol.js';
+import { keywordLabel } from './keywords.js';
 
 /** One tool call in a worked example, with what the tool returned. */
 export interface ExampleCall {
@@ -17,19 +18,35 @@ export type FewShotExample = string | { question: string; calls?: ExampleCall[];
 const WORDS: Record<Language, Record<'question' | 'thought' | 'call' | 'result' | 'answer' | 'user', string>> = {
   en: {
     question: 'Question: ',
-    thought: 'Thought: ',
+    thought: keywordLabel('thought', 'en'),
     call: 'Call: ',
     result: 'Result: ',
     answer: 'Answer: ',
     user: 'User: ',
   },
-  zh: { question: '问题：', thought: '思考：', call: '调用：', result: '结果：', answer: '回答：', user: '用户：' },
+  zh: {
+    question: '问题：',
+    thought: keywordLabel('thought', 'zh'),
+    call: '调用：',
+    result: '结果：',
+    answer: '回答：',
+    user: '用户：',
+  },
 };
 
 const REACT: Record<Language, { action: string; input: string; observation: string; final: string }> = {
-  en: { action: 'Action: ', input: 'Action Input: ', observation: 'Observation: ', final: 'Final Answer: ' },
-  zh: { action: '行动：', input: '行动输入：', observation: '观察：', final: '最终答案：' },
+  en: reactLabels('en'),
+  zh: reactLabels('zh'),
 };
+
+function reactLabels(language: Language): { action: string; input: string; observation: string; final: string } {
+  return {
+    action: keywordLabel('action', language),
+    input: keywordLabel('action_input', language),
+    observation: keywordLabel('observation', language),
+    final: keywordLabel('final_answer', language),
+  };
+}
 
 /**
  * One example in the protocol's own format, so the model sees exactly the replies it must write:

@@ -1,6 +1,6 @@
 import type { Message, ParsedStep, Step } from '../../core/index.js';
 import type { Protocol, ProtocolName, ReadContext } from '../protocol.js';
-import { cutAfterDecision } from './keywords.js';
+import { cutAfterDecision, keywordLabel } from './keywords.js';
 import { type PromptTemplates, renderCorrection, renderSystemPrompt } from './prompt-template.js';
 import { readNativeCalls, readParsedStep } from './read-reply.js';
 
@@ -35,7 +35,7 @@ export function textProtocol(parts: TextProtocolParts): Protocol {
     correction,
     finalAnswerRequest: (language) => templates[language].finalAnswerRequest,
     // Both keywords: a model prompted in one language may still answer in the other.
-    stop: () => ['\nObservation:', '\n观察：'],
+    stop: () => [`\n${keywordLabel('observation', 'en').trimEnd()}`, `\n${keywordLabel('observation', 'zh')}`],
   };
 }
 

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { Agent } from '../../agent/index.js';
 import { ConfigError } from '../../core/index.js';
 import { resolveModel } from '../../llm/index.js';
-import type { AnyTool } from '../../tools/index.js';
-import { builtinTools } from '../../tools/node.js';
+import { toolsFromKits, withModelDefaults } from '../../tools/node.js';
 import type { ThinkflowConfig } from './define-config.js';
 
 /** One agent in a `thinkflow.config.json`/`.yaml`: a model spec and built-in tool kits by name. */
@@ -12,10 +11,10 @@ export const AgentSpec = z
   .object({
     /** A model spec, as `--model` takes it: `demo`, `openai:gpt-4o-mini`, `ollama:qwen3`, ... */
     model: z.string().min(1),
-    /** Built-in tool kits by name (`calculator`, `files`, `http`, `datetime`, `units`, `search`, `data`, `chart`). */
+    /** Built-in tool kits by name, as `--tools` takes them (`demo`, `calculator`, `files`, `http`, …); `demo` gets `demo` by default. */
     tools: z.array(z.string()).optional(),
     instructions: z.string().optional(),
-    protocol: z.enum(['auto', 'native', 'json', 'react']).optional(),
+    protocol: z.enum(['auto', 'native', 'json', 'react', 'code']).optional(),
     maxSteps: z.number().int().positive().optional(),
   })
   .strict();
@@ -38,30 +37,18 @@ export function configFromData(data: unknown, file: string): ThinkflowConfig {
   const root = dirname(file);
   const agents: ThinkflowConfig['agents'] = {};
   for (const [name, spec] of Object.entries(parsed.data.agents)) {
-    const tools = toolsOf(spec, { name, file, root });
+    // The same kits and demo defaults as `thinkflow run`: `model: demo` alone gets the demo tools in ReAct.
+    const chosen = withModelDefaults(spec.model, { kits: spec.tools, protocol: spec.protocol });
+    const tools = toolsFromKits(chosen.kits ?? [], { root }, `${file}: agent "${name}": `);
     agents[name] = () =>
       new Agent({
         name,
         model: resolveModel(spec.model),
         tools,
         instructions: spec.instructions,
-        protocol: spec.protocol,
+        protocol: chosen.protocol,
         maxSteps: spec.maxSteps,
       });
   }
   return { ...(parsed.data as Omit<ThinkflowConfig, 'agents'>), agents };
-}
-
-function toolsOf(spec: AgentSpec, where: { name: string; file: string; root: string }): AnyTool[] {
-  const tools: AnyTool[] = [];
-  for (const kit of spec.tools ?? []) {
-    const make = builtinTools[kit];
-    if (!make) {
-      throw new ConfigError({
-        message: `${where.file}: agent "${where.name}" names an unknown tool kit "${kit}". Available: ${Object.keys(builtinTools).join(', ')}.`,
-      });
-    }
-    tools.push(...make({ root: where.root }));
-  }
-  return tools;
 }

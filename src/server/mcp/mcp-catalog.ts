@@ -161,7 +161,10 @@ function registerPrompts({ server, types, prompts }: ServedCatalog): void {
     }
     const args = params.arguments ?? {};
     const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-    if (missing.length > 0) throw invalid(`Prompt "${prompt.name}" needs the argument(s) ${missing.join(', ')}.`);
+    if (missing.length > 0)
+      throw invalid(
+        `Prompt "${prompt.name}" needs the ${missing.length === 1 ? 'argument' : 'arguments'} ${missing.join(', ')}.`,
+      );
     return promptResult(prompt, await prompt.get(args), types);
   });
 }

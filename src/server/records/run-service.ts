@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
-import type { AnswerPart, AnswerPartReader, Message } from '../../core/index.js';
+import type { Message } from '../../core/index.js';
 import { yieldTurn } from '../../core/index.js';
+import type { AnswerPart, AnswerPartReader } from '../../protocols/index.js';
 import type { Readiness } from '../health/index.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../health/index.js';
 import { newRunId } from './new-run-id.js';

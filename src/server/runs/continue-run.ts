@@ -1,4 +1,4 @@
-import { type AnswerPartReader, createAnswerPartReader } from '../../core/index.js';
+import { type AnswerPartReader, createAnswerPartReader } from '../../protocols/index.js';
 import type { Answer, AnswerResult, PendingQuestion, RunService } from '../records/index.js';
 
 /** A person's answer to the question one tool call asked. */

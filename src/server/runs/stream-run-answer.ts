@@ -1,4 +1,5 @@
-import { type AnswerDelta, createAnswerReader, yieldTurn } from '../../core/index.js';
+import { yieldTurn } from '../../core/index.js';
+import { type AnswerDelta, createAnswerReader } from '../../protocols/index.js';
 import { isFinished, type PendingQuestion, type RunRecord, type RunService, watchChanges } from '../records/index.js';
 
 /** Tokens the model calls of an answer used; `estimated` when a model did not report them. */

@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.js';
 import type { EvalCaseReport, EvalReport, EvalRunReport } from '../../eval/index.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';
@@ -114,7 +115,7 @@ function renderReport(report: EvalReport, traces: Traces): HTMLElement[] {
     h(
       'p',
       { class: 'meta', id: 'eval-summary' },
-      `${report.passed}/${report.runs} runs passed (${percent(report.passRate)})`,
+      `${report.passed}/${plural(report.runs, 'run')} passed (${percent(report.passRate)})`,
       report.model && ` · model ${report.model}`,
       ` · ${report.promptTokens + report.completionTokens} tokens`,
       report.costUsd !== undefined && ` · ${usd(report.costUsd)}`,

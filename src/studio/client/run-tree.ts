@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.js';
 // Through the trace index like any module: the bundle keeps only `costOf` and its price table, as the
 // package has no side effects and the build leaves the index's Node-only imports out (a test checks).
 import { costOf } from '../../llm/index.js';
@@ -189,7 +190,7 @@ export function treeBuilder(): TreeBuilder {
         }
         case 'context_compact': {
           const cleared = (e.callIds as string[]).length;
-          const text = `${e.kind}: ${e.tokensBefore} → ${e.tokensAfter} tokens${cleared ? `, ${cleared} results cleared` : ''}`;
+          const text = `${e.kind}: ${e.tokensBefore} → ${e.tokensAfter} tokens${cleared ? `, ${plural(cleared, 'result')} cleared` : ''}`;
           s().items.push({ kind: 'compact', text });
           break;
         }

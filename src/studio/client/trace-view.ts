@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';
@@ -71,7 +72,7 @@ export async function traceView(): Promise<void> {
 /** The replay's verdict: the same steps, or the first step where the agent does something else. */
 function renderReplay(report: ReplayReport): HTMLElement {
   const d = report.divergence;
-  const summary = `${report.agent} now: ${report.status} in ${report.steps} steps (recorded: ${report.recordedStatus ?? 'unfinished'} in ${report.recordedSteps})`;
+  const summary = `${report.agent} now: ${report.status} in ${plural(report.steps, 'step')} (recorded: ${report.recordedStatus ?? 'unfinished'} in ${report.recordedSteps})`;
   if (!d) {
     return h(
       'div',

@@ -4,6 +4,7 @@ import { calculatorTool } from './calculator.js';
 import { chartTools } from './chart/chart-tools.js';
 import { dataTools } from './data/data-tools.js';
 import { datetimeTools } from './datetime.js';
+import { demoTools } from './demo-tools.js';
 import { fileTools } from './files/file-tools.js';
 import { httpTools } from './http/http-tools.js';
 import { searchTools } from './search/search-tools.js';
@@ -21,10 +22,12 @@ export { type SearchDocumentsOptions, searchDocumentsTool } from './search/searc
 export { searchTools } from './search/search-tools.js';
 
 /**
- * Every built-in tool kit by the name the CLI enables it with (`--tools files,data`).
- * All are off by default; each factory returns the tools of its kit, built from the options.
+ * Every built-in tool kit by the name the CLI (`--tools files,data`) and a YAML/JSON config (`tools: [files]`)
+ * enable it with: the one table both read. All are off by default; each factory returns the tools of its
+ * kit, built from the options. `demo` is the demo model's kit: the calculator and the mock-data tools.
  */
 export const builtinTools: Record<string, (options?: BuiltinOptions) => AnyTool[]> = {
+  demo: () => [calculatorTool, ...demoTools],
   calculator: () => [calculatorTool],
   files: fileTools,
   data: dataTools,

@@ -1,4 +1,4 @@
-import { type Message, type ModelRequest, stableJson, type ToolSpec } from '../../core/index.js';
+import { type Message, type ModelRequest, plural, stableJson, type ToolSpec } from '../../core/index.js';
 
 /** Where a re-run first differs from its trace. */
 export interface Divergence {
@@ -39,7 +39,7 @@ export function compareRequest(
     const a = actual.messages[i];
     if (!e || !a) {
       return diff(
-        `message ${i + 1}: the recorded request had ${expected.messages.length} messages, this one has ${actual.messages.length}`,
+        `message ${i + 1}: the recorded request had ${plural(expected.messages.length, 'message')}, this one has ${actual.messages.length}`,
         e && clip(textOf(e)),
         a && clip(textOf(a)),
       );

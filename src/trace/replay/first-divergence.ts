@@ -1,4 +1,4 @@
-import { type AgentEvent, stableJson } from '../../core/index.js';
+import { type AgentEvent, plural, stableJson } from '../../core/index.js';
 import { summarizeTrace, type TraceStep } from '../view/summarize-trace.js';
 import { clip, compareRequest, type Divergence } from './compare-request.js';
 
@@ -23,11 +23,11 @@ export function firstDivergence(
     if (found) return found;
   }
   if (a.steps.length !== b.steps.length) {
-    const step = count + 1;
+    // Steps are numbered from 0: the first step only one of the runs has is step `count`.
     return {
-      step,
+      step: count,
       kind: 'steps',
-      message: `the recorded run has ${a.steps.length} steps, the new run ${b.steps.length}`,
+      message: `the recorded run has ${plural(a.steps.length, 'step')}, the new run ${b.steps.length}`,
       expected: String(a.steps.length),
       actual: String(b.steps.length),
     };

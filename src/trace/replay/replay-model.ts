@@ -72,7 +72,9 @@ export function replayModel(trace: readonly AgentEvent[], options: ReplayModelOp
     }
     const entry = recorded[served];
     if (!entry) {
-      const step = (recorded.at(-1)?.response.step ?? 0) + 1;
+      // The step after the last recorded one (steps are numbered from 0, so 0 when nothing was recorded).
+      const last = recorded.at(-1);
+      const step = last ? last.response.step + 1 : 0;
       fail({
         step,
         kind: 'extra_call',

@@ -1,4 +1,4 @@
-import { type AgentEvent, contentText, describeCompaction, type Message } from '../../core/index.js';
+import { type AgentEvent, contentText, describeCompaction, type Message, plural } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import { escapeHtml as esc } from './html-assets.js';
 import type { TraceModelCall, TraceStep } from './summarize-trace.js';
@@ -70,7 +70,7 @@ function modelCall(call: TraceModelCall, index: number): string {
   if (call.request) {
     const tools = call.request.tools?.length ? ` · tools: ${call.request.tools.map((t) => t.name).join(', ')}` : '';
     parts.push(
-      `<details class="call request"><summary>Model request ${index + 1} (${call.request.messages.length} messages${esc(tools)})</summary>${call.request.messages.map(message).join('')}</details>`,
+      `<details class="call request"><summary>Model request ${index + 1} (${plural(call.request.messages.length, 'message')}${esc(tools)})</summary>${call.request.messages.map(message).join('')}</details>`,
     );
   }
   if (r) {

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, plural } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import { summarizeTrace } from './summarize-trace.js';
 import { summarizeWorkflowTrace } from './summarize-workflow.js';
@@ -48,7 +48,7 @@ export function renderTimeline(events: readonly AgentEvent[], options: RenderTim
     const u = end.usage;
     const cost = u.costUsd === undefined ? '' : ` · $${u.costUsd.toFixed(4)}`;
     lines.push(
-      `${colour(c.bold(end.status))} in ${formatMs(end.durationMs)} · ${summary.steps.length} steps · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${usageDetail(u)}${u.estimated ? ' (estimated)' : ''}${cost}`,
+      `${colour(c.bold(end.status))} in ${formatMs(end.durationMs)} · ${plural(summary.steps.length, 'step')} · ${plural(u.llmCalls, 'LLM call')} · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${usageDetail(u)}${u.estimated ? ' (estimated)' : ''}${cost}`,
     );
     const repairs = repairLine(events);
     if (repairs) lines.push(c.yellow(repairs));

@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import { stepBars, stepSection } from './agent-step-html.js';
 import { EXPAND_BUTTONS, escapeHtml as esc } from './html-assets.js';
@@ -109,7 +110,7 @@ function section(step: WorkflowTraceStep, index: number): string {
     const u = agent.usage;
     const model = agent.start ? ` · ${agent.start.model}` : '';
     parts.push(
-      `<p class="agent"><span class="kind">Agent run</span> ${esc(`${agent.start?.runId ?? ''}${model} · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${agent.end ? ` · ${agent.end.status}` : ''}`)}</p>`,
+      `<p class="agent"><span class="kind">Agent run</span> ${esc(`${agent.start?.runId ?? ''}${model} · ${plural(u.llmCalls, 'LLM call')} · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${agent.end ? ` · ${agent.end.status}` : ''}`)}</p>`,
     );
     for (const agentStep of agent.steps) parts.push(stepSection(agentStep, `step-w${index}-`));
   }

@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
 import type { WorkflowTraceStep, WorkflowTraceSummary } from './summarize-workflow.js';
 import { type LineStyle, stepLines } from './timeline-lines.js';
@@ -26,7 +27,7 @@ export function workflowTimeline(summary: WorkflowTraceSummary, style: LineStyle
   const u = summary.usage;
   const cost = u.costUsd === undefined ? '' : ` · $${u.costUsd.toFixed(4)}`;
   const passes = summary.passes.length > 1 ? ` · ${summary.passes.length} passes` : '';
-  const totals = `${formatMs(summary.durationMs)} · ${summary.steps.filter((s) => s.kind !== 'workflow').length} steps${passes} · ${u.llmCalls} LLM calls · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${usageDetail(u)}${u.estimated ? ' (estimated)' : ''}${cost}`;
+  const totals = `${formatMs(summary.durationMs)} · ${plural(summary.steps.filter((s) => s.kind !== 'workflow').length, 'step')}${passes} · ${plural(u.llmCalls, 'LLM call')} · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${usageDetail(u)}${u.estimated ? ' (estimated)' : ''}${cost}`;
   if (summary.status === 'running') {
     lines.push(c.yellow('no workflow_end: the run did not finish (crashed or still running)'));
     lines.push(c.dim(totals));
@@ -76,7 +77,7 @@ function workflowStepLines(step: WorkflowTraceStep, view: StepView): string[] {
     const u = agent.usage;
     const model = agent.start ? ` ${c.dim('model')} ${agent.start.model}` : '';
     lines.push(
-      `${inner}${c.bold('agent')} ${agent.start?.runId ?? ''}${model}  ${c.dim(`${u.llmCalls} LLM calls · ${u.promptTokens}→${u.completionTokens} tokens${agent.end ? ` · ${agent.end.status}` : ''}`)}`,
+      `${inner}${c.bold('agent')} ${agent.start?.runId ?? ''}${model}  ${c.dim(`${plural(u.llmCalls, 'LLM call')} · ${u.promptTokens}→${u.completionTokens} tokens${agent.end ? ` · ${agent.end.status}` : ''}`)}`,
     );
     for (const agentStep of agent.steps) lines.push(...stepLines(agentStep, view.style).map((l) => `${inner}  ${l}`));
   }

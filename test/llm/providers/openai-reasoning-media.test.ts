@@ -136,7 +136,7 @@ describe('openaiCompatible: images, files and structured output', () => {
     });
     const sent = server.requests[0].body.messages as { role: string; content: unknown }[];
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
-    expect(sent[2].content).toBe('drawn\n(1 attachment(s) follow in the next user message.)');
+    expect(sent[2].content).toBe('drawn\n(1 attachment follows in the next user message.)');
     expect(sent[3].content).toEqual([
       { type: 'text', text: 'Attachments from the tool results above:' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },

@@ -75,7 +75,7 @@ describe('thinkflow serve --queue and two workers survive a Redis restart that l
     expect(lines(env.EFFECTS_FILE).sort()).toEqual(expectedEffects(inputs));
     expect(interruptedCalls(runs)).toEqual([]);
     // The runs Redis lost were put back by the reconciler, from PostgreSQL.
-    expect(serve.stderr()).toMatch(/re-enqueued \d+ run\(s\)/);
+    expect(serve.stderr()).toMatch(/re-enqueued \d+ runs? that/);
     expect((await request('/ready')).status).toBe(200);
     // Every ioredis client has an error listener, and the outage is not a wall of log lines.
     for (const child of [serve, ...workers]) {

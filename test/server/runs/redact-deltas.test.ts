@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/core/index.js';
-import { createAnswerReader } from '../../../src/core/index.js';
+import { createAnswerReader } from '../../../src/protocols/index.js';
 import { createDeltaRedactor } from '../../../src/server/runs/redact-deltas.js';
 
 /** Streams `text` in pieces of `size` through a redactor, then ends the call: the delta texts stored. */

@@ -30,11 +30,12 @@ describe('calculator input as people and models write it', () => {
     expect(() => calculate('你好世界')).toThrow(/无法识别算式“你好世界”.*例如：15\*\*2 \+ 20\/4/s);
   });
 
-  it('the small evaluator reads plain arithmetic like mathjs and leaves the rest to it', () => {
+  it('the small evaluator reads plain arithmetic and the common functions like mathjs and leaves the rest to it', () => {
     expect(evaluateArithmetic('(15 + 7) * 3')).toBe(66);
     expect(evaluateArithmetic('2 * -3 ^ 2')).toBe(-18);
     expect(evaluateArithmetic('1 / 0')).toBe(Number.POSITIVE_INFINITY);
-    for (const other of ['sqrt(4)', '50%', '2(3)', '2 3', '1 +', 'x + 1', '5 cm']) {
+    expect(evaluateArithmetic('sqrt(4) + log(100, 10)')).toBe(4);
+    for (const other of ['sqrt(-4)', '50%', '2(3)', '2 3', '1 +', 'x + 1', '5 cm']) {
       expect(evaluateArithmetic(other), other).toBeUndefined();
     }
     expect([0.1 + 0.2, 1 / 3, 1e21, 1e-8, 2 ** 100, -0.5].map(formatNumber)).toEqual([
@@ -47,7 +48,7 @@ describe('calculator input as people and models write it', () => {
     ]);
   });
 
-  it('answers plain arithmetic without loading mathjs, and loads it for the rest', async () => {
+  it('answers plain arithmetic and the common functions without loading mathjs, and loads it for the rest', async () => {
     const loaded = async (expression: string) => {
       const { stdout } = await run(
         process.execPath,
@@ -66,8 +67,11 @@ describe('calculator input as people and models write it', () => {
     const plain = await loaded('(15 + 7) * 3');
     expect(plain.answer).toBe('66');
     expect(plain.packages).not.toContain('mathjs');
-    const full = await loaded('sqrt(16)');
-    expect(full.answer).toBe('4');
+    const common = await loaded('sqrt(16) + sin(pi / 6)');
+    expect(common.answer).toBe('4.5');
+    expect(common.packages).not.toContain('mathjs');
+    const full = await loaded('5 cm to inch');
+    expect(full.answer).toBe('1.9685039370079 inch');
     expect(full.packages).toContain('mathjs');
   }, 60_000);
 });

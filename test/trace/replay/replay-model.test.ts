@@ -87,7 +87,14 @@ describe('replayModel', () => {
     await expect(model.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
       /ran out of recorded replies/,
     );
-    expect(model.divergence).toMatchObject({ kind: 'extra_call' });
+    // Steps are numbered from 0: a call with nothing recorded is at step 0.
+    expect(model.divergence).toMatchObject({ kind: 'extra_call', step: 0 });
+  });
+
+  it('names the first step only one run has by its number from 0', async () => {
+    const trace = await record();
+    const firstStepOnly = trace.filter((e) => !('step' in e) || e.step === 0);
+    expect(firstDivergence(trace, firstStepOnly)).toMatchObject({ step: 1, kind: 'steps', expected: '2', actual: '1' });
   });
 
   it('streams the recorded reply', async () => {

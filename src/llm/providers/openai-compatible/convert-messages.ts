@@ -51,7 +51,10 @@ export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] 
         break;
       default: {
         const media = mediaParts(message.content);
-        const note = media.length > 0 ? `\n(${media.length} attachment(s) follow in the next user message.)` : '';
+        const note =
+          media.length > 0
+            ? `\n(${media.length === 1 ? '1 attachment follows' : `${media.length} attachments follow`} in the next user message.)`
+            : '';
         out.push({
           role: 'tool',
           tool_call_id: message.toolCallId,

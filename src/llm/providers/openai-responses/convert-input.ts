@@ -65,7 +65,10 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
         break;
       default: {
         const media = mediaParts(message.content);
-        const note = media.length > 0 ? `\n(${media.length} attachment(s) follow in the next user message.)` : '';
+        const note =
+          media.length > 0
+            ? `\n(${media.length === 1 ? '1 attachment follows' : `${media.length} attachments follow`} in the next user message.)`
+            : '';
         items.push({
           type: 'function_call_output',
           call_id: message.toolCallId,

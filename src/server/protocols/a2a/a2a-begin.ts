@@ -1,4 +1,5 @@
-import { createAnswerPartReader, type Message } from '../../../core/index.js';
+import type { Message } from '../../../core/index.js';
+import { createAnswerPartReader } from '../../../protocols/index.js';
 import { A2A_ERRORS, A2A_FINAL_STATES, type A2aMessage, type A2aSendParams } from '../../../tools/index.js';
 import type { RunRecord } from '../../records/index.js';
 import { answerCalls, continueAfterQuestion, keepConversation } from '../../runs/index.js';

@@ -1,5 +1,5 @@
-import type { AnswerPartReader } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
+import type { AnswerPartReader } from '../../../protocols/index.js';
 import type { A2aMessage } from '../../../tools/index.js';
 import type { RunService } from '../../records/index.js';
 

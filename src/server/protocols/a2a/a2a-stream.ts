@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
-import type { AnswerPart } from '../../../core/index.js';
+import type { AnswerPart } from '../../../protocols/index.js';
 import { type A2aMessage, type A2aResult, type A2aTaskState, toV1StreamResponse } from '../../../tools/index.js';
 import { followAnswerParts } from '../../records/index.js';
 import type { A2aContext, Begun, RpcId } from './a2a-context.js';

@@ -1,4 +1,5 @@
-import type { AnswerPart, Message } from '../../../core/index.js';
+import type { Message } from '../../../core/index.js';
+import type { AnswerPart } from '../../../protocols/index.js';
 import type { AgUiInterrupt, AgUiMessage } from './ag-ui-wire-schema.js';
 
 /** A message's text (its text parts joined). */

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
-import { createAnswerPartReader, type Message } from '../../../core/index.js';
+import type { Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
+import { createAnswerPartReader } from '../../../protocols/index.js';
 import { apiError } from '../../http/index.js';
 import type { RunService } from '../../records/index.js';
 import { agentRunOf, continueAnswered, readAgentRequest, startRefusal } from '../../routes/index.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { AnswerPart, AnswerPartReader } from '../../../core/index.js';
+import type { AnswerPart, AnswerPartReader } from '../../../protocols/index.js';
 import { followAnswerParts, type RunService } from '../../records/index.js';
 import { interruptOf } from './ag-ui-messages.js';
 import type { AgUiEvent, AgUiInterrupt, AgUiOutcome, RunAgentInput } from './ag-ui-wire-schema.js';

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type Message, redactText, SEGMENT_BREAK } from '../../../core/index.js';
+import { type Message, redactText } from '../../../core/index.js';
+import { SEGMENT_BREAK } from '../../../protocols/index.js';
 import { runFailed } from '../../http/index.js';
 import type { RunService } from '../../records/index.js';
 import { type AnswerEnd, collectRunAnswer, streamRunAnswer } from '../../runs/index.js';

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type AnswerDelta, type Message, redactText } from '../../../core/index.js';
+import { type Message, redactText } from '../../../core/index.js';
+import type { AnswerDelta } from '../../../protocols/index.js';
 import { runFailed } from '../../http/index.js';
 import type { RunService } from '../../records/index.js';
 import { isFinished, type RunRecord } from '../../records/index.js';

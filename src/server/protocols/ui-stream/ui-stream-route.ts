@@ -1,7 +1,8 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { type AnswerPart, type AnswerPartReader, createAnswerPartReader, type Message } from '../../../core/index.js';
+import type { Message } from '../../../core/index.js';
 import type { SessionStore } from '../../../memory/index.js';
+import { type AnswerPart, type AnswerPartReader, createAnswerPartReader } from '../../../protocols/index.js';
 import { apiError } from '../../http/index.js';
 import { followAnswerParts, type RunService } from '../../records/index.js';
 import { agentRunOf, continueAnswered, readAgentRequest, startRefusal } from '../../routes/index.js';

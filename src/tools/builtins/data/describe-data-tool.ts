@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plural } from '../../../core/index.js';
 import { defineTool, type Tool } from '../../tool.js';
 import { type DataSession, QUERY_TIMEOUT_MS } from './data-session.js';
 import { formatTable } from './format-table.js';
@@ -27,7 +28,10 @@ export function describeDataTool(
       const count = await run('SELECT count(*) FROM data', 1);
       const preview = await run(`SELECT * FROM data LIMIT ${input.preview}`, input.preview);
       const columns = schema.rows.map(([name, type]) => `${name} (${type})`).join(', ');
-      const lines = [`${input.file}: ${count.rows[0]?.[0]} rows, ${schema.rows.length} columns`, `Columns: ${columns}`];
+      const lines = [
+        `${input.file}: ${plural(Number(count.rows[0]?.[0] ?? 0), 'row')}, ${plural(schema.rows.length, 'column')}`,
+        `Columns: ${columns}`,
+      ];
       if (input.preview > 0)
         lines.push('Preview:', formatTable(preview.columns, preview.rows, { maxChars: maxChars / 2 }));
       return lines.join('\n');

@@ -1,6 +1,6 @@
 import type MiniSearch from 'minisearch';
 import { z } from 'zod';
-import { analyzeText, assertPeers, isCjkToken, requireOptional } from '../../../core/index.js';
+import { analyzeText, assertPeers, isCjkToken, plural, requireOptional } from '../../../core/index.js';
 import { defineTool, type Tool } from '../../tool.js';
 import { capText } from '../shared/cap-text.js';
 import { type LoadLimits, loadPassages, type Passage, snapshotFolder } from './load-documents.js';
@@ -76,7 +76,7 @@ export function searchDocumentsTool(options: SearchDocumentsOptions): Tool<z.inf
         boost: { title: 2 },
         combineWith: 'OR',
       });
-      if (hits.length === 0) return `No passages match "${input.query}" (${files} files searched).`;
+      if (hits.length === 0) return `No passages match "${input.query}" (${plural(files, 'file')} searched).`;
       const out = hits.slice(0, input.limit).map((hit, i) => {
         const snippet = String(hit.text).replace(/\s+/g, ' ').slice(0, 600);
         return `${i + 1}. ${hit.path} (score ${hit.score.toFixed(2)})\n${snippet}`;

@@ -1,7 +1,5 @@
-import type { AgentEvent } from './agent-event.js';
+import { type AgentEvent, parseJsonLenient, type RunError, type RunStatus, type RunUsage } from '../../core/index.js';
 import { type AnswerDelta, createAnswerReader } from './answer-text.js';
-import { parseJsonLenient } from './parse-json-lenient.js';
-import type { RunError, RunStatus, RunUsage } from './run-result.js';
 
 /**
  * A run's answer as a person sees it, in the order it happens: the pieces every UI protocol (the

@@ -1,5 +1,4 @@
-import type { AgentEvent } from './agent-event.js';
-import { redactText } from './redact-secrets.js';
+import { type AgentEvent, redactText } from '../../core/index.js';
 import { createReplyScanner, type ReplyScanner } from './reply-scanner.js';
 
 /**

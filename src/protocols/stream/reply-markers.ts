@@ -4,7 +4,10 @@
  * could still become one. Each test looks at one line or a few characters, so what a stream holds
  * back for them is bounded.
  */
-import { INLINE_KEYWORD, inlineKeywordOf, KEYWORD_SPELLINGS, LINE_KEYWORD, lineKeywordOf } from './react-keywords.js';
+import { CALL_STARTS, CALL_TAG, FENCE_LINE } from '../calls/call-markers.js';
+import { INLINE_KEYWORD, inlineKeywordOf, KEYWORD_SPELLINGS, type KeywordMark, keywordAt } from '../shared/keywords.js';
+
+export { CALL_TAG };
 
 /** Reads one model call's reply, as it streams, into the part of it that is answer text. */
 export interface ReplyScanner {
@@ -14,21 +17,9 @@ export interface ReplyScanner {
   endWithCalls(): string;
 }
 
-/** A keyword line's keyword and where its text starts. */
-export interface KeywordMark {
-  keyword: ReturnType<typeof lineKeywordOf>;
-  /** The index just after the keyword (its colon, emphasis and spaces). */
-  end: number;
-}
+export { type KeywordMark, keywordAt };
 
-const LINE_KEYWORD_AT = new RegExp(LINE_KEYWORD.source, 'iu');
 const INLINE_KEYWORD_IN = new RegExp(INLINE_KEYWORD.source, 'u');
-
-/** The ReAct keyword `line` starts with (as the protocols' parsers read it), if any. */
-export function keywordAt(line: string): KeywordMark | undefined {
-  const match = LINE_KEYWORD_AT.exec(line);
-  return match ? { keyword: lineKeywordOf(match), end: match[0].length } : undefined;
-}
 
 /** The first keyword inside a line (`Thought: … Final Answer: 42`), if any. */
 export function inlineKeywordIn(text: string): (KeywordMark & { index: number }) | undefined {
@@ -61,9 +52,7 @@ export function mayBecomeKeyword(line: string): boolean {
   );
 }
 
-/** A call written as a tag or in a chat template's tokens: never answer text. */
-export const CALL_TAG = /<tool_call>|<function=|<\||<｜|\[TOOL_CALLS\]/i;
-const CALL_TAG_STARTS = ['<tool_call>', '<function=', '<|', '<｜', '[tool_calls]'];
+const CALL_TAG_STARTS = CALL_STARTS.map((tag) => tag.toLowerCase());
 const LONGEST_TAG = Math.max(...CALL_TAG_STARTS.map((tag) => tag.length));
 
 /** Where the end of `text` (from `from` on) may still become a call tag; `text.length` when it cannot. */
@@ -91,11 +80,9 @@ export function thinkOpening(text: string): { open: string; close: string } | 'm
   return undefined;
 }
 
-const FENCE = /^[ \t]*```[ \t]*([\w+-]*)[ \t]*$/;
-
 /** The language of a fence line (`''` for a bare one), or undefined when `line` is not a fence line. */
 export function fenceLanguage(line: string): string | undefined {
-  return FENCE.exec(line)?.[1].toLowerCase();
+  return FENCE_LINE.exec(line)?.[1].toLowerCase();
 }
 
 /** True when `line`, still arriving, may yet become a fence line. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../../src/agent/index.js';
-import { type AgentEvent, type AnswerPart, createAnswerPartReader } from '../../src/core/index.js';
-import { scriptedModel } from '../../src/llm/index.js';
-import { defineTool } from '../../src/tools/index.js';
+import { Agent } from '../../../src/agent/index.js';
+import type { AgentEvent } from '../../../src/core/index.js';
+import { scriptedModel } from '../../../src/llm/index.js';
+import { type AnswerPart, createAnswerPartReader } from '../../../src/protocols/index.js';
+import { defineTool } from '../../../src/tools/index.js';
 
 const weather = defineTool({
   name: 'weather',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAnswerReader } from '../../src/entries/protocols.js';
-import type { AgentEvent } from '../../src/index.js';
+import { createAnswerReader } from '../../../src/entries/protocols.js';
+import type { AgentEvent } from '../../../src/index.js';
 
 const at = { runId: 'r', ts: 0 };
 type Spec = Record<string, unknown> & { type: AgentEvent['type'] };
@@ -220,5 +220,17 @@ describe('createAnswerReader streams as the model writes', () => {
 
   it('a protocol it does not know sends the answer whole at final', () => {
     expect(streamed('custom', ['Hello ', 'there.'], 'Hello there.').pieces).toEqual(['Hello there.']);
+  });
+});
+
+describe('createAnswerReader streams the answers the ReAct parser reads from one line', () => {
+  const streamed = (...pieces: string[]) =>
+    read(events(start('react'), request, ...pieces.map(delta)))
+      .map((d) => d.text)
+      .join('');
+
+  it('starts at a numbered or bold inline final-answer marker, English and Chinese', () => {
+    expect(streamed('Thought 3: I know it. Final Answer 3: ', '42 apples')).toBe('42 apples');
+    expect(streamed('**思考：** 好了。 **最终答案：** ', '四十二')).toBe('四十二');
   });
 });

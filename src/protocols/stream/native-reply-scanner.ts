@@ -1,3 +1,4 @@
+import { JSON_FENCES } from '../calls/call-markers.js';
 import {
   CALL_TAG,
   fenceLanguage,
@@ -11,7 +12,7 @@ import {
 } from './reply-markers.js';
 
 /** Fences whose block may be a call written as text (JSON or a tool-call block); others hold code. */
-const CALL_FENCES = new Set(['', 'json', 'json5', 'jsonc', 'javascript', 'js', 'tool_call', 'tool_code']);
+const CALL_FENCES = new Set(['', ...JSON_FENCES]);
 
 /**
  * With the `native` protocol what the model says is the answer, so it goes out as it streams, except

@@ -1,4 +1,4 @@
-import { isFinalName, squash } from './react-keywords.js';
+import { isFinalName, squash } from '../shared/keywords.js';
 import { createReactScanner } from './react-reply-scanner.js';
 import { CALL_TAG, keywordAt, type ReplyScanner } from './reply-markers.js';
 

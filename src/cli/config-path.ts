@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { ConfigError } from '../core/index.js';
+
+/** The config file names `serve`, `worker`, `workflow` and `runs fork` look for, in order, without `--config`. */
+export const DEFAULT_CONFIGS = [
+  'thinkflow.config.ts',
+  'thinkflow.config.mts',
+  'thinkflow.config.js',
+  'thinkflow.config.mjs',
+  'thinkflow.config.yaml',
+  'thinkflow.config.yml',
+  'thinkflow.config.json',
+];
+
+/**
+ * The config to load: `--config`, or the first `thinkflow.config.*` in the working folder. With neither, a
+ * ConfigError points a newcomer at `thinkflow studio` (the ready-made demo) and says how to write a config.
+ */
+export function configPath(flag: string | undefined, command: string): string {
+  if (flag !== undefined) return flag;
+  const found = DEFAULT_CONFIGS.find((name) => existsSync(name));
+  if (found) return found;
+  throw new ConfigError({
+    message: [
+      `No thinkflow.config.ts (or .mts, .js, .mjs, .yaml, .yml, .json) here for \`thinkflow ${command}\`.`,
+      '  The ready-made demo (the demo agent and its tools, in your browser, no API key):  thinkflow studio',
+      '  Your own agents: write thinkflow.config.yaml, e.g.  agents: { assistant: { model: demo } },',
+      '  then  thinkflow serve  (or pass --config FILE).',
+    ].join('\n'),
+  });
+}

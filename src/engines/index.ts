@@ -1,0 +1,9 @@
+export { type DbosAgent, type DbosAgentOptions, type DbosRunRequest, dbosAgent } from './dbos/dbos-agent.js';
+export {
+  type JournaledRunOptions,
+  journaledTool,
+  type PendingAnswer,
+  runJournaled,
+} from './journaled-agent.js';
+export { type JournalRecord, type MemoryJournal, memoryJournal } from './memory-journal.js';
+export { type RestateAgentOptions, type RestateRunRequest, restateAgent } from './restate/restate-agent.js';

@@ -1,0 +1,13 @@
+/**
+ * `thinkflow/restate`: runs an agent as a Restate service, each model call and tool call a `ctx.run`
+ * step, approvals and questions awakeables. Needs the optional peer `@restatedev/restate-sdk`
+ * (`npm install @restatedev/restate-sdk@~1.14.5`: 1.15 and later need Node 22).
+ */
+export type { ApprovalAnswer, JournalStep, StepJournal } from '../core/index.js';
+export {
+  type PendingAnswer,
+  type RestateAgentOptions,
+  type RestateRunRequest,
+  restateAgent,
+  runJournaled,
+} from '../engines/index.js';

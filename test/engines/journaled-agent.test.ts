@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { codeMode } from '../../src/code/index.js';
+import { type JournalRecord, memoryJournal, runJournaled } from '../../src/entries/engines.js';
+import { Agent, defineTool, type ModelRequest, scriptedModel } from '../../src/index.js';
+
+function setup() {
+  const ran: string[] = [];
+  const tool = (name: string, extra: { idempotent?: boolean; needsApproval?: boolean } = {}) =>
+    defineTool({
+      name,
+      description: name,
+      input: z.object({ label: z.string() }),
+      ...extra,
+      run: ({ label }) => {
+        ran.push(label);
+        if (label === 'boom') throw new Error('boom failed');
+        return `did ${label}`;
+      },
+    });
+  const effect = tool('effect');
+  const tools = [
+    effect,
+    tool('again', { idempotent: true }),
+    tool('guarded', { needsApproval: true }),
+    codeMode([effect]),
+  ];
+  // One tool call per step, named by the input: `effect:a,again:b` calls effect(a) then again(b).
+  const reply = (request: ModelRequest) => {
+    const input = String(request.messages.find((m) => m.role === 'user')?.content);
+    const done = request.messages.filter((m) => m.role === 'tool').length;
+    const next = input.split(',')[done];
+    if (!next) return `finished after ${done}`;
+    const name = next.slice(0, next.indexOf(':'));
+    const label = next.slice(name.length + 1);
+    const args = name === 'run_code' ? { code: label } : { label };
+    return { text: '', toolCalls: [{ id: `c${done}`, name, arguments: JSON.stringify(args) }] };
+  };
+  const model = scriptedModel(reply);
+  return { ran, model, agent: new Agent({ model, tools }) };
+}
+
+describe('runJournaled', () => {
+  it('records each model and tool call as a step; a replay runs none of them and ends the same', async () => {
+    const { ran, model, agent } = setup();
+    const first = memoryJournal();
+    const result = await runJournaled(agent, 'effect:a,again:b', first, { runId: 'r1' });
+    expect(result.output).toBe('finished after 2');
+    const steps = first.records.filter((r) => r.type === 'step').map((r) => `${r.step.kind}:${r.step.name}`);
+    expect(steps).toEqual([
+      'model:scripted',
+      'tool:effect:start',
+      'tool:effect',
+      'model:scripted',
+      'tool:again',
+      'model:scripted',
+    ]);
+
+    const replay = await runJournaled(agent, 'effect:a,again:b', memoryJournal({ records: first.records }), {
+      runId: 'r1',
+    });
+    expect(replay.output).toBe('finished after 2');
+    expect(ran).toEqual(['a', 'b']);
+    expect(model.calls).toHaveLength(3);
+  });
+
+  it("journals the agent's tools as they are at the run, added ones included", async () => {
+    const { ran, agent } = setup();
+    agent.tools.register(
+      defineTool({
+        name: 'late',
+        description: 'late',
+        input: z.object({ label: z.string() }),
+        idempotent: true,
+        run: ({ label }) => {
+          ran.push(label);
+          return label;
+        },
+      }),
+    );
+    const first = memoryJournal();
+    await runJournaled(agent, 'late:l', first, { runId: 'r1' });
+    await runJournaled(agent, 'late:l', memoryJournal({ records: first.records }), { runId: 'r1' });
+    expect(first.records.some((r) => r.type === 'step' && r.step.name === 'late')).toBe(true);
+    expect(ran).toEqual(['l']);
+  });
+
+  it('a failed tool call is journaled as failed and replayed as the same observation, without running', async () => {
+    const { ran, agent } = setup();
+    const first = memoryJournal();
+    const result = await runJournaled(agent, 'effect:boom', first, { runId: 'r1' });
+    const replay = await runJournaled(agent, 'effect:boom', memoryJournal({ records: first.records }), { runId: 'r1' });
+    expect(replay.steps[0].toolCalls[0].output).toBe(result.steps[0].toolCalls[0].output);
+    expect(replay.steps[0].toolCalls[0].output).toContain('boom failed');
+    expect(ran).toEqual(['boom']);
+  });
+
+  it('a call cut off by a crash runs again only if its tool is idempotent', async () => {
+    const { ran, agent } = setup();
+    const first = memoryJournal();
+    await runJournaled(agent, 'effect:a,again:b', first, { runId: 'r1' });
+    // The records as a crash during each call would have left them: its step started, not ended.
+    const cutAt = (name: string): JournalRecord[] => {
+      const at = first.records.findIndex((r) => r.type === 'step' && r.step.name === name);
+      const record = first.records[at];
+      return [
+        ...first.records.slice(0, at),
+        { type: 'step', step: record.type === 'step' ? record.step : { kind: 'tool', name }, state: 'started' },
+      ];
+    };
+    ran.length = 0;
+    const effect = await runJournaled(agent, 'effect:a,again:b', memoryJournal({ records: cutAt('effect') }), {
+      runId: 'r1',
+    });
+    expect(effect.steps[0].toolCalls[0].output).toContain('interrupted by a restart');
+    expect(ran).toEqual(['b']);
+    ran.length = 0;
+    const again = await runJournaled(agent, 'effect:a,again:b', memoryJournal({ records: cutAt('again') }), {
+      runId: 'r1',
+    });
+    expect(again.steps[1].toolCalls[0].output).toBe('did b');
+    expect(ran).toEqual(['b']);
+  });
+
+  it('an approval is a durable answer: announced with its id, resolved from outside, replayed without asking', async () => {
+    const { ran, agent } = setup();
+    const journal = memoryJournal();
+    const announced: string[] = [];
+    const running = runJournaled(agent, 'guarded:g', journal, {
+      runId: 'r1',
+      onPending: (p) => {
+        announced.push(`${p.kind} ${p.tool} ${p.answerId}`);
+        journal.resolve(p.answerId, { approved: true });
+      },
+    });
+    expect((await running).output).toBe('finished after 1');
+    expect(announced).toEqual(['approval guarded approval:c0']);
+    const again: string[] = [];
+    const replay = memoryJournal({ records: journal.records });
+    await runJournaled(agent, 'guarded:g', replay, { runId: 'r1', onPending: (p) => again.push(p.answerId) });
+    expect(again).toEqual([]);
+    expect(ran).toEqual(['g']);
+  });
+
+  it("code mode's nested calls are steps, the program is not, and its seed is journaled", async () => {
+    const { ran, agent } = setup();
+    const code = "await tools.effect({ label: 'x' }); await tools.effect({ label: 'y' }); return Math.random();";
+    const first = memoryJournal();
+    const result = await runJournaled(agent, `run_code:${code}`, first, { runId: 'r1' });
+    const names = first.records.flatMap((r) => (r.type === 'step' ? [r.step.name] : [r.type]));
+    expect(names).toEqual(['scripted', 'seed', 'now', 'effect:start', 'effect', 'effect:start', 'effect', 'scripted']);
+    const replay = await runJournaled(agent, `run_code:${code}`, memoryJournal({ records: first.records }), {
+      runId: 'r1',
+    });
+    expect(replay.steps[0].toolCalls[0].output).toBe(result.steps[0].toolCalls[0].output);
+    expect(ran).toEqual(['x', 'y']);
+  });
+});
