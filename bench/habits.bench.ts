@@ -8,7 +8,8 @@
  * Run: node --import tsx bench/habits.bench.ts [tasks per habit, default 60]
  */
 import { z } from 'zod';
-import { Agent, defineTool, type ModelRequest, REPLY_HABITS, type ReplyHabit, scriptedModel } from '../src/index.js';
+import { REPLY_HABITS, type ReplyHabit } from '../src/core/index.js';
+import { Agent, defineTool, type ModelRequest, scriptedModel } from '../src/index.js';
 import { mulberry32 } from '../src/llm/index.js';
 
 const TASKS = Number(process.argv[2] ?? 60);

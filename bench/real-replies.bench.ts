@@ -22,7 +22,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, type AnyTool, jsonSchemaTool, readToolCalls, scriptedModel, ToolRegistry } from '../src/index.js';
+import { readToolCalls } from '../src/entries/protocols.js';
+import { ToolRegistry } from '../src/entries/tools.js';
+import { Agent, type AnyTool, jsonSchemaTool, scriptedModel } from '../src/index.js';
 
 type Protocol = 'json' | 'react' | 'native';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -11,7 +11,9 @@
  *
  * Run: node --import tsx bench/tool-routing.bench.ts [--misses]
  */
-import { Agent, createToolRouter, jsonSchemaTool, scriptedModel, type ToolSpec } from '../src/index.js';
+
+import { createToolRouter } from '../src/entries/tools.js';
+import { Agent, jsonSchemaTool, scriptedModel, type ToolSpec } from '../src/index.js';
 import { type GoldQuestion, loadChineseIntents, loadSealTools } from '../test/fixtures/routing/public-sets.js';
 import { HELD_OUT, TOOLS } from '../test/fixtures/routing/tool-sets.js';
 

@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type * as SqliteEntry from '../src/entries/sqlite.js';
-import type * as Thinkflow from '../src/index.js';
-import type { WorkflowStore } from '../src/index.js';
+import type * as WorkflowEntry from '../src/entries/workflow.js';
+import type { WorkflowStore } from '../src/entries/workflow.js';
 
 // Measure the compiled package when it is built (what users run); else the sources through tsx.
-const built = new URL('../dist/index.js', import.meta.url);
+const built = new URL('../dist/entries/workflow.js', import.meta.url);
 const source = existsSync(built) ? 'dist' : 'src';
 const { createStep, createWorkflow, memoryWorkflowStore } = (await import(
-  source === 'dist' ? built.href : '../src/index.js'
-)) as typeof Thinkflow;
+  source === 'dist' ? built.href : '../src/entries/workflow.js'
+)) as typeof WorkflowEntry;
 const { sqliteWorkflowStore } = (await import(
   source === 'dist' ? new URL('../dist/entries/sqlite.js', import.meta.url).href : '../src/entries/sqlite.js'
 )) as typeof SqliteEntry;

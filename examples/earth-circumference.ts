@@ -1,6 +1,7 @@
 // Seed 001's chain: search for a fact, then compute with the number it found (ReAct protocol).
 // The demo model plays the LLM over the demo tools; swap in a real model and real tools to go live.
-import { Agent, calculatorTool, demoModel, demoSearchTool } from 'thinkflow';
+import { Agent, calculatorTool } from 'thinkflow';
+import { demoModel, demoSearchTool } from 'thinkflow/testing';
 
 const agent = new Agent({
   model: demoModel(),

@@ -1,7 +1,8 @@
 // Seed 004's agent: which holiday is a date, then a film for that holiday, under the JSON protocol
 // (the model answers {"action": ..., "action_input": ...} each turn). The demo model plays the LLM;
 // give `model` a real provider (openaiCompatible, anthropic, ollama...) to run it for real.
-import { Agent, defineTool, demoModel } from 'thinkflow';
+import { Agent, defineTool } from 'thinkflow';
+import { demoModel } from 'thinkflow/testing';
 import { z } from 'zod';
 
 const HOLIDAYS: Record<string, string> = { '05-01': '劳动节', '10-01': '国庆节', '12-25': '圣诞节' };

@@ -36,6 +36,8 @@ export const OPTIONAL_FEATURES = {
   tokenizer: { name: 'Exact token counts', verb: 'need', packages: ['gpt-tokenizer@^4.0.0'] },
   code: { name: 'Code mode', verb: 'needs', packages: ['quickjs-emscripten@^0.32.0'] },
   codeTypes: { name: 'TypeScript in code mode', verb: 'needs', packages: ['esbuild@^0.28.2'] },
+  html: { name: 'The http_get tool', verb: 'needs', packages: ['html-to-text@^10.0.1'] },
+  search: { name: 'The search_documents tool', verb: 'needs', packages: ['minisearch@^7.2.0'] },
   // 1.15 and later call Promise.withResolvers on every invocation, which Node 20 lacks.
   restate: { name: 'The Restate engine', verb: 'needs', packages: ['@restatedev/restate-sdk@~1.14.5'] },
   dbos: { name: 'The DBOS engine', verb: 'needs', packages: ['@dbos-inc/dbos-sdk@^5.3.0'] },
@@ -82,7 +84,7 @@ function peerRequire(feature: string): NodeJS.Require {
 
 /**
  * Loads one of thinkflow's own (regular) dependencies on first use rather than at import, for packages
- * that take long to load and that most runs never need (mathjs, better-sqlite3, yaml, html-to-text).
+ * that take long to load and that most runs never need (mathjs, better-sqlite3, yaml).
  */
 export function requireDependency<T>(name: string): T {
   return peerRequire(`Loading ${name}`)(name) as T;

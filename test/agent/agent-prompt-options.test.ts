@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { FewShotExample } from '../../src/entries/protocols.js';
 import {
   Agent,
   type AgentEvent,
   anthropic,
   contentText,
   defineTool,
-  type FewShotExample,
   gemini,
   type Model,
   ollama,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, type AgentEvent, defineTool, planAndExecute, scriptedModel } from '../../src/index.js';
+import { planAndExecute } from '../../src/entries/planning.js';
+import { Agent, type AgentEvent, defineTool, scriptedModel } from '../../src/index.js';
 import { createToolExecutor } from '../../src/tools/tool-executor.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvent, createSupervisor, planAndExecute, scriptedModel } from '../../src/index.js';
+import { createSupervisor, planAndExecute } from '../../src/entries/planning.js';
+import { Agent, type AgentEvent, scriptedModel } from '../../src/index.js';
 import { addTool, call, calls } from './helpers.js';
 
 const usage = (tokens: number) => ({ usage: { promptTokens: tokens, completionTokens: 0 } });

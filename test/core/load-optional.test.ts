@@ -55,6 +55,10 @@ describe('optional peers', { timeout: 120_000 }, () => {
       otelExporter: config(
         'The OpenTelemetry exporter needs @opentelemetry/api. Install it with: npm install @opentelemetry/api@^1.9.0',
       ),
+      httpGetTool: config('The http_get tool needs html-to-text. Install it with: npm install html-to-text@^10.0.1'),
+      searchDocumentsTool: config(
+        'The search_documents tool needs minisearch. Install it with: npm install minisearch@^7.2.0',
+      ),
       // Without gpt-tokenizer, token counts fall back to the estimate: no error.
       tokenCounter: 'estimate',
     });

@@ -1,4 +1,4 @@
-import { memoryMemoryStore, memorySessionStore } from '../../src/index.js';
+import { memoryMemoryStore, memorySessionStore } from '../../src/entries/memory.js';
 import { runMemoryStoreContract } from './memory-store.contract.js';
 import { runSessionStoreContract } from './session-store.contract.js';
 

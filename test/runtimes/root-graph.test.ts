@@ -68,6 +68,17 @@ describe('the root entry runs anywhere', { timeout: 60_000 }, () => {
     expect(cycles(metafile)).toEqual([]);
   });
 
+  // The subpaths split out of the root by intent run everywhere too; the integrations' (sqlite, server, ...) do not.
+  it.each(['memory', 'workflow', 'trace', 'protocols', 'tools', 'models', 'testing', 'planning', 'durable'])(
+    'thinkflow/%s names no Node built-in or Node-only package and has no cycle',
+    async (entry) => {
+      const { errors, metafile } = await browserBuild(`export * from './src/entries/${entry}.ts';`);
+      expect(errors.map((e) => e.text)).toEqual([]);
+      expect(nodeImports(metafile)).toEqual([]);
+      expect(cycles(metafile)).toEqual([]);
+    },
+  );
+
   it('{ Agent, defineTool, openaiCompatible } bundles for the browser with no error or warning about Node', async () => {
     const { errors, warnings } = await browserBuild(
       `import { Agent, defineTool, openaiCompatible } from './src/index.ts'; console.log(Agent, defineTool, openaiCompatible);`,

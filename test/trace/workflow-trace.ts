@@ -2,16 +2,8 @@
 // (suspends; resumed in a second pass) → notify (a nested workflow: channels → foreach send).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import {
-  Agent,
-  type AgentEvent,
-  agentStep,
-  calculatorTool,
-  createStep,
-  createWorkflow,
-  memoryWorkflowStore,
-  scriptedModel,
-} from '../../src/index.js';
+import { agentStep, createStep, createWorkflow, memoryWorkflowStore } from '../../src/entries/workflow.js';
+import { Agent, type AgentEvent, calculatorTool, scriptedModel } from '../../src/index.js';
 
 export interface WorkflowTraceOptions {
   /** The `send` step throws for this channel, so the second pass fails. */

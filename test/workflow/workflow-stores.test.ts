@@ -13,7 +13,7 @@ import {
   memoryWorkflowStore,
   type WorkflowRunRecord,
   type WorkflowStore,
-} from '../../src/index.js';
+} from '../../src/entries/workflow.js';
 import { TEST_PG, uniqueName } from '../server/pg-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-wf-stores-'));

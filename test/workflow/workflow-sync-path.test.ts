@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  type AgentEvent,
   createStep,
   createWorkflow,
   memoryWorkflowStore,
   type StepRecord,
   type WorkflowStore,
-} from '../../src/index.js';
+} from '../../src/entries/workflow.js';
+import type { AgentEvent } from '../../src/index.js';
 
 // The engine runs plain function steps on a store that writes at once without waiting; these check
 // that the same run still waits properly for a store or a step that answers later, and that a throw

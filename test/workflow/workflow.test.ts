@@ -4,15 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sqliteWorkflowStore } from '../../src/entries/sqlite.js';
-import {
-  Agent,
-  type AgentEvent,
-  createStep,
-  createWorkflow,
-  memoryWorkflowStore,
-  scriptedModel,
-  WorkflowRequestError,
-} from '../../src/index.js';
+import { createStep, createWorkflow, memoryWorkflowStore, WorkflowRequestError } from '../../src/entries/workflow.js';
+import { Agent, type AgentEvent, scriptedModel } from '../../src/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {

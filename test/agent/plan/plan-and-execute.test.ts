@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentEvent, planAndExecute, scriptedModel } from '../../../src/index.js';
+import { planAndExecute } from '../../../src/entries/planning.js';
+import { Agent, type AgentEvent, scriptedModel } from '../../../src/index.js';
 import { plan, plannerRole, scriptedExecutor, scriptedPlanner, stepOf } from './plan-helpers.js';
 
 function collect() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAndExecute } from '../../../src/index.js';
+import { planAndExecute } from '../../../src/entries/planning.js';
 import { plan, scriptedExecutor, scriptedPlanner } from './plan-helpers.js';
 
 describe('planAndExecute: usage detail', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToolRouter } from '../../../src/index.js';
+import { createToolRouter } from '../../../src/entries/tools.js';
 import { loadChineseIntents } from '../../fixtures/routing/public-sets.js';
 
 /**

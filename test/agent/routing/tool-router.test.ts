@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  Agent,
-  type AgentEvent,
-  createToolRouter,
-  defineTool,
-  scriptedModel,
-  type ToolSpec,
-} from '../../../src/index.js';
+import { createToolRouter } from '../../../src/entries/tools.js';
+import { Agent, type AgentEvent, defineTool, scriptedModel, type ToolSpec } from '../../../src/index.js';
 
 const spec = (name: string, description: string): ToolSpec => ({ name, description, parameters: { type: 'object' } });
 

@@ -1,14 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  Agent,
-  type AgentEvent,
-  type AnyTool,
-  createToolRouter,
-  defineTool,
-  jsonSchemaTool,
-  scriptedModel,
-} from '../../../src/index.js';
+import { createToolRouter } from '../../../src/entries/tools.js';
+import { Agent, type AgentEvent, type AnyTool, defineTool, jsonSchemaTool, scriptedModel } from '../../../src/index.js';
 import { loadSealTools } from '../../fixtures/routing/public-sets.js';
 import { call } from '../helpers.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, anthropic, costOf, defineTool } from '../../../src/index.js';
+import { costOf } from '../../../src/entries/models.js';
+import { Agent, anthropic, defineTool } from '../../../src/index.js';
 import { startAnthropicServer } from './anthropic-server.js';
 
 const server = await startAnthropicServer();

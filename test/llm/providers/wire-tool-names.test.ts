@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { TOOL_NAME_RULES, wireToolName } from '../../../src/entries/models.js';
 import {
   Agent,
   anthropic,
@@ -12,8 +13,6 @@ import {
   openaiCompatible,
   openaiResponses,
   scriptedModel,
-  TOOL_NAME_RULES,
-  wireToolName,
 } from '../../../src/index.js';
 import { withWireToolNames } from '../../../src/llm/providers/wire-tool-names.js';
 import { anthropicMessage, anthropicStreamPieces } from './anthropic-server.js';

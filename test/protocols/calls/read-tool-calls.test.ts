@@ -2,14 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  Agent,
-  type AgentEvent,
-  defineTool,
-  jsonSchemaTool,
-  readToolCalls,
-  scriptedModel,
-} from '../../../src/index.js';
+import { readToolCalls } from '../../../src/entries/protocols.js';
+import { Agent, type AgentEvent, defineTool, jsonSchemaTool, scriptedModel } from '../../../src/index.js';
 import { MARKED_FORMATS, UNMARKED_FORMATS } from '../../../src/protocols/index.js';
 
 interface FormatEntry {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentEvent, createAnswerReader } from '../../../src/index.js';
+import { createAnswerReader } from '../../../src/entries/protocols.js';
+import type { AgentEvent } from '../../../src/index.js';
 
 const at = { runId: 'r', ts: 0 };
 type Spec = Record<string, unknown> & { type: AgentEvent['type'] };

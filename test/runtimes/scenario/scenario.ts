@@ -8,17 +8,10 @@
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { memorySessionStore } from '../../../src/entries/memory.js';
 import { createApp, memoryRunStore } from '../../../src/entries/server-fetch.js';
-import {
-  Agent,
-  type AgentEvent,
-  createStep,
-  createWorkflow,
-  defineTool,
-  memorySessionStore,
-  memoryWorkflowStore,
-  openaiCompatible,
-} from '../../../src/index.js';
+import { createStep, createWorkflow, memoryWorkflowStore } from '../../../src/entries/workflow.js';
+import { Agent, type AgentEvent, defineTool, openaiCompatible } from '../../../src/index.js';
 import { type CodeReport, type CodeSetup, runCodePart } from './code-scenario.js';
 import { runWorkspacePart, type WorkspaceReport } from './workspace-scenario.js';
 

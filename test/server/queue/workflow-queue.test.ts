@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, createStep, createWorkflow, scriptedModel } from '../../../src/index.js';
+import { createStep, createWorkflow } from '../../../src/entries/workflow.js';
+import { Agent, scriptedModel } from '../../../src/index.js';
 import { createWorkflowWorker, queueStepDispatch, type StepQueue } from '../../../src/server/index.js';
 import { loadBullmq, stepQueueSettings } from '../../../src/server/queue/queue-names.js';
 import { stepJobId } from '../../../src/server/queue/queue-step-dispatch.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentEvent, createStep, createWorkflow, memoryWorkflowStore } from '../../../src/index.js';
+import { createStep, createWorkflow, memoryWorkflowStore } from '../../../src/entries/workflow.js';
+import type { AgentEvent } from '../../../src/index.js';
 import { summarizeWorkflowTrace } from '../../../src/trace/index.js';
 import { sampleTrace } from '../sample-trace.js';
 import { workflowTrace } from '../workflow-trace.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertPeers } from '../../../core/index.js';
 import { defineTool, type Tool } from '../../tool.js';
 import type { BuiltinOptions } from '../builtin-options.js';
 import { capText } from '../shared/cap-text.js';
@@ -27,11 +28,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * link-local, CGNAT and other non-public addresses (however the IP is spelled, and after DNS), again on
  * every redirect, unless `allowPrivateNetwork` or `allowedPrivateHosts` says otherwise; connects only to
  * the address it checked; caps the body at `maxReadBytes`, the time at `timeoutMs` and the text at `maxOutputChars`.
+ * Needs the optional peer `html-to-text` (`npm install html-to-text`), which reads the pages.
  *
  * @example
  * const tools = [httpGetTool({ allowedHosts: ['*.wikipedia.org'] })];
  */
 export function httpGetTool(options: HttpGetOptions = {}): Tool<z.infer<typeof HttpGetInput>, string> {
+  assertPeers('html');
   const policy: UrlPolicy = {
     allowPrivateNetwork: options.allowPrivateNetwork ?? false,
     allowedHosts: options.allowedHosts ?? [],

@@ -1,9 +1,10 @@
-import { requireDependency } from '../../../core/index.js';
+import { requireOptional } from '../../../core/index.js';
 
 /** Turns an HTML page into readable plain text: scripts, styles, images and link targets dropped. */
 export function htmlToReadableText(html: string): string {
-  // html-to-text loads with the first HTML page, not at import: it and its parser take ~100 ms to load.
-  const { convert } = requireDependency<typeof import('html-to-text')>('html-to-text');
+  // html-to-text (an optional peer, checked when the tool is made) loads with the first HTML page, not at
+  // import: it and its parser take ~100 ms to load.
+  const { convert } = requireOptional<typeof import('html-to-text')>('html', 'html-to-text');
   return convert(html, {
     wordwrap: false,
     selectors: [

@@ -1,6 +1,6 @@
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { z } from 'zod';
-import { analyzeText, isCjkToken, plural } from '../../../core/index.js';
+import { analyzeText, assertPeers, isCjkToken, plural, requireOptional } from '../../../core/index.js';
 import { defineTool, type Tool } from '../../tool.js';
 import { capText } from '../shared/cap-text.js';
 import { type LoadLimits, loadPassages, type Passage, snapshotFolder } from './load-documents.js';
@@ -24,19 +24,24 @@ const SearchInput = z.object({
   limit: z.number().int().min(1).max(20).default(5).describe('Passages to return.'),
 });
 
+/** MiniSearch (an optional peer, checked when the tool is made), loaded with the first search. */
+const loadMiniSearch = () => requireOptional<typeof MiniSearch>('search', 'minisearch');
+
 /** The analysis every BM25 path shares (Chinese and Japanese split into words), then MiniSearch's own tokenizer as before. */
-const analyzed = (text: string): string[] => MiniSearch.getDefault('tokenize')(analyzeText(text));
+const analyzed = (text: string): string[] => loadMiniSearch().getDefault('tokenize')(analyzeText(text));
 
 const DEFAULT_EXTENSIONS = ['.md', '.markdown', '.txt', '.rst', '.html', '.htm', '.csv', '.json'];
 
 /**
  * `search_documents`: offline full-text search (MiniSearch, BM25+ ranking, prefix and fuzzy matching) over
  * the text files of a folder. The folder is indexed on first use and re-indexed when its files change.
+ * Needs the optional peer `minisearch` (`npm install minisearch`).
  *
  * @example
  * const search = searchDocumentsTool({ root: './docs' });
  */
 export function searchDocumentsTool(options: SearchDocumentsOptions): Tool<z.infer<typeof SearchInput>, string> {
+  assertPeers('search');
   const limits: LoadLimits = {
     extensions: options.extensions ?? DEFAULT_EXTENSIONS,
     maxFiles: options.maxFiles ?? 5000,
@@ -46,7 +51,8 @@ export function searchDocumentsTool(options: SearchDocumentsOptions): Tool<z.inf
   const index = async () => {
     const snapshot = await snapshotFolder(options.root, limits);
     if (cached?.signature === snapshot.signature) return cached;
-    const search = new MiniSearch<Passage>({
+    const Search = loadMiniSearch();
+    const search = new Search<Passage>({
       fields: ['title', 'text'],
       storeFields: ['path', 'title', 'text'],
       tokenize: analyzed,
