@@ -15,7 +15,11 @@ export {
   type Budget,
   type Checkpoint,
   type ContextOptions,
+  calledTool,
+  costOver,
+  durationOver,
   type EditedPrompt,
+  type FirstRequest,
   type GuardedCall,
   type Guardrail,
   type Guardrails,
@@ -23,11 +27,15 @@ export {
   type Handoff,
   type MemoryOptions,
   type ModelJudgeOptions,
+  maxSteps,
   modelJudge,
+  type PromptOptions,
   type RunOptions,
   type StepOverrides,
   type StepState,
+  type StopCondition,
   type ToolRoutingOptions,
+  tokensOver,
 } from './agent/index.js';
 // The events a run emits, what it returns, the messages and calls it is made of, and the errors it throws.
 export {

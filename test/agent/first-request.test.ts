@@ -3,13 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { PromptOptions } from '../../src/agent/index.js';
 import { codeMode } from '../../src/entries/code.js';
+import { memoryMemoryStore, memorySessionStore } from '../../src/entries/memory.js';
 import { loadSkills } from '../../src/entries/skills.js';
 import {
   Agent,
   type AgentOptions,
   defineTool,
-  memoryMemoryStore,
-  memorySessionStore,
   type RunOptions,
   type ScriptedModel,
   scriptedModel,

@@ -3,7 +3,7 @@
 // answers its next request or says `Connection: close` and closes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createStep, createWorkflow } from '../../../src/index.js';
+import { createStep, createWorkflow } from '../../../src/entries/workflow.js';
 import { type RunningServer, serve } from '../../../src/server/index.js';
 import { chunk, type RawExchange, rawExchange } from '../raw-http.js';
 import { stepsAgent, tempDir } from '../server-fixtures.js';
