@@ -217,6 +217,11 @@ export function registerEvalCommand(
   ]);
   registerEvalCompare(group, io);
   registerEvalRescore(group, io);
+  addExamples(group, [
+    ['the example suite (scripted models, no API key)', 'thinkflow eval examples/eval/suite.yaml'],
+    ['in CI: fail when B regresses against baseline A', 'thinkflow eval compare A B --fail-on-regression'],
+    ['score stored traces again, no model calls', 'thinkflow eval rescore traces/*.jsonl --scorer noError'],
+  ]);
 }
 
 export const EVAL_DESCRIPTION =

@@ -102,7 +102,6 @@ export function registerServeCommand(program: Command): void {
       'the demo agent from a YAML config',
       'echo "agents: { demo: { model: demo } }" > thinkflow.config.yaml && thinkflow serve',
     ],
-    ['any free port, data in a folder of your choice', 'thinkflow serve --port 0 --data-dir ./data'],
     [
       'scale out: queue runs for `thinkflow worker`',
       'thinkflow serve --queue redis://127.0.0.1:6379 --pg postgres://127.0.0.1/thinkflow',
