@@ -1,3 +1,5 @@
+import { mulberry32 } from '../../core/index.js';
+
 /** A mean with its 95% interval. */
 export interface Estimate {
   mean: number;
@@ -8,14 +10,7 @@ export interface Estimate {
 
 /** A small seeded generator (mulberry32), so the same data gives the same intervals on every run. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 function mean(values: ArrayLike<number>): number {

@@ -1,6 +1,16 @@
-import { ConfigError, type ModelChunk, ModelError, type ModelRequest, type ModelResponse } from '../../core/index.js';
+import {
+  ConfigError,
+  type ModelChunk,
+  ModelError,
+  type ModelRequest,
+  type ModelResponse,
+  mulberry32,
+} from '../../core/index.js';
 import type { Model } from '../model.js';
 import { type ChaosCorruption, CORRUPTIONS } from './chaos-corruptions.js';
+
+/** The seeded PRNG the faults are drawn from; re-exported so callers can draw the same sequence. */
+export { mulberry32 };
 
 /** Every fault `chaosModel` can inject: reply corruptions, plus HTTP 429 and 500 errors. */
 export type ChaosKind = ChaosCorruption | 'rate_limit' | 'server_error';
@@ -108,22 +118,4 @@ function httpError(provider: string, status: 429 | 500): ModelError {
     providerMessage: rateLimited ? 'Rate limit exceeded' : 'Internal server error',
     retryAfterSeconds: rateLimited ? 1 : undefined,
   });
-}
-
-/**
- * A small seeded PRNG (mulberry32): the same seed always gives the same sequence of numbers in [0, 1).
- *
- * @example
- * const rand = mulberry32(42);
- * rand(); // 0.6011037519201636, every time
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

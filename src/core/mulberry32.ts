@@ -1,0 +1,17 @@
+/**
+ * A small seeded PRNG (mulberry32): the same seed always gives the same sequence of numbers in [0, 1).
+ *
+ * @example
+ * const rand = mulberry32(42);
+ * rand(); // 0.6011037519201636, every time
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
