@@ -1,5 +1,6 @@
-import { type ContentPart, contentText, type Message, mediaParts, type ToolSpec } from '../../../core/index.js';
+import type { ContentPart, Message, ToolSpec } from '../../../core/index.js';
 import { imageUrl } from '../media-url.js';
+import { holdToolMedia } from '../tool-media.js';
 
 /** A chat-completions content part as sent. */
 export type OpenAIContentPart =
@@ -25,17 +26,9 @@ export type OpenAIMessage =
  */
 export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] {
   const out: OpenAIMessage[] = [];
-  let toolMedia: ContentPart[] = [];
-  const flushToolMedia = () => {
-    if (toolMedia.length === 0) return;
-    out.push({
-      role: 'user',
-      content: toOpenAIParts([{ type: 'text', text: 'Attachments from the tool results above:' }, ...toolMedia]),
-    });
-    toolMedia = [];
-  };
+  const toolMedia = holdToolMedia((parts) => out.push({ role: 'user', content: toOpenAIParts(parts) }));
   for (const message of messages) {
-    if (message.role !== 'tool') flushToolMedia();
+    if (message.role !== 'tool') toolMedia.flush();
     switch (message.role) {
       case 'system':
         out.push({ role: 'system', content: message.content });
@@ -49,22 +42,11 @@ export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] 
       case 'assistant':
         out.push(assistantMessage(message));
         break;
-      default: {
-        const media = mediaParts(message.content);
-        const note =
-          media.length > 0
-            ? `\n(${media.length === 1 ? '1 attachment follows' : `${media.length} attachments follow`} in the next user message.)`
-            : '';
-        out.push({
-          role: 'tool',
-          tool_call_id: message.toolCallId,
-          content: contentText(message.content, { media: 'omit' }) + note,
-        });
-        toolMedia.push(...media);
-      }
+      default:
+        out.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolMedia.toolText(message) });
     }
   }
-  flushToolMedia();
+  toolMedia.flush();
   return out;
 }
 

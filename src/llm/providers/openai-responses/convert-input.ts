@@ -1,5 +1,6 @@
-import { type ContentPart, contentText, type Message, mediaParts, type ToolSpec } from '../../../core/index.js';
+import type { ContentPart, Message, ToolSpec } from '../../../core/index.js';
 import { imageUrl } from '../media-url.js';
+import { holdToolMedia } from '../tool-media.js';
 
 /** One Responses API input item, as sent. */
 export type ResponsesInputItem =
@@ -23,17 +24,9 @@ export type ResponsesInputPart =
  */
 export function toResponsesInput(messages: readonly Message[]): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
-  let toolMedia: ContentPart[] = [];
-  const flush = () => {
-    if (toolMedia.length === 0) return;
-    items.push({
-      role: 'user',
-      content: toResponsesParts([{ type: 'text', text: 'Attachments from the tool results above:' }, ...toolMedia]),
-    });
-    toolMedia = [];
-  };
+  const toolMedia = holdToolMedia((parts) => items.push({ role: 'user', content: toResponsesParts(parts) }));
   for (const message of messages) {
-    if (message.role !== 'tool') flush();
+    if (message.role !== 'tool') toolMedia.flush();
     switch (message.role) {
       case 'system':
         items.push({ role: 'system', content: message.content });
@@ -63,22 +56,11 @@ export function toResponsesInput(messages: readonly Message[]): ResponsesInputIt
           items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
         }
         break;
-      default: {
-        const media = mediaParts(message.content);
-        const note =
-          media.length > 0
-            ? `\n(${media.length === 1 ? '1 attachment follows' : `${media.length} attachments follow`} in the next user message.)`
-            : '';
-        items.push({
-          type: 'function_call_output',
-          call_id: message.toolCallId,
-          output: contentText(message.content, { media: 'omit' }) + note,
-        });
-        toolMedia.push(...media);
-      }
+      default:
+        items.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolMedia.toolText(message) });
     }
   }
-  flush();
+  toolMedia.flush();
   return items;
 }
 
