@@ -159,12 +159,9 @@ function readArguments(cur: Cursor, close: string): Read<PythonCall['input']> {
   const positional: unknown[] = [];
   let hasKeywords = false;
   for (;;) {
-    skipSpace(cur);
-    if (cur.at >= cur.text.length) return FAIL;
-    if (cur.text[cur.at] === close) {
-      cur.at++;
-      break;
-    }
+    const next = nextItem(cur, close);
+    if (next === FAIL) return FAIL;
+    if (next === 'closed') break;
     const start = cur.at;
     const key = readName(cur, false);
     skipSpace(cur);
@@ -323,12 +320,9 @@ function nested(cur: Cursor, open: string): Read<unknown> {
   let isDict = false;
   let sawComma = false;
   for (;;) {
-    skipSpace(cur);
-    if (cur.at >= cur.text.length) return FAIL;
-    if (cur.text[cur.at] === close) {
-      cur.at++;
-      break;
-    }
+    const next = nextItem(cur, close);
+    if (next === FAIL) return FAIL;
+    if (next === 'closed') break;
     const first = open === '{' ? readKey(cur) : readExpression(cur);
     if (first === FAIL) return FAIL;
     skipSpace(cur);
@@ -465,6 +459,15 @@ function readDelimited(cur: Cursor, quote: string): Read<string> {
   if (end < 0) return FAIL;
   cur.at = end + quote.length;
   return cur.text.slice(start, end);
+}
+
+/** Past the spaces before a list's next item: FAIL at the end of the text, 'closed' (and past it) at `close`. */
+function nextItem(cur: Cursor, close: string): Read<'closed' | 'item'> {
+  skipSpace(cur);
+  if (cur.at >= cur.text.length) return FAIL;
+  if (cur.text[cur.at] !== close) return 'item';
+  cur.at++;
+  return 'closed';
 }
 
 function skipSpace(cur: Cursor): void {
