@@ -26,7 +26,7 @@ import { evalTsSuite } from './eval-ts-suite.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { addExamples } from './global-options.js';
 import { createProgressBar } from './progress-bar.js';
-import { reportError } from './report-error.js';
+import { exitWith } from './report-error.js';
 import { chosenModelSpec, NO_MODEL_MESSAGE, selectModel } from './select-model.js';
 import { selectTools } from './select-tools.js';
 import { processIo } from './trace-command.js';
@@ -201,11 +201,7 @@ export function registerEvalCommand(
     .option('--config <file>', 'the config whose agents a suite.ts names by string (default thinkflow.config.ts)')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
     .action(async (file: string, flags: EvalFlags) => {
-      try {
-        process.exitCode = await evalRun(file, flags, io);
-      } catch (error) {
-        process.exitCode = reportError(error, { command: 'thinkflow eval', json: flags.json, color: io.color });
-      }
+      await exitWith(() => evalRun(file, flags, io), { command: 'thinkflow eval', json: flags.json, color: io.color });
     });
   addExamples(run, [
     ['the example suite (scripted models, no API key)', 'thinkflow eval examples/eval/suite.yaml'],

@@ -16,7 +16,7 @@ import { dataDir } from './data-dir.js';
 import type { EvalIo } from './eval-flags.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { addExamples } from './global-options.js';
-import { reportError } from './report-error.js';
+import { exitWith } from './report-error.js';
 
 export interface EvalCompareFlags {
   failOnRegression?: boolean;
@@ -99,11 +99,11 @@ export function registerEvalCompare(group: Command, io: EvalIo): void {
     .option('--html <file>', "write B's report with the comparison and a per-case diff chart")
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
     .action(async (a: string, b: string, flags: EvalCompareFlags) => {
-      try {
-        process.exitCode = (await evalCompare(a, b, flags, io)).code;
-      } catch (error) {
-        process.exitCode = reportError(error, { command: 'thinkflow eval compare', json: flags.json, color: io.color });
-      }
+      await exitWith(async () => (await evalCompare(a, b, flags, io)).code, {
+        command: 'thinkflow eval compare',
+        json: flags.json,
+        color: io.color,
+      });
     });
   addExamples(command, [
     [

@@ -6,7 +6,7 @@ import { dataDir } from './data-dir.js';
 import type { EvalIo } from './eval-flags.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { addExamples } from './global-options.js';
-import { reportError } from './report-error.js';
+import { exitWith } from './report-error.js';
 
 export interface EvalRescoreFlags {
   scorer?: string[];
@@ -99,11 +99,11 @@ export function registerEvalRescore(group: Command, io: EvalIo): void {
     .option('--pg <url>', 'with --runs: the PostgreSQL store')
     .option('--data-dir <dir>', 'where thinkflow keeps its data (default ~/.thinkflow)')
     .action(async (traces: string[], flags: EvalRescoreFlags) => {
-      try {
-        process.exitCode = await evalRescore(traces, flags, io);
-      } catch (error) {
-        process.exitCode = reportError(error, { command: 'thinkflow eval rescore', json: flags.json, color: io.color });
-      }
+      await exitWith(() => evalRescore(traces, flags, io), {
+        command: 'thinkflow eval rescore',
+        json: flags.json,
+        color: io.color,
+      });
     });
   addExamples(command, [
     [

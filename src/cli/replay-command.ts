@@ -17,7 +17,7 @@ import {
 } from '../trace/index.js';
 import { addExamples } from './global-options.js';
 import { createProgressBar, type ProgressSink } from './progress-bar.js';
-import { reportError } from './report-error.js';
+import { exitWith } from './report-error.js';
 import { selectModel } from './select-model.js';
 import { DEMO_TOOLS } from './select-tools.js';
 import { type CommandIo, processIo } from './trace-command.js';
@@ -153,11 +153,11 @@ export function registerReplayCommand(
     .option('--show', 'print the new run as a timeline on stderr')
     .option('--json', 'print the report as JSON')
     .action(async (file: string, flags: ReplayFlags) => {
-      try {
-        process.exitCode = await replayTrace(file, flags, io);
-      } catch (error) {
-        process.exitCode = reportError(error, { command: 'thinkflow replay', json: flags.json, color: io.color });
-      }
+      await exitWith(() => replayTrace(file, flags, io), {
+        command: 'thinkflow replay',
+        json: flags.json,
+        color: io.color,
+      });
     });
   addExamples(command, [
     [

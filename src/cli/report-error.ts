@@ -41,3 +41,12 @@ export function reportError(error: unknown, options: ReportErrorOptions = {}): n
   }
   return code;
 }
+
+/** Runs a command's work and sets the exit code: the code the work returns, or `reportError`'s when it throws. */
+export async function exitWith(work: () => Promise<number>, options: ReportErrorOptions): Promise<void> {
+  try {
+    process.exitCode = await work();
+  } catch (error) {
+    process.exitCode = reportError(error, options);
+  }
+}
