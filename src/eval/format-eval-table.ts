@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import { plural } from '../core/index.js';
 import { formatMs } from '../llm/index.js';
 import type { EvalReport } from './eval-report.js';
+import { alignColumns } from './report/align-columns.js';
 
 export interface FormatEvalTableOptions {
   color?: boolean;
@@ -31,16 +32,11 @@ export function formatEvalTable(report: EvalReport, options: FormatEvalTableOpti
       why.length > 60 ? `${why.slice(0, 59)}…` : why,
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd();
-  const out = [c.bold(line(header)), c.dim(widths.map((w) => '─'.repeat(w)).join('  '))];
-  for (const [i, row] of rows.entries()) {
+  const aligned = alignColumns(header, rows);
+  const out = [c.bold(aligned.header), c.dim(aligned.rule)];
+  for (const [i, line] of aligned.rows.entries()) {
     const ok = report.cases[i].passed === report.cases[i].runs.length;
-    out.push(ok ? line(row) : c.red(line(row)));
+    out.push(ok ? line : c.red(line));
   }
   const cost = report.costUsd === undefined ? '' : ` · $${report.costUsd.toFixed(4)}`;
   const verdict =

@@ -2,18 +2,14 @@ import pc from 'picocolors';
 import { formatMs } from '../../llm/index.js';
 import type { Comparison } from '../experiment/compare-experiments.js';
 import type { ExperimentMeta, ExperimentSummary, TrialRecord } from '../experiment/experiment-types.js';
+import { alignColumns } from './align-columns.js';
 
 const pct = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 const num = (n: number) => n.toFixed(3);
 
 function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)];
+  const aligned = alignColumns(header, rows);
+  return [aligned.header, aligned.rule, ...aligned.rows];
 }
 
 /**
