@@ -2,6 +2,7 @@ import { plural } from '../core/index.js';
 import { formatMs } from '../llm/index.js';
 import { escapeHtml as esc } from '../trace/index.js';
 import type { EvalCaseReport, EvalReport } from './eval-report.js';
+import { evalHtmlPage } from './report/eval-html-page.js';
 
 const CSS = `body{margin:0;padding:24px;font:14px/1.5 system-ui,sans-serif;color:#1d2330}
 h1{font-size:20px}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
@@ -11,19 +12,12 @@ details summary{cursor:pointer}.bar{display:inline-block;height:10px;background:
 /** The eval report as one self-contained HTML page (no external URL): summary, a row per case, each run's checks expandable. */
 export function renderEvalHtml(report: EvalReport): string {
   const cost = report.costUsd === undefined ? '' : ` · $${report.costUsd.toFixed(4)}`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>${esc(`thinkflow eval ${report.suite}`)}</title><style>${CSS}</style></head>
-<body>
-<h1>${esc(`thinkflow eval: ${report.suite}`)}</h1>
-<p id="summary">Pass rate <strong>${esc(pct(report.passRate))}</strong> (${report.passed}/${plural(report.runs, 'run')}) · model ${esc(report.model ?? 'per case')} · ${report.promptTokens + report.completionTokens} tokens${esc(cost)} · ${esc(formatMs(report.durationMs))} · ${esc(report.startedAt)}</p>
+  const body = `<p id="summary">Pass rate <strong>${esc(pct(report.passRate))}</strong> (${report.passed}/${plural(report.runs, 'run')}) · model ${esc(report.model ?? 'per case')} · ${report.promptTokens + report.completionTokens} tokens${esc(cost)} · ${esc(formatMs(report.durationMs))} · ${esc(report.startedAt)}</p>
 <table><thead><tr><th>case</th><th>pass</th><th>steps</th><th>LLM calls</th><th>tokens</th><th>latency</th><th>runs</th></tr></thead>
 <tbody>
 ${report.cases.map(row).join('\n')}
-</tbody></table>
-</body></html>
-`;
+</tbody></table>`;
+  return evalHtmlPage({ name: report.suite, css: CSS, body });
 }
 
 function row(k: EvalCaseReport): string {

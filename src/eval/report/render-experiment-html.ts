@@ -1,6 +1,7 @@
 import { escapeHtml as esc } from '../../trace/index.js';
 import type { Comparison } from '../experiment/compare-experiments.js';
 import type { ExperimentMeta, ExperimentSummary, TrialRecord } from '../experiment/experiment-types.js';
+import { evalHtmlPage } from './eval-html-page.js';
 
 const CSS = `body{margin:0;padding:24px;font:14px/1.5 system-ui,sans-serif;color:#1d2330}h1{font-size:20px}h2{font-size:16px;margin-top:28px}
 table{border-collapse:collapse}th,td{border-bottom:1px solid #e5e7eb;padding:3px 8px;text-align:left;vertical-align:top}.pass{color:#15803d}.fail{color:#b91c1c}
@@ -76,13 +77,7 @@ export async function renderExperimentHtml(
     })
     .join('');
   const charts = names.map((n) => histogramSvg(scores.get(n) ?? [], n)).join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>${esc(`thinkflow eval ${meta.name}`)}</title><style>${CSS}</style></head>
-<body>
-<h1>${esc(`thinkflow eval: ${meta.name}`)}</h1>
-<p id="summary">Pass rate <strong>${pct(s.passRate)}</strong> (${s.passed}/${s.trials} trials, ${s.cases} cases) · ${s.llmCalls} model calls · ${s.promptTokens + s.completionTokens} tokens${s.costUsd === undefined ? '' : ` · $${s.costUsd.toFixed(4)}`} · ${esc(meta.startedAt)}</p>
+  const body = `<p id="summary">Pass rate <strong>${pct(s.passRate)}</strong> (${s.passed}/${s.trials} trials, ${s.cases} cases) · ${s.llmCalls} model calls · ${s.promptTokens + s.completionTokens} tokens${s.costUsd === undefined ? '' : ` · $${s.costUsd.toFixed(4)}`} · ${esc(meta.startedAt)}</p>
 ${options.comparison ? comparisonHtml(options.comparison, options.changed ?? []) : ''}
 <h2>Scorers</h2>
 <table><thead><tr><th>scorer</th><th>mean</th><th>95% CI</th><th>pass</th><th>errors</th></tr></thead><tbody>${scorerRows}</tbody></table>
@@ -91,9 +86,8 @@ ${options.comparison ? comparisonHtml(options.comparison, options.changed ?? [])
 <table><thead><tr><th>case</th><th>pass</th>${names.map((n) => `<th>${esc(n)}</th>`).join('')}<th>output</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table>
-</body></html>
-`;
+</tbody></table>`;
+  return evalHtmlPage({ name: meta.name, css: CSS, body, images: true });
 }
 
 function comparisonHtml(result: Comparison, changed: readonly { id: string; a: number; b: number }[]): string {
