@@ -1,3 +1,5 @@
+import { concatBytes } from '../core/index.js';
+
 const encoder = new TextEncoder();
 
 /** The marker a cut output ends with, naming how much was cut and the limit. */
@@ -31,7 +33,7 @@ export function outputCollector(limit: number) {
     },
     text(): string {
       // A fresh decoder: streaming mode drops a character split at the cut instead of printing U+FFFD.
-      const body = new TextDecoder().decode(concat(chunks, kept), { stream: total > kept });
+      const body = new TextDecoder().decode(concatBytes(chunks, kept), { stream: total > kept });
       return total > kept ? body + cutMarker(total - kept, limit) : body;
     },
   };
@@ -42,15 +44,4 @@ export function cutText(text: string, limit: number): string {
   const collector = outputCollector(limit);
   collector.push(text);
   return collector.text();
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { concatBytes } from '../../core/index.js';
 
 /** What reading a request body under a byte limit found. */
 export type LimitedBody =
@@ -32,7 +33,7 @@ export async function readLimitedBody(request: Request, maxBytes: number): Promi
     if (size > maxBytes) return { ok: false, drained: await drain(reader, size, 2 * maxBytes) };
     chunks.push(value);
   }
-  return { ok: true, bytes: join(chunks, size) };
+  return { ok: true, bytes: concatBytes(chunks, size) };
 }
 
 /** The Content-Length a request declares, when its body is not chunked. */
@@ -61,16 +62,6 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, read: numb
   } finally {
     clearTimeout(timer);
   }
-}
-
-function join(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** `response` with `Connection: close` (for an answer that left part of the request body unread). */
