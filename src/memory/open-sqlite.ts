@@ -64,6 +64,25 @@ export function openSqlite(location: SqliteLocation & NewFileSettings = {}): {
 }
 
 /**
+ * Opens the database (as `openSqlite`) and creates its tables with `createTables`, retried while another
+ * process holds the lock; `action` names that step in a StoreError. The database is closed when it fails.
+ */
+export function openSqliteTables(
+  location: SqliteLocation & NewFileSettings,
+  action: string,
+  createTables: (db: Database.Database) => void,
+): { db: Database.Database; file: string } {
+  const { db, file, busyTimeoutMs } = openSqlite(location);
+  try {
+    sqliteCall(file, action, () => retryBusy(() => createTables(db), busyTimeoutMs));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return { db, file };
+}
+
+/**
  * Puts the file in WAL mode unless it already is. SQLite can answer the switch with SQLITE_BUSY
  * without calling the busy handler while another connection switches the same file, so the switch
  * (and the read of the current mode) are retried with backoff until the busy timeout is spent.

@@ -11,7 +11,7 @@ import {
   type Rerank,
 } from './memory-store.js';
 import { newMemories } from './new-memories.js';
-import { openSqlite, retryBusy, type SqliteLocation, sqliteCall } from './open-sqlite.js';
+import { openSqliteTables, type SqliteLocation, sqliteCall } from './open-sqlite.js';
 import { cosineSimilarity, rankMemories } from './rank-memories.js';
 import { filterSql, ftsSearch, type TermCounts } from './sqlite-fts-search.js';
 import { ensureAnalyzedIndex, indexMemory } from './sqlite-memory-index.js';
@@ -79,19 +79,11 @@ export class SqliteMemoryStore implements MemoryStore {
 
   #open(): Database.Database {
     if (!this.#db) {
-      const { db, file, busyTimeoutMs } = openSqlite(this.#options);
+      const { db, file } = openSqliteTables(this.#options, 'create the memory tables in', (opened) => {
+        opened.exec(SCHEMA);
+        ensureAnalyzedIndex(opened);
+      });
       this.#file = file;
-      try {
-        sqliteCall(file, 'create the memory tables in', () =>
-          retryBusy(() => {
-            db.exec(SCHEMA);
-            ensureAnalyzedIndex(db);
-          }, busyTimeoutMs),
-        );
-      } catch (error) {
-        db.close();
-        throw error;
-      }
       this.#db = db;
     }
     return this.#db;

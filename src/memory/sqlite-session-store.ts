@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { Message, redactedJson, StoreError } from '../core/index.js';
-import { openSqlite, retryBusy, type SqliteLocation, sqliteCall } from './open-sqlite.js';
+import { openSqliteTables, type SqliteLocation, sqliteCall } from './open-sqlite.js';
 import type { SessionInfo, SessionStore } from './session-store.js';
 
 const SCHEMA = `
@@ -33,14 +33,10 @@ export class SqliteSessionStore implements SessionStore {
 
   #open(): Database.Database {
     if (!this.#db) {
-      const { db, file, busyTimeoutMs } = openSqlite(this.#location);
+      const { db, file } = openSqliteTables(this.#location, 'create the sessions table in', (opened) =>
+        opened.exec(SCHEMA),
+      );
       this.#file = file;
-      try {
-        sqliteCall(file, 'create the sessions table in', () => retryBusy(() => db.exec(SCHEMA), busyTimeoutMs));
-      } catch (error) {
-        db.close();
-        throw error;
-      }
       this.#db = db;
     }
     return this.#db;
