@@ -52,6 +52,12 @@ import { type AsToolOptions, agentAsTool, handoffTools, runHandoff } from './tea
 const ignoreEvent = () => {};
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 
+/** What a run loads before it starts (`#load`). */
+interface Loaded extends ResolvedSkills {
+  history: Message[] | undefined;
+  recall: Awaited<ReturnType<typeof recallFor>>;
+}
+
 /** What the run's built-in tools are made from. */
 interface BuiltinsFor {
   tools: RunTools;
@@ -117,10 +123,13 @@ export class Agent<T = unknown> {
   async run(input: string, options: RunOptions = {}): Promise<RunResult<T>> {
     const runId = options.runId ?? newRunId();
     const trace = this.options.traceFile ? createTraceWriter(this.options.traceFile) : undefined;
-    const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
-    const emit = fanOut(subscribers);
+    // A run nobody listens to makes no subscriber list (and builds no events: `silent`).
+    const subscribers =
+      options.onEvent || trace ? [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f) : [];
+    const emit = subscribers.length ? fanOut(subscribers) : ignoreEvent;
     try {
-      const { state, config } = await this.#setup(input, { ...options, runId }, emit, subscribers.length === 0);
+      const setup = this.#setup(input, withRunId(options, runId), emit, subscribers.length === 0);
+      const { state, config } = setup instanceof Promise ? await setup : setup;
       const result = await runLoop(state, config, emit);
       if (options.sessionId)
         await this.options.sessions!.append(options.sessionId, sessionTurn(input, result, options.attachments));
@@ -142,7 +151,7 @@ export class Agent<T = unknown> {
    * console.log(request.messages[0].content, (request.tools ?? request.promptTools)?.map((t) => t.name));
    */
   async firstRequest(input: string, options: PromptOptions = {}): Promise<FirstRequest> {
-    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    const { state, config } = await this.#setup(input, withRunId(options, newRunId()), ignoreEvent, true);
     return firstRequest(state, config);
   }
 
@@ -159,7 +168,7 @@ export class Agent<T = unknown> {
 
   /** The system message, earlier turns and question of a run on `input` (a fork's edit function sees them). */
   async #head(input: string, options: PromptOptions): Promise<Message[]> {
-    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    const { state, config } = await this.#setup(input, withRunId(options, newRunId()), ignoreEvent, true);
     const { system, history, question } = promptHead(state, config);
     return [system, ...history, question];
   }
@@ -169,9 +178,22 @@ export class Agent<T = unknown> {
    * tools, and the prompt with every block the options add). `run()` and `firstRequest()` both start here,
    * so what the first request shows is what the run sends. A new prompt block goes into `#promptContext`.
    */
-  async #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
-    const { runId } = options;
-    const language = this.options.language ?? 'en';
+  #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
+    // Nothing to load (no session, memory or skills): set up without a promise (docs/loop.md).
+    if (options.sessionId || this.options.memory || this.options.skills?.length) {
+      return this.#load(input, options).then((loaded) => this.#configure(input, options, emit, silent, loaded));
+    }
+    const { skills, warnings } = NO_SKILLS;
+    return this.#configure(input, options, emit, silent, {
+      history: options.history,
+      recall: NO_RECALL,
+      skills,
+      warnings,
+    });
+  }
+
+  /** What a run loads before it starts: the session's earlier turns, the memories recalled, the skills. */
+  async #load(input: string, options: RunOptions): Promise<Loaded> {
     const sessions = options.sessionId ? this.options.sessions : undefined;
     if (options.sessionId && !sessions) {
       throw new ConfigError({
@@ -181,9 +203,22 @@ export class Agent<T = unknown> {
     const history = sessions
       ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
       : options.history;
-    const run = { ...options, history };
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
     const { skills, warnings } = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
+    return { history, recall, skills, warnings };
+  }
+
+  #configure(
+    input: string,
+    options: RunOptions & { runId: string },
+    emit: Emit,
+    silent: boolean,
+    { history, recall, skills, warnings }: Loaded,
+  ) {
+    const { runId } = options;
+    const language = this.options.language ?? 'en';
+    // The run's own options unless a session adds history (a second spread copy costs ~1 µs a run on Node 20).
+    const run = history === options.history ? options : { ...options, history };
     const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
@@ -235,10 +270,11 @@ export class Agent<T = unknown> {
       handoffTools: this.#handoffNames,
       handoff: (tool, step, scope) =>
         runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
-      onFinish: async (r, scope) => {
+      // Waits only when there is a memory to store the run in.
+      onFinish: (r, scope) => {
         const cost = costOf(this.options.model.id, r.usage);
         if (cost !== undefined) r.usage.costUsd = cost;
-        await storeOutcome(this.options.memory, r, scope);
+        if (this.options.memory) return storeOutcome(this.options.memory, r, scope);
       },
     };
     return { state, config };
@@ -394,6 +430,17 @@ export class Agent<T = unknown> {
       compaction: options?.compaction,
     });
   }
+}
+
+/**
+ * The run's options with its id: the options themselves when they carry it, else a copy made with
+ * `Object.assign` (a spread copy, then read all through the run, cost ~1 µs a run on Node 20; docs/loop.md).
+ */
+function withRunId<O extends RunOptions>(options: O, runId: string): O & { runId: string } {
+  if (options.runId === runId) return options as O & { runId: string };
+  const copy = Object.assign({}, options) as O & { runId: string };
+  copy.runId = runId;
+  return copy;
 }
 
 /** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, then skills. */

@@ -1,6 +1,6 @@
 import type { RunResult } from '../core/index.js';
 import { replyLanguage } from '../protocols/index.js';
-import { guardText, registerOffered, runStepTools } from './calls/index.js';
+import { guardText, runStepTools } from './calls/index.js';
 import { finishPendingStep } from './durable/index.js';
 import { budgetGuard, invalidStreakGuard, maxStepsGuard, type StopReason } from './guards/index.js';
 import {
@@ -49,16 +49,12 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
   let stop: StopReason | undefined;
   let final: { answer: string; object?: unknown } | undefined;
   try {
-    const input = await guardText(ctx, options.guardrails?.input, 'input', state.input);
+    // Without guardrails the text comes back as it is: no promise to wait for.
+    const guarding = guardText(ctx, options.guardrails?.input, 'input', state.input);
+    const input = guarding instanceof Promise ? await guarding : guarding;
     stop = input.stop;
     head.question = questionMessage(input.text, run.attachments);
-    if (run.resume?.pending) {
-      registerOffered(
-        ctx,
-        run.resume.pending.calls.map((c) => c.name),
-      );
-      final = await finishPendingStep(ctx, run.resume.pending);
-    }
+    if (run.resume?.pending) final = await finishPendingStep(ctx, run.resume.pending);
     // Answered before the crash: end with that answer.
     if (run.resume?.final) final = run.resume.final;
 
@@ -91,7 +87,8 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       // 4. Finish, correct, or run the tools.
       if (reply.type === 'final') {
         state.invalidStreak = 0;
-        const guarded = await guardText(ctx, options.guardrails?.output, 'output', reply.answer);
+        const guarding = guardText(ctx, options.guardrails?.output, 'output', reply.answer);
+        const guarded = guarding instanceof Promise ? await guarding : guarding;
         step.answer = guarded.text;
         stop = guarded.stop;
         if (!stop) final = { answer: guarded.text, object: reply.object };

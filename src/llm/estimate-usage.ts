@@ -78,6 +78,8 @@ const specChars = new WeakMap<object, number>();
  * Specs that are not frozen may change, so they are measured each time.
  */
 function toolsChars(tools: readonly ToolSpec[]): number {
+  // Each step of a run sends the same frozen list (the registry's): measured once, not at every step.
+  if (tools === lastTools) return lastChars;
   let chars = tools.length + 1;
   for (const tool of tools) {
     if (!Object.isFrozen(tool)) return JSON.stringify(tools).length;
@@ -88,8 +90,15 @@ function toolsChars(tools: readonly ToolSpec[]): number {
     }
     chars += own;
   }
+  if (Object.isFrozen(tools)) {
+    lastTools = tools;
+    lastChars = chars;
+  }
   return chars;
 }
+
+let lastTools: readonly ToolSpec[] | undefined;
+let lastChars = 0;
 
 function charsOf(content: Message['content']): number {
   if (typeof content === 'string') return content.length;

@@ -97,7 +97,11 @@ const prices = new Map<string, Price>(Object.entries(BUILTIN_PRICES));
  */
 export function registerPrice(model: string, price: Price): void {
   prices.set(model.toLowerCase(), price);
+  found.clear();
 }
+
+/** Prices already looked up, by model id (every run prices its model once); cleared when a price is registered. */
+const found = new Map<string, Price | undefined>();
 
 /**
  * The price for a model id such as `openai:gpt-4o-mini` or `compat:http://host#qwen-plus`, if known.
@@ -106,6 +110,14 @@ export function registerPrice(model: string, price: Price): void {
  * `o3-pro` is not `o3`, and a model not in the table is `undefined` rather than a guess.
  */
 export function priceOf(modelId: string): Price | undefined {
+  if (found.has(modelId)) return found.get(modelId);
+  const price = lookupPrice(modelId);
+  if (found.size >= 256) found.clear();
+  found.set(modelId, price);
+  return price;
+}
+
+function lookupPrice(modelId: string): Price | undefined {
   const { provider, name } = splitId(modelId);
   if ((provider && FREE_PROVIDERS.has(provider)) || FREE_PROVIDERS.has(name)) return { input: 0, output: 0 };
   return lookup(name) ?? (SNAPSHOT_SUFFIX.test(name) ? lookup(name.replace(SNAPSHOT_SUFFIX, '')) : undefined);

@@ -27,14 +27,28 @@ async function runGuardrails<T>(
   return { value: current };
 }
 
-/** Checks the run's input or final output; a block ends the run `failed` with the guardrail's reason. */
-export async function guardText(
+type GuardedText = { text: string; stop?: StopReason };
+
+/**
+ * Checks the run's input or final output; a block ends the run `failed` with the guardrail's reason.
+ * Without guardrails the text comes back as it is, not as a promise (two fewer per run; docs/loop.md).
+ */
+export function guardText(
   scope: RunScope,
   guards: Guardrail<string>[] | undefined,
   stage: 'input' | 'output',
   text: string,
-): Promise<{ text: string; stop?: StopReason }> {
+): GuardedText | Promise<GuardedText> {
   if (!guards?.length) return { text };
+  return guardedText(scope, guards, stage, text);
+}
+
+async function guardedText(
+  scope: RunScope,
+  guards: Guardrail<string>[],
+  stage: 'input' | 'output',
+  text: string,
+): Promise<GuardedText> {
   const result = await runGuardrails(scope, guards, stage, text);
   if (!result.blocked) return { text: result.value };
   const { guardrail, reason } = result.blocked;

@@ -24,8 +24,16 @@ export function runBuiltins(registry: { get(name: string): unknown }, builtins: 
  * stay warm).
  */
 export function withBuiltins(offer: OfferContext): readonly ToolSpec[] {
-  const offered = (offer.ctx.config.builtins ?? []).filter((b) => b.offered(offer));
-  return offered.length === 0 ? offer.specs : [...offer.specs, ...offered.map((b) => registered(offer.ctx, b))];
+  const builtins = offer.ctx.config.builtins;
+  if (!builtins?.length) return offer.specs;
+  // Most steps offer none: no array is made for them.
+  let offered: ToolSpec[] | undefined;
+  for (const b of builtins) {
+    if (!b.offered(offer)) continue;
+    offered ??= [...offer.specs];
+    offered.push(registered(offer.ctx, b));
+  }
+  return offered ?? offer.specs;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Step } from '../../core/index.js';
-import { endedByTool, joinOutputs, runStepCalls, skippedCall } from '../calls/index.js';
+import { endedByTool, joinOutputs, registerOffered, runStepCalls, skippedCall } from '../calls/index.js';
 import type { PendingStep, RunContext } from '../run/index.js';
 import { event } from '../run/index.js';
 
@@ -10,12 +10,17 @@ import { event } from '../run/index.js';
  * model is told the others were interrupted.
  * A pending step that is already among the steps (the crash came after it was recorded) is skipped.
  * Resolves with the run's answer when a call ended the run with one (code mode's `final_answer`).
+ * The built-ins offered now, and those the pending calls name, are registered first (`registerOffered`).
  */
 export async function finishPendingStep(
   ctx: RunContext,
   pending: PendingStep,
 ): Promise<{ answer: string } | undefined> {
   const { state, config, emit } = ctx;
+  registerOffered(
+    ctx,
+    pending.calls.map((c) => c.name),
+  );
   const idempotent = (name: string) => config.tools.registry.get(name)?.idempotent === true;
   if (pending.index < state.steps.length) return undefined;
   const done = new Map(pending.done.map((r) => [r.id, r]));

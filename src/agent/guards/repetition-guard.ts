@@ -38,10 +38,13 @@ export function createRepetitionTracker(): RepetitionTracker {
           },
         };
       }
-      return {};
+      return FIRST_TIME;
     },
   };
 }
+
+/** A call's first time: nothing to say (one shared answer, not a new object per call). */
+const FIRST_TIME: { warning?: string; stop?: StopReason } = Object.freeze({});
 
 /** JSON with sorted keys and trimmed strings, so `{b:1,a:" x"}` and `{a:"x",b:1}` compare equal. */
 export function canonicalJson(value: unknown): string {

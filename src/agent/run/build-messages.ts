@@ -73,8 +73,10 @@ export function createPromptProjector(project: (step: Step) => Message[]) {
   const partsOf = (head: PromptHead) => [head.system, head.history, head.question, head.edited];
   const valid = (head: PromptHead, steps: readonly Step[]): boolean => {
     if (!kept || kept.head !== head || kept.steps !== steps || steps.length < kept.seen.length) return false;
-    const parts = partsOf(head);
-    for (let i = 0; i < parts.length; i++) if (parts[i] !== kept.parts[i]) return false;
+    // Compared field by field, not through a new `partsOf` array each step.
+    const { parts } = kept;
+    if (head.system !== parts[0] || head.history !== parts[1] || head.question !== parts[2]) return false;
+    if (head.edited !== parts[3]) return false;
     for (let i = 0; i < kept.seen.length; i++) {
       if (steps[i] !== kept.seen[i] || steps[i].notes !== kept.notes[i]) return false;
     }

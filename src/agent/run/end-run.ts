@@ -9,14 +9,15 @@ export function failure(error: unknown): StopReason {
 
 /**
  * Folds a finished run into its RunResult, lets `onFinish` see it (cost, memory), then emits
- * `run_end`. The agent loop and the planning loop end the same way.
+ * `run_end`. The agent loop and the planning loop end the same way. When `onFinish` has nothing to
+ * wait for, the result comes back as it is, not as a promise (docs/loop.md).
  */
-export async function endRun(
+export function endRun(
   scope: RunScope,
   final: { stop?: StopReason; output: string; object?: unknown },
-  onFinish?: (result: RunResult, scope: RunScope) => Promise<void>,
-): Promise<RunResult> {
-  const { state, emit } = scope;
+  onFinish?: (result: RunResult, scope: RunScope) => void | Promise<void>,
+): RunResult | Promise<RunResult> {
+  const { state } = scope;
   const { stop } = final;
   const result: RunResult = {
     runId: state.runId,
@@ -30,7 +31,13 @@ export async function endRun(
     error: stop ? { code: stop.code, message: stop.message } : undefined,
   };
   if (state.forkedFrom) result.forkedFrom = state.forkedFrom;
-  await onFinish?.(result, scope);
+  const finishing = onFinish?.(result, scope);
+  if (finishing instanceof Promise) return finishing.then(() => announceEnd(scope, result));
+  return announceEnd(scope, result);
+}
+
+/** Emits `run_end` and returns the result. */
+function announceEnd({ state, emit }: RunScope, result: RunResult): RunResult {
   emit(
     event(state, 'run_end', {
       status: result.status,

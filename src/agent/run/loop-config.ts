@@ -57,7 +57,7 @@ export interface LoopConfig {
   handoffTools?: ReadonlySet<string>;
   handoff?: (tool: string, step: Step, scope: RunScope) => Promise<RunResult>;
   /** Called with the result before `run_end` (the agent stores episodes here); may emit events. */
-  onFinish?: (result: RunResult, scope: RunScope) => Promise<void>;
+  onFinish?: (result: RunResult, scope: RunScope) => void | Promise<void>;
 }
 
 /** The sampling options every model call of the run sends (only those set, so providers keep their defaults). */

@@ -29,7 +29,8 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
   if (!silent) {
     emit(event(state, 'model_request', { step, model: model.id, messages: request.messages, tools: request.tools }));
   }
-  const started = Date.now();
+  // Only the `model_response` event reads the clock (a silent run reads none).
+  const started = silent ? 0 : Date.now();
   const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
   const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
   // A `then`, not an async function: one promise fewer per step (see docs/loop.md). Promise.resolve
