@@ -5,7 +5,7 @@ import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { resolveSkills, skillWarningText } from '../skills/index.js';
+import { hasSkills, resolveSkills, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { workspacePrompt, workspaceTools } from '../workspace/index.js';
@@ -180,7 +180,7 @@ export class Agent<T = unknown> {
    */
   #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
     // Nothing to load (no session, memory or skills): set up without a promise (docs/loop.md).
-    if (options.sessionId || this.options.memory || this.options.skills?.length) {
+    if (options.sessionId || this.options.memory || hasSkills(this.options.skills)) {
       return this.#load(input, options).then((loaded) => this.#configure(input, options, emit, silent, loaded));
     }
     const { skills, warnings } = NO_SKILLS;
@@ -204,7 +204,7 @@ export class Agent<T = unknown> {
       ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
       : options.history;
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-    const { skills, warnings } = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
+    const { skills, warnings } = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
     return { history, recall, skills, warnings };
   }
 
