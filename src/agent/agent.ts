@@ -50,6 +50,7 @@ import {
 import { type AsToolOptions, agentAsTool, handoffTools, runHandoff } from './team/index.js';
 
 const ignoreEvent = () => {};
+const NO_HANDOFFS: ReadonlySet<string> = new Set();
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 
 /** What a run loads before it starts (`#load`). */
@@ -97,7 +98,8 @@ export class Agent<T = unknown> {
     this.options = options;
     this.name = options.name;
     this.#handoffs = handoffTools(options.handoffs);
-    this.#handoffNames = new Set(this.#handoffs.keys());
+    // Most agents hand off to no one: they share one empty set (a new Set per agent cost ~0.1 µs).
+    this.#handoffNames = this.#handoffs.size ? new Set(this.#handoffs.keys()) : NO_HANDOFFS;
     const workspace = options.workspace
       ? workspaceTools(options.workspace, { language: options.language, policy: options.workspacePolicy })
       : [];
@@ -111,7 +113,7 @@ export class Agent<T = unknown> {
   }
 
   readonly #handoffs: ReturnType<typeof handoffTools>;
-  readonly #handoffNames: Set<string>;
+  readonly #handoffNames: ReadonlySet<string>;
 
   /** The protocol a run will use: `auto` picks native when the model calls tools natively, else json. */
   get protocol(): Protocol {

@@ -15,15 +15,16 @@ import {
   type RunState,
 } from './run/index.js';
 import {
-  askModel,
   bestEffortAnswer,
   countRepair,
+  modelAnswered,
   newStep,
   nextStep,
   prepareStep,
   promptHead,
   questionMessage,
   reflect,
+  startModelCall,
   stepLimit,
   stepRequest,
   stepState,
@@ -75,7 +76,8 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       // 2. Ask the model.
       const request = stepRequest(config, prepared, { stop: stopSequences, signal: abort.signal });
       const streaming = options.streaming ?? true;
-      const response = await askModel(ctx, { model: prepared.model, request, step: index, streaming });
+      const asked = startModelCall(ctx, { model: prepared.model, request, step: index, streaming });
+      const response = modelAnswered(ctx, asked, await asked.reply);
 
       // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).
       const read = protocol.readReply(response, { tools: prepared.specs });

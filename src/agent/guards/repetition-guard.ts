@@ -100,11 +100,14 @@ function canonical(value: unknown): unknown {
  * fields left out), and differently but for a 1 in 2^53 chance.
  */
 export function canonicalHash(value: unknown): number {
-  const h = { a: 0x811c9dc5, b: 0x9747b28c };
+  // The two halves live in module state while one hash is worked out (synchronous, never re-entered):
+  // no state object per call (docs/loop.md).
+  ha = 0x811c9dc5;
+  hb = 0x9747b28c;
   const json = typeof value === 'string' ? parsedJson(value) : value;
-  if (typeof json === 'string' || !isWalkable(json)) feedString(h, canonicalJson(json));
-  else feedValue(h, json);
-  return (h.a >>> 0) * 0x200000 + (h.b >>> 11);
+  if (typeof json === 'string' || !isWalkable(json)) feedString(canonicalJson(json));
+  else feedValue(json);
+  return (ha >>> 0) * 0x200000 + (hb >>> 11);
 }
 
 /** A string input that holds a JSON object or array, parsed (as `canonicalJson` reads it); else the string. */
@@ -119,17 +122,17 @@ function parsedJson(text: string): unknown {
   }
 }
 
-type Hash = { a: number; b: number };
+let ha = 0;
+let hb = 0;
 
-function feed(h: Hash, n: number, m?: number): void {
-  h.a = Math.imul(h.a ^ n, 0x01000193);
-  h.b = Math.imul(h.b ^ n, 0x5bd1e995) ^ (h.b >>> 15);
-  if (m !== undefined) feed(h, m);
+function feed(n: number): void {
+  ha = Math.imul(ha ^ n, 0x01000193);
+  hb = Math.imul(hb ^ n, 0x5bd1e995) ^ (hb >>> 15);
 }
 
-function feedString(h: Hash, text: string): void {
-  feed(h, text.length | 0x40000000);
-  for (let i = 0; i < text.length; i++) feed(h, text.charCodeAt(i));
+function feedString(text: string): void {
+  feed(text.length | 0x40000000);
+  for (let i = 0; i < text.length; i++) feed(text.charCodeAt(i));
 }
 
 /** Plain values, arrays and objects without `toJSON` (a date, say, goes through `canonicalJson`). */
@@ -139,43 +142,46 @@ function isWalkable(value: unknown): boolean {
 
 const TAG = { null: 1, false: 2, true: 3, number: 4, string: 5, array: 6, object: 7, key: 8, other: 9 };
 
-function feedValue(h: Hash, value: unknown): void {
+function feedValue(value: unknown): void {
   switch (typeof value) {
     case 'string':
-      feed(h, TAG.string);
-      feedString(h, value.trim());
+      feed(TAG.string);
+      feedString(value.trim());
       return;
     case 'number':
       // JSON writes NaN and Infinity as null.
-      if (!Number.isFinite(value)) feed(h, TAG.null);
-      else if (Number.isInteger(value) && Math.abs(value) < 2 ** 31) feed(h, TAG.number, value | 0);
-      else {
-        feed(h, TAG.number);
-        feedString(h, JSON.stringify(value));
+      if (!Number.isFinite(value)) feed(TAG.null);
+      else if (Number.isInteger(value) && Math.abs(value) < 2 ** 31) {
+        feed(TAG.number);
+        feed(value | 0);
+      } else {
+        feed(TAG.number);
+        feedString(JSON.stringify(value));
       }
       return;
     case 'boolean':
-      feed(h, value ? TAG.true : TAG.false);
+      feed(value ? TAG.true : TAG.false);
       return;
     case 'object':
       break;
     default:
       // undefined and functions read as null in arrays (left out of objects by the caller); bigints do not serialize.
-      feed(h, typeof value === 'bigint' ? TAG.other : TAG.null);
+      feed(typeof value === 'bigint' ? TAG.other : TAG.null);
       return;
   }
-  if (value === null) feed(h, TAG.null);
-  else if (!isWalkable(value)) feedString(h, canonicalJson(value));
-  else if (Array.isArray(value)) feedArray(h, value);
-  else feedObject(h, value as Record<string, unknown>);
+  if (value === null) feed(TAG.null);
+  else if (!isWalkable(value)) feedString(canonicalJson(value));
+  else if (Array.isArray(value)) feedArray(value);
+  else feedObject(value as Record<string, unknown>);
 }
 
-function feedArray(h: Hash, value: unknown[]): void {
-  feed(h, TAG.array, value.length);
-  for (const item of value) feedValue(h, item);
+function feedArray(value: unknown[]): void {
+  feed(TAG.array);
+  feed(value.length);
+  for (const item of value) feedValue(item);
 }
 
-function feedObject(h: Hash, record: Record<string, unknown>): void {
+function feedObject(record: Record<string, unknown>): void {
   let keys = Object.keys(record);
   for (let i = 1; i < keys.length; i++) {
     if (keys[i - 1] >= keys[i]) {
@@ -183,12 +189,12 @@ function feedObject(h: Hash, record: Record<string, unknown>): void {
       break;
     }
   }
-  feed(h, TAG.object);
+  feed(TAG.object);
   for (const key of keys) {
     const item = record[key];
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    feed(h, TAG.key);
-    feedString(h, key);
-    feedValue(h, item);
+    feed(TAG.key);
+    feedString(key);
+    feedValue(item);
   }
 }

@@ -51,7 +51,10 @@ export function createSameObservationTracker(options: SameObservationOptions): S
           },
         };
       }
-      return {};
+      return PROGRESS;
     },
   };
 }
+
+/** Nothing to say about an observation (one shared answer, not a new object per step). */
+const PROGRESS: { warning?: string; stop?: StopReason } = Object.freeze({});

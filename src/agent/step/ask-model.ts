@@ -17,11 +17,28 @@ export interface ModelCall {
 
 const ignore = () => {};
 
+/** A model call under way (`startModelCall`): the request as sent, when it started, and the reply to come. */
+export interface ModelAsked {
+  call: ModelCall;
+  request: ModelRequest;
+  started: number;
+  reply: ModelResponse | Promise<ModelResponse>;
+}
+
 /**
  * Calls the model once and reports it: `model_request`, the streamed `model_delta`/`reasoning_delta`
  * pieces, `cache_hit`, then `model_response`; the usage goes into the run's totals.
  */
 export function askModel(scope: RunScope, call: ModelCall): Promise<ModelResponse> {
+  const asked = startModelCall(scope, call);
+  return Promise.resolve(asked.reply).then((response) => modelAnswered(scope, asked, response));
+}
+
+/**
+ * `askModel` in two halves, for the loop: this one emits `model_request` and calls the model; the loop
+ * awaits the reply and hands it to `modelAnswered` (one promise and one `then` fewer per step; docs/loop.md).
+ */
+export function startModelCall(scope: RunScope, call: ModelCall): ModelAsked {
   const { state, emit } = scope;
   const { model, step } = call;
   const { silent } = state;
@@ -33,38 +50,42 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
   const started = silent ? 0 : Date.now();
   const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
   const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
-  // A `then`, not an async function: one promise fewer per step (see docs/loop.md). Promise.resolve
-  // also takes a model whose generate() returns a plain value.
   // Under a journal the call is a step, replayed after a restart: the whole reply, not streamed.
-  const calling = scope.journal
+  const reply = scope.journal
     ? journaledCall(scope.journal, model, request)
     : callModel(model, request, { streaming: call.streaming, onDelta, onReasoning });
-  return Promise.resolve(calling).then((response) => {
-    const cached = response.cached === true;
-    // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
-    // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
-    // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
-    if (!response.usage && !cached) response.usage = roughUsage(request, response);
-    addUsage(state, response.usage, cached);
-    const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
-    if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
-    if (response.compactions?.length) providerCompacted(scope, step, response);
-    if (silent) return response;
-    if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
-    emit(
-      event(state, 'model_response', {
-        step,
-        text: response.text,
-        toolCalls: response.toolCalls,
-        reasoning: response.reasoning ? reasoningText(response.reasoning) || undefined : undefined,
-        usage: response.usage,
-        ms: Date.now() - started,
-        modelId: response.modelId,
-        cached: cached || undefined,
-      }),
-    );
-    return response;
-  });
+  return { call, request, started, reply };
+}
+
+/** The model's reply to a call `startModelCall` began: its usage counted (estimated when not reported), `model_response` emitted. */
+export function modelAnswered(scope: RunScope, asked: ModelAsked, response: ModelResponse): ModelResponse {
+  const { state, emit } = scope;
+  const { call, request, started } = asked;
+  const { model, step } = call;
+  const cached = response.cached === true;
+  // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
+  // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
+  // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
+  if (!response.usage && !cached) response.usage = roughUsage(request, response);
+  addUsage(state, response.usage, cached);
+  const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
+  if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
+  if (response.compactions?.length) providerCompacted(scope, step, response);
+  if (state.silent) return response;
+  if (cached) emit(event(state, 'cache_hit', { step, key: response.cacheKey ?? '' }));
+  emit(
+    event(state, 'model_response', {
+      step,
+      text: response.text,
+      toolCalls: response.toolCalls,
+      reasoning: response.reasoning ? reasoningText(response.reasoning) || undefined : undefined,
+      usage: response.usage,
+      ms: Date.now() - started,
+      modelId: response.modelId,
+      cached: cached || undefined,
+    }),
+  );
+  return response;
 }
 
 /**

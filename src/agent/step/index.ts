@@ -1,6 +1,6 @@
 // One step: prepare it, ask the model, read the next step, repair, reflect, summarize, and the memory hooks.
 export { announceQuestions } from './announce-questions.js';
-export { askModel } from './ask-model.js';
+export { askModel, modelAnswered, startModelCall } from './ask-model.js';
 export { bestEffortAnswer } from './best-effort-answer.js';
 export { countRepair } from './count-repair.js';
 export { type FirstRequest, firstRequest, promptHead } from './first-request.js';
