@@ -256,7 +256,7 @@ export class Agent<T = unknown> {
       prompt: this.#promptContext(
         tools.registry.specs() as ToolSpec[],
         language,
-        [recall.block, catalog?.text ?? ''].filter(Boolean).join('\n\n'),
+        recall.block && catalog?.text ? `${recall.block}\n\n${catalog.text}` : recall.block || catalog?.text || '',
         runAgentOptions.outputSchema,
       ),
       responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,

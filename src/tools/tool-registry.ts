@@ -131,8 +131,12 @@ export class ToolRegistry {
 
   /** The enabled tools, in registration order (cached). */
   list(): readonly AnyTool[] {
-    this.#enabled ??= [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.tool);
-    return this.#enabled;
+    if (this.#enabled) return this.#enabled;
+    // One pass, no intermediate arrays: an agent made per request lists its tools on every run.
+    const enabled: AnyTool[] = [];
+    for (const entry of this.#entries.values()) if (entry.disabled === undefined) enabled.push(entry.tool);
+    this.#enabled = enabled;
+    return enabled;
   }
 
   /** Every registered tool, enabled or not, hidden ones last. */
@@ -143,9 +147,10 @@ export class ToolRegistry {
   /** The enabled tools as providers see them. Same array instance until the set changes. */
   specs(): readonly ToolSpec[] {
     // Frozen, so caches may key on it (the system prompt's, the router's index).
-    this.#specs ??= Object.freeze(
-      [...this.#entries.values()].filter((e) => e.disabled === undefined).map((e) => e.spec),
-    ) as ToolSpec[];
+    if (this.#specs) return this.#specs;
+    const specs: ToolSpec[] = [];
+    for (const entry of this.#entries.values()) if (entry.disabled === undefined) specs.push(entry.spec);
+    this.#specs = Object.freeze(specs) as ToolSpec[];
     return this.#specs;
   }
 
