@@ -53,6 +53,14 @@ const ignoreEvent = () => {};
 const NO_HANDOFFS: ReadonlySet<string> = new Set();
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 
+/** What `#setup` was asked for: the run's input and options, where its events go, and whether anyone listens. */
+interface SetupCall {
+  input: string;
+  options: RunOptions & { runId: string };
+  emit: Emit;
+  silent: boolean;
+}
+
 /** What a run loads before it starts (`#load`). */
 interface Loaded extends ResolvedSkills {
   history: Message[] | undefined;
@@ -183,15 +191,11 @@ export class Agent<T = unknown> {
   #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
     // Nothing to load (no session, memory or skills): set up without a promise (docs/loop.md).
     if (options.sessionId || this.options.memory || hasSkills(this.options.skills)) {
-      return this.#load(input, options).then((loaded) => this.#configure(input, options, emit, silent, loaded));
+      return this.#load(input, options).then((loaded) => this.#configure({ input, options, emit, silent }, loaded));
     }
     const { skills, warnings } = NO_SKILLS;
-    return this.#configure(input, options, emit, silent, {
-      history: options.history,
-      recall: NO_RECALL,
-      skills,
-      warnings,
-    });
+    const nothingLoaded = { history: options.history, recall: NO_RECALL, skills, warnings };
+    return this.#configure({ input, options, emit, silent }, nothingLoaded);
   }
 
   /** What a run loads before it starts: the session's earlier turns, the memories recalled, the skills. */
@@ -210,13 +214,8 @@ export class Agent<T = unknown> {
     return { history, recall, skills, warnings };
   }
 
-  #configure(
-    input: string,
-    options: RunOptions & { runId: string },
-    emit: Emit,
-    silent: boolean,
-    { history, recall, skills, warnings }: Loaded,
-  ) {
+  #configure(setup: SetupCall, { history, recall, skills, warnings }: Loaded) {
+    const { input, options, emit, silent } = setup;
     const { runId } = options;
     const language = this.options.language ?? 'en';
     // The run's own options unless a session adds history (a second spread copy costs ~1 µs a run on Node 20).
