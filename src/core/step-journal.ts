@@ -13,6 +13,12 @@ export interface JournalStep {
    * call from kind, name and input; Restate and DBOS run the closure and ignore it.
    */
   input?: unknown;
+  /**
+   * Where the step sits in the run, the same on every replay: `<step>` for a model call,
+   * `<step>/<callId>` for a tool call (a nested call's id names its parent: `c1.2`). A label for the
+   * engine's UI and for engines that key steps by id (Temporal's activity ids); order stays the key.
+   */
+  key?: string;
 }
 
 /**

@@ -10,12 +10,10 @@ export interface DbosAgentOptions {
   name?: string;
   /** Runs of this agent one process runs at once (DBOS `workerConcurrency`). Default 10. */
   workerConcurrency?: number;
-  /** Each event as it happens (a recovered run sends its replayed part again). */
+  /** Each event as it happens; the replayed part of a run is not sent again (`meta.seq` numbers the run's events). */
   onEvent?: JournaledRunOptions['onEvent'];
   /** Each approval or question the run waits for: answer it with `answer(runId, answerId, …)`. */
   onPending?: (pending: PendingAnswer) => void;
-  /** Tools that call tools (code mode's `run_code`): each of their calls is a step. Default `['run_code']`. */
-  nestedTools?: readonly string[];
 }
 
 /** A run as the workflow takes it: the input and, for a conversation, its thread. */
@@ -81,7 +79,6 @@ export function dbosAgent(agent: Agent, options: DbosAgentOptions = {}): DbosAge
       history,
       onEvent: options.onEvent,
       onPending: options.onPending,
-      nestedTools: options.nestedTools,
     });
     if (journal.cancelled) throw journal.cancelled;
     return JSON.parse(JSON.stringify(result)) as RunResult;

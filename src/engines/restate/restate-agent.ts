@@ -13,12 +13,10 @@ export interface RestateAgentOptions {
    * in order, and each sees the thread's earlier turns. Default false.
    */
   threads?: boolean;
-  /** Each event as it happens (a replay after a restart sends its replayed part again). */
+  /** Each event as it happens; the replayed part of a run is not sent again (`meta.seq` numbers the run's events). */
   onEvent?: JournaledRunOptions['onEvent'];
   /** Each approval or question the run waits for: resolve `answerId` through Restate's awakeable API. */
   onPending?: (pending: PendingAnswer) => void;
-  /** Tools that call tools (code mode's `run_code`): each of their calls is a step. Default `['run_code']`. */
-  nestedTools?: readonly string[];
 }
 
 /** What the `run` handler takes: the input, as a string or `{ input }`. */
@@ -95,7 +93,6 @@ async function runOnRestate(sdk: SDK, ctx: Restate.Context, run: RestateRun): Pr
     history: run.history,
     onEvent: run.options.onEvent,
     onPending: run.options.onPending,
-    nestedTools: run.options.nestedTools,
   });
   // Restate's cancel reached a step or a wait: the loop ended the run as aborted; the invocation ends cancelled.
   if (journal.cancelled) throw journal.cancelled;
