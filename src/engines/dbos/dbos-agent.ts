@@ -20,6 +20,8 @@ export interface DbosAgentOptions {
 export interface DbosRunRequest {
   input: string;
   thread?: string;
+  /** Earlier turns, for a run outside a thread. */
+  history?: Message[];
 }
 
 /** An agent as a DBOS workflow, with the queue that scales it out and the calls that steer its runs. */
@@ -72,7 +74,7 @@ export function dbosAgent(agent: Agent, options: DbosAgentOptions = {}): DbosAge
     const journal = dbosJournal(sdk, abort);
     const history = request.thread
       ? await DBOS.runStep(() => threadHistory(DBOS, name, request.thread ?? ''), { name: 'thread-history' })
-      : [];
+      : (request.history ?? []);
     const result = await runJournaled(agent, request.input, journal, {
       runId: DBOS.workflowID ?? '',
       signal: abort.signal,

@@ -19,8 +19,8 @@ export interface RestateAgentOptions {
   onPending?: (pending: PendingAnswer) => void;
 }
 
-/** What the `run` handler takes: the input, as a string or `{ input }`. */
-export type RestateRunRequest = string | { input: string };
+/** What the `run` handler takes: the input, as a string or `{ input, history? }` (a service's earlier turns). */
+export type RestateRunRequest = string | { input: string; history?: Message[] };
 
 type SDK = typeof Restate;
 
@@ -49,7 +49,12 @@ export async function restateAgent(agent: Agent, options: RestateAgentOptions = 
       name,
       handlers: {
         run: async (ctx: Restate.Context, request: RestateRunRequest): Promise<RunResult> =>
-          runOnRestate(sdk, ctx, { agent, options, input: inputOf(request), history: [] }),
+          runOnRestate(sdk, ctx, {
+            agent,
+            options,
+            input: inputOf(request),
+            history: typeof request === 'string' ? [] : (request.history ?? []),
+          }),
       },
     });
   }
