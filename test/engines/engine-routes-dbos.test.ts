@@ -6,8 +6,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dbosAgent, dbosClient } from '../../src/entries/dbos.js';
+import { createApp, engineRunRecorder, engineRuns, type RunRecord } from '../../src/entries/server.js';
+import { memoryRunStore } from '../../src/entries/server-fetch.js';
 import { Agent, askUserTool, defineTool, type ModelRequest, scriptedModel } from '../../src/index.js';
-import { createApp, engineRunRecorder, engineRuns, memoryRunStore, type RunRecord } from '../../src/server/index.js';
 import { TEST_PG } from '../server/pg-fixtures.js';
 import { eventually } from './engine-processes.js';
 

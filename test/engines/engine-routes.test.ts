@@ -10,8 +10,9 @@ import * as restate from '@restatedev/restate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { restateAgent, restateClient } from '../../src/entries/restate.js';
+import { createApp, engineRunRecorder, engineRuns, type RunRecord } from '../../src/entries/server.js';
+import { memoryRunStore } from '../../src/entries/server-fetch.js';
 import { Agent, askUserTool, defineTool, type ModelRequest, scriptedModel } from '../../src/index.js';
-import { createApp, engineRunRecorder, engineRuns, memoryRunStore, type RunRecord } from '../../src/server/index.js';
 import { eventually, freePort, type RestateServer, startRestateServer } from './engine-processes.js';
 
 let server: RestateServer;
