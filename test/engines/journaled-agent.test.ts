@@ -243,4 +243,21 @@ describe('runJournaled', () => {
       'again',
     ]);
   });
+
+  it('a replay that takes another path fails at the step where it diverged, naming both', async () => {
+    const { agent, model } = setup();
+    const first = memoryJournal();
+    await runJournaled(agent, 'again:a', first, { runId: 'r1' });
+    // The code changed between the runs: the tool is no longer idempotent, so its call now starts with a `:start` step.
+    const changed = new Agent({
+      model,
+      tools: [
+        defineTool({ name: 'again', description: 'again', input: z.object({ label: z.string() }), run: () => 'x' }),
+      ],
+    });
+    const result = await runJournaled(changed, 'again:a', memoryJournal({ records: first.records }), { runId: 'r1' });
+    expect(result.steps[0].toolCalls[0].output).toContain(
+      'The run diverged from its journal at entry 2: step 0/c0 (again), now 0/c0:start (again:start).',
+    );
+  });
 });
