@@ -1,6 +1,7 @@
 /**
- * What a step of the journal records: a model call, a tool call (code mode's nested calls included),
- * or a workspace command. The engine shows the kind and name in its own UI (Restate's journal,
+ * What a step of the journal records: a model call or a tool call (code mode's nested calls and the
+ * workspace's commands included: they are tools; `command` is kept for an engine that journals a
+ * command outside a tool). The engine shows the kind and name in its own UI (Restate's journal,
  * DBOS's step table); they never change what the step does.
  */
 export interface JournalStep {
