@@ -1,3 +1,5 @@
+import { canonicalJson } from './repetition-guard.js';
+
 /**
  * An observation as the similarity check reads it. Each field is worked out on first use and kept:
  * the loop compares every observation with the one before, so each is analysed once, and only as far
@@ -6,10 +8,11 @@
 export interface ObservationReading {
   readonly text: string;
   /**
-   * The inputs of the calls that produced it, read only when two short observations differ in their
-   * numbers alone: a number the model asked for ("step 3", page 4) is progress, not a counter.
+   * The calls that produced it, read only when it is alike the observation before: a number the model
+   * asked for ("step 3", page 4) is progress, not a counter, and so is a rephrased call that brings
+   * something new (see `rephrasedWithNews`).
    */
-  readonly inputs?: readonly { readonly input: unknown }[];
+  readonly inputs?: readonly { readonly name?: string; readonly input: unknown }[];
   normal?: string;
   digitless?: string;
   /** `normal` of the text with its numbers, dates and ids masked (see `maskedOf`). */
@@ -104,8 +107,12 @@ const NUMBER_OR_ID = /[a-z0-9_-]*\d[a-z0-9_-]*/g;
  * "未找到结果（第 4 次）" read the same. Only short observations are compared this way.
  */
 function maskedOf(reading: ObservationReading): string {
-  reading.masked ??= normalize(reading.text.normalize('NFKC').toLowerCase().replace(NUMBER_OR_ID, '0'));
+  reading.masked ??= mask(reading.text);
   return reading.masked;
+}
+
+function mask(text: string): string {
+  return normalize(text.normalize('NFKC').toLowerCase().replace(NUMBER_OR_ID, '0'));
 }
 
 /**
@@ -235,4 +242,43 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
  */
 export function observationSimilarity(a: string, b: string): number {
   return readingSimilarity(readObservation(a), readObservation(b));
+}
+
+/** Bigrams `x` must add, beyond its calls' own words, to say something new. */
+const MIN_NEWS = 4;
+
+/**
+ * True when `x` came from calls that asked something else than `y`'s did (more than case, spaces or
+ * punctuation apart) and `x` says something new that its calls do not explain: a search rephrased
+ * into other results ("Similar: […]" with other titles) is progress, however alike the two texts are.
+ * A reply that only echoes the new query ("nothing found for <query>") or moves a number or an id
+ * says nothing new. Read only when two observations in a row are alike, so it may take its time.
+ */
+export function rephrasedWithNews(x: ObservationReading, y: ObservationReading): boolean {
+  if (!x.inputs?.length || !y.inputs?.length) return false;
+  if (normalize(callsText(x.inputs)) === normalize(callsText(y.inputs))) return false;
+  const before = bigrams(maskedOf(y));
+  const echoed = bigrams(mask(callsText(x.inputs)));
+  let news = 0;
+  for (const [gram, count] of bigrams(maskedOf(x))) {
+    if (echoed.has(gram)) continue;
+    news += Math.max(0, count - (before.get(gram) ?? 0));
+    if (news >= MIN_NEWS) return true;
+  }
+  return false;
+}
+
+function callsText(calls: NonNullable<ObservationReading['inputs']>): string {
+  return calls.map((call) => `${call.name ?? ''} ${canonicalJson(call.input)}`).join('\n');
+}
+
+/** How often each code-point bigram occurs in `text`. */
+function bigrams(text: string): Map<string, number> {
+  const points = Array.from(text);
+  const counts = new Map<string, number>();
+  for (let i = 1; i < points.length; i++) {
+    const gram = points[i - 1] + points[i];
+    counts.set(gram, (counts.get(gram) ?? 0) + 1);
+  }
+  return counts;
 }

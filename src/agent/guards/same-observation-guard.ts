@@ -1,12 +1,18 @@
-import { type ObservationReading, readingSimilarity, readObservation } from './observation-similarity.js';
+import {
+  type ObservationReading,
+  readingSimilarity,
+  readObservation,
+  rephrasedWithNews,
+} from './observation-similarity.js';
 import type { StopReason } from './stop-reason.js';
 
 /**
  * Watches for the same observation step after step, or nearly the same ("未找到关于北京天气的信息" then
  * "未找到关于北京今日天气的信息"): at `limit` in a row a warning, one more and the run ends `loop_detected`.
+ * A rephrased call whose alike observation still brings something new (other search results) is progress.
  */
 export interface SameObservationTracker {
-  /** `inputs`: the calls that produced the observation (a number they asked for is progress). */
+  /** `inputs`: the calls that produced the observation (a number they asked for, or a rephrasing with news, is progress). */
   check(observation: string, inputs?: ObservationReading['inputs']): { warning?: string; stop?: StopReason };
 }
 
@@ -31,7 +37,10 @@ export function createSameObservationTracker(options: SameObservationOptions): S
       let same = identical;
       if (!identical) {
         const reading = readObservation(observation, inputs);
-        same = last !== undefined && readingSimilarity(reading, last, threshold) >= threshold;
+        same =
+          last !== undefined &&
+          readingSimilarity(reading, last, threshold) >= threshold &&
+          !rephrasedWithNews(reading, last);
         last = reading;
       }
       count = same ? count + 1 : 1;
