@@ -7,6 +7,7 @@
  */
 import { type ReplyHabit, squash } from '../../core/index.js';
 import { FENCE_LINE } from '../calls/call-markers.js';
+import { closingQuote } from './json.js';
 
 export { squash };
 
@@ -159,14 +160,12 @@ function jsonValueEnd(text: string, from: number): number {
   const start = JSON_START.exec(text.slice(from, from + 40));
   if (!start) return -1;
   let depth = 0;
-  let inString = false;
   for (let i = from + start[0].length - 1; i < text.length; i++) {
     const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
+    if (c === '"') {
+      i = closingQuote(text, i);
+      if (i < 0) return -1;
+    } else if (c === '{' || c === '[') depth++;
     else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
   }
   return -1;
