@@ -35,8 +35,11 @@ export function readReActAction(
   const parsed = parseActionCall(unwrap(callLine(firstLine, action)));
   // `Action: search [tool]`: the brackets say what the name is, they are not a call.
   const call = parsed?.annotation ? undefined : parsed;
-  // `Action: search()` then `Action Input: {…}`: the empty parentheses are decoration, not the input.
-  if (call && !(call.empty && inputText !== undefined)) {
+  // `Action: search()` or `Action: search (to look it up)` then `Action Input: {…}`: when an input follows,
+  // the parentheses are decoration, not the input (a final answer's brackets stay its answer).
+  const inputFollows =
+    inputText !== undefined && (call?.empty || (inputText.trim() !== '' && !isFinalName(call?.tool ?? '')));
+  if (call && !inputFollows) {
     if (call.tool.length <= 4 && isNoneName(firstLine.trim())) return noTool(firstLine.trim(), raw);
     if (isFinalName(call.tool)) {
       const multiLine = callLine(firstLine, action) !== firstLine;

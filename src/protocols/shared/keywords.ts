@@ -42,6 +42,12 @@ export const LINE_KEYWORD = new RegExp(
   'gimu',
 );
 
+/** A markdown heading that is a keyword and nothing else: `### Action`, `## **行动输入**`. The keyword is `$1`. */
+const HEADING_KEYWORD = new RegExp(
+  `^[ \\t]*#{1,6}[ \\t]+[*_]*((?:${KEYWORD_SPELLINGS.flatMap(([, words]) => words.map(pattern)).join('|')})(?:[ \\t]*\\d+)?)[*_]*[ \\t]*$`,
+  'gimu',
+);
+
 /** Keywords that cut a line in its middle (a Thought never starts mid-line). */
 const INLINE_KINDS = KEYWORD_SPELLINGS.filter(([keyword]) => keyword !== 'thought');
 const INLINE_ENGLISH = INLINE_KINDS.map(([, words]) => `(${words.filter(isEnglish).map(capitalised).join('|')})`);
@@ -125,7 +131,13 @@ export function splitSections(text: string): Sections {
     const end = jsonValueEnd(text, m.index + m[0].length);
     if (end > LINE_KEYWORD.lastIndex) LINE_KEYWORD.lastIndex = end;
   }
-  if (marks.length === 0) return { preamble: text.trim(), sections: [] };
+  if (marks.length === 0) {
+    // Markdown headings as keywords (`### Thought`, `## 行动`), with no colon: read only when no keyword
+    // with a colon is there, so a heading inside an answer (`## 思路`) never cuts it.
+    HEADING_KEYWORD.lastIndex = 0;
+    if (HEADING_KEYWORD.test(text)) return splitSections(text.replace(HEADING_KEYWORD, '$1:'));
+    return { preamble: text.trim(), sections: [] };
+  }
   const sections: Section[] = [];
   for (let i = 0; i < marks.length; i++) {
     const m = marks[i];
