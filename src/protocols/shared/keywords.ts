@@ -48,6 +48,12 @@ const HEADING_KEYWORD = new RegExp(
   'gimu',
 );
 
+/** A keyword written as a tag, opening or closing: `<action_input>`, `</thought>`. The keyword is `$2`. */
+const TAG_KEYWORD = new RegExp(
+  `<(/?)[ \\t]*(${KEYWORD_SPELLINGS.flatMap(([, words]) => words.map(pattern)).join('|')})[ \\t]*>[ \\t]*\\n?`,
+  'giu',
+);
+
 /** Keywords that cut a line in its middle (a Thought never starts mid-line). */
 const INLINE_KINDS = KEYWORD_SPELLINGS.filter(([keyword]) => keyword !== 'thought');
 const INLINE_ENGLISH = INLINE_KINDS.map(([, words]) => `(${words.filter(isEnglish).map(capitalised).join('|')})`);
@@ -136,6 +142,15 @@ export function splitSections(text: string): Sections {
     // with a colon is there, so a heading inside an answer (`## 思路`) never cuts it.
     HEADING_KEYWORD.lastIndex = 0;
     if (HEADING_KEYWORD.test(text)) return splitSections(text.replace(HEADING_KEYWORD, '$1:'));
+    // Keywords as tags (`<thought>…</thought><action>search</action>`), read the same way when the reply
+    // opens with one (an answer that merely holds such a tag, as XML, stays an answer).
+    TAG_KEYWORD.lastIndex = 0;
+    const opening = TAG_KEYWORD.exec(text);
+    if (opening && opening[1] === '' && text.slice(0, opening.index).trim() === '') {
+      return splitSections(
+        text.replace(TAG_KEYWORD, (_tag, close: string, word: string) => (close ? '\n' : `\n${word}: `)),
+      );
+    }
     return { preamble: text.trim(), sections: [] };
   }
   const sections: Section[] = [];
