@@ -231,6 +231,29 @@ describe('no progress: a rephrased search', () => {
     expect(result.error?.code).toBe('same_observation');
   });
 
+  it('two queries in turn, written a little differently each time, with their results, stop as no progress', async () => {
+    // A search that ignores case and punctuation: "milhouse voice!" finds what "Milhouse voice" does.
+    const plain = (q: string) => q.toLowerCase().replace(/[^a-z]/g, '');
+    const search = defineTool({
+      name: 'Search',
+      description: 'Searches an encyclopedia.',
+      input: z.object({ query: z.string() }),
+      run: ({ query }) => miss(QUERIES.find((q) => plain(q) === plain(query)) ?? query),
+    });
+    const [a, b] = QUERIES;
+    const turns = [a, b, a.toLowerCase(), b.toUpperCase(), `${a}!`, `"${b}"`];
+    const replies = turns.map((q) => `Thought: Search.\nAction: Search[${q}]`);
+    const agent = new Agent({
+      model: scriptedModel([...replies, 'Final Answer: x']),
+      tools: [search],
+      protocol: 'react',
+    });
+    const result = await agent.run('Who voices Milhouse?');
+    expect(result.status).toBe('loop_detected');
+    expect(result.error?.code).toBe('same_observation');
+    expect(result.steps.length).toBe(5);
+  });
+
   it('two queries in turn, each with its own result every time, stop as repeated calls', async () => {
     const queries: string[] = [];
     const [a, b] = QUERIES;

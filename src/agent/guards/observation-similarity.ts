@@ -19,6 +19,8 @@ export interface ObservationReading {
   masked?: string;
   /** How often each character bigram of `normal` occurs (see `countGrams`). */
   grams?: Map<number, number>;
+  /** How often each bigram of `masked` occurs (see `rephrasedWithNews`). */
+  maskedGrams?: Map<string, number>;
 }
 
 /** A reading of `text` (what `inputs` asked for), analysed lazily. */
@@ -248,21 +250,24 @@ export function observationSimilarity(a: string, b: string): number {
 const MIN_NEWS = 4;
 
 /**
- * True when `x` came from calls that asked something else than `y`'s did (more than case, spaces or
- * punctuation apart) and `x` says something new that its calls do not explain: a search rephrased
- * into other results ("Similar: […]" with other titles) is progress, however alike the two texts are.
- * A reply that only echoes the new query ("nothing found for <query>") or moves a number or an id
- * says nothing new. Read only when two observations in a row are alike, so it may take its time.
+ * True when `x` came from calls that asked something else than the last observation's did (more than
+ * case, spaces or punctuation apart) and `x` says something that none of the observations `before` it
+ * said and that its calls do not explain: a search rephrased into other results ("Similar: […]" with
+ * other titles) is progress, however alike the texts are. A reply that only echoes the new query
+ * ("nothing found for <query>"), moves a number or an id, or says again what an earlier one said (two
+ * queries in turn) says nothing new. Read only when two observations in a row are alike.
  */
-export function rephrasedWithNews(x: ObservationReading, y: ObservationReading): boolean {
-  if (!x.inputs?.length || !y.inputs?.length) return false;
+export function rephrasedWithNews(x: ObservationReading, before: readonly ObservationReading[]): boolean {
+  const y = before.at(-1);
+  if (!x.inputs?.length || !y?.inputs?.length) return false;
   if (normalize(callsText(x.inputs)) === normalize(callsText(y.inputs))) return false;
-  const before = bigrams(maskedOf(y));
   const echoed = bigrams(mask(callsText(x.inputs)));
   let news = 0;
-  for (const [gram, count] of bigrams(maskedOf(x))) {
+  for (const [gram, count] of maskedGramsOf(x)) {
     if (echoed.has(gram)) continue;
-    news += Math.max(0, count - (before.get(gram) ?? 0));
+    let seen = 0;
+    for (const earlier of before) seen = Math.max(seen, maskedGramsOf(earlier).get(gram) ?? 0);
+    news += Math.max(0, count - seen);
     if (news >= MIN_NEWS) return true;
   }
   return false;
@@ -270,6 +275,11 @@ export function rephrasedWithNews(x: ObservationReading, y: ObservationReading):
 
 function callsText(calls: NonNullable<ObservationReading['inputs']>): string {
   return calls.map((call) => `${call.name ?? ''} ${canonicalJson(call.input)}`).join('\n');
+}
+
+function maskedGramsOf(reading: ObservationReading): Map<string, number> {
+  reading.maskedGrams ??= bigrams(maskedOf(reading));
+  return reading.maskedGrams;
 }
 
 /** How often each code-point bigram occurs in `text`. */

@@ -29,6 +29,10 @@ export function createSameObservationTracker(options: SameObservationOptions): S
   // The last observation's reading keeps what was worked out about it, so each observation is analysed
   // once; an identical one needs no analysis at all.
   let last: ObservationReading | undefined;
+  // The last few readings: what a rephrased call brings is news only when none of them said it, so
+  // two queries in turn, each with its own result, still loop.
+  const recent: ObservationReading[] = [];
+  const remembered = Math.max(limit, 2);
   let count = 0;
   let exact = true;
   return {
@@ -40,8 +44,9 @@ export function createSameObservationTracker(options: SameObservationOptions): S
         same =
           last !== undefined &&
           readingSimilarity(reading, last, threshold) >= threshold &&
-          !rephrasedWithNews(reading, last);
+          !rephrasedWithNews(reading, recent);
         last = reading;
+        if (recent.push(reading) > remembered) recent.shift();
       }
       count = same ? count + 1 : 1;
       exact = count === 1 ? true : exact && identical;
