@@ -14,12 +14,13 @@ export interface PendingAnswer {
   input?: unknown;
 }
 
-/** How a run on a durable engine reaches the world: its events and its questions. */
-export interface JournaledRunOptions {
-  runId: string;
-  signal?: AbortSignal;
-  /** The thread's earlier turns. */
-  history?: Message[];
+/** What an engine's agent (`dbosAgent`, `restateAgent`) takes besides the agent, whichever the engine. */
+export interface JournaledAgentOptions {
+  /**
+   * The name the engine knows the agent by (DBOS: its workflow and queue; Restate: its service).
+   * Default: the agent's name, else `agent`.
+   */
+  name?: string;
   /**
    * Each event as it happens. The events of a replayed part are not sent again; `meta.seq` is the
    * event's place in the run, the same on every replay (the tail of a step cut off by a restart may come twice).
@@ -27,6 +28,14 @@ export interface JournaledRunOptions {
   onEvent?: (event: AgentEvent, meta: EventMeta) => void;
   /** Each approval or question the run waits for, with the id that resolves it (again after each replay). */
   onPending?: (pending: PendingAnswer) => void;
+}
+
+/** How a run on a durable engine reaches the world: its events and its questions. */
+export interface JournaledRunOptions extends Omit<JournaledAgentOptions, 'name'> {
+  runId: string;
+  signal?: AbortSignal;
+  /** The thread's earlier turns. */
+  history?: Message[];
 }
 
 /**
