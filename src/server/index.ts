@@ -52,6 +52,7 @@ export type {
 export { createQueueRuns, createRunWorker, createWorkflowWorker, queueStepDispatch } from './queue/index.js';
 export type {
   AgentEntry,
+  AgentRunContext,
   Answer,
   AnswerResult,
   ForkRequest,
@@ -127,3 +128,4 @@ export {
   type WorkflowStartResult,
   workflowRuns,
 } from './workflows/index.js';
+export { WorkspaceSpec, withRunWorkspace } from './workspaces/index.js';

@@ -1,9 +1,11 @@
-import { dirname } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Agent } from '../../agent/index.js';
 import { ConfigError } from '../../core/index.js';
 import { resolveModel } from '../../llm/index.js';
 import { toolsFromKits, withModelDefaults } from '../../tools/node.js';
+import type { Workspace } from '../../workspace/index.js';
+import { WorkspaceSpec, withRunWorkspace } from '../workspaces/index.js';
 import type { ThinkflowConfig } from './define-config.js';
 
 /** One agent in a `thinkflow.config.json`/`.yaml`: a model spec and built-in tool kits by name. */
@@ -16,6 +18,8 @@ export const AgentSpec = z
     instructions: z.string().optional(),
     protocol: z.enum(['auto', 'native', 'json', 'react', 'code']).optional(),
     maxSteps: z.number().int().positive().optional(),
+    /** A workspace per run: `{ kind: memory }` or `{ kind: sandbox, dir?, network?, env?, limits? }`. */
+    workspace: WorkspaceSpec.optional(),
   })
   .strict();
 export type AgentSpec = z.infer<typeof AgentSpec>;
@@ -40,7 +44,7 @@ export function configFromData(data: unknown, file: string): ThinkflowConfig {
     // The same kits and demo defaults as `thinkflow run`: `model: demo` alone gets the demo tools in ReAct.
     const chosen = withModelDefaults(spec.model, { kits: spec.tools, protocol: spec.protocol });
     const tools = toolsFromKits(chosen.kits ?? [], { root }, `${file}: agent "${name}": `);
-    agents[name] = () =>
+    const build = (workspace?: Workspace) =>
       new Agent({
         name,
         model: resolveModel(spec.model),
@@ -48,7 +52,16 @@ export function configFromData(data: unknown, file: string): ThinkflowConfig {
         instructions: spec.instructions,
         protocol: chosen.protocol,
         maxSteps: spec.maxSteps,
+        workspace,
       });
+    const workspace = spec.workspace;
+    if (!workspace) agents[name] = () => build();
+    else if (workspace.kind === 'memory') agents[name] = withRunWorkspace(workspace, build);
+    else {
+      // A sandbox's runs live in `dir`, relative to the config file (default `workspaces/<agent>` beside it).
+      const dir = resolve(root, workspace.dir ?? join('workspaces', name));
+      agents[name] = withRunWorkspace({ ...workspace, dir }, build);
+    }
   }
   return { ...(parsed.data as Omit<ThinkflowConfig, 'agents'>), agents };
 }

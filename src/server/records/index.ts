@@ -45,4 +45,4 @@ export {
   type StartResult,
 } from './run-service.js';
 export type { RunStore } from './run-store.js';
-export { type AgentEntry, resolveAgent, type ServableAgent } from './servable-agent.js';
+export { type AgentEntry, type AgentRunContext, resolveAgent, type ServableAgent } from './servable-agent.js';
