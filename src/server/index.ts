@@ -87,7 +87,7 @@ export {
   type StoredEvent,
 } from './records/index.js';
 export type { HookConfig } from './routes/index.js';
-export { ApprovalBody, ForkRunBody, ListRunsQuery, StartRunBody } from './routes/index.js';
+export { ApprovalBody, ForkRunBody, ListRunsQuery, RewindRunBody, StartRunBody } from './routes/index.js';
 export {
   createLocalRuns,
   DEFAULT_RETENTION_DAYS,

@@ -40,6 +40,7 @@ export {
   type IdempotencyRequest,
   queuedRun,
   queueFull,
+  type RewindResult,
   type RunService,
   type StartRequest,
   type StartResult,

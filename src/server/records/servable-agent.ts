@@ -16,6 +16,8 @@ export interface ServableAgent {
 export interface AgentRunContext {
   run: RunRecord;
   store: RunStore;
+  /** Open the run's workspace as it was when this step began (a rewind), not where the run left it. */
+  rewindTo?: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The native API's routes: /v1/runs/:id (one run resource for agent and workflow runs), listings, sessions, hooks, replay, workflows. */
 export { ForkRunBody } from './agent-run-fork.js';
+export { RewindRunBody } from './agent-run-rewind.js';
 export { agentRunOf, continueAnswered, type FollowUp } from './continue-request.js';
 export { type HookConfig, hookRoutes } from './hook-routes.js';
 export { ListRunsQuery, listRunsRoute } from './list-runs-route.js';

@@ -8,7 +8,7 @@ import {
 } from '../../workspace/index.js';
 import type { AgentEntry, AgentRunContext, ServableAgent } from '../records/index.js';
 import { sweepWorkspacesSoon } from './sweep-workspaces.js';
-import { type RunWorkspaceHistory, runWorkspaceHistory } from './workspace-history.js';
+import { type RunWorkspaceHistory, runWorkspaceHistory, workspaceHistoryAt } from './workspace-history.js';
 import { WorkspaceSpec } from './workspace-spec.js';
 
 const FEATURE = 'A per-run sandbox workspace';
@@ -56,9 +56,11 @@ export function withRunWorkspace(spec: WorkspaceSpec, build: (workspace: Workspa
  * trace replay) it is a fresh one.
  */
 export async function openRunWorkspace(spec: WorkspaceSpec, context?: AgentRunContext): Promise<Workspace> {
-  const history: RunWorkspaceHistory = context
-    ? await runWorkspaceHistory(context.store, context.run)
-    : { events: [], owner: new Map() };
+  const history: RunWorkspaceHistory = !context
+    ? { events: [], owner: new Map() }
+    : context.rewindTo === undefined
+      ? await runWorkspaceHistory(context.store, context.run)
+      : await workspaceHistoryAt(context.store, context.run, context.rewindTo);
   if (spec.kind === 'memory') {
     const ws = await virtualWorkspace({ files: spec.files, env: spec.env, limits: spec.limits });
     await restoreWorkspace(ws, history.point, history.events);

@@ -46,6 +46,21 @@ export async function runWorkspaceHistory(
   return { point, events: [...before, ...own], owner };
 }
 
+/**
+ * A run's workspace history as it stood when step `step` began: after every call of the steps before
+ * it. A step a fork carried over is looked up in the run it came from.
+ */
+export async function workspaceHistoryAt(
+  store: Pick<RunStore, 'getRun' | 'loadCheckpoint' | 'readEvents'>,
+  run: RunRecord,
+  step: number,
+): Promise<RunWorkspaceHistory> {
+  const fork = run.forkedFrom;
+  const source = fork && step <= fork.fromStep ? await store.getRun(fork.runId) : undefined;
+  if (source) return workspaceHistoryAt(store, source, step);
+  return runWorkspaceHistory(store, run, finishedCalls((await stepsOf(store, run)).slice(0, step)));
+}
+
 async function runCalls(store: Pick<RunStore, 'loadCheckpoint'>, run: RunRecord): Promise<Set<string>> {
   if (run.result) return finishedCalls(run.result.steps);
   const checkpoint = await store.loadCheckpoint(run.id);
