@@ -5,6 +5,7 @@
  */
 export {
   type AgentEntry,
+  type AgentRunContext,
   ApiToken,
   type AuthConfig,
   type Caller,
@@ -33,6 +34,7 @@ export {
   type Readiness,
   ResponsesBody,
   type RetentionConfig,
+  type RewindResult,
   RunFork,
   type RunningServer,
   type RunPage,
@@ -58,4 +60,6 @@ export {
   type ThinkflowApp,
   type ThinkflowConfig,
   tokenPrincipal,
+  WorkspaceSpec,
+  withRunWorkspace,
 } from '../server/index.js';

@@ -61,6 +61,7 @@ export type {
   IdempotencyClaim,
   IdempotencyRequest,
   RecoverableRun,
+  RewindResult,
   RunQueueStore,
   RunService,
   RunStore,
