@@ -42,5 +42,6 @@ export {
   type WorkspaceStat,
   type WorkspaceToolsOptions,
   workspacePrompt,
+  workspaceSkills,
   workspaceTools,
 } from '../workspace/index.js';

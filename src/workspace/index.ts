@@ -37,4 +37,5 @@ export {
 } from './workspace-journal.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
 export { workspacePrompt } from './workspace-prompt.js';
+export { workspaceSkills } from './workspace-skills.js';
 export { formatExec, shellQuote, type WorkspaceToolsOptions, workspaceTools } from './workspace-tools.js';
