@@ -92,6 +92,10 @@ export { ApprovalBody, ForkRunBody, ListRunsQuery, RewindRunBody, StartRunBody }
 export {
   createLocalRuns,
   DEFAULT_RETENTION_DAYS,
+  type EngineRunRecorder,
+  type EngineRunsOptions,
+  engineRunRecorder,
+  engineRuns,
   type LocalRuns,
   type LocalRunsOptions,
   type Retention,
