@@ -16,7 +16,8 @@ export interface WorkspaceHistory {
  * The `workspace_change` the files should be at: the last change made by a finished call (a change
  * its own call made, or a nested agent's before that call ended), or a rewind; else the run's base
  * (the files before its first change); undefined when the log holds no change at all.
- * A change by a call that did not finish (a crash came first) is never chosen.
+ * A change by a call that did not finish (a crash came first) is never chosen, even once a resumed run
+ * reports that call as cut off.
  */
 export function restorePoint(history: WorkspaceHistory): WorkspaceChangeEvent | undefined {
   let base: WorkspaceChangeEvent | undefined;
@@ -27,6 +28,10 @@ export function restorePoint(history: WorkspaceHistory): WorkspaceChangeEvent | 
       if (event.base) base ??= event;
       else if (event.rewound) committed = latest = event;
       else latest = event;
+    } else if (event.type === 'run_start' && !event.parentRunId) {
+      // A resume: what changed after the last finished call came from calls the crash cut off (a resumed
+      // run reports them with a tool_end of their own, which must not make their changes count).
+      latest = committed;
     } else if (event.type === 'tool_end' && !event.parentRunId && history.calls.has(event.callId)) {
       if (latest && latest !== committed && (latest.callId === event.callId || latest.parentRunId !== undefined)) {
         committed = latest;

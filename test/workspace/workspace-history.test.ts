@@ -95,6 +95,19 @@ describe('workspace changes in the run log', () => {
     expect(await files(crashed)).toEqual({ '笔记/a.txt': '第一行\n第二行\n', 'b.txt': '你好\n' });
   });
 
+  it('never counts the change of a call a crash cut off, though the resumed run ends that call', async () => {
+    const { events, result } = await runOn(await virtualWorkspace());
+    // The log as a crash during c2 and a resume leave it: c2's change is logged, its end is not; the
+    // resumed run starts again and reports c2 as cut off (a tool_end of its own), then goes on.
+    const c2End = events.findIndex((e) => e.type === 'tool_end' && e.callId === 'c2');
+    const crashed = events.slice(0, c2End);
+    const start = events.find((e) => e.type === 'run_start');
+    const cut = { ...events[c2End], ok: false, output: 'interrupted' } as AgentEvent;
+    const log = [...crashed, start as AgentEvent, cut];
+    const point = restorePoint({ runId: result.runId, events: log, calls: finishedCalls(result.steps) });
+    expect(point?.callId).toBe('c1');
+  });
+
   it('rewinds to the files a step began with, in the same process and in a new one', async () => {
     const ws = await virtualWorkspace();
     const { events, result } = await runOn(ws);
