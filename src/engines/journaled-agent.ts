@@ -52,7 +52,7 @@ export function runJournaled(agent: Agent, input: string, journal: StepJournal, 
   };
   // The loop journals each model call itself (RunOptions.journal); the tools are wrapped here.
   const variant = new Agent({ ...agent.options, tools: [] });
-  // The tools the copy adds itself (handoffs, protocol: 'code''s run_code), then the agent's as they are
+  // The tools the copy adds itself (handoffs, codeAct()'s run_code), then the agent's as they are
   // now (registered after it was made included, disabled ones left out), each journaled.
   for (const tool of [...variant.tools.all(), ...agent.tools.list()]) {
     variant.tools.register(wrap(tool), { replace: true });

@@ -6,3 +6,4 @@
 export type { SkillWarning } from './load-skills.js';
 export { type ResolvedSkills, resolveSkills, skillWarningText } from './resolve-skills.js';
 export type { Skill } from './skill.js';
+export { LOAD_SKILL, provideSkillKit, type SkillKit, type SkillToolsContext, skillKit } from './skill-kit.js';
