@@ -4,7 +4,7 @@ import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { coreProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
+import { hasSkills, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { workspaceKit } from '../workspace/index.js';
@@ -203,7 +203,7 @@ export class Agent<T = unknown> {
       : options.history;
     const run = { ...options, history };
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-    const { skills, warnings } = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
+    const { skills, warnings } = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
     const catalog = skills.length ? skillKit().catalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });

@@ -4,6 +4,14 @@
  */
 
 export type { SkillWarning } from './load-skills.js';
-export { type ResolvedSkills, resolveSkills, skillWarningText } from './resolve-skills.js';
+export { readSkillMarkdown } from './read-skill-markdown.js';
+export {
+  hasSkills,
+  type ResolvedSkills,
+  resolveSkills,
+  type SkillsOption,
+  skillWarningText,
+} from './resolve-skills.js';
 export type { Skill } from './skill.js';
 export { LOAD_SKILL, provideSkillKit, type SkillKit, type SkillToolsContext, skillKit } from './skill-kit.js';
+export { SKILL_KIT } from './skill-tools.js';

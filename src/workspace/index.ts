@@ -22,4 +22,5 @@ export {
 export { provideWorkspaceKit, type WorkspaceKit, workspaceKit } from './workspace-kit.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
 export { workspacePrompt } from './workspace-prompt.js';
+export { workspaceSkills } from './workspace-skills.js';
 export { formatExec, shellQuote, type WorkspaceToolsOptions, workspaceTools } from './workspace-tools.js';

@@ -58,6 +58,18 @@ export const LINE_KEYWORD = new RegExp(
   'gimu',
 );
 
+/** A markdown heading that is a keyword and nothing else: `### Action`, `## **行动输入**`. The keyword is `$1`. */
+const HEADING_KEYWORD = new RegExp(
+  `^[ \\t]*#{1,6}[ \\t]+[*_]*((?:${KEYWORD_SPELLINGS.flatMap(([, words]) => words.map(pattern)).join('|')})(?:[ \\t]*\\d+)?)[*_]*[ \\t]*$`,
+  'gimu',
+);
+
+/** A keyword written as a tag, opening or closing: `<action_input>`, `</thought>`. The keyword is `$2`. */
+const TAG_KEYWORD = new RegExp(
+  `<(/?)[ \\t]*(${KEYWORD_SPELLINGS.flatMap(([, words]) => words.map(pattern)).join('|')})[ \\t]*>[ \\t]*\\n?`,
+  'giu',
+);
+
 /** Keywords that cut a line in its middle (a Thought never starts mid-line). */
 const INLINE_KINDS = KEYWORD_SPELLINGS.filter(([keyword]) => keyword !== 'thought');
 const INLINE_ENGLISH = INLINE_KINDS.map(([, words]) => `(${words.filter(isEnglish).map(capitalised).join('|')})`);
@@ -141,7 +153,22 @@ export function splitSections(text: string): Sections {
     const end = jsonValueEnd(text, m.index + m[0].length);
     if (end > LINE_KEYWORD.lastIndex) LINE_KEYWORD.lastIndex = end;
   }
-  if (marks.length === 0) return { preamble: text.trim(), sections: [] };
+  if (marks.length === 0) {
+    // Markdown headings as keywords (`### Thought`, `## 行动`), with no colon: read only when no keyword
+    // with a colon is there, so a heading inside an answer (`## 思路`) never cuts it.
+    HEADING_KEYWORD.lastIndex = 0;
+    if (HEADING_KEYWORD.test(text)) return splitSections(text.replace(HEADING_KEYWORD, '$1:'));
+    // Keywords as tags (`<thought>…</thought><action>search</action>`), read the same way when the reply
+    // opens with one (an answer that merely holds such a tag, as XML, stays an answer).
+    TAG_KEYWORD.lastIndex = 0;
+    const opening = TAG_KEYWORD.exec(text);
+    if (opening && opening[1] === '' && text.slice(0, opening.index).trim() === '') {
+      return splitSections(
+        text.replace(TAG_KEYWORD, (_tag, close: string, word: string) => (close ? '\n' : `\n${word}: `)),
+      );
+    }
+    return { preamble: text.trim(), sections: [] };
+  }
   const sections: Section[] = [];
   for (let i = 0; i < marks.length; i++) {
     const m = marks[i];
