@@ -1,10 +1,10 @@
 import {
   provideSkillKit,
   type ResolvedSkills,
-  readSkillMarkdown,
   SKILL_KIT,
   type Skill,
   type SkillWarning,
+  skillMarkdownReader,
 } from '../skills/index.js';
 import type { Workspace } from './workspace.js';
 
@@ -27,6 +27,7 @@ const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
 export async function workspaceSkills(ws: Workspace, folder = '.skills'): Promise<ResolvedSkills> {
   // From here on, agents given these skills add the catalogue and the skill tools.
   provideSkillKit(SKILL_KIT);
+  const readSkillMarkdown = await skillMarkdownReader();
   const root = folder.replace(/\/+$/, '');
   const exists = await ws.stat(root).then(
     (s) => s.type === 'directory',
