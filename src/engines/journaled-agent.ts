@@ -20,18 +20,30 @@ export interface PendingAnswer {
   input?: unknown;
 }
 
+/** What an engine's agent (`dbosAgent`, `restateAgent`) takes besides the agent, whichever the engine. */
+export interface JournaledAgentOptions {
+  /**
+   * The name the engine knows the agent by (DBOS: its workflow and queue; Restate: its service).
+   * Default: the agent's name, else `agent`.
+   */
+  name?: string;
+  /** Each event as it happens. A replay after a restart sends the events of its replayed part again. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Each approval or question the run waits for, with the id that resolves it (its `answerId`). */
+  onPending?: (pending: PendingAnswer) => void;
+  /**
+   * Tools that call tools (code mode's `run_code`): their calls are the steps, not the tool itself.
+   * Default `['run_code']`.
+   */
+  nestedTools?: readonly string[];
+}
+
 /** How a run on a durable engine reaches the world: its events and its questions. */
-export interface JournaledRunOptions {
+export interface JournaledRunOptions extends Omit<JournaledAgentOptions, 'name'> {
   runId: string;
   signal?: AbortSignal;
   /** The thread's earlier turns. */
   history?: Message[];
-  /** Each event as it happens. A replay after a restart sends the events of its replayed part again. */
-  onEvent?: (event: AgentEvent) => void;
-  /** Each approval or question the run waits for, with the id that resolves it. */
-  onPending?: (pending: PendingAnswer) => void;
-  /** Tools that call tools (code mode's `run_code`): their calls are the steps, not the tool itself. */
-  nestedTools?: readonly string[];
 }
 
 const NESTED_TOOLS = ['run_code'];

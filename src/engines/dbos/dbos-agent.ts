@@ -1,21 +1,13 @@
 import type * as Dbos from '@dbos-inc/dbos-sdk';
 import type { Agent } from '../../agent/index.js';
 import { type ApprovalAnswer, type Message, type RunResult, requireOptional } from '../../core/index.js';
-import { type JournaledRunOptions, type PendingAnswer, runJournaled } from '../journaled-agent.js';
+import { type JournaledAgentOptions, runJournaled } from '../journaled-agent.js';
 import { dbosJournal } from './dbos-journal.js';
 
 /** What `dbosAgent` takes besides the agent. */
-export interface DbosAgentOptions {
-  /** The workflow's (and queue's) name. Default: the agent's name, else `agent`. */
-  name?: string;
+export interface DbosAgentOptions extends JournaledAgentOptions {
   /** Runs of this agent one process runs at once (DBOS `workerConcurrency`). Default 10. */
   workerConcurrency?: number;
-  /** Each event as it happens (a recovered run sends its replayed part again). */
-  onEvent?: JournaledRunOptions['onEvent'];
-  /** Each approval or question the run waits for: answer it with `answer(runId, answerId, …)`. */
-  onPending?: (pending: PendingAnswer) => void;
-  /** Tools that call tools (code mode's `run_code`): each of their calls is a step. Default `['run_code']`. */
-  nestedTools?: readonly string[];
 }
 
 /** A run as the workflow takes it: the input and, for a conversation, its thread. */
@@ -51,7 +43,8 @@ export interface DbosAgent {
  * Makes `agent` a DBOS workflow on the PostgreSQL DBOS runs on: each model call and tool call is a
  * `DBOS.runStep`, approvals and `ask_user` wait on `DBOS.recv`, runs go on a DBOS queue so any number
  * of processes share them, and a process that restarts recovers its runs. Call it before
- * `DBOS.launch()`, then `launch()` on the result.
+ * `DBOS.launch()`, then `launch()` on the result. Answer what `onPending` reports with
+ * `answer(runId, answerId, …)`.
  *
  * Retries: thinkflow's own (the provider's `maxRetries`, a tool's `retries`) are the only layer; steps
  * run with `retriesAllowed: false`, and a failed step is recorded as failed.

@@ -1,31 +1,15 @@
 /**
- * The ReAct keywords, the one table of them: their spellings in English and Chinese, the action names
+ * The ReAct keywords as replies are read with them: their spellings (core's one table), the action names
  * that mean "final answer" or "no action", the sections a reply is cut into, the fences models put
  * around ReAct lines, and where a reply's own decision ends (so an invented Observation is dropped).
  * The ReAct, JSON, native and code protocols and the stream readers (`protocols/stream/`) all read
  * replies with what is defined here.
  */
-import { type ReplyHabit, squash } from '../../core/index.js';
+import { KEYWORD_SPELLINGS, type ReActKeyword, type ReplyHabit, squash } from '../../core/index.js';
 import { FENCE_LINE } from '../calls/call-markers.js';
+import { closingQuote } from './json.js';
 
-export { squash };
-
-/** The ReAct keywords, in their canonical form. */
-export type ReActKeyword = 'thought' | 'action' | 'action_input' | 'observation' | 'final_answer';
-
-/**
- * Spellings of each keyword, English and Chinese (simplified and traditional). English is matched in
- * any letter case at a line's start, and a space in a spelling may be any run of spaces and underscores
- * (`final_answer`); longer keywords come first so `Action Input` is not read as `Action`. The first
- * spelling in each language is the one prompts and corrections write (`keywordLabel`).
- */
-export const KEYWORD_SPELLINGS: readonly (readonly [ReActKeyword, readonly string[]])[] = [
-  ['final_answer', ['final answer', '最终答案', '最终回答', '最終答案', '最終回答']],
-  ['action_input', ['action input', '行动输入', '动作输入', '行動輸入', '動作輸入', '工具输入']],
-  ['action', ['action', '行动', '动作', '行動', '動作']],
-  ['observation', ['observation', '观察', '观察结果', '觀察']],
-  ['thought', ['thought', 'thoughts', '思考', '想法', '思路']],
-];
+export { KEYWORD_SPELLINGS, type ReActKeyword, squash };
 
 const isEnglish = (word: string) => /^[a-z ]+$/.test(word);
 const pattern = (word: string) => word.replaceAll(' ', '[ _]*');
@@ -186,14 +170,12 @@ function jsonValueEnd(text: string, from: number): number {
   const start = JSON_START.exec(text.slice(from, from + 40));
   if (!start) return -1;
   let depth = 0;
-  let inString = false;
   for (let i = from + start[0].length - 1; i < text.length; i++) {
     const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
+    if (c === '"') {
+      i = closingQuote(text, i);
+      if (i < 0) return -1;
+    } else if (c === '{' || c === '[') depth++;
     else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
   }
   return -1;
