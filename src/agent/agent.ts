@@ -37,6 +37,7 @@ import {
   announceQuestions,
   type FirstRequest,
   firstRequest,
+  journalQuestions,
   outputResponseFormat,
   outputSchemaBlock,
   promptHead,
@@ -220,13 +221,17 @@ export class Agent<T = unknown> {
     const runAgentOptions = (
       options.outputSchema ? { ...this.options, outputSchema: options.outputSchema } : this.options
     ) as AgentOptions;
-    // Every question the run's tools put to a person is announced in the event stream.
-    const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
+    // Every question the run's tools put to a person is announced in the event stream; under a durable
+    // engine it is the journal's durable wait.
+    const { journal } = run;
+    const asking = journal
+      ? journalQuestions({ state, emit, journal })
+      : announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
     // Named fields, not `{ ...run, ...asking }`: a copy of every run option on each run (docs/loop.md).
     const tools = createRunTools(
       this.tools,
       runAgentOptions,
-      { runId, tools: run.tools, approve: asking.approve, ask: asking.ask },
+      { runId, tools: run.tools, approve: asking.approve, ask: asking.ask, journal },
       parent,
     );
     const protocol = this.protocol;

@@ -90,6 +90,10 @@ export { ApprovalBody, ForkRunBody, ListRunsQuery, StartRunBody } from './routes
 export {
   createLocalRuns,
   DEFAULT_RETENTION_DAYS,
+  type EngineRunRecorder,
+  type EngineRunsOptions,
+  engineRunRecorder,
+  engineRuns,
   type LocalRuns,
   type LocalRunsOptions,
   type Retention,

@@ -14,6 +14,8 @@ export interface DbosAgentOptions extends JournaledAgentOptions {
 export interface DbosRunRequest {
   input: string;
   thread?: string;
+  /** Earlier turns, for a run outside a thread. */
+  history?: Message[];
 }
 
 /** An agent as a DBOS workflow, with the queue that scales it out and the calls that steer its runs. */
@@ -67,14 +69,13 @@ export function dbosAgent(agent: Agent, options: DbosAgentOptions = {}): DbosAge
     const journal = dbosJournal(sdk, abort);
     const history = request.thread
       ? await DBOS.runStep(() => threadHistory(DBOS, name, request.thread ?? ''), { name: 'thread-history' })
-      : [];
+      : (request.history ?? []);
     const result = await runJournaled(agent, request.input, journal, {
       runId: DBOS.workflowID ?? '',
       signal: abort.signal,
       history,
       onEvent: options.onEvent,
       onPending: options.onPending,
-      nestedTools: options.nestedTools,
     });
     if (journal.cancelled) throw journal.cancelled;
     return JSON.parse(JSON.stringify(result)) as RunResult;

@@ -13,8 +13,8 @@ export interface RestateAgentOptions extends JournaledAgentOptions {
   threads?: boolean;
 }
 
-/** What the `run` handler takes: the input, as a string or `{ input }`. */
-export type RestateRunRequest = string | { input: string };
+/** What the `run` handler takes: the input, as a string or `{ input, history? }` (a service's earlier turns). */
+export type RestateRunRequest = string | { input: string; history?: Message[] };
 
 type SDK = typeof Restate;
 
@@ -44,7 +44,12 @@ export async function restateAgent(agent: Agent, options: RestateAgentOptions = 
       name,
       handlers: {
         run: async (ctx: Restate.Context, request: RestateRunRequest): Promise<RunResult> =>
-          runOnRestate(sdk, ctx, { agent, options, input: inputOf(request), history: [] }),
+          runOnRestate(sdk, ctx, {
+            agent,
+            options,
+            input: inputOf(request),
+            history: typeof request === 'string' ? [] : (request.history ?? []),
+          }),
       },
     });
   }
@@ -88,7 +93,6 @@ async function runOnRestate(sdk: SDK, ctx: Restate.Context, run: RestateRun): Pr
     history: run.history,
     onEvent: run.options.onEvent,
     onPending: run.options.onPending,
-    nestedTools: run.options.nestedTools,
   });
   // Restate's cancel reached a step or a wait: the loop ended the run as aborted; the invocation ends cancelled.
   if (journal.cancelled) throw journal.cancelled;
