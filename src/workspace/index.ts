@@ -35,6 +35,7 @@ export {
   markRestored,
   type WorkspaceChangeEvent,
 } from './workspace-journal.js';
+export { provideWorkspaceKit, type WorkspaceKit, workspaceKit } from './workspace-kit.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
 export { workspacePrompt } from './workspace-prompt.js';
 export { workspaceSkills } from './workspace-skills.js';
