@@ -54,6 +54,11 @@ export type {
   AgentEntry,
   Answer,
   AnswerResult,
+  ChangeResult,
+  DatasetInfo,
+  DatasetRow,
+  DatasetVersion,
+  EvalStore,
   ForkRequest,
   ForkResult,
   ForkStart,
@@ -70,6 +75,8 @@ export type {
 export {
   CallerOptions,
   ClientTool,
+  DatasetChange,
+  DatasetRowData,
   isFinished,
   PendingQuestion,
   type PruneRequest,
@@ -79,6 +86,7 @@ export {
   type RunPatch,
   type RunQuery,
   RunRecord,
+  RunScore,
   RunSource,
   RunStoreStats,
   RunSummary,
@@ -86,7 +94,15 @@ export {
   type StoredEvent,
 } from './records/index.js';
 export type { HookConfig } from './routes/index.js';
-export { ApprovalBody, ForkRunBody, ListRunsQuery, StartRunBody } from './routes/index.js';
+export {
+  AddToDatasetBody,
+  ApprovalBody,
+  CreateDatasetBody,
+  DatasetRowsBody,
+  ForkRunBody,
+  ListRunsQuery,
+  StartRunBody,
+} from './routes/index.js';
 export {
   createLocalRuns,
   DEFAULT_RETENTION_DAYS,
@@ -97,6 +113,14 @@ export {
   retentionRequest,
   startRetention,
 } from './runs/index.js';
+export {
+  type AgentScoring,
+  type OnlineScoringConfig,
+  type ScoredRun,
+  type ScoredRuns,
+  type ScoreRunsContext,
+  scoreRuns,
+} from './runs/node.js';
 export {
   type Cron,
   type CronResult,
@@ -116,9 +140,23 @@ export {
   type SecurityOptions,
   securityMiddleware,
 } from './security/index.js';
-export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export { memoryRunStore, PostgresRunStore, type PostgresRunStoreOptions } from './stores/index.js';
-export { SqliteRunStore } from './stores/node.js';
+export {
+  apiTokens,
+  openEvalStore,
+  openStore,
+  type RunningServer,
+  type ServeOptions,
+  serve,
+  serverSessionsFile,
+} from './serve.js';
+export {
+  memoryRunStore,
+  PostgresEvalStore,
+  type PostgresEvalStoreOptions,
+  PostgresRunStore,
+  type PostgresRunStoreOptions,
+} from './stores/index.js';
+export { SqliteEvalStore, SqliteRunStore } from './stores/node.js';
 export {
   type WorkflowRuns,
   type WorkflowRunsOptions,
