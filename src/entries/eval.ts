@@ -44,6 +44,8 @@ export {
   type ExperimentTrials,
   embeddingSimilarity,
   exact,
+  type FetchDatasetOptions,
+  fetchDataset,
   formatComparison,
   formatEvalTable,
   formatExperiment,

@@ -40,6 +40,7 @@ export {
   signTest,
 } from './experiment/stats.js';
 export { summarizeTrials } from './experiment/summarize-experiment.js';
+export { type FetchDatasetOptions, fetchDataset } from './fetch-dataset.js';
 export { type FormatEvalTableOptions, formatEvalTable } from './format-eval-table.js';
 export { DatasetRow, type EvalItem, loadDataset, parseDataset } from './load-dataset.js';
 export { renderEvalHtml } from './render-eval-html.js';
