@@ -60,6 +60,8 @@ export {
   type NumericOptions,
   noError,
   numeric,
+  PostgresExperimentStore,
+  type PostgresExperimentStoreOptions,
   parseDataset,
   parseSuite,
   passAtK,

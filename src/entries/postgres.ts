@@ -1,7 +1,8 @@
 /**
- * `thinkflow/postgres`: the PostgreSQL run store (shared by API servers and workers), the eval store (online scores, datasets) and long-term
+ * `thinkflow/postgres`: the PostgreSQL run store (shared by API servers and workers), the eval stores (online scores and datasets; experiments) and long-term
  * memory store. Needs the optional peer `pg` (`npm install pg`).
  */
+export { PostgresExperimentStore, type PostgresExperimentStoreOptions } from '../eval/index.js';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from '../memory/index.js';
 export {
   PostgresEvalStore,

@@ -23,6 +23,10 @@ export type {
 } from './experiment/experiment-types.js';
 export { memoryExperimentStore } from './experiment/memory-experiment-store.js';
 export {
+  PostgresExperimentStore,
+  type PostgresExperimentStoreOptions,
+} from './experiment/postgres-experiment-store.js';
+export {
   type DataRow,
   type ExperimentProgress,
   type RunExperimentOptions,
