@@ -59,8 +59,9 @@ export function scoreRuns(service: RunService, ctx: ScoreRunsContext): ScoredRun
   const queue: RunRecord[] = [];
   const busy = new Set<Promise<void>>();
   const waiting = new Set<Promise<void>>();
+  let closed = false;
   const pump = () => {
-    while (busy.size < (scoring.concurrency ?? 2) && queue.length > 0) {
+    while (!closed && busy.size < (scoring.concurrency ?? 2) && queue.length > 0) {
       const run = queue.shift() as RunRecord;
       const job = scoreRun(ctx, run).catch(ctx.onError);
       busy.add(job);
@@ -78,7 +79,7 @@ export function scoreRuns(service: RunService, ctx: ScoreRunsContext): ScoredRun
     const watch = service
       .wait(id)
       .then((ended) => {
-        if (!ended?.result) return;
+        if (!ended?.result || closed) return;
         if (queue.length >= (scoring.maxQueued ?? 1000)) {
           ctx.onError(new Error(`online scoring: ${queue.length} runs wait to be scored; run ${id} goes unscored.`));
           return;
@@ -90,6 +91,13 @@ export function scoreRuns(service: RunService, ctx: ScoreRunsContext): ScoredRun
       .catch(ctx.onError);
     waiting.add(watch);
     void watch.finally(() => waiting.delete(watch));
+  };
+  const idle = async () => {
+    while (!closed && waiting.size + busy.size + queue.length > 0) {
+      await Promise.allSettled([...waiting, ...busy]);
+      if (busy.size === 0 && queue.length > 0) pump();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   };
   const fork = service.fork?.bind(service);
   return {
@@ -107,17 +115,19 @@ export function scoreRuns(service: RunService, ctx: ScoreRunsContext): ScoredRun
         return result;
       },
     }),
-    async idle() {
-      while (waiting.size + busy.size + queue.length > 0) {
-        await Promise.allSettled([...waiting, ...busy]);
-        if (busy.size === 0 && queue.length > 0) pump();
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-    },
+    idle,
     async close(options) {
       await service.close(options);
-      const timeout = new Promise((resolve) => setTimeout(resolve, options?.timeoutMs ?? 10_000).unref());
-      await Promise.race([Promise.allSettled([...busy]), timeout]);
+      // Runs already sampled are scored before the store closes, for as long as the shutdown allows.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise((resolve) => {
+        timer = setTimeout(resolve, options?.timeoutMs ?? 10_000);
+      });
+      await Promise.race([idle(), timeout]);
+      clearTimeout(timer);
+      closed = true;
+      queue.length = 0;
+      await Promise.allSettled([...busy]);
     },
   };
 }

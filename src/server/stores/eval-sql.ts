@@ -79,16 +79,18 @@ export function sqlEvalStore(sql: EvalSql, p: string): Omit<EvalStore, 'init'> {
 /** Scores of runs: one row per run and scorer, a later verdict replacing an earlier one. */
 function scoreStatements(sql: EvalSql, t: (text: string) => string): Pick<EvalStore, 'addScores' | 'readScores'> {
   return {
-    async addScores(scores) {
-      for (const score of scores) {
-        await sql.run(
-          t(
-            'INSERT INTO {p}run_scores (run_id, name, record) VALUES (?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET record = excluded.record',
-          ),
-          [score.runId, score.name, JSON.stringify(score)],
-        );
-      }
-    },
+    // One transaction per run's scores: one commit, not one per scorer, on the file the runs are written to.
+    addScores: (scores) =>
+      sql.transaction(async (db) => {
+        for (const score of scores) {
+          await db.run(
+            t(
+              'INSERT INTO {p}run_scores (run_id, name, record) VALUES (?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET record = excluded.record',
+            ),
+            [score.runId, score.name, JSON.stringify(score)],
+          );
+        }
+      }),
     async readScores(runId) {
       const rows = await sql.all<{ record: string }>(
         t('SELECT record FROM {p}run_scores WHERE run_id = ? ORDER BY name'),
