@@ -37,7 +37,6 @@ import { scriptedModel } from '../src/llm/index.js';
 import {
   createApp,
   createLocalRuns,
-  type RunService,
   SqliteEvalStore,
   SqliteRunStore,
   scoreRuns,
