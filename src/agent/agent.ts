@@ -5,7 +5,7 @@ import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { resolveSkills, skillWarningText } from '../skills/index.js';
+import { hasSkills, resolveSkills, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { workspacePrompt, workspaceTools } from '../workspace/index.js';
@@ -39,6 +39,7 @@ import {
   announceQuestions,
   type FirstRequest,
   firstRequest,
+  journalQuestions,
   outputResponseFormat,
   outputSchemaBlock,
   promptHead,
@@ -183,7 +184,7 @@ export class Agent<T = unknown> {
       : options.history;
     const run = { ...options, history };
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-    const { skills, warnings } = this.options.skills?.length ? await this.#skills() : NO_SKILLS;
+    const { skills, warnings } = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
     const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
@@ -200,13 +201,17 @@ export class Agent<T = unknown> {
     const runAgentOptions = (
       options.outputSchema ? { ...this.options, outputSchema: options.outputSchema } : this.options
     ) as AgentOptions;
-    // Every question the run's tools put to a person is announced in the event stream.
-    const asking = announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
+    // Every question the run's tools put to a person is announced in the event stream; under a durable
+    // engine it is the journal's durable wait.
+    const { journal } = run;
+    const asking = journal
+      ? journalQuestions({ state, emit, journal })
+      : announceQuestions({ state, emit, approve: run.approve ?? this.options.approve, ask: run.ask });
     // Named fields, not `{ ...run, ...asking }`: a copy of every run option on each run (docs/loop.md).
     const tools = createRunTools(
       this.tools,
       runAgentOptions,
-      { runId, tools: run.tools, approve: asking.approve, ask: asking.ask },
+      { runId, tools: run.tools, approve: asking.approve, ask: asking.ask, journal },
       parent,
     );
     const protocol = this.protocol;

@@ -1,5 +1,6 @@
+import { defaultBudgetFor } from '../memory/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { todosTool } from '../workspace/index.js';
+import { todosTool, workspaceSkills } from '../workspace/index.js';
 import { Agent } from './agent.js';
 import type { AgentOptions } from './run/index.js';
 
@@ -7,6 +8,9 @@ import type { AgentOptions } from './run/index.js';
 export interface WorkspaceAgentOptions<T = unknown> extends AgentOptions<T> {
   workspace: Workspace;
 }
+
+/** The prompt budget of a 128k-token context window, for a model that does not state its own. */
+const HARNESS_BUDGET = defaultBudgetFor({ contextWindow: 128_000 });
 
 const HARNESS = {
   en: 'Work like an engineer at a terminal: for a task of several steps, write the plan with `todos` first and keep it current; hand a self-contained sub-task to `task` (a helper with a fresh context on the same files) and use its summary; finish with what you changed and what you checked.',
@@ -16,7 +20,10 @@ const HARNESS = {
 /**
  * A harness for work in a workspace: the workspace tools, instructions for working there, a `todos`
  * tool holding the plan, and a `task` tool that runs a sub-agent with a fresh context on the same
- * workspace and returns its summary.
+ * workspace and returns its summary. Skills come from `options.skills`, or else from the workspace's
+ * `.skills/` folder (read on the first run). Compaction is on by default: a model that does not state its
+ * context window is given the budget of a 128k-token one (`context.budgetTokens` sets another,
+ * `context.compaction: false` turns it off).
  *
  * @example
  * const agent = workspaceAgent({ model, workspace: await virtualWorkspace({ files }) });
@@ -43,6 +50,11 @@ export function workspaceAgent<T = unknown>(options: WorkspaceAgentOptions<T>): 
   });
   return new Agent<T>({
     ...options,
+    skills: options.skills ?? (() => workspaceSkills(options.workspace)),
+    context: {
+      ...options.context,
+      budgetTokens: options.context?.budgetTokens ?? defaultBudgetFor(options.model) ?? HARNESS_BUDGET,
+    },
     instructions: [HARNESS[language === 'zh' ? 'zh' : 'en'], options.instructions].filter(Boolean).join('\n\n'),
     tools: [...(options.tools ?? []), todosTool({ language: language === 'zh' ? 'zh' : 'en' }), task],
   });

@@ -81,6 +81,8 @@ export function codeTool(options: CodeToolOptions): Tool<{ code: string }, strin
     // Safe to run again after a restart: calls that ended are answered from the journal, never run twice.
     idempotent: true,
     callableFromCode: false,
+    // Under a durable engine the program is not a step: each call it makes is one.
+    replays: true,
     async run({ code }, ctx) {
       const nested = ctx.nested ?? localNestedCalls(ctx, own);
       const registry = own ?? nested.registry;
@@ -89,9 +91,11 @@ export function codeTool(options: CodeToolOptions): Tool<{ code: string }, strin
         .filter((t) => t.callableFromCode !== false && t.name !== name)
         .map((t) => t.name);
       const recorded = nested.recorded;
+      // Under a durable engine the seed and clock come from its journal, the same on every replay.
+      const drawn = recorded ?? (await nested.draw?.());
       const journal: NestedJournal = {
-        seed: recorded?.seed ?? newSeed(),
-        clock: recorded?.clock ?? Date.now(),
+        seed: drawn?.seed ?? newSeed(),
+        clock: drawn?.clock ?? Date.now(),
         calls: [],
       };
       // Written before the program starts, so a replay after a crash draws the same numbers and times.

@@ -106,10 +106,22 @@ export type AgentEvent =
       { guardrail: string; stage: 'input' | 'output' | 'tool_call'; action: 'block' | 'rewrite'; reason: string }
     >
   | E<'cache_hit', { step: number; key: string }>
-  /** A person is asked: to approve a call (`approval`), or to answer a tool's free-form question (`question`, `ask_user`). */
+  /**
+   * A person is asked: to approve a call (`approval`), or to answer a tool's free-form question (`question`, `ask_user`).
+   * Under a durable engine `answerId` is the engine's id for the wait (a Restate awakeable, a DBOS topic) that
+   * resolves it; a run that replays after a restart announces its wait again (resolvers dedupe by id).
+   */
   | E<
       'approval_request',
-      { step: number; callId: string; tool: string; input: unknown; question?: string; kind?: 'approval' | 'question' }
+      {
+        step: number;
+        callId: string;
+        tool: string;
+        input: unknown;
+        question?: string;
+        kind?: 'approval' | 'question';
+        answerId?: string;
+      }
     >
   | E<'approval_response', { step: number; callId: string; approved: boolean; answer?: string }>
   | E<'reflection', { step: number; text: string }>

@@ -73,6 +73,7 @@ export {
 } from './parsed-step.js';
 export { plural } from './plural.js';
 export { abortableChannel, createPushChannel, type PushChannel } from './push-channel.js';
+export { KEYWORD_SPELLINGS, type ReActKeyword } from './react-keywords.js';
 export {
   mayHoldSecret,
   redactedIfSecret,

@@ -1,6 +1,7 @@
 /**
- * What a step of the journal records: a model call, a tool call (code mode's nested calls included),
- * or a workspace command. The engine shows the kind and name in its own UI (Restate's journal,
+ * What a step of the journal records: a model call or a tool call (code mode's nested calls and the
+ * workspace's commands included: they are tools; `command` is kept for an engine that journals a
+ * command outside a tool). The engine shows the kind and name in its own UI (Restate's journal,
  * DBOS's step table); they never change what the step does.
  */
 export interface JournalStep {
@@ -13,6 +14,12 @@ export interface JournalStep {
    * call from kind, name and input; Restate and DBOS run the closure and ignore it.
    */
   input?: unknown;
+  /**
+   * Where the step sits in the run, the same on every replay: `<step>` for a model call,
+   * `<step>/<callId>` for a tool call (a nested call's id names its parent: `c1.2`). A label for the
+   * engine's UI and for engines that key steps by id (Temporal's activity ids); order stays the key.
+   */
+  key?: string;
 }
 
 /**

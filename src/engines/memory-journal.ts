@@ -51,6 +51,11 @@ export function memoryJournal(options: { records?: readonly JournalRecord[] } = 
     records,
     async step(step, fn) {
       const record = replayed('step');
+      if (record && record.step.key !== undefined && step.key !== undefined && record.step.key !== step.key) {
+        throw new Error(
+          `The run diverged from its journal at entry ${records.length}: step ${record.step.key} (${record.step.name}), now ${step.key} (${step.name}).`,
+        );
+      }
       if (record?.state === 'ended') {
         if (record.ok) return record.value as never;
         throw new Error(record.error);

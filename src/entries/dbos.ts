@@ -9,6 +9,8 @@ export {
   type DbosAgentOptions,
   type DbosRunRequest,
   dbosAgent,
+  dbosClient,
+  type EngineClient,
   type PendingAnswer,
   runJournaled,
 } from '../engines/index.js';

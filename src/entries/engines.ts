@@ -5,9 +5,9 @@
  */
 export type { ApprovalAnswer, JournalStep, StepJournal } from '../core/index.js';
 export {
+  type EventMeta,
   type JournaledRunOptions,
   type JournalRecord,
-  journaledTool,
   type MemoryJournal,
   memoryJournal,
   type PendingAnswer,

@@ -5,9 +5,12 @@
  */
 export type { ApprovalAnswer, JournalStep, StepJournal } from '../core/index.js';
 export {
+  type EngineClient,
   type PendingAnswer,
   type RestateAgentOptions,
+  type RestateClientOptions,
   type RestateRunRequest,
   restateAgent,
+  restateClient,
   runJournaled,
 } from '../engines/index.js';

@@ -34,5 +34,6 @@ export {
   type WorkspaceStat,
   type WorkspaceToolsOptions,
   workspacePrompt,
+  workspaceSkills,
   workspaceTools,
 } from '../workspace/index.js';

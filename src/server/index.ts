@@ -106,6 +106,10 @@ export {
 export {
   createLocalRuns,
   DEFAULT_RETENTION_DAYS,
+  type EngineRunRecorder,
+  type EngineRunsOptions,
+  engineRunRecorder,
+  engineRuns,
   type LocalRuns,
   type LocalRunsOptions,
   type Retention,

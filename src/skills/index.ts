@@ -4,5 +4,12 @@
  */
 
 export type { SkillWarning } from './load-skills.js';
-export { type ResolvedSkills, resolveSkills, skillWarningText } from './resolve-skills.js';
+export { readSkillMarkdown } from './read-skill-markdown.js';
+export {
+  hasSkills,
+  type ResolvedSkills,
+  resolveSkills,
+  type SkillsOption,
+  skillWarningText,
+} from './resolve-skills.js';
 export type { Skill } from './skill.js';

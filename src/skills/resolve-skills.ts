@@ -13,10 +13,23 @@ export interface ResolvedSkills {
 }
 
 /**
- * The agent's skills: those given loaded, then those in the folders given as paths (read from disk once,
- * leniently: a skill that breaks a rule is loaded or skipped with a warning, never an error).
+ * An agent's `skills`: loaded skills and folders to load them from, or a function that finds them on the
+ * first run (`workspaceSkills` reads a workspace's `.skills/` this way).
  */
-export async function resolveSkills(given: readonly (string | Skill)[]): Promise<ResolvedSkills> {
+export type SkillsOption = readonly (string | Skill)[] | (() => Promise<ResolvedSkills>);
+
+/** True when an agent's `skills` option may hold skills (a function is asked on the first run). */
+export function hasSkills(given: SkillsOption | undefined): boolean {
+  return typeof given === 'function' || (given?.length ?? 0) > 0;
+}
+
+/**
+ * The agent's skills: those given loaded, then those in the folders given as paths (read from disk once,
+ * leniently: a skill that breaks a rule is loaded or skipped with a warning, never an error), or what the
+ * function given finds.
+ */
+export async function resolveSkills(given: SkillsOption): Promise<ResolvedSkills> {
+  if (typeof given === 'function') return await given();
   const folders = given.filter((g): g is string => typeof g === 'string');
   const loaded: Skill[] = [];
   const warnings: SkillWarning[] = [];

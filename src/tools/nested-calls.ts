@@ -58,6 +58,11 @@ export interface NestedCalls {
   readonly registry: NestedToolSource;
   /** The journal this call wrote before a restart, when the run resumed in the middle of it. */
   readonly recorded?: NestedJournal;
+  /**
+   * The program's seed and clock from a durable engine's journal (recorded once, read back on replay).
+   * Present only when such an engine runs the run.
+   */
+  draw?(): Promise<{ seed: number; clock: number }>;
   /** Writes the journal with the run's checkpoint; resolves once it is written (at once when nothing is kept). */
   save(journal: NestedJournal): Promise<void>;
   /** Runs one call against `registry` (the run's own when omitted). Never rejects for tool problems. */

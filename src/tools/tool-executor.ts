@@ -1,9 +1,10 @@
-import { errorMessage, type ReadToolCall } from '../core/index.js';
+import { errorMessage, type ReadToolCall, type StepJournal } from '../core/index.js';
 import { type Approver, createApprovalGate } from './approval-gate.js';
 import { CallBatch } from './call-batch.js';
 import { createCallScheduler } from './call-scheduler.js';
 import { coerceArguments } from './coerce-arguments.js';
 import { fitsWithin } from './fits-within.js';
+import { runJournaledCall } from './journaled-call.js';
 import type { NestedCalls } from './nested-calls.js';
 import { isRetryableError, retryDelay } from './retryable-tool-error.js';
 import { type LazySignal, runWithTimeout, sleep, startTimed, type TimedOutcome } from './run-with-timeout.js';
@@ -49,6 +50,11 @@ export interface ToolExecutorOptions {
   ask?: (question: string, call: { callId: string; tool: string }) => Promise<string>;
   /** The calling run, handed to tools as `ctx.parent` (agents used as tools nest under it). */
   parent?: ToolContext['parent'];
+  /**
+   * A durable engine's journal: each call's run (its timeout and retries inside) is one step of it,
+   * recorded once and answered from the record on replay. Tools that `replay` are not steps.
+   */
+  journal?: StepJournal;
   logger?: Logger;
 }
 
@@ -68,6 +74,8 @@ export interface ExecuteOptions {
   onValue?: (index: number, value: unknown) => void;
   /** Gives each call's tool a `ctx.nested`, for tools that call tools (code mode), nested under the call. */
   nest?: (callId: string, tool: string) => NestedCalls;
+  /** Under a journal, where these calls sit in the run (the step's index): a call's step key is `<this>/<callId>`. */
+  journalKey?: string;
 }
 
 export interface ToolExecutor {
@@ -114,7 +122,7 @@ interface Admitted {
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { registry, runId = 'run', maxFailures = 3, observationLimit = 4000, logger = silent } = options;
   const recallCut = options.recallCut === true;
-  const { timeoutMs = 60_000, retries = 2, retryDelayMs = 200 } = options;
+  const { timeoutMs = 60_000, retries = 2, retryDelayMs = 200, journal } = options;
   const scheduler = createCallScheduler(options.concurrency ?? 4);
   const approval = createApprovalGate(options.approve);
   // Made at a tool's first failure (most runs have none).
@@ -291,6 +299,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       deliver(admitted, refuse(call, index, tool.name, input, refusal, kind, opts));
       return;
     }
+    if (journal && tool.replays !== true) return invokeJournaled(admitted, release, journal);
     const start: ToolStartRecord = { index, id: call.id, name: call.name, tool: tool.name, input: limitInput(input) };
     notify(opts.onStart, start);
     const began = performance.now();
@@ -322,6 +331,33 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       throw error;
     }
     if (now) ended(now);
+  };
+
+  /** A call under a durable engine's journal: its run, timeout and retries included, is one step. */
+  const invokeJournaled = (admitted: Admitted, release: () => void, journal: StepJournal): undefined => {
+    const { call, index, tool, input, opts } = admitted;
+    const { signal } = opts;
+    const start: ToolStartRecord = { index, id: call.id, name: call.name, tool: tool.name, input: limitInput(input) };
+    notify(opts.onStart, start);
+    const began = performance.now();
+    const timed = () =>
+      runWithTimeout(timedRun(tool, input, call.id, opts), { timeoutMs: tool.timeoutMs ?? timeoutMs, signal });
+    const key = opts.journalKey === undefined ? call.id : `${opts.journalKey}/${call.id}`;
+    const ran = runJournaledCall({
+      journal,
+      tool,
+      input,
+      key,
+      signal,
+      attempt: () => withRetries(tool, input, call.id, opts, timed()),
+    });
+    admitted.batch.follow(
+      ran.then(({ outcome, attempts }) => {
+        release();
+        deliver(admitted, finish(start, tool, began, outcome, attempts, opts));
+      }),
+    );
+    return undefined;
   };
 
   /** Turns how the tool ended into the call's observation and end record. */

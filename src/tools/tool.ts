@@ -111,6 +111,12 @@ export interface Tool<I = unknown, O = unknown> {
   readonly outputParameters?: JsonSchema;
   /** False hides the tool from code mode's programs (for example one that needs a person each time). Default true. */
   readonly callableFromCode?: boolean;
+  /**
+   * The tool only waits for a person (`ask_user`) or calls other tools (code mode's `run_code`): under a
+   * durable engine's journal it is not one step but runs again on replay, its waits and calls each
+   * journaled. Default false: the tool's run is one step, recorded once and never run again.
+   */
+  readonly replays?: boolean;
   /** Characters of output before head + tail truncation, instead of the executor's `observationLimit` (`Infinity`: never cut). */
   readonly outputLimit?: number;
 }
@@ -137,6 +143,8 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
   /** False hides the tool from code mode's programs. Default true. */
   callableFromCode?: boolean;
   outputLimit?: number;
+  /** The tool only waits for a person or calls other tools: under a journal it replays, not one step. */
+  replays?: boolean;
 }
 
 // What MCP allows: letters and digits of any script, `_ - . /`, up to 128. Text protocols carry the name
@@ -183,6 +191,7 @@ export function defineTool<S extends z.ZodType, O>(options: DefineToolOptions<S,
     outputParameters: options.output ? toParameters(options.output, 'output') : undefined,
     callableFromCode: options.callableFromCode,
     outputLimit: options.outputLimit,
+    replays: options.replays,
   };
 }
 

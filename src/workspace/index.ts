@@ -21,4 +21,5 @@ export {
 } from './workspace.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
 export { workspacePrompt } from './workspace-prompt.js';
+export { workspaceSkills } from './workspace-skills.js';
 export { formatExec, shellQuote, type WorkspaceToolsOptions, workspaceTools } from './workspace-tools.js';

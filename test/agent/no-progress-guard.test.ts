@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { observationSimilarity } from '../../src/agent/guards/index.js';
+import { createSameObservationTracker, observationSimilarity } from '../../src/agent/guards/index.js';
 import { Agent, type AgentEvent, defineTool, scriptedModel } from '../../src/index.js';
 import { call } from './helpers.js';
 
@@ -127,5 +127,145 @@ describe('no progress: nearly the same observation step after step', () => {
     expect(
       observationSimilarity(`status: running 42% ${'x'.repeat(500)}`, `status: running 43% ${'x'.repeat(500)}`),
     ).toBe(0);
+  });
+});
+
+describe('no progress: a rephrased search', () => {
+  // An encyclopedia search as in ReAct trajectories: a miss names the query and lists similar titles,
+  // which change with the query; the fifth rephrasing finds the page.
+  const TITLES = [
+    'Milhouse Van Houten',
+    'Pamela Hayden',
+    'Bart Simpson',
+    'List of The Simpsons characters',
+    'Kirk Van Houten',
+    'Luann Van Houten',
+    'The Simpsons (season 1)',
+    'Springfield Elementary School',
+    'Jimbo Jones',
+    'Martin Prince',
+    'Nelson Muntz',
+    'Ralph Wiggum',
+  ];
+  const OTHERS = ['Nancy Cartwright', 'Voice acting', 'Milhouse of Sand and Fog', 'List of The Simpsons cast members'];
+  const QUERIES = ['Milhouse voice', 'Milhouse voice actor', 'voice of Milhouse', 'Milhouse Simpsons voice actress'];
+  const PAGE = 'Milhouse Mussolini Van Houten is voiced by Pamela Hayden, who also voices Jimbo Jones.';
+  const miss = (query: string) => {
+    const i = QUERIES.indexOf(query);
+    const similar = TITLES.map((t, j) => (i > 0 && j === TITLES.length - i ? OTHERS[i - 1] : t));
+    return `Could not find [${query}]. Similar: [${similar.map((t) => `'${t}'`).join(', ')}].`;
+  };
+  const encyclopedia = (queries: string[]) =>
+    defineTool({
+      name: 'Search',
+      description: 'Searches an encyclopedia.',
+      input: z.object({ query: z.string() }),
+      run: ({ query }) => {
+        queries.push(query);
+        return query === 'Pamela Hayden' ? PAGE : miss(query);
+      },
+    });
+
+  it('new results for each rephrasing are progress, however alike the texts: the run goes on', async () => {
+    // The misses are alike enough to count as the same observation by their text alone.
+    for (let i = 1; i < QUERIES.length; i++) {
+      expect(observationSimilarity(miss(QUERIES[i - 1]), miss(QUERIES[i]))).toBeGreaterThanOrEqual(0.8);
+    }
+    const queries: string[] = [];
+    const replies = [
+      ...QUERIES.map((q, i) => `Thought ${i + 1}: Search again.\nAction ${i + 1}: Search[${q}]`),
+      'Thought 5: Search the actress.\nAction 5: Search[Pamela Hayden]',
+      'Thought 6: Found it.\nAction 6: Finish[Pamela Hayden]',
+    ];
+    const agent = new Agent({ model: scriptedModel(replies), tools: [encyclopedia(queries)], protocol: 'react' });
+    const result = await agent.run('Who voices Milhouse?');
+    expect(result.status).toBe('done');
+    expect(result.output).toBe('Pamela Hayden');
+    expect(queries).toEqual([...QUERIES, 'Pamela Hayden']);
+  });
+
+  it('the tracker: new results are progress only when the calls asked something else', () => {
+    const decide = (tracker: ReturnType<typeof createSameObservationTracker>, query: string, asked: string) => {
+      const r = tracker.check(miss(query), [{ name: 'Search', input: { query: asked } }]);
+      return r.stop ? 'stop' : r.warning ? 'warn' : '';
+    };
+    const rephrased = createSameObservationTracker({ limit: 2, threshold: 0.8 });
+    expect(QUERIES.map((q) => decide(rephrased, q, q))).toEqual(['', '', '', '']);
+    // The same query written four ways (the results drifting anyway): the old, plain similarity decides.
+    const same = createSameObservationTracker({ limit: 2, threshold: 0.8 });
+    const spellings = ['Milhouse voice', 'milhouse VOICE', ' Milhouse, voice!', 'MILHOUSE voice'];
+    expect(QUERIES.map((q, i) => decide(same, q, spellings[i]))).toEqual(['', 'warn', 'stop', 'stop']);
+  });
+
+  it('the same query but for case, spaces and punctuation, with the same result, still stops', async () => {
+    const same = ['Milhouse voice', 'milhouse  voice', 'Milhouse voice?', 'MILHOUSE VOICE', '"Milhouse voice"'];
+    const search = defineTool({
+      name: 'Search',
+      description: 'Searches an encyclopedia (case and punctuation do not matter).',
+      input: z.object({ query: z.string() }),
+      run: () => miss('Milhouse voice'),
+    });
+    const replies = [...same.map((q) => `Thought: Search.\nAction: Search[${q}]`), 'Final Answer: never reached'];
+    const agent = new Agent({ model: scriptedModel(replies), tools: [search], protocol: 'react' });
+    const result = await agent.run('Who voices Milhouse?');
+    expect(result.status).toBe('loop_detected');
+    expect(result.error?.code).toBe('same_observation');
+    expect(result.error?.message).toMatch(/^The same observation came back 4 steps/);
+  });
+
+  it('a rephrasing whose result only echoes the query still stops', async () => {
+    const search = defineTool({
+      name: 'Search',
+      description: 'Searches an encyclopedia.',
+      input: z.object({ query: z.string() }),
+      run: ({ query }) => `Could not find [${query}]. Similar: [${TITLES.map((t) => `'${t}'`).join(', ')}].`,
+    });
+    const replies = [...QUERIES, 'Milhouse actress'].map((q) => `Thought: Search.\nAction: Search[${q}]`);
+    const agent = new Agent({
+      model: scriptedModel([...replies, 'Final Answer: x']),
+      tools: [search],
+      protocol: 'react',
+    });
+    const result = await agent.run('Who voices Milhouse?');
+    expect(result.status).toBe('loop_detected');
+    expect(result.error?.code).toBe('same_observation');
+  });
+
+  it('two queries in turn, written a little differently each time, with their results, stop as no progress', async () => {
+    // A search that ignores case and punctuation: "milhouse voice!" finds what "Milhouse voice" does.
+    const plain = (q: string) => q.toLowerCase().replace(/[^a-z]/g, '');
+    const search = defineTool({
+      name: 'Search',
+      description: 'Searches an encyclopedia.',
+      input: z.object({ query: z.string() }),
+      run: ({ query }) => miss(QUERIES.find((q) => plain(q) === plain(query)) ?? query),
+    });
+    const [a, b] = QUERIES;
+    const turns = [a, b, a.toLowerCase(), b.toUpperCase(), `${a}!`, `"${b}"`];
+    const replies = turns.map((q) => `Thought: Search.\nAction: Search[${q}]`);
+    const agent = new Agent({
+      model: scriptedModel([...replies, 'Final Answer: x']),
+      tools: [search],
+      protocol: 'react',
+    });
+    const result = await agent.run('Who voices Milhouse?');
+    expect(result.status).toBe('loop_detected');
+    expect(result.error?.code).toBe('same_observation');
+    expect(result.steps.length).toBe(5);
+  });
+
+  it('two queries in turn, each with its own result every time, stop as repeated calls', async () => {
+    const queries: string[] = [];
+    const [a, b] = QUERIES;
+    const replies = [a, b, a, b, a, b].map((q) => `Thought: Search.\nAction: Search[${q}]`);
+    const agent = new Agent({
+      model: scriptedModel([...replies, 'Final Answer: x']),
+      tools: [encyclopedia(queries)],
+      protocol: 'react',
+    });
+    const result = await agent.run('Who voices Milhouse?');
+    expect(result.status).toBe('loop_detected');
+    expect(result.error?.code).toBe('repeated_call');
+    expect(queries).toEqual([a, b, a, b]);
   });
 });

@@ -78,6 +78,13 @@ runEngineContract({
   async cancelled(runId) {
     return (await finished(runId)).status === 'aborted';
   },
+  async events(runId) {
+    const events = parseSse(await (await fetch(`${url}/v1/runs/${runId}/events`)).text());
+    return events.map((e) => {
+      const event = JSON.parse(e.data) as { type: string; callId?: string };
+      return { seq: Number(e.id), type: event.type, callId: event.callId };
+    });
+  },
   async steps(runId) {
     const events = parseSse(await (await fetch(`${url}/v1/runs/${runId}/events`)).text());
     return events

@@ -13,6 +13,7 @@ const database = `thinkflow_dbos_${process.pid}_${Date.now()}`;
 const databaseUrl = Object.assign(new URL(TEST_PG), { pathname: `/${database}` }).toString();
 
 let pendingFile: string;
+let eventsFile: string;
 let client: DBOSClient | undefined;
 
 async function dbos(): Promise<DBOSClient> {
@@ -35,6 +36,7 @@ runEngineContract({
   name: 'dbos',
   async setup(dir) {
     pendingFile = join(dir, 'pending.jsonl');
+    eventsFile = join(dir, 'events.jsonl');
     await admin(`CREATE DATABASE ${database}`);
   },
   async teardown() {
@@ -71,6 +73,13 @@ runEngineContract({
   async cancelled(runId) {
     const status = await eventually(async () => (await (await dbos()).getWorkflow(runId))?.status);
     return status === 'CANCELLED';
+  },
+  events(runId) {
+    return Promise.resolve(
+      lines(eventsFile)
+        .map((l) => JSON.parse(l) as { runId: string; seq: number; type: string; callId?: string })
+        .filter((e) => e.runId === runId),
+    );
   },
   async steps(runId) {
     return ((await (await dbos()).listWorkflowSteps(runId)) ?? []).map((s) => s.name);

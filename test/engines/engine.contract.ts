@@ -30,6 +30,8 @@ export interface EngineHarness {
   cancelled(runId: string): Promise<boolean>;
   /** The names of the run's journaled steps, `tool:<name>` for tool calls. */
   steps(runId: string): Promise<string[]>;
+  /** The run's events as they went out, each with its place in the run (`seq`). */
+  events(runId: string): Promise<{ seq: number; type: string; callId?: string }[]>;
 }
 
 /** An OpenAI chat-completions server whose replies fail with 500 as the input says: `fail-once`, `fail-always`. */
@@ -91,7 +93,11 @@ export function runEngineContract(harness: EngineHarness): void {
       model = flakyModelServer();
       await new Promise<void>((resolve) => model.server.listen(0, '127.0.0.1', resolve));
       const { port } = model.server.address() as { port: number };
-      env = { COUNT_FILE: join(dir, 'count.txt'), MODEL_URL: `http://127.0.0.1:${port}/v1` };
+      env = {
+        COUNT_FILE: join(dir, 'count.txt'),
+        EVENTS_FILE: join(dir, 'events.jsonl'),
+        MODEL_URL: `http://127.0.0.1:${port}/v1`,
+      };
       await harness.setup(dir);
     }, 120_000);
 
@@ -116,6 +122,24 @@ export function runEngineContract(harness: EngineHarness): void {
       // is told. d (idempotent) was cut off: run again, once.
       const runs = ['a', 'c', 'start b', 'b', 'start d', 'd'].map(counted);
       expect(runs).toEqual([1, 1, 1, 0, 1, 1]);
+      // The events went out as they happened, and the two replays sent none of the replayed part again:
+      // the first call's events came once; an event that came twice (a step's tail cut off by a kill) has the same seq.
+      const events = await eventually(async () => {
+        const all = await harness.events(runId);
+        return all.some((e) => e.type === 'run_end') ? all : undefined;
+      });
+      const callA = events.filter((e) => e.callId === 'call-0-0').map((e) => e.type);
+      expect(callA).toEqual(['tool_start', 'tool_end']);
+      const bySeq = new Map<number, { type: string; callId?: string }>();
+      for (const e of events) {
+        expect(bySeq.get(e.seq)?.type ?? e.type).toBe(e.type);
+        bySeq.set(e.seq, e);
+      }
+      // Deduplicated by seq: every call ended once, and nothing is missing.
+      const ends = [...bySeq.values()].filter((e) => e.type === 'tool_end').map((e) => e.callId);
+      expect(ends.sort()).toEqual(['call-0-0', 'call-1-0', 'call-1-1', 'call-3-0']);
+      const seqs = [...bySeq.keys()].sort((x, y) => x - y);
+      expect(seqs.at(-1)! - seqs[0] + 1).toBe(seqs.length);
     }, 180_000);
 
     it('an approval pending across a restart: approved after it, the call runs once', async () => {

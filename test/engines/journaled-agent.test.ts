@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { codeMode } from '../../src/code/index.js';
 import { type JournalRecord, memoryJournal, runJournaled } from '../../src/entries/engines.js';
-import { Agent, defineTool, type ModelRequest, scriptedModel } from '../../src/index.js';
+import {
+  Agent,
+  type AgentEvent,
+  askUserTool,
+  defineTool,
+  type ModelRequest,
+  RetryableToolError,
+  scriptedModel,
+} from '../../src/index.js';
 
 function setup() {
   const ran: string[] = [];
@@ -33,7 +41,7 @@ function setup() {
     if (!next) return `finished after ${done}`;
     const name = next.slice(0, next.indexOf(':'));
     const label = next.slice(name.length + 1);
-    const args = name === 'run_code' ? { code: label } : { label };
+    const args = name === 'run_code' ? { code: label } : name === 'ask_user' ? { question: label } : { label };
     return { text: '', toolCalls: [{ id: `c${done}`, name, arguments: JSON.stringify(args) }] };
   };
   const model = scriptedModel(reply);
@@ -134,7 +142,7 @@ describe('runJournaled', () => {
       },
     });
     expect((await running).output).toBe('finished after 1');
-    expect(announced).toEqual(['approval guarded approval:c0']);
+    expect(announced).toEqual(['approval guarded approval:0/c0']);
     const again: string[] = [];
     const replay = memoryJournal({ records: journal.records });
     await runJournaled(agent, 'guarded:g', replay, { runId: 'r1', onPending: (p) => again.push(p.answerId) });
@@ -154,5 +162,102 @@ describe('runJournaled', () => {
     });
     expect(replay.steps[0].toolCalls[0].output).toBe(result.steps[0].toolCalls[0].output);
     expect(ran).toEqual(['x', 'y']);
+  });
+
+  it('each tool call is one step keyed by its step and call, its retries inside it', async () => {
+    let attempts = 0;
+    const flaky = defineTool({
+      name: 'flaky',
+      description: 'fails once',
+      input: z.object({ label: z.string() }),
+      idempotent: true,
+      retries: 1,
+      run: ({ label }) => {
+        attempts++;
+        if (attempts === 1) throw new RetryableToolError('busy');
+        return label;
+      },
+    });
+    const { model } = setup();
+    const agent = new Agent({ model, tools: [flaky] });
+    const first = memoryJournal();
+    const result = await runJournaled(agent, 'flaky:a,flaky:b', first, { runId: 'r1' });
+    const tools = first.records.flatMap((r) => (r.type === 'step' && r.step.kind === 'tool' ? [r] : []));
+    expect(tools.map((r) => `${r.step.name} ${r.step.key}`)).toEqual(['flaky 0/c0', 'flaky 1/c1']);
+    expect(result.steps[0].toolCalls[0]).toMatchObject({ ok: true, output: 'a', attempts: 2 });
+    const replay = await runJournaled(agent, 'flaky:a,flaky:b', memoryJournal({ records: first.records }), {
+      runId: 'r1',
+    });
+    expect(replay.steps[0].toolCalls[0]).toMatchObject({ ok: true, output: 'a', attempts: 2 });
+    expect(attempts).toBe(3);
+  });
+
+  it('ask_user is a durable wait, not a step: asked through the journal, answered from outside', async () => {
+    const { model } = setup();
+    const agent = new Agent({ model, tools: [askUserTool] });
+    const journal = memoryJournal();
+    const pending: string[] = [];
+    const result = await runJournaled(agent, 'ask_user:which city?', journal, {
+      runId: 'r1',
+      onPending: (p) => {
+        pending.push(`${p.kind} ${p.answerId}`);
+        journal.resolve(p.answerId, 'Paris');
+      },
+    });
+    expect(pending).toEqual(['question question:0/c0']);
+    expect(result.steps[0].toolCalls[0].output).toBe('Paris');
+    expect(journal.records.map((r) => (r.type === 'step' ? r.step.kind : r.type))).toEqual([
+      'model',
+      'answer',
+      'model',
+    ]);
+  });
+
+  it('a replay sends no event of its replayed part again; the events after it go out once, numbered as the first time', async () => {
+    const { agent } = setup();
+    const first = memoryJournal();
+    const seen: [string, number][] = [];
+    await runJournaled(agent, 'effect:a,again:b', first, {
+      runId: 'r1',
+      onEvent: (e, m) => seen.push([e.type, m.seq]),
+    });
+    // The records as a crash during the second tool call left them: its step started, not ended.
+    const at = first.records.findIndex((r) => r.type === 'step' && r.step.name === 'again');
+    const cut: JournalRecord[] = [...first.records.slice(0, at)];
+    const again: [string, number][] = [];
+    const events: AgentEvent[] = [];
+    await runJournaled(agent, 'effect:a,again:b', memoryJournal({ records: cut }), {
+      runId: 'r1',
+      onEvent: (e, m) => {
+        again.push([e.type, m.seq]);
+        events.push(e);
+      },
+    });
+    // Nothing up to the last replayed step (the second model call) comes again; from there on, each event
+    // once, numbered as before.
+    const from = seen.findIndex(
+      ([type], i) => type === 'model_response' && i > seen.findIndex(([t]) => t === 'tool_end'),
+    );
+    expect(again).toEqual(seen.slice(from));
+    expect(events.filter((e) => e.type === 'tool_start').map((e) => (e.type === 'tool_start' ? e.tool : ''))).toEqual([
+      'again',
+    ]);
+  });
+
+  it('a replay that takes another path fails at the step where it diverged, naming both', async () => {
+    const { agent, model } = setup();
+    const first = memoryJournal();
+    await runJournaled(agent, 'again:a', first, { runId: 'r1' });
+    // The code changed between the runs: the tool is no longer idempotent, so its call now starts with a `:start` step.
+    const changed = new Agent({
+      model,
+      tools: [
+        defineTool({ name: 'again', description: 'again', input: z.object({ label: z.string() }), run: () => 'x' }),
+      ],
+    });
+    const result = await runJournaled(changed, 'again:a', memoryJournal({ records: first.records }), { runId: 'r1' });
+    expect(result.steps[0].toolCalls[0].output).toContain(
+      'The run diverged from its journal at entry 2: step 0/c0 (again), now 0/c0:start (again:start).',
+    );
   });
 });

@@ -14,6 +14,7 @@ const WORKER = join(import.meta.dirname, 'fixtures', 'restate-worker.ts');
 let server: RestateServer;
 let port: number;
 let pendingFile: string;
+let eventsFile: string;
 let registered = false;
 
 const json = (body: unknown) => ({
@@ -33,6 +34,7 @@ runEngineContract({
     server = await startRestateServer(join(dir, 'restate'));
     port = await freePort();
     pendingFile = join(dir, 'pending.jsonl');
+    eventsFile = join(dir, 'events.jsonl');
   },
   async teardown() {
     await server?.stop();
@@ -72,6 +74,13 @@ runEngineContract({
     const response = await fetch(`${server.ingress}/restate/invocation/${runId}/attach`);
     const text = await response.text();
     return !response.ok && /cancel/i.test(text);
+  },
+  events(runId) {
+    return Promise.resolve(
+      lines(eventsFile)
+        .map((l) => JSON.parse(l) as { runId: string; seq: number; type: string; callId?: string })
+        .filter((e) => e.runId === runId),
+    );
   },
   async steps(runId) {
     const query = `SELECT name FROM sys_journal WHERE id = '${runId}' ORDER BY index`;

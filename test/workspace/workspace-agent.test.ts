@@ -49,3 +49,61 @@ describe('workspaceAgent', () => {
     expect(contentText(model.calls[0].messages[0].content)).toContain('todos');
   });
 });
+
+describe('workspaceAgent skills and context', () => {
+  const skillMd = (name: string, description: string) =>
+    `---\nname: ${name}\ndescription: ${description}\n---\n按地区汇总销售额，然后写报告。\n`;
+
+  it("reads skills from the workspace's .skills/ folder, warns about a broken one and keeps the others", async () => {
+    const ws = await virtualWorkspace({
+      files: {
+        '.skills/sales-report/SKILL.md': skillMd('sales-report', '写中文销售报告：按地区汇总，列出销量最高的产品。'),
+        '.skills/sales-report/references/格式.md': '# 报告格式\n标题、表格、结论。\n',
+        // Over the specification's 1,024 characters: loaded with a warning, as the reference clients do.
+        '.skills/long-one/SKILL.md': skillMd('long-one', 'x'.repeat(1100)),
+        // No frontmatter: skipped with a warning, never an error.
+        '.skills/broken/SKILL.md': 'just text\n',
+        'data.csv': '地区,金额\n华东,10\n',
+      },
+    });
+    const model = scriptedModel([
+      call('s1', 'load_skill', { name: 'sales-report' }),
+      call('s2', 'read_skill_file', { name: 'sales-report', path: 'references/格式.md' }),
+      call('s3', 'read_skill_file', { name: 'sales-report', path: '../long-one/SKILL.md' }),
+      '好的。',
+    ]);
+    const agent = workspaceAgent({ model, workspace: ws, language: 'zh' });
+    const warnings: string[] = [];
+    const result = await agent.run('写报告', {
+      onEvent: (e) => {
+        if (e.type === 'warning') warnings.push(e.message);
+      },
+    });
+    expect(result.status).toBe('done');
+    const system = contentText(model.calls[0].messages[0].content);
+    expect(system).toContain('sales-report');
+    expect(system).toContain('long-one');
+    expect(system).not.toContain('broken');
+    expect(warnings.some((w) => w.includes('.skills/broken/SKILL.md'))).toBe(true);
+    expect(warnings.some((w) => w.includes('.skills/long-one/SKILL.md') && w.includes('1024'))).toBe(true);
+    expect(result.steps[0].toolCalls[0].output).toContain('按地区汇总销售额');
+    expect(result.steps[1].toolCalls[0].output).toContain('标题、表格、结论');
+    // A skill's files stay inside its folder.
+    expect(String(result.steps[2].toolCalls[0].error ?? result.steps[2].toolCalls[0].output)).toContain(
+      'outside the skill',
+    );
+  });
+
+  it('has no skills and no error when the workspace has no .skills/ folder, and compaction on by default', async () => {
+    const ws = await virtualWorkspace({ files: { 'a.txt': 'a' } });
+    const model = scriptedModel(['done']);
+    const agent = workspaceAgent({ model, workspace: ws });
+    const result = await agent.run('hi');
+    expect(result.status).toBe('done');
+    expect(model.calls[0].tools?.map((t) => t.name)).not.toContain('load_skill');
+    // The scripted model states no context window: the harness still budgets the prompt (compaction on).
+    expect(agent.options.context?.budgetTokens).toBeGreaterThan(50_000);
+    const off = workspaceAgent({ model, workspace: ws, context: { compaction: false, budgetTokens: 1000 } });
+    expect(off.options.context).toEqual({ compaction: false, budgetTokens: 1000 });
+  });
+});

@@ -18,7 +18,7 @@ import { appendWarning, joinOutputs, skippedCall } from './step-records.js';
 export function createRunTools(
   registry: ToolRegistry,
   options: AgentOptions,
-  run: Pick<RunOptions, 'tools' | 'approve' | 'ask'> & { runId: string },
+  run: Pick<RunOptions, 'tools' | 'approve' | 'ask' | 'journal'> & { runId: string },
   parent?: ParentRun,
 ): RunTools {
   const forked = registry.fork();
@@ -35,6 +35,8 @@ export function createRunTools(
     approve: run.approve ?? options.approve,
     ask: run.ask,
     parent,
+    // Under a durable engine each call is a step of its journal (src/tools/journaled-call.ts).
+    journal: run.journal,
   });
   // Code mode's own tool lists get an executor of their own, with the same options, made once per run.
   let others: WeakMap<ToolRegistry, ToolExecutor> | undefined;
@@ -53,6 +55,7 @@ export function createRunTools(
         approve: run.approve ?? options.approve,
         ask: run.ask,
         parent,
+        journal: run.journal,
       });
       others.set(target, found);
     }
@@ -186,6 +189,7 @@ function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEnd
     onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
     beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
     nest: (callId) => createNestedCalls(ctx, step, callId),
+    journalKey: ctx.journal && String(step),
     // Nobody listens: no start callback to build or call.
     onStart: silent
       ? undefined

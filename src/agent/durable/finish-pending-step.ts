@@ -1,7 +1,7 @@
 import type { Step } from '../../core/index.js';
 import { endedByTool, joinOutputs, runStepCalls, skippedCall } from '../calls/index.js';
 import type { PendingStep, RunContext } from '../run/index.js';
-import { event } from '../run/index.js';
+import { event, toolEndEvent } from '../run/index.js';
 
 /**
  * Finishes a step that a crash interrupted. Calls recorded as ended keep their records and never run
@@ -27,14 +27,17 @@ export async function finishPendingStep(
     await ctx.checkpoints?.saveStep(state, pending);
     for (const record of await runStepCalls(ctx, rerun, pending.index)) done.set(record.id, record);
   }
-  const toolCalls = pending.calls.map(
-    (c) =>
-      done.get(c.id) ??
-      skippedCall(
-        c,
-        `The call to ${c.name} was interrupted by a restart and was not run again (the tool is not idempotent). Check its effect before calling it again.`,
-      ),
-  );
+  const toolCalls = pending.calls.map((c) => {
+    const record = done.get(c.id);
+    if (record) return record;
+    const cut = skippedCall(
+      c,
+      `The call to ${c.name} was interrupted by a restart and was not run again (the tool is not idempotent). Check its effect before calling it again.`,
+    );
+    // Its tool_start went out before the crash: the stream gets the call's end too.
+    emit(toolEndEvent(state, pending.index, cut));
+    return cut;
+  });
   // Labelled as an uninterrupted step of several calls would be.
   const observation = joinOutputs(toolCalls, toolCalls.length > 1);
   const step: Step = {

@@ -1,3 +1,5 @@
+import { canonicalJson } from './repetition-guard.js';
+
 /**
  * An observation as the similarity check reads it. Each field is worked out on first use and kept:
  * the loop compares every observation with the one before, so each is analysed once, and only as far
@@ -6,16 +8,19 @@
 export interface ObservationReading {
   readonly text: string;
   /**
-   * The inputs of the calls that produced it, read only when two short observations differ in their
-   * numbers alone: a number the model asked for ("step 3", page 4) is progress, not a counter.
+   * The calls that produced it, read only when it is alike the observation before: a number the model
+   * asked for ("step 3", page 4) is progress, not a counter, and so is a rephrased call that brings
+   * something new (see `rephrasedWithNews`).
    */
-  readonly inputs?: readonly { readonly input: unknown }[];
+  readonly inputs?: readonly { readonly name?: string; readonly input: unknown }[];
   normal?: string;
   digitless?: string;
   /** `normal` of the text with its numbers, dates and ids masked (see `maskedOf`). */
   masked?: string;
   /** How often each character bigram of `normal` occurs (see `countGrams`). */
   grams?: Map<number, number>;
+  /** How often each bigram of `masked` occurs (see `rephrasedWithNews`). */
+  maskedGrams?: Map<string, number>;
 }
 
 /** A reading of `text` (what `inputs` asked for), analysed lazily. */
@@ -104,8 +109,12 @@ const NUMBER_OR_ID = /[a-z0-9_-]*\d[a-z0-9_-]*/g;
  * "未找到结果（第 4 次）" read the same. Only short observations are compared this way.
  */
 function maskedOf(reading: ObservationReading): string {
-  reading.masked ??= normalize(reading.text.normalize('NFKC').toLowerCase().replace(NUMBER_OR_ID, '0'));
+  reading.masked ??= mask(reading.text);
   return reading.masked;
+}
+
+function mask(text: string): string {
+  return normalize(text.normalize('NFKC').toLowerCase().replace(NUMBER_OR_ID, '0'));
 }
 
 /**
@@ -235,4 +244,51 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
  */
 export function observationSimilarity(a: string, b: string): number {
   return readingSimilarity(readObservation(a), readObservation(b));
+}
+
+/** Bigrams `x` must add, beyond its calls' own words, to say something new. */
+const MIN_NEWS = 4;
+
+/**
+ * True when `x` came from calls that asked something else than the last observation's did (more than
+ * case, spaces or punctuation apart) and `x` says something that none of the observations `before` it
+ * said and that its calls do not explain: a search rephrased into other results ("Similar: […]" with
+ * other titles) is progress, however alike the texts are. A reply that only echoes the new query
+ * ("nothing found for <query>"), moves a number or an id, or says again what an earlier one said (two
+ * queries in turn) says nothing new. Read only when two observations in a row are alike.
+ */
+export function rephrasedWithNews(x: ObservationReading, before: readonly ObservationReading[]): boolean {
+  const y = before.at(-1);
+  if (!x.inputs?.length || !y?.inputs?.length) return false;
+  if (normalize(callsText(x.inputs)) === normalize(callsText(y.inputs))) return false;
+  const echoed = bigrams(mask(callsText(x.inputs)));
+  let news = 0;
+  for (const [gram, count] of maskedGramsOf(x)) {
+    if (echoed.has(gram)) continue;
+    let seen = 0;
+    for (const earlier of before) seen = Math.max(seen, maskedGramsOf(earlier).get(gram) ?? 0);
+    news += Math.max(0, count - seen);
+    if (news >= MIN_NEWS) return true;
+  }
+  return false;
+}
+
+function callsText(calls: NonNullable<ObservationReading['inputs']>): string {
+  return calls.map((call) => `${call.name ?? ''} ${canonicalJson(call.input)}`).join('\n');
+}
+
+function maskedGramsOf(reading: ObservationReading): Map<string, number> {
+  reading.maskedGrams ??= bigrams(maskedOf(reading));
+  return reading.maskedGrams;
+}
+
+/** How often each code-point bigram occurs in `text`. */
+function bigrams(text: string): Map<string, number> {
+  const points = Array.from(text);
+  const counts = new Map<string, number>();
+  for (let i = 1; i < points.length; i++) {
+    const gram = points[i - 1] + points[i];
+    counts.set(gram, (counts.get(gram) ?? 0) + 1);
+  }
+  return counts;
 }

@@ -1,12 +1,18 @@
-import { type ObservationReading, readingSimilarity, readObservation } from './observation-similarity.js';
+import {
+  type ObservationReading,
+  readingSimilarity,
+  readObservation,
+  rephrasedWithNews,
+} from './observation-similarity.js';
 import type { StopReason } from './stop-reason.js';
 
 /**
  * Watches for the same observation step after step, or nearly the same ("未找到关于北京天气的信息" then
  * "未找到关于北京今日天气的信息"): at `limit` in a row a warning, one more and the run ends `loop_detected`.
+ * A rephrased call whose alike observation still brings something new (other search results) is progress.
  */
 export interface SameObservationTracker {
-  /** `inputs`: the calls that produced the observation (a number they asked for is progress). */
+  /** `inputs`: the calls that produced the observation (a number they asked for, or a rephrasing with news, is progress). */
   check(observation: string, inputs?: ObservationReading['inputs']): { warning?: string; stop?: StopReason };
 }
 
@@ -23,6 +29,10 @@ export function createSameObservationTracker(options: SameObservationOptions): S
   // The last observation's reading keeps what was worked out about it, so each observation is analysed
   // once; an identical one needs no analysis at all.
   let last: ObservationReading | undefined;
+  // The last few readings: what a rephrased call brings is news only when none of them said it, so
+  // two queries in turn, each with its own result, still loop.
+  const recent: ObservationReading[] = [];
+  const remembered = Math.max(limit, 2);
   let count = 0;
   let exact = true;
   return {
@@ -31,8 +41,12 @@ export function createSameObservationTracker(options: SameObservationOptions): S
       let same = identical;
       if (!identical) {
         const reading = readObservation(observation, inputs);
-        same = last !== undefined && readingSimilarity(reading, last, threshold) >= threshold;
+        same =
+          last !== undefined &&
+          readingSimilarity(reading, last, threshold) >= threshold &&
+          !rephrasedWithNews(reading, recent);
         last = reading;
+        if (recent.push(reading) > remembered) recent.shift();
       }
       count = same ? count + 1 : 1;
       exact = count === 1 ? true : exact && identical;

@@ -15,7 +15,7 @@ import type {
 import type { Model } from '../../llm/index.js';
 import type { CompactionOptions, ContextState, MemoryKind, MemoryStore, SessionStore } from '../../memory/index.js';
 import type { FewShotExample, Language, ProtocolName } from '../../protocols/index.js';
-import type { Skill } from '../../skills/index.js';
+import type { SkillsOption } from '../../skills/index.js';
 import type { AnyTool, ApprovalRequest, NestedJournal } from '../../tools/index.js';
 import type { Workspace, WorkspaceToolsOptions } from '../../workspace/index.js';
 import type { Guardrails } from '../guardrails/index.js';
@@ -115,9 +115,10 @@ export interface AgentOptions<T = unknown> {
   toolRouting?: ToolRoutingOptions | false;
   /**
    * Agent Skills: loaded skills (`loadSkills` from `thinkflow/skills`), or folders to load them from on the
-   * first run (Node). Their catalogue goes into the system prompt; `load_skill` and `read_skill_file` read them.
+   * first run (Node), or a function that finds them on the first run (`workspaceSkills(ws)`). Their catalogue
+   * goes into the system prompt; `load_skill` and `read_skill_file` read them.
    */
-  skills?: (string | Skill)[];
+  skills?: SkillsOption;
   /** Tokens the skills catalogue may take in the system prompt; beyond it skills are found with `search_skills`. Default 2,000. */
   skillCatalogTokens?: number;
   /** A cheaper model for simple work: summaries of dropped steps and reflections. The main model still reasons. */

@@ -36,7 +36,7 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
   // also takes a model whose generate() returns a plain value.
   // Under a journal the call is a step, replayed after a restart: the whole reply, not streamed.
   const calling = scope.journal
-    ? journaledCall(scope.journal, model, request)
+    ? journaledCall(scope.journal, call, request)
     : callModel(model, request, { streaming: call.streaming, onDelta, onReasoning });
   return Promise.resolve(calling).then((response) => {
     const cached = response.cached === true;
@@ -97,8 +97,9 @@ function stripMedia({ state, emit }: RunScope, { model, request, step }: ModelCa
   return { ...request, messages };
 }
 
-/** The model call as a step of the journal, with the request (without its signal) as the step's input. */
-function journaledCall(journal: StepJournal, model: Model, request: ModelRequest): Promise<ModelResponse> {
+/** The model call as a step of the journal, keyed by its step, with the request (without its signal) as the step's input. */
+function journaledCall(journal: StepJournal, call: ModelCall, request: ModelRequest): Promise<ModelResponse> {
   const { signal: _signal, ...input } = request;
-  return journal.step({ kind: 'model', name: model.id, input }, () => model.generate(request));
+  const { model } = call;
+  return journal.step({ kind: 'model', name: model.id, input, key: String(call.step) }, () => model.generate(request));
 }

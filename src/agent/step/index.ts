@@ -4,6 +4,7 @@ export { askModel } from './ask-model.js';
 export { bestEffortAnswer } from './best-effort-answer.js';
 export { countRepair } from './count-repair.js';
 export { type FirstRequest, firstRequest, promptHead } from './first-request.js';
+export { journalQuestions } from './journal-questions.js';
 export { recallFor, sessionTurn, storeOutcome } from './memory-hooks.js';
 export { newStep } from './new-step.js';
 export { nextStep } from './next-step.js';

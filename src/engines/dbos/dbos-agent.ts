@@ -1,27 +1,21 @@
 import type * as Dbos from '@dbos-inc/dbos-sdk';
 import type { Agent } from '../../agent/index.js';
 import { type ApprovalAnswer, type Message, type RunResult, requireOptional } from '../../core/index.js';
-import { type JournaledRunOptions, type PendingAnswer, runJournaled } from '../journaled-agent.js';
+import { type JournaledAgentOptions, runJournaled } from '../journaled-agent.js';
 import { dbosJournal } from './dbos-journal.js';
 
 /** What `dbosAgent` takes besides the agent. */
-export interface DbosAgentOptions {
-  /** The workflow's (and queue's) name. Default: the agent's name, else `agent`. */
-  name?: string;
+export interface DbosAgentOptions extends JournaledAgentOptions {
   /** Runs of this agent one process runs at once (DBOS `workerConcurrency`). Default 10. */
   workerConcurrency?: number;
-  /** Each event as it happens (a recovered run sends its replayed part again). */
-  onEvent?: JournaledRunOptions['onEvent'];
-  /** Each approval or question the run waits for: answer it with `answer(runId, answerId, …)`. */
-  onPending?: (pending: PendingAnswer) => void;
-  /** Tools that call tools (code mode's `run_code`): each of their calls is a step. Default `['run_code']`. */
-  nestedTools?: readonly string[];
 }
 
 /** A run as the workflow takes it: the input and, for a conversation, its thread. */
 export interface DbosRunRequest {
   input: string;
   thread?: string;
+  /** Earlier turns, for a run outside a thread. */
+  history?: Message[];
 }
 
 /** An agent as a DBOS workflow, with the queue that scales it out and the calls that steer its runs. */
@@ -51,7 +45,8 @@ export interface DbosAgent {
  * Makes `agent` a DBOS workflow on the PostgreSQL DBOS runs on: each model call and tool call is a
  * `DBOS.runStep`, approvals and `ask_user` wait on `DBOS.recv`, runs go on a DBOS queue so any number
  * of processes share them, and a process that restarts recovers its runs. Call it before
- * `DBOS.launch()`, then `launch()` on the result.
+ * `DBOS.launch()`, then `launch()` on the result. Answer what `onPending` reports with
+ * `answer(runId, answerId, …)`.
  *
  * Retries: thinkflow's own (the provider's `maxRetries`, a tool's `retries`) are the only layer; steps
  * run with `retriesAllowed: false`, and a failed step is recorded as failed.
@@ -74,14 +69,13 @@ export function dbosAgent(agent: Agent, options: DbosAgentOptions = {}): DbosAge
     const journal = dbosJournal(sdk, abort);
     const history = request.thread
       ? await DBOS.runStep(() => threadHistory(DBOS, name, request.thread ?? ''), { name: 'thread-history' })
-      : [];
+      : (request.history ?? []);
     const result = await runJournaled(agent, request.input, journal, {
       runId: DBOS.workflowID ?? '',
       signal: abort.signal,
       history,
       onEvent: options.onEvent,
       onPending: options.onPending,
-      nestedTools: options.nestedTools,
     });
     if (journal.cancelled) throw journal.cancelled;
     return JSON.parse(JSON.stringify(result)) as RunResult;

@@ -1,28 +1,20 @@
 import type * as Restate from '@restatedev/restate-sdk';
 import type { Agent } from '../../agent/index.js';
 import { importOptional, type Message, type RunResult } from '../../core/index.js';
-import { type JournaledRunOptions, type PendingAnswer, runJournaled } from '../journaled-agent.js';
+import { type JournaledAgentOptions, runJournaled } from '../journaled-agent.js';
 import { restateJournal } from './restate-journal.js';
 
 /** What `restateAgent` takes besides the agent. */
-export interface RestateAgentOptions {
-  /** The service's name in Restate. Default: the agent's name, else `agent`. */
-  name?: string;
+export interface RestateAgentOptions extends JournaledAgentOptions {
   /**
    * A virtual object keyed by thread id instead of a service: runs on one thread run one at a time,
    * in order, and each sees the thread's earlier turns. Default false.
    */
   threads?: boolean;
-  /** Each event as it happens (a replay after a restart sends its replayed part again). */
-  onEvent?: JournaledRunOptions['onEvent'];
-  /** Each approval or question the run waits for: resolve `answerId` through Restate's awakeable API. */
-  onPending?: (pending: PendingAnswer) => void;
-  /** Tools that call tools (code mode's `run_code`): each of their calls is a step. Default `['run_code']`. */
-  nestedTools?: readonly string[];
 }
 
-/** What the `run` handler takes: the input, as a string or `{ input }`. */
-export type RestateRunRequest = string | { input: string };
+/** What the `run` handler takes: the input, as a string or `{ input, history? }` (a service's earlier turns). */
+export type RestateRunRequest = string | { input: string; history?: Message[] };
 
 type SDK = typeof Restate;
 
@@ -31,6 +23,7 @@ type SDK = typeof Restate;
  * a `ctx.run` step, each approval and `ask_user` question an awakeable, and Restate's cancel cancels
  * the run. With `threads: true` it is a virtual object keyed by thread id (runs on one thread in
  * order, with the thread's history in the object's state). Bind it to an endpoint as any service.
+ * Resolve what `onPending` reports by completing its `answerId` through Restate's awakeable API.
  *
  * Retries: thinkflow's own (the provider's `retry`, a tool's `retries`) are the only layer. A step that
  * fails is journaled as failed (a `TerminalError`), so Restate never retries it on top; Restate runs
@@ -51,7 +44,12 @@ export async function restateAgent(agent: Agent, options: RestateAgentOptions = 
       name,
       handlers: {
         run: async (ctx: Restate.Context, request: RestateRunRequest): Promise<RunResult> =>
-          runOnRestate(sdk, ctx, { agent, options, input: inputOf(request), history: [] }),
+          runOnRestate(sdk, ctx, {
+            agent,
+            options,
+            input: inputOf(request),
+            history: typeof request === 'string' ? [] : (request.history ?? []),
+          }),
       },
     });
   }
@@ -95,7 +93,6 @@ async function runOnRestate(sdk: SDK, ctx: Restate.Context, run: RestateRun): Pr
     history: run.history,
     onEvent: run.options.onEvent,
     onPending: run.options.onPending,
-    nestedTools: run.options.nestedTools,
   });
   // Restate's cancel reached a step or a wait: the loop ended the run as aborted; the invocation ends cancelled.
   if (journal.cancelled) throw journal.cancelled;

@@ -1,4 +1,4 @@
-import type { ModelResponse, ToolCall } from '../../core/index.js';
+import { KEYWORD_SPELLINGS, type ModelResponse, type ToolCall } from '../../core/index.js';
 
 /** Ways `chaosModel` corrupts a reply, each something real models do. */
 export type ChaosCorruption =
@@ -14,7 +14,8 @@ export type ChaosCorruption =
 type Rand = () => number;
 type Corrupt = (response: ModelResponse, rand: Rand) => ModelResponse;
 
-const LABEL_SOURCE = String.raw`^(\s*(?:Thought|Action Input|Action|Final Answer|Observation|思考|行动输入|行动|最终答案))\s*:`;
+/** A ReAct keyword at a line's start and its ASCII colon, any spelling of the one keyword table. */
+const LABEL_SOURCE = `^(\\s*(?:${KEYWORD_SPELLINGS.flatMap(([, words]) => words).join('|')}))\\s*:`;
 
 /** The corruptions, each a pure function of a reply and a seeded random source. */
 export const CORRUPTIONS: Record<ChaosCorruption, Corrupt> = {

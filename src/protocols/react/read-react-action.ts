@@ -35,8 +35,11 @@ export function readReActAction(
   const parsed = parseActionCall(unwrap(callLine(firstLine, action)));
   // `Action: search [tool]`: the brackets say what the name is, they are not a call.
   const call = parsed?.annotation ? undefined : parsed;
-  // `Action: search()` then `Action Input: {…}`: the empty parentheses are decoration, not the input.
-  if (call && !(call.empty && inputText !== undefined)) {
+  // `Action: search()` or `Action: search (to look it up)` then `Action Input: {…}`: when an input follows,
+  // the parentheses are decoration, not the input (a final answer's brackets stay its answer).
+  const inputFollows =
+    inputText !== undefined && (call?.empty || (inputText.trim() !== '' && !isFinalName(call?.tool ?? '')));
+  if (call && !inputFollows) {
     if (call.tool.length <= 4 && isNoneName(firstLine.trim())) return noTool(firstLine.trim(), raw);
     if (isFinalName(call.tool)) {
       const multiLine = callLine(firstLine, action) !== firstLine;
@@ -46,6 +49,8 @@ export function readReActAction(
     if (call.repaired) step.repaired = true;
     return call.after === '' ? step : withHabits(step, ['trailing_commentary']);
   }
+  const inline = parsed || inputText?.trim() ? undefined : nameThenJson(action);
+  if (inline) return inline;
   const name = parsed ? parsed.tool : cleanToolName(firstLine, tools);
   if (parsed || name !== firstLine.trim()) habits.push('decorated_tool_name');
   if (!/[A-Za-z0-9]/.test(name) && !/[\p{L}\p{N}]/u.test(name)) {
@@ -84,6 +89,20 @@ export function readReActAction(
   if (coerced.repaired) step.repaired = true;
   if (coerced.habits) habits.push(...coerced.habits);
   return withHabits(step, habits);
+}
+
+/** `search {"q": "x"}`, `search: {…}`, `search with input {…}`: a tool name and its JSON on the Action line. */
+const NAME_THEN_JSON =
+  /^[*_`"']*([\p{L}\p{N}_.\-/]+)[*_`"']*[ \t]*(?:[:：]|[ \t]+with(?:[ \t]+(?:input|args|arguments))?[ \t]*[:：]?)?[ \t]*(?=\{)/iu;
+
+function nameThenJson(action: string): ParsedStep | undefined {
+  const head = NAME_THEN_JSON.exec(action);
+  if (!head || isFinalName(head[1]) || isNoneName(head[1])) return undefined;
+  const input = coerceInput(action.slice(head[0].length).trim());
+  if (!input.ok || !isRecord(input.input)) return undefined;
+  const step: ParsedStep = { type: 'action', tool: head[1], input: input.input };
+  if (input.repaired) step.repaired = true;
+  return step;
 }
 
 function noTool(name: string, raw: string): ParsedStep {

@@ -6,7 +6,7 @@
 import { type ActionInput, type ParsedStep, parseJsonLenient } from '../../core/index.js';
 import { CALL_MARKERS } from '../calls/call-markers.js';
 import { invalid, joinActions, withExtras, withHabits } from './build-step.js';
-import { coerceInput, coerceValue, isRecord } from './json.js';
+import { closingQuote, coerceInput, coerceValue, isRecord } from './json.js';
 import { isFinalName, spellingsOf, splitSections, squash } from './keywords.js';
 
 /** How the JSON was obtained, which changes what a missing field means. */
@@ -190,14 +190,12 @@ export function parseActionCall(line: string): ActionCall | undefined {
 function closingBracket(text: string, from: number, open: string, close: string, quoted: boolean): number {
   const quotes = quoted && (open === '(' || open === '（');
   let depth = 1;
-  let quote = '';
   for (let i = from; i < text.length; i++) {
     const c = text[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (quotes && (c === '"' || c === "'")) quote = c;
-    else if (c === open) depth++;
+    if (quotes && (c === '"' || c === "'")) {
+      i = closingQuote(text, i);
+      if (i < 0) return -1;
+    } else if (c === open) depth++;
     else if (c === close && --depth === 0) return i;
   }
   return -1;

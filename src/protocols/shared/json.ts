@@ -62,22 +62,37 @@ function firstOpener(text: string): number {
 function scanFrom(text: string, start: number): JsonSpan | undefined {
   if (start < 0) return undefined;
   const stack: string[] = [];
-  let quote = '';
   for (let i = start; i < text.length; i++) {
     const c = text[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || (c === "'" && !/\w/.test(text[i - 1] ?? ''))) quote = c;
-    else if (c === '{' || c === '[') stack.push(c === '{' ? '}' : ']');
+    if (c === '"' || (c === "'" && !/\w/.test(text[i - 1] ?? ''))) {
+      i = closingQuote(text, i);
+      if (i < 0) return cutOff(text, start, true);
+    } else if (c === '{' || c === '[') stack.push(c === '{' ? '}' : ']');
     else if (c === '}' || c === ']') {
       // A mismatched closer ends the span too; jsonrepair gets to judge it.
       if (stack.pop() !== c || stack.length === 0) return whole(text, start, i + 1);
     }
   }
-  return { json: text.slice(start).trimEnd(), truncated: true, cutInString: quote !== '', start, end: text.length };
+  return cutOff(text, start, false);
+}
+
+/**
+ * Where the string opened by the quote at `at` closes (the same quote character, a backslash escaping
+ * the character after it), or -1 when it never closes (a cut-off reply). The one reading of a quoted
+ * string for the scanners that skip strings to find brackets and keywords outside them.
+ */
+export function closingQuote(text: string, at: number): number {
+  const quote = text[at];
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === quote) return i;
+  }
+  return -1;
+}
+
+function cutOff(text: string, start: number, cutInString: boolean): JsonSpan {
+  return { json: text.slice(start).trimEnd(), truncated: true, cutInString, start, end: text.length };
 }
 
 function whole(text: string, start: number, end: number): JsonSpan {

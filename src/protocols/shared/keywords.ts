@@ -1,31 +1,15 @@
 /**
- * The ReAct keywords, the one table of them: their spellings in English and Chinese, the action names
+ * The ReAct keywords as replies are read with them: their spellings (core's one table), the action names
  * that mean "final answer" or "no action", the sections a reply is cut into, the fences models put
  * around ReAct lines, and where a reply's own decision ends (so an invented Observation is dropped).
  * The ReAct, JSON, native and code protocols and the stream readers (`protocols/stream/`) all read
  * replies with what is defined here.
  */
-import { type ReplyHabit, squash } from '../../core/index.js';
+import { KEYWORD_SPELLINGS, type ReActKeyword, type ReplyHabit, squash } from '../../core/index.js';
 import { FENCE_LINE } from '../calls/call-markers.js';
+import { closingQuote } from './json.js';
 
-export { squash };
-
-/** The ReAct keywords, in their canonical form. */
-export type ReActKeyword = 'thought' | 'action' | 'action_input' | 'observation' | 'final_answer';
-
-/**
- * Spellings of each keyword, English and Chinese (simplified and traditional). English is matched in
- * any letter case at a line's start, and a space in a spelling may be any run of spaces and underscores
- * (`final_answer`); longer keywords come first so `Action Input` is not read as `Action`. The first
- * spelling in each language is the one prompts and corrections write (`keywordLabel`).
- */
-export const KEYWORD_SPELLINGS: readonly (readonly [ReActKeyword, readonly string[]])[] = [
-  ['final_answer', ['final answer', '最终答案', '最终回答', '最終答案', '最終回答']],
-  ['action_input', ['action input', '行动输入', '动作输入', '行動輸入', '動作輸入', '工具输入']],
-  ['action', ['action', '行动', '动作', '行動', '動作']],
-  ['observation', ['observation', '观察', '观察结果', '觀察']],
-  ['thought', ['thought', 'thoughts', '思考', '想法', '思路']],
-];
+export { KEYWORD_SPELLINGS, type ReActKeyword, squash };
 
 const isEnglish = (word: string) => /^[a-z ]+$/.test(word);
 const pattern = (word: string) => word.replaceAll(' ', '[ _]*');
@@ -56,6 +40,18 @@ export function keywordLabel(keyword: ReActKeyword, language: 'en' | 'zh'): stri
 export const LINE_KEYWORD = new RegExp(
   `^[ \\t>]*(?:[-+•][ \\t]+|#{1,6}[ \\t]*|\\d+[.)][ \\t]+)?[*_\`]*[ \\t]*(?:${ALTERNATION})(?:[ \\t]*\\d+)?[ \\t]*[*_\`]*[ \\t]*[:：][*_\`]*[ \\t]*`,
   'gimu',
+);
+
+/** A markdown heading that is a keyword and nothing else: `### Action`, `## **行动输入**`. The keyword is `$1`. */
+const HEADING_KEYWORD = new RegExp(
+  `^[ \\t]*#{1,6}[ \\t]+[*_]*((?:${KEYWORD_SPELLINGS.flatMap(([, words]) => words.map(pattern)).join('|')})(?:[ \\t]*\\d+)?)[*_]*[ \\t]*$`,
+  'gimu',
+);
+
+/** A keyword written as a tag, opening or closing: `<action_input>`, `</thought>`. The keyword is `$2`. */
+const TAG_KEYWORD = new RegExp(
+  `<(/?)[ \\t]*(${KEYWORD_SPELLINGS.flatMap(([, words]) => words.map(pattern)).join('|')})[ \\t]*>[ \\t]*\\n?`,
+  'giu',
 );
 
 /** Keywords that cut a line in its middle (a Thought never starts mid-line). */
@@ -141,7 +137,22 @@ export function splitSections(text: string): Sections {
     const end = jsonValueEnd(text, m.index + m[0].length);
     if (end > LINE_KEYWORD.lastIndex) LINE_KEYWORD.lastIndex = end;
   }
-  if (marks.length === 0) return { preamble: text.trim(), sections: [] };
+  if (marks.length === 0) {
+    // Markdown headings as keywords (`### Thought`, `## 行动`), with no colon: read only when no keyword
+    // with a colon is there, so a heading inside an answer (`## 思路`) never cuts it.
+    HEADING_KEYWORD.lastIndex = 0;
+    if (HEADING_KEYWORD.test(text)) return splitSections(text.replace(HEADING_KEYWORD, '$1:'));
+    // Keywords as tags (`<thought>…</thought><action>search</action>`), read the same way when the reply
+    // opens with one (an answer that merely holds such a tag, as XML, stays an answer).
+    TAG_KEYWORD.lastIndex = 0;
+    const opening = TAG_KEYWORD.exec(text);
+    if (opening && opening[1] === '' && text.slice(0, opening.index).trim() === '') {
+      return splitSections(
+        text.replace(TAG_KEYWORD, (_tag, close: string, word: string) => (close ? '\n' : `\n${word}: `)),
+      );
+    }
+    return { preamble: text.trim(), sections: [] };
+  }
   const sections: Section[] = [];
   for (let i = 0; i < marks.length; i++) {
     const m = marks[i];
@@ -159,14 +170,12 @@ function jsonValueEnd(text: string, from: number): number {
   const start = JSON_START.exec(text.slice(from, from + 40));
   if (!start) return -1;
   let depth = 0;
-  let inString = false;
   for (let i = from + start[0].length - 1; i < text.length; i++) {
     const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
+    if (c === '"') {
+      i = closingQuote(text, i);
+      if (i < 0) return -1;
+    } else if (c === '{' || c === '[') depth++;
     else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
   }
   return -1;

@@ -3,6 +3,7 @@ export { schemaOf } from './caller-run-options.js';
 export { type ChangeSignal, createChangeSignal } from './change-signal.js';
 export { answerCalls, type CallAnswer, continueAfterQuestion, type RunContinuation } from './continue-run.js';
 export { createLocalRuns, type LocalRuns, type LocalRunsOptions } from './create-local-runs.js';
+export { type EngineRunRecorder, type EngineRunsOptions, engineRunRecorder, engineRuns } from './engine-runs.js';
 export { executeRun } from './execute-run.js';
 export {
   type ChangeWatch,

@@ -22,6 +22,8 @@ export const askUserTool = defineTool({
   // Asking again changes nothing: a run resumed after a restart asks the question again rather than
   // telling the model it was interrupted.
   idempotent: true,
+  // Under a durable engine the question is the journal's durable wait, not a step.
+  replays: true,
   async run({ question }, ctx) {
     if (ctx.ask) {
       const answer = await ctx.ask(question);

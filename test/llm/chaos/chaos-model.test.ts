@@ -77,6 +77,14 @@ describe('chaosModel', () => {
     );
   });
 
+  it('fullwidth_colon: knows every spelling of the keyword table (Thoughts, traditional Chinese)', async () => {
+    const { text } = await once(
+      'fullwidth_colon',
+      'Thoughts: 加起來。\n行動: calculator\n行動輸入: {"expression": "2+2"}',
+    );
+    expect(text).toBe('Thoughts： 加起來。\n行動： calculator\n行動輸入： {"expression": "2+2"}');
+  });
+
   it('code_fence: wraps the reply (or native arguments) in a json fence', async () => {
     expect((await once('code_fence', JSON_REPLY)).text).toBe(`\`\`\`json\n${JSON_REPLY}\n\`\`\``);
     expect((await once('code_fence', NATIVE)).toolCalls?.[0].arguments).toMatch(/^```json\n\{/);

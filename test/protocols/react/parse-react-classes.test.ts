@@ -15,7 +15,7 @@ interface Entry {
  * One fixture per class of ReAct reply the parser used to miss (#44), in English and Chinese: markdown
  * bold keywords, a whole reply on one line, control characters inside the input JSON, ReAct lines in a
  * fence, a call written on the Action line, notes after the tool's name, the ReAct paper's own
- * `Finish[…]`/`Search[…]` lines, and neighbours that must stay as they were.
+ * `Finish[…]`/`Search[…]` lines, keywords as markdown headings or as tags, and neighbours that must stay as they were.
  */
 const entries: Entry[] = JSON.parse(
   readFileSync(join(import.meta.dirname, '../../fixtures/protocols/react-reply-classes.json'), 'utf8'),

@@ -1,6 +1,6 @@
 import type { ContentPart, Message, ToolSpec } from '../../../core/index.js';
-import { imageUrl } from '../media-url.js';
-import { holdToolMedia } from '../tool-media.js';
+import { fileAttachment, imageUrl } from '../media-url.js';
+import { convertWithToolMedia } from '../tool-media.js';
 
 /** A chat-completions content part as sent. */
 export type OpenAIContentPart =
@@ -25,29 +25,11 @@ export type OpenAIMessage =
  * returned travel in a user message right after that turn's tool results, and the tool text says so.
  */
 export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] {
-  const out: OpenAIMessage[] = [];
-  const toolMedia = holdToolMedia((parts) => out.push({ role: 'user', content: toOpenAIParts(parts) }));
-  for (const message of messages) {
-    if (message.role !== 'tool') toolMedia.flush();
-    switch (message.role) {
-      case 'system':
-        out.push({ role: 'system', content: message.content });
-        break;
-      case 'user':
-        out.push({
-          role: 'user',
-          content: typeof message.content === 'string' ? message.content : toOpenAIParts(message.content),
-        });
-        break;
-      case 'assistant':
-        out.push(assistantMessage(message));
-        break;
-      default:
-        out.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolMedia.toolText(message) });
-    }
-  }
-  toolMedia.flush();
-  return out;
+  return convertWithToolMedia<OpenAIMessage, OpenAIContentPart>(messages, {
+    parts: toOpenAIParts,
+    assistant: (message) => [assistantMessage(message)],
+    tool: (message, text) => ({ role: 'tool', tool_call_id: message.toolCallId, content: text }),
+  });
 }
 
 function assistantMessage(message: Extract<Message, { role: 'assistant' }>): OpenAIMessage {
@@ -70,14 +52,8 @@ export function toOpenAIParts(parts: readonly ContentPart[]): OpenAIContentPart[
   return parts.map((part, index): OpenAIContentPart => {
     if (part.type === 'text') return { type: 'text', text: part.text };
     if (part.type === 'image') return { type: 'image_url', image_url: { url: imageUrl(part) } };
-    const extension = part.mediaType.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin';
-    return {
-      type: 'file',
-      file: {
-        file_data: `data:${part.mediaType};base64,${part.data}`,
-        filename: `attachment-${index + 1}.${extension}`,
-      },
-    };
+    const { data, filename } = fileAttachment(part, index);
+    return { type: 'file', file: { file_data: data, filename } };
   });
 }
 

@@ -1,6 +1,6 @@
 import type { ContentPart, Message, ToolSpec } from '../../../core/index.js';
-import { imageUrl } from '../media-url.js';
-import { holdToolMedia } from '../tool-media.js';
+import { fileAttachment, imageUrl } from '../media-url.js';
+import { convertWithToolMedia } from '../tool-media.js';
 
 /** One Responses API input item, as sent. */
 export type ResponsesInputItem =
@@ -23,44 +23,33 @@ export type ResponsesInputPart =
  * `function_call_output`. Images a tool returned follow that turn's outputs in a user message.
  */
 export function toResponsesInput(messages: readonly Message[]): ResponsesInputItem[] {
+  return convertWithToolMedia<ResponsesInputItem, ResponsesInputPart>(messages, {
+    parts: toResponsesParts,
+    assistant: assistantItems,
+    tool: (message, text) => ({ type: 'function_call_output', call_id: message.toolCallId, output: text }),
+  });
+}
+
+/** An assistant message's provider items, then its reasoning items, its text, and its function calls. */
+function assistantItems(message: Extract<Message, { role: 'assistant' }>): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
-  const toolMedia = holdToolMedia((parts) => items.push({ role: 'user', content: toResponsesParts(parts) }));
-  for (const message of messages) {
-    if (message.role !== 'tool') toolMedia.flush();
-    switch (message.role) {
-      case 'system':
-        items.push({ role: 'system', content: message.content });
-        break;
-      case 'user':
-        items.push({
-          role: 'user',
-          content: typeof message.content === 'string' ? message.content : toResponsesParts(message.content),
-        });
-        break;
-      case 'assistant':
-        for (const part of message.providerItems ?? []) {
-          if (part.provider === 'openai-responses') items.push({ ...part.item });
-        }
-        for (const part of message.reasoning ?? []) {
-          if (part.provider !== 'openai-responses') continue;
-          const item: ResponsesInputItem = {
-            type: 'reasoning',
-            summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
-          };
-          if (part.id) item.id = part.id;
-          if (part.encrypted) item.encrypted_content = part.encrypted;
-          items.push(item);
-        }
-        if (message.content) items.push({ role: 'assistant', content: message.content });
-        for (const call of message.toolCalls ?? []) {
-          items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
-        }
-        break;
-      default:
-        items.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolMedia.toolText(message) });
-    }
+  for (const part of message.providerItems ?? []) {
+    if (part.provider === 'openai-responses') items.push({ ...part.item });
   }
-  toolMedia.flush();
+  for (const part of message.reasoning ?? []) {
+    if (part.provider !== 'openai-responses') continue;
+    const item: ResponsesInputItem = {
+      type: 'reasoning',
+      summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
+    };
+    if (part.id) item.id = part.id;
+    if (part.encrypted) item.encrypted_content = part.encrypted;
+    items.push(item);
+  }
+  if (message.content) items.push({ role: 'assistant', content: message.content });
+  for (const call of message.toolCalls ?? []) {
+    items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
+  }
   return items;
 }
 
@@ -68,12 +57,8 @@ function toResponsesParts(parts: readonly ContentPart[]): ResponsesInputPart[] {
   return parts.map((part, index): ResponsesInputPart => {
     if (part.type === 'text') return { type: 'input_text', text: part.text };
     if (part.type === 'image') return { type: 'input_image', image_url: imageUrl(part) };
-    const extension = part.mediaType.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'bin';
-    return {
-      type: 'input_file',
-      file_data: `data:${part.mediaType};base64,${part.data}`,
-      filename: `attachment-${index + 1}.${extension}`,
-    };
+    const { data, filename } = fileAttachment(part, index);
+    return { type: 'input_file', file_data: data, filename };
   });
 }
 

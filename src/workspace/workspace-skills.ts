@@ -1,0 +1,70 @@
+import { type ResolvedSkills, readSkillMarkdown, type Skill, type SkillWarning } from '../skills/index.js';
+import type { Workspace } from './workspace.js';
+
+/** Levels below the skills folder searched for a `SKILL.md`, as `loadSkills` searches a folder on disk. */
+const MAX_DEPTH = 3;
+
+const folderOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
+const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
+
+/**
+ * The Agent Skills kept in a workspace's `.skills/` folder (or `folder`), read through the workspace itself, so
+ * they work on every backend and runtime: a folder with a `SKILL.md` is a skill, up to three levels down.
+ * They are read as leniently as `loadSkills` reads skills on disk: each broken rule is a warning, a skill that
+ * cannot be used is skipped with one, and of two skills with one name the first is kept. Unlike `loadSkills`, a
+ * workspace without the folder simply has no skills. A skill's `readFile` stays inside the skill's folder.
+ *
+ * @example
+ * const { skills, warnings } = await workspaceSkills(ws);
+ */
+export async function workspaceSkills(ws: Workspace, folder = '.skills'): Promise<ResolvedSkills> {
+  const root = folder.replace(/\/+$/, '');
+  const exists = await ws.stat(root).then(
+    (s) => s.type === 'directory',
+    () => false,
+  );
+  if (!exists) return { skills: [], warnings: [] };
+  const all = await ws.glob(`${root}/**`);
+  const skillFiles = all
+    .filter((file) => file.endsWith('/SKILL.md'))
+    .filter((file) => file.split('/').length - root.split('/').length - 1 <= MAX_DEPTH)
+    .sort();
+  const skills: Skill[] = [];
+  const warnings: SkillWarning[] = [];
+  const seen = new Map<string, string>();
+  const taken: string[] = [];
+  for (const file of skillFiles) {
+    const dir = folderOf(file);
+    // A skill's folder is not looked into further: a SKILL.md below it belongs to the skill as a file.
+    if (taken.some((outer) => dir.startsWith(`${outer}/`))) continue;
+    taken.push(dir);
+    const reading = readSkillMarkdown(await ws.readFile(file), { file, folder: baseName(dir) });
+    for (const problem of reading.problems) {
+      warnings.push({ file, message: `${problem.message}.`, skipped: !reading.skill });
+    }
+    if (!reading.skill) continue;
+    const other = seen.get(reading.skill.name);
+    if (other) {
+      const message = `Two skills are named "${reading.skill.name}": ${other} and ${file}. The first is kept.`;
+      warnings.push({ file, message, skipped: true });
+      continue;
+    }
+    seen.set(reading.skill.name, file);
+    const files = all.filter((f) => f.startsWith(`${dir}/`) && f !== file).map((f) => f.slice(dir.length + 1));
+    skills.push({ ...reading.skill, files, readFile: skillFileReader(ws, dir) });
+  }
+  return { skills, warnings };
+}
+
+/** Reads a file of the skill in `dir`; a path that is absolute or climbs out of the skill's folder is refused. */
+function skillFileReader(ws: Workspace, dir: string): (path: string) => Promise<string> {
+  return async (path) => {
+    const parts = path.replace(/\\/g, '/').split('/');
+    if (path.startsWith('/') || parts.includes('..') || /^[a-zA-Z]:/.test(path)) {
+      throw new Error(
+        `"${path}" is outside the skill's folder; give a path relative to it, e.g. "references/guide.md".`,
+      );
+    }
+    return await ws.readFile(`${dir}/${parts.filter((p) => p && p !== '.').join('/')}`);
+  };
+}
