@@ -34,13 +34,7 @@ import {
   trajectory,
 } from '../src/eval/index.js';
 import { scriptedModel } from '../src/llm/index.js';
-import {
-  createApp,
-  createLocalRuns,
-  SqliteEvalStore,
-  SqliteRunStore,
-  scoreRuns,
-} from '../src/server/index.js';
+import { createApp, createLocalRuns, SqliteEvalStore, SqliteRunStore, scoreRuns } from '../src/server/index.js';
 import { defineTool } from '../src/tools/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-bench-evals-'));
