@@ -118,6 +118,15 @@ export async function openEvalStore(
   return evals;
 }
 
+/** The run store, then the eval store beside it: the run store makes a new SQLite file with its own page settings. */
+async function openStores(
+  options: Pick<ServeOptions, 'pg' | 'pgSchema' | 'dataDir'>,
+  config: StoreConfig | undefined,
+): Promise<{ store: RunStore; evals: EvalStore }> {
+  const store = await openStore(options, config);
+  return { store, evals: await openEvalStore(options, config) };
+}
+
 const OPEN_API_NOTICE =
   'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).';
 
@@ -135,7 +144,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // A token no client can send is refused before anything opens.
   const tokens = checkTokenEntries([...apiTokens(config), ...(options.tokens ?? [])]);
   const hostname = options.hostname ?? '127.0.0.1';
-  const [store, evals] = await Promise.all([openStore(options, config.store), openEvalStore(options, config.store)]);
+  const { store, evals } = await openStores(options, config.store);
   const runs = scoredRuns(openRuns(options, store, logs), evals, options);
   const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
   const auth = { ...config.auth, tokens };
