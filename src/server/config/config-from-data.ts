@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { Agent } from '../../agent/index.js';
+import { Agent, createToolRouter } from '../../agent/index.js';
+import { protocolOption } from '../../code/index.js';
 import { ConfigError } from '../../core/index.js';
 import { resolveModel } from '../../llm/index.js';
 import { toolsFromKits, withModelDefaults } from '../../tools/node.js';
@@ -77,7 +78,8 @@ export function configFromData(data: unknown, file: string): DataConfigRead {
         model: resolveModel(spec.model),
         tools,
         instructions: spec.instructions,
-        protocol: chosen.protocol,
+        protocol: chosen.protocol && protocolOption(chosen.protocol),
+        toolRouting: createToolRouter(),
         maxSteps: spec.maxSteps,
       });
   }
