@@ -55,6 +55,11 @@ export type {
   AgentRunContext,
   Answer,
   AnswerResult,
+  ChangeResult,
+  DatasetInfo,
+  DatasetRow,
+  DatasetVersion,
+  EvalStore,
   ForkRequest,
   ForkResult,
   ForkStart,
@@ -72,6 +77,8 @@ export type {
 export {
   CallerOptions,
   ClientTool,
+  DatasetChange,
+  DatasetRowData,
   isFinished,
   PendingQuestion,
   type PruneRequest,
@@ -81,6 +88,7 @@ export {
   type RunPatch,
   type RunQuery,
   RunRecord,
+  RunScore,
   RunSource,
   RunStoreStats,
   RunSummary,
@@ -88,7 +96,16 @@ export {
   type StoredEvent,
 } from './records/index.js';
 export type { HookConfig } from './routes/index.js';
-export { ApprovalBody, ForkRunBody, ListRunsQuery, RewindRunBody, StartRunBody } from './routes/index.js';
+export {
+  AddToDatasetBody,
+  ApprovalBody,
+  CreateDatasetBody,
+  DatasetRowsBody,
+  ForkRunBody,
+  ListRunsQuery,
+  RewindRunBody,
+  StartRunBody,
+} from './routes/index.js';
 export {
   createLocalRuns,
   DEFAULT_RETENTION_DAYS,
@@ -103,6 +120,14 @@ export {
   retentionRequest,
   startRetention,
 } from './runs/index.js';
+export {
+  type AgentScoring,
+  type OnlineScoringConfig,
+  type ScoredRun,
+  type ScoredRuns,
+  type ScoreRunsContext,
+  scoreRuns,
+} from './runs/node.js';
 export {
   type Cron,
   type CronResult,
@@ -122,9 +147,23 @@ export {
   type SecurityOptions,
   securityMiddleware,
 } from './security/index.js';
-export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export { memoryRunStore, PostgresRunStore, type PostgresRunStoreOptions } from './stores/index.js';
-export { SqliteRunStore } from './stores/node.js';
+export {
+  apiTokens,
+  openEvalStore,
+  openStore,
+  type RunningServer,
+  type ServeOptions,
+  serve,
+  serverSessionsFile,
+} from './serve.js';
+export {
+  memoryRunStore,
+  PostgresEvalStore,
+  type PostgresEvalStoreOptions,
+  PostgresRunStore,
+  type PostgresRunStoreOptions,
+} from './stores/index.js';
+export { SqliteEvalStore, SqliteRunStore } from './stores/node.js';
 export {
   type WorkflowRuns,
   type WorkflowRunsOptions,
