@@ -1,14 +1,13 @@
 import type { z } from 'zod';
-import { codeTool } from '../code/index.js';
 import { type AgentEvent, ConfigError, type Message, type RunResult, type Step, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
-import { getProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
+import { coreProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { hasSkills, resolveSkills, skillWarningText } from '../skills/index.js';
+import { hasSkills, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
-import { workspacePrompt, workspaceTools } from '../workspace/index.js';
+import { workspaceKit } from '../workspace/index.js';
 import {
   createRunTools,
   observationLimitFor,
@@ -18,10 +17,9 @@ import {
   runBuiltins,
   searchToolsBuiltin,
   skillBuiltins,
-  skillsCatalog,
 } from './calls/index.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './durable/index.js';
-import { createToolRouter, type ToolRouter } from './routing/index.js';
+import type { ToolRouter } from './routing/index.js';
 import type { AgentOptions, LoopConfig, PromptOptions, RunOptions, RunTools } from './run/index.js';
 import {
   addChildUsage,
@@ -104,21 +102,42 @@ export class Agent<T = unknown> {
     if (options.maxSteps !== undefined && !(options.maxSteps >= 1)) {
       throw new ConfigError({ message: `maxSteps must be at least 1 (got ${options.maxSteps}).` });
     }
+    const routing = options.toolRouting as { route?: unknown } | false | undefined;
+    if (routing && typeof routing.route !== 'function') {
+      throw new ConfigError({
+        message:
+          "toolRouting takes a router now: toolRouting: createToolRouter({ topK: 8 }) with import { createToolRouter } from 'thinkflow/tools'.",
+      });
+    }
     this.options = options;
     this.name = options.name;
     this.#handoffs = handoffTools(options.handoffs);
     // Most agents hand off to no one: they share one empty set (a new Set per agent cost ~0.1 µs).
     this.#handoffNames = this.#handoffs.size ? new Set(this.#handoffs.keys()) : NO_HANDOFFS;
+    // The workspace's tools come with the factory that made it (virtualWorkspace, sandboxWorkspace).
     const workspace = options.workspace
-      ? workspaceTools(options.workspace, { language: options.language, policy: options.workspacePolicy })
+      ? workspaceKit().tools(options.workspace, { language: options.language, policy: options.workspacePolicy })
       : [];
     this.tools = new ToolRegistry([
       ...(options.tools ?? []),
       ...workspace,
       ...[...this.#handoffs.values()].map((h) => h.tool),
     ]);
-    // CodeAct: each reply's code block runs as a call of this tool, over the run's own tools.
-    if (options.protocol === 'code') this.tools.register(codeTool({ finalAnswer: true }));
+    // A protocol object may bring tools (CodeAct's run_code: each reply's code block runs as a call of it).
+    const protocol = options.protocol;
+    if ((protocol as string) === 'code') {
+      throw new ConfigError({
+        message:
+          "protocol: 'code' moved to its own entry: import { codeAct } from 'thinkflow/code' and pass protocol: codeAct().",
+      });
+    }
+    if (typeof protocol === 'object' && protocol.name === 'code' && !protocol.tools?.length) {
+      throw new ConfigError({
+        message:
+          "The code protocol runs each reply as a run_code call: pass protocol: codeAct() from 'thinkflow/code'.",
+      });
+    }
+    if (typeof protocol === 'object') for (const tool of protocol.tools ?? []) this.tools.register(tool);
   }
 
   readonly #handoffs: ReturnType<typeof handoffTools>;
@@ -127,7 +146,8 @@ export class Agent<T = unknown> {
   /** The protocol a run will use: `auto` picks native when the model calls tools natively, else json. */
   get protocol(): Protocol {
     const choice = this.options.protocol ?? 'auto';
-    return getProtocol(choice === 'auto' ? (this.options.model.capabilities.nativeTools ? 'native' : 'json') : choice);
+    if (typeof choice === 'object') return choice;
+    return coreProtocol(choice === 'auto' ? (this.options.model.capabilities.nativeTools ? 'native' : 'json') : choice);
   }
 
   /** Runs the agent on one input and resolves with the result; never rejects for model or tool failures. */
@@ -221,7 +241,7 @@ export class Agent<T = unknown> {
     const language = this.options.language ?? 'en';
     // The run's own options unless a session adds history (a second spread copy costs ~1 µs a run on Node 20).
     const run = history === options.history ? options : { ...options, history };
-    const catalog = skills.length ? skillsCatalog(skills, this.options.skillCatalogTokens) : undefined;
+    const catalog = skills.length ? skillKit().catalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
     const budget = options.budget ?? this.options.budget;
@@ -347,7 +367,7 @@ export class Agent<T = unknown> {
     const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
     const { workspace } = this.options;
     const instructions = workspace
-      ? [this.options.instructions, workspacePrompt(workspace, language)].filter(Boolean).join('\n\n')
+      ? [this.options.instructions, workspaceKit().prompt(workspace, language)].filter(Boolean).join('\n\n')
       : this.options.instructions;
     return {
       instructions,
@@ -368,18 +388,13 @@ export class Agent<T = unknown> {
   }
   #responseFormatCache: ReturnType<typeof outputResponseFormat> | undefined;
 
-  /** A tool router when the agent has many tools (more than 20 by default). */
-  #router() {
-    const routing = this.options.toolRouting;
+  /** The agent's tool router, when it has one and more tools than its `minTools` (20 by default). */
+  #router(): ToolRouter | undefined {
+    const router = this.options.toolRouting;
     // A provider with native tool search (deferred loading) gets every tool and finds them itself.
-    if (routing === false || this.options.model.capabilities.toolSearch) return undefined;
-    // The spec list is made once here, so each run's copy of the registry shares it (and the router's index).
-    if (this.tools.specs().length <= (routing?.minTools ?? 20)) return undefined;
-    this.#routerCache ??= createToolRouter(routing);
-    return this.#routerCache;
+    if (!router || this.options.model.capabilities.toolSearch) return undefined;
+    return this.tools.specs().length > (router.options.minTools ?? 20) ? router : undefined;
   }
-
-  #routerCache: ToolRouter | undefined;
 
   /** The agent's skills, loaded from their folders on the first run, with the loader's warnings (each run repeats them). */
   #skills(): Promise<ResolvedSkills> {

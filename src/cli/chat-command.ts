@@ -1,7 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { Agent } from '../agent/index.js';
+import { Agent, createToolRouter } from '../agent/index.js';
 import { contentText, isThinkflowError, type Message, redactText } from '../core/index.js';
 import { SqliteMemoryStore, SqliteSessionStore } from '../memory/node.js';
 import { useColor } from './colors.js';
@@ -79,6 +79,7 @@ async function chat(flags: ChatFlags): Promise<number> {
       model: withRequestDefaults(await selectModel(flags.model, process.env, { providerOptions: flags.option }), flags),
       tools,
       protocol,
+      toolRouting: createToolRouter(),
       maxSteps: Number(flags.maxSteps) || 10,
       sessions,
       memory: memory ? { store: memory } : undefined,

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { Agent } from '../agent/index.js';
+import { Agent, createToolRouter } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
 import { ConfigError } from '../core/index.js';
 import {
@@ -75,6 +75,7 @@ export async function evalSuite(
       model,
       tools,
       protocol,
+      toolRouting: createToolRouter(),
       maxSteps: testCase.maxSteps ?? suite.maxSteps,
       instructions: testCase.instructions ?? suite.instructions,
       streaming: false,

@@ -128,7 +128,7 @@ function toolsFor(recorded: AgentEvent[], start: EventOf<'run_start'>, recordedO
   return replayed.map((tool) => known.get(tool.name) ?? tool);
 }
 
-function protocolOf(name: string): ProtocolName {
+function protocolOf(name: string): Exclude<ProtocolName, 'code'> {
   if (name === 'native' || name === 'json' || name === 'react') return name;
   throw new ConfigError({ message: `The trace's protocol "${name}" is not one of native, json, react.` });
 }

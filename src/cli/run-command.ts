@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { Agent } from '../agent/index.js';
+import { Agent, createToolRouter } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
 import { type SkillWarning, skillWarningText } from '../skills/index.js';
 import { loadSkills } from '../skills/node.js';
@@ -125,7 +125,7 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
     );
     workspace = flags.workspace ? await openWorkspace(flags.workspace) : undefined;
     const offered = workspace ? [...kits, ...workspaceTools(workspace, { language: flags.language })] : kits;
-    const tools = await offerCode(offered, { codeMode: flags.codeMode, protocol });
+    const tools = await offerCode(offered, { codeMode: flags.codeMode, protocol: flags.protocol });
     const instructions = workspace
       ? [workspacePrompt(workspace, flags.language), flags.instructions].filter(Boolean).join('\n\n')
       : flags.instructions;
@@ -139,6 +139,8 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
       tools,
       skills,
       protocol,
+      // Many tools (kits, a workspace): each step is offered those that match, and search_tools.
+      toolRouting: createToolRouter(),
       maxSteps: flags.maxSteps,
       language: flags.language,
       instructions,

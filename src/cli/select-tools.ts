@@ -1,3 +1,4 @@
+import { type CodeActProtocol, protocolOption } from '../code/index.js';
 import { ConfigError } from '../core/index.js';
 import type { AnyTool, BuiltinOptions } from '../tools/index.js';
 import { builtinTools, toolsFromKits, withModelDefaults } from '../tools/node.js';
@@ -18,10 +19,11 @@ export function selectTools<P extends string = never>(
   spec: string | undefined,
   given: { tools?: string | readonly string[]; protocol?: P | 'auto' },
   options: BuiltinOptions,
-): { tools: AnyTool[]; protocol: P | 'react' | 'auto' } {
+): { tools: AnyTool[]; protocol: Exclude<P, 'code'> | 'react' | 'auto' | CodeActProtocol } {
   const kits = typeof given.tools === 'string' ? kitNames(given.tools) : given.tools;
   const chosen = withModelDefaults(spec, { kits, protocol: given.protocol });
-  return { tools: toolsFromKits(chosen.kits ?? [], options), protocol: chosen.protocol ?? 'auto' };
+  // `--protocol code` is CodeAct: every reply a program, run by `run_code` (thinkflow/code).
+  return { tools: toolsFromKits(chosen.kits ?? [], options), protocol: protocolOption(chosen.protocol ?? 'auto') };
 }
 
 /**

@@ -30,7 +30,7 @@ export interface CodeModeOptions extends Partial<CodeBudgets> {
   sandbox?: Sandbox;
 }
 
-/** What `protocol: 'code'` adds: the run's own tools and `final_answer`. */
+/** What `codeAct()` adds: the run's own tools and `final_answer`. */
 export interface CodeToolOptions extends CodeModeOptions {
   /** The tools programs may call; the run's own when absent. */
   tools?: readonly AnyTool[];
@@ -59,7 +59,7 @@ export function codeMode(tools: readonly AnyTool[], options: CodeModeOptions = {
   return codeTool({ ...options, tools });
 }
 
-/** The `run_code` tool for `codeMode` and for `protocol: 'code'` (the run's tools, `final_answer`). */
+/** The `run_code` tool for `codeMode` and for `codeAct()` (the run's tools, `final_answer`). */
 export function codeTool(options: CodeToolOptions): Tool<{ code: string }, string> {
   const name = options.name ?? 'run_code';
   const budgets: CodeBudgets = { ...DEFAULT_BUDGETS, ...definedBudgets(options) };

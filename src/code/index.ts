@@ -1,3 +1,4 @@
+export { type CodeActProtocol, codeAct, protocolOption } from './code-act.js';
 export { type CodeModeOptions, type CodeToolOptions, codeMode, codeTool } from './code-mode.js';
 export type { QuickJsModuleSource } from './load-quickjs.js';
 export { type QuickJsSandboxOptions, quickJsSandbox } from './quickjs-sandbox.js';

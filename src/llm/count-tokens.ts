@@ -1,5 +1,5 @@
 import { estimateTokenCount } from 'tokenx';
-import { isThinkflowError, requireOptional } from '../core/index.js';
+import { isThinkflowError, requireDependency } from '../core/index.js';
 
 type GptTokenizer = typeof import('gpt-tokenizer');
 
@@ -16,16 +16,24 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 function loadExact(): GptTokenizer | null {
   if (exact !== undefined) return exact;
   try {
-    exact = requireOptional<GptTokenizer>('tokenizer', 'gpt-tokenizer');
+    // Loaded by name, not through the table of optional features: a missing peer is no error here, so the
+    // counter (which every agent reaches) does not bundle the install hints of every feature.
+    exact = requireDependency<GptTokenizer>('gpt-tokenizer');
     // Its global merge cache defaults to 100k entries; a small one is enough here.
     exact.setMergeCacheSize(2_048);
   } catch (error) {
     // Deno without --allow-read may not look into node_modules: count with the estimate, as without the peer.
     const denied = ['NotCapable', 'PermissionDenied'].includes((error as Error | null)?.name ?? '');
-    if (!isThinkflowError(error) && !denied) throw error;
+    if (!isThinkflowError(error) && !denied && !notInstalled(error)) throw error;
     exact = null;
   }
   return exact;
+}
+
+/** True when `gpt-tokenizer` itself is not installed (not when something it needs is missing). */
+function notInstalled(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && String(error).includes('gpt-tokenizer');
 }
 
 /** The counter `countTokens` uses in this process. */

@@ -7,7 +7,7 @@ export { codeProtocol } from './code/code-protocol.js';
 export { CODE_TOOL, parseCodeAction } from './code/parse-code.js';
 export { codePrompt } from './code/prompt.js';
 export { callableTools, schemaType, toolDeclarations } from './code/tool-declarations.js';
-export { getProtocol } from './get-protocol.js';
+export { coreProtocol, getProtocol } from './get-protocol.js';
 export { jsonProtocol } from './json/json-protocol.js';
 export { parseJsonAction } from './json/parse-json-action.js';
 export { jsonPrompt } from './json/prompt.js';

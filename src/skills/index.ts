@@ -4,7 +4,6 @@
  */
 
 export type { SkillWarning } from './load-skills.js';
-export { readSkillMarkdown } from './read-skill-markdown.js';
 export {
   hasSkills,
   type ResolvedSkills,
@@ -13,3 +12,13 @@ export {
   skillWarningText,
 } from './resolve-skills.js';
 export type { Skill } from './skill.js';
+export { LOAD_SKILL, provideSkillKit, type SkillKit, type SkillToolsContext, skillKit } from './skill-kit.js';
+export { SKILL_KIT } from './skill-tools.js';
+
+/**
+ * The `SKILL.md` reader (`readSkillMarkdown`), loaded on first use: it brings the YAML parser, which importing
+ * the root must not load (test/light-core.test.ts).
+ */
+export async function skillMarkdownReader(): Promise<typeof import('./read-skill-markdown.js').readSkillMarkdown> {
+  return (await import('./read-skill-markdown.js')).readSkillMarkdown;
+}

@@ -4,6 +4,8 @@ import { ConfigError } from '../core/index.js';
 import { resolveInRoot } from '../tools/node.js';
 import { readSkillMarkdown, type SkillData } from './read-skill-markdown.js';
 import type { Skill } from './skill.js';
+import { provideSkillKit } from './skill-kit.js';
+import { SKILL_KIT } from './skill-tools.js';
 
 const MAX_FILE_CHARS = 100_000;
 const MAX_LISTED_FILES = 200;
@@ -129,6 +131,8 @@ export async function loadSkills(
   folders: string | readonly string[],
   options: LoadSkillsOptions = {},
 ): Promise<Skill[]> {
+  // From here on, agents given these skills add the catalogue and the skill tools.
+  provideSkillKit(SKILL_KIT);
   const skills: Skill[] = [];
   const seen = new Map<string, string>();
   for (const folder of typeof folders === 'string' ? [folders] : folders) {

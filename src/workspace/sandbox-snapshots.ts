@@ -16,6 +16,7 @@ export interface SandboxSnapshots {
   take(): Promise<string>;
   restore(id: string): Promise<void>;
   diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
+  file(id: string, path: string): Promise<Uint8Array | undefined>;
 }
 
 /**
@@ -57,6 +58,10 @@ export function sandboxSnapshots(root: string, store: string, owner?: { uid: num
       const fromDir = `${store}/${fromId}/files`;
       if (toId !== undefined) return diffManifests(from, fromDir, manifestOf(toId), `${store}/${toId}/files`);
       return diffManifests(from, fromDir, readManifest(root), root);
+    },
+    async file(id, path) {
+      const entry = manifestOf(id)[path];
+      return entry?.type === 'file' ? new Uint8Array(readFileSync(`${store}/${id}/files/${path}`)) : undefined;
     },
   };
 }
@@ -138,6 +143,8 @@ function sameEntry(a: Entry, aPath: string, b: Entry, bPath: string): boolean {
     return a.type === 'symlink' && b.type === 'symlink' && a.target === b.target;
   }
   if (a.type !== 'file' || b.type !== 'file' || a.size !== b.size) return false;
+  // The live file a snapshot copied, unchanged since (same inode, size and ctime): no need to read it.
+  if (a.live === b.live) return true;
   const { statSync, readFileSync } = fs();
   const [sa, sb] = [statSync(aPath), statSync(bPath)];
   if (sa.ino === sb.ino && sa.dev === sb.dev) return true;

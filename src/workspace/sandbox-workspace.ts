@@ -1,10 +1,12 @@
 import { ConfigError, nodeBuiltin } from '../core/index.js';
+import { AGENT_KIT } from './agent-kit.js';
 import type { BwrapPlan } from './sandbox-args.js';
 import { runBwrap } from './sandbox-exec.js';
 import { hardLinksInside, sandboxFiles, walkFiles } from './sandbox-files.js';
 import { type NetworkProxy, type SandboxNetwork, startNetworkProxy } from './sandbox-network.js';
 import { sandboxSnapshots } from './sandbox-snapshots.js';
 import { type ExecOptions, type ExecResult, resolveLimits, type Workspace, type WorkspaceLimits } from './workspace.js';
+import { provideWorkspaceKit } from './workspace-kit.js';
 import { relativePath } from './workspace-path.js';
 
 const FEATURE = 'The sandbox workspace';
@@ -36,6 +38,7 @@ const NOBODY = { uid: 65534, gid: 65534 };
  * await ws.exec('python3 -c "print(1 + 1)"');
  */
 export async function sandboxWorkspace(options: SandboxWorkspaceOptions): Promise<Workspace> {
+  provideWorkspaceKit(AGENT_KIT);
   assertSandboxAvailable();
   const limits = resolveLimits(options.limits);
   const { mkdirSync, realpathSync } = nodeBuiltin('node:fs', FEATURE);
@@ -89,6 +92,7 @@ export async function sandboxWorkspace(options: SandboxWorkspaceOptions): Promis
     snapshot: () => snapshots.take(),
     restore: (id) => snapshots.restore(id),
     diff: (from, to) => snapshots.diff(from, to),
+    snapshotFile: (id, p) => snapshots.file(id, relativePath(p)),
     dispose: async () => proxy?.close(),
   };
 }

@@ -13,6 +13,7 @@ export interface VirtualSnapshots {
   take(): Promise<string>;
   restore(id: string): Promise<void>;
   diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
+  file(id: string, path: string): Promise<Uint8Array | undefined>;
   /** The relative paths of the files now, sorted. */
   files(): Promise<string[]>;
   clear(): void;
@@ -54,6 +55,10 @@ export function virtualSnapshots(fs: InMemoryFs, root: string): VirtualSnapshots
     },
     async diff(fromId, toId) {
       return diffTrees(get(fromId), toId === undefined ? await read() : get(toId));
+    },
+    async file(id, path) {
+      const entry = get(id).get(path);
+      return entry?.type === 'file' ? entry.bytes : undefined;
     },
     async files() {
       const tree = await read();

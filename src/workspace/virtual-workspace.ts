@@ -1,5 +1,6 @@
 import type { Bash, InMemoryFs } from 'just-bash';
 import { importOptional } from '../core/index.js';
+import { AGENT_KIT } from './agent-kit.js';
 import { outputCollector } from './cut-output.js';
 import { globPattern } from './glob-pattern.js';
 import { type VirtualSnapshots, virtualSnapshots } from './virtual-snapshots.js';
@@ -12,6 +13,7 @@ import {
   type WorkspaceLimits,
   type WorkspaceStat,
 } from './workspace.js';
+import { provideWorkspaceKit } from './workspace-kit.js';
 import { missingError, outsideError, relativePath, underRoot, WorkspacePathError } from './workspace-path.js';
 
 /** Options of `virtualWorkspace`. */
@@ -41,6 +43,7 @@ export const VIRTUAL_ROOT = '/workspace';
  * (await ws.exec('wc -l 销售.csv')).stdout; // '2 销售.csv\n'
  */
 export async function virtualWorkspace(options: VirtualWorkspaceOptions = {}): Promise<Workspace> {
+  provideWorkspaceKit(AGENT_KIT);
   const limits = resolveLimits(options.limits);
   const lib = options.justBash ?? (await importOptional<typeof import('just-bash')>('workspace', 'just-bash'));
   const fs = new lib.InMemoryFs({}, { maxTotalBytes: limits.diskBytes });
@@ -82,6 +85,7 @@ export async function virtualWorkspace(options: VirtualWorkspaceOptions = {}): P
     snapshot: async () => snapshots.take(),
     restore: async (id) => snapshots.restore(id),
     diff: async (fromId, toId) => snapshots.diff(fromId, toId),
+    snapshotFile: async (id, path) => snapshots.file(id, relativePath(path)),
     dispose: async () => snapshots.clear(),
   };
 }

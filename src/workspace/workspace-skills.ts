@@ -1,4 +1,11 @@
-import { type ResolvedSkills, readSkillMarkdown, type Skill, type SkillWarning } from '../skills/index.js';
+import {
+  provideSkillKit,
+  type ResolvedSkills,
+  SKILL_KIT,
+  type Skill,
+  type SkillWarning,
+  skillMarkdownReader,
+} from '../skills/index.js';
 import type { Workspace } from './workspace.js';
 
 /** Levels below the skills folder searched for a `SKILL.md`, as `loadSkills` searches a folder on disk. */
@@ -18,6 +25,9 @@ const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
  * const { skills, warnings } = await workspaceSkills(ws);
  */
 export async function workspaceSkills(ws: Workspace, folder = '.skills'): Promise<ResolvedSkills> {
+  // From here on, agents given these skills add the catalogue and the skill tools.
+  provideSkillKit(SKILL_KIT);
+  const readSkillMarkdown = await skillMarkdownReader();
   const root = folder.replace(/\/+$/, '');
   const exists = await ws.stat(root).then(
     (s) => s.type === 'directory',

@@ -93,6 +93,8 @@ export interface Workspace {
   restore(id: string): Promise<void>;
   /** What changed from one snapshot to another (default: to the files now). */
   diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
+  /** A file's bytes as they were at a snapshot; undefined when it was not a file there. */
+  snapshotFile(id: string, path: string): Promise<Uint8Array | undefined>;
   /** Stops what still runs and frees the workspace's resources (a sandbox's folder stays). */
   dispose(): Promise<void>;
 }

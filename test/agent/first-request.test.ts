@@ -2,9 +2,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { PromptOptions } from '../../src/agent/index.js';
-import { codeMode } from '../../src/entries/code.js';
+import { codeAct, codeMode } from '../../src/entries/code.js';
 import { memoryMemoryStore, memorySessionStore } from '../../src/entries/memory.js';
 import { loadSkills } from '../../src/entries/skills.js';
+import { createToolRouter } from '../../src/entries/tools.js';
 import {
   Agent,
   type AgentOptions,
@@ -63,7 +64,7 @@ describe('agent.prompt() and agent.firstRequest(): what the first request sends'
 
   it('carries the routed tools and search_tools among more than 20 tools', async () => {
     for (const protocol of ['native', 'json'] as const) {
-      const { request } = await expectFirstRequestSent({ protocol, tools: manyTools });
+      const { request } = await expectFirstRequestSent({ protocol, tools: manyTools, toolRouting: createToolRouter() });
       const offered = (request.tools ?? request.promptTools ?? []).map((t) => t.name);
       expect(offered).toContain('get_weather');
       expect(offered).toContain('search_tools');
@@ -80,7 +81,7 @@ describe('agent.prompt() and agent.firstRequest(): what the first request sends'
 
   it('carries the code protocol and code mode declarations', async () => {
     const { messages } = await expectFirstRequestSent(
-      { protocol: 'code', tools: [addTool] },
+      { protocol: codeAct(), tools: [addTool] },
       {},
       scriptedModel(['```js\nfinal_answer("done")\n```', 'Final Answer: done']),
     );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createToolRouter } from '../../src/entries/tools.js';
 import { Agent, type AgentEvent, defineTool, scriptedModel } from '../../src/index.js';
 import { call } from './helpers.js';
 
@@ -32,7 +33,7 @@ describe('Tool routing and reflection', () => {
   it('with 200 tools, each step sees only the relevant ones (never padded), plus search_tools for the rest', async () => {
     const model = scriptedModel([call('get_exchange_rate', { q: 'EUR USD' }), '1 EUR is 1.08 USD.']);
     const events: AgentEvent[] = [];
-    const result = await new Agent({ model, tools: manyTools(200), toolRouting: { topK: 5 } }).run(
+    const result = await new Agent({ model, tools: manyTools(200), toolRouting: createToolRouter({ topK: 5 }) }).run(
       'What is the exchange rate from EUR to USD currency?',
       {
         onEvent: (e) => events.push(e),
@@ -43,6 +44,18 @@ describe('Tool routing and reflection', () => {
     expect(select).toMatchObject({ from: 200 });
     expect(select && select.type === 'tools_select' && select.tools[0]).toBe('get_exchange_rate');
     expect(model.calls[0].tools?.map((t) => t.name)).toEqual(['get_exchange_rate', 'search_tools']);
+  });
+
+  it('without a router every step sees every tool; the options object of old is a ConfigError naming createToolRouter', async () => {
+    const model = scriptedModel(['ok']);
+    const events: AgentEvent[] = [];
+    await new Agent({ model, tools: manyTools(30) }).run('x', { onEvent: (e) => events.push(e) });
+    expect(events.some((e) => e.type === 'tools_select')).toBe(false);
+    expect(model.calls[0].tools).toHaveLength(30);
+    const old = { model, tools: manyTools(30), toolRouting: { topK: 5 } } as unknown as ConstructorParameters<
+      typeof Agent
+    >[0];
+    expect(() => new Agent(old)).toThrow(/toolRouting: createToolRouter\(\{ topK: 8 \}\).*'thinkflow\/tools'/);
   });
 
   it('small tool sets are not routed', async () => {

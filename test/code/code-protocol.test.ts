@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/index.js';
+import { codeAct } from '../../src/code/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
-import { parseCodeAction } from '../../src/protocols/index.js';
+import { codeProtocol, parseCodeAction } from '../../src/protocols/index.js';
 import { priceTools } from './code-helpers.js';
 
-describe("protocol: 'code' on a scripted model", () => {
+describe('protocol: codeAct() on a scripted model', () => {
   it('English: one fenced block per step, the observation is the log, final_answer ends the run', async () => {
     const { price, seen } = priceTools();
     const model = scriptedModel([
       'Thought: I look up both prices.\n```js\nconst a = await tools.price({ item: "apple" });\nconst b = await tools.price({ item: "fig" });\nconsole.log(a.usd, b.usd);\n```',
       'Thought: Now I add them.\n```javascript\nfinal_answer(5 + 3)\n```',
     ]);
-    const agent = new Agent({ model, protocol: 'code', tools: [price] });
+    const agent = new Agent({ model, protocol: codeAct(), tools: [price] });
     const result = await agent.run('What do an apple and a fig cost together?');
     expect(result.status).toBe('done');
     expect(result.output).toBe('8');
@@ -30,7 +31,7 @@ describe("protocol: 'code' on a scripted model", () => {
       '思考：先查价格。\n```ts\nconst p: { usd: number } = await tools.price({ item: "梨" });\nconsole.log(p.usd);\n```',
       '思考：得到答案。\n```\nfinal_answer(`梨的价格是 1 美元`)\n```',
     ]);
-    const agent = new Agent({ model, protocol: 'code', language: 'zh', tools: [price] });
+    const agent = new Agent({ model, protocol: codeAct(), language: 'zh', tools: [price] });
     const result = await agent.run('梨多少钱？');
     expect(result.status).toBe('done');
     expect(result.output).toBe('梨的价格是 1 美元');
@@ -50,7 +51,7 @@ describe("protocol: 'code' on a scripted model", () => {
       '```js\nthrow new Error("and again")\n```',
       '```js\nfinal_answer({ total: 4 })\n```',
     ]);
-    const agent = new Agent({ model, protocol: 'code', tools: [price], maxSteps: 6 });
+    const agent = new Agent({ model, protocol: codeAct(), tools: [price], maxSteps: 6 });
     const result = await agent.run('go');
     expect(result.status).toBe('done');
     expect(result.output).toBe('{"total":4}');
@@ -87,5 +88,23 @@ describe('parseCodeAction reads the fence variants models write', () => {
     expect(en.type === 'action' && en.thought).toBe('add them');
     const zh = parseCodeAction('思考：相加\n```js\nfinal_answer(3)\n```');
     expect(zh.type === 'action' && zh.thought).toBe('相加');
+  });
+
+  it("protocol: 'code' (before codeAct) and a bare code protocol are ConfigErrors naming codeAct()", async () => {
+    const { price } = priceTools();
+    const model = scriptedModel(['```js\nfinal_answer(1)\n```']);
+    const old = { model, protocol: 'code', tools: [price] } as unknown as ConstructorParameters<typeof Agent>[0];
+    expect(() => new Agent(old)).toThrow(/import \{ codeAct \} from 'thinkflow\/code'.*protocol: codeAct\(\)/);
+    expect(() => new Agent({ model, protocol: codeProtocol, tools: [price] })).toThrow(/protocol: codeAct\(\)/);
+  });
+
+  it('codeAct() takes the budgets of codeMode and registers run_code beside the tools', async () => {
+    const { price } = priceTools();
+    const model = scriptedModel(['```js\nwhile (true) {}\n```', '```js\nfinal_answer(2)\n```']);
+    const agent = new Agent({ model, protocol: codeAct({ timeoutMs: 200 }), tools: [price] });
+    expect(agent.tools.list().map((t) => t.name)).toEqual(['price', 'run_code']);
+    const result = await agent.run('go');
+    expect(result.steps[0].observation).toMatch(/time/i);
+    expect(result.output).toBe('2');
   });
 });

@@ -4,6 +4,6 @@ export { observationLimitFor, observationTokensFor } from './observation-limit-f
 export { clearedStep, RECALL_RESULT, recallResultTool } from './recall-result.js';
 export { type RunBuiltin, registerOffered, runBuiltins, withBuiltins } from './run-builtins.js';
 export { createRunTools, endedByTool, runStepCalls, runStepTools } from './run-tools.js';
-export { foundTools, SEARCH_LIMIT, searchToolsBuiltin } from './search-tools-tool.js';
-export { activeSkill, allowedBy, skillBuiltins, skillsCatalog } from './skill-builtins.js';
+export { foundTools, searchToolsBuiltin } from './search-tools-tool.js';
+export { activeSkill, allowedBy, skillBuiltins } from './skill-builtins.js';
 export { joinOutputs, skippedCall } from './step-records.js';

@@ -1,5 +1,7 @@
 import type { ToolSpec } from '../../core/index.js';
 import type { EmbeddingProvider } from '../../memory/index.js';
+import type { AnyTool } from '../../tools/index.js';
+import { type SearchToolContext, searchToolsTool } from './search-tool.js';
 import { ToolIndex } from './tool-index.js';
 
 /** Options for picking a relevant subset of many tools at each step. */
@@ -28,6 +30,8 @@ export interface ToolRouter {
   route(query: string, tools: readonly ToolSpec[], signal?: AbortSignal): Promise<ToolSpec[]>;
   /** The tools matching a query, best first (BM25), at most `limit`. */
   search(query: string, tools: readonly ToolSpec[], limit: number): ToolSpec[];
+  /** The `search_tools` tool over `search`, which the agent offers whenever routing left tools out. */
+  searchTool(context: SearchToolContext): AnyTool;
 }
 
 /** The reciprocal-rank constant from Cormack et al. (2009), as memory search uses it. */
@@ -123,6 +127,7 @@ export function createToolRouter(options: ToolRoutingOptions = {}): ToolRouter {
   return {
     options,
     search,
+    searchTool: (context) => searchToolsTool(search, context),
     async route(query, tools, signal) {
       if (options.rank) {
         const names = await options.rank(query, tools);

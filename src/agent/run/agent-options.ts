@@ -14,13 +14,13 @@ import type {
 } from '../../core/index.js';
 import type { Model } from '../../llm/index.js';
 import type { CompactionOptions, ContextState, MemoryKind, MemoryStore, SessionStore } from '../../memory/index.js';
-import type { FewShotExample, Language, ProtocolName } from '../../protocols/index.js';
+import type { FewShotExample, Language, Protocol, ProtocolName } from '../../protocols/index.js';
 import type { SkillsOption } from '../../skills/index.js';
 import type { AnyTool, ApprovalRequest, NestedJournal } from '../../tools/index.js';
 import type { Workspace, WorkspaceToolsOptions } from '../../workspace/index.js';
 import type { Guardrails } from '../guardrails/index.js';
 import type { Budget, StopCondition } from '../guards/index.js';
-import type { ToolRoutingOptions } from '../routing/index.js';
+import type { ToolRouter } from '../routing/index.js';
 import type { EditedPrompt } from './build-messages.js';
 
 export type { Budget } from '../guards/index.js';
@@ -44,14 +44,22 @@ export interface StepOverrides {
   messages?: Message[];
 }
 
+/** A protocol object for `new Agent({ protocol })`, with the tools the agent registers for it (`codeAct()` brings `run_code`). */
+export interface AgentProtocol extends Protocol {
+  readonly tools?: readonly AnyTool[];
+}
+
 /** Options for `new Agent()`. */
 export interface AgentOptions<T = unknown> {
   /** Shown in events and traces; required for `asTool` and the server. */
   name?: string;
   model: Model;
   tools?: AnyTool[];
-  /** `auto` picks native when the model supports tool calling, else json. Default `auto`. */
-  protocol?: 'auto' | ProtocolName;
+  /**
+   * `auto` picks native when the model supports tool calling, else json. Default `auto`. A protocol object
+   * may bring tools of its own: `codeAct()` from `thinkflow/code` (every reply a program) brings `run_code`.
+   */
+  protocol?: 'auto' | Exclude<ProtocolName, 'code'> | AgentProtocol;
   instructions?: string;
   /**
    * Files and a shell for the agent (`virtualWorkspace`, `sandboxWorkspace` from `thinkflow/workspace`):
@@ -111,8 +119,12 @@ export interface AgentOptions<T = unknown> {
   guardrails?: Guardrails;
   /** Every K steps, ask the model for a short progress summary and next focus, and put it into the context. */
   reflectEvery?: number;
-  /** With many tools, each step sees only the most relevant ones. On by default above 20 tools; `false` turns it off. */
-  toolRouting?: ToolRoutingOptions | false;
+  /**
+   * With many tools, each step sees only the most relevant ones, and `search_tools` finds the rest: a router
+   * from `createToolRouter({ topK, minTools, ... })` (`thinkflow/tools`), which routes above `minTools` (20)
+   * tools. Off without one: every step sees every tool.
+   */
+  toolRouting?: ToolRouter | false;
   /**
    * Agent Skills: loaded skills (`loadSkills` from `thinkflow/skills`), or folders to load them from on the
    * first run (Node), or a function that finds them on the first run (`workspaceSkills(ws)`). Their catalogue

@@ -1,8 +1,8 @@
 import type { Message, ToolSpec } from '../../core/index.js';
 import type { Model } from '../../llm/index.js';
 import type { PromptContext } from '../../protocols/index.js';
-import { activeSkill, allowedBy, clearedStep, foundTools, SEARCH_LIMIT, withBuiltins } from '../calls/index.js';
-import type { ToolRouter } from '../routing/index.js';
+import { activeSkill, allowedBy, clearedStep, foundTools, withBuiltins } from '../calls/index.js';
+import { SEARCH_LIMIT, type ToolRouter } from '../routing/index.js';
 import type { LoopConfig, PromptHead, RunContext, StepState } from '../run/index.js';
 import { event } from '../run/index.js';
 import { systemPromptFor } from './system-prompt-cache.js';

@@ -10,8 +10,8 @@ const text = textProtocol({ name: 'code', templates: codePrompt, parse: parseCod
 /**
  * The code protocol (CodeAct): the prompt declares the tools as TypeScript, each reply is a thought
  * and one fenced JavaScript block, which runs as a `run_code` call in the sandbox; what it logs and
- * returns is the observation, and `final_answer(value)` inside it ends the run. The agent adds the
- * `run_code` tool itself (`new Agent({ protocol: 'code' })`).
+ * returns is the observation, and `final_answer(value)` inside it ends the run. An agent takes it with
+ * the `run_code` tool from `codeAct()` (`thinkflow/code`).
  */
 export const codeProtocol: Protocol = {
   ...text,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { createToolRouter } from '../../../src/entries/tools.js';
 import { Agent, type AgentEvent, defineTool, scriptedModel } from '../../../src/index.js';
 import { type McpToolSet, mcpTools } from '../../../src/tools/mcp/index.js';
 import { stdioFixture, toolContext } from '../../tools/mcp/fixture-process.js';
@@ -17,7 +18,7 @@ describe('an MCP list_changed refresh reaches the routing index (real SDK server
   afterAll(() => set.close());
 
   it('a tool the server adds while connected is registered in the agent and routed to', async () => {
-    const agent = new Agent({ model: scriptedModel(() => 'ok'), tools: filler });
+    const agent = new Agent({ model: scriptedModel(() => 'ok'), tools: filler, toolRouting: createToolRouter() });
     const stop = set.attach(agent.tools);
     expect(agent.tools.get('grow')).toBeDefined();
     const events: AgentEvent[] = [];

@@ -47,7 +47,9 @@ describe('createToolRouter in Chinese and across languages', () => {
     );
     const model = scriptedModel(['晴']);
     const events: AgentEvent[] = [];
-    await new Agent({ model, tools }).run('上海明天会下雨吗？', { onEvent: (e) => events.push(e) });
+    await new Agent({ model, tools, toolRouting: createToolRouter() }).run('上海明天会下雨吗？', {
+      onEvent: (e) => events.push(e),
+    });
     const select = events.find((e) => e.type === 'tools_select');
     expect(select?.type === 'tools_select' && select.tools).toContain('查询天气');
   });

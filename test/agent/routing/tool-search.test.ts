@@ -26,7 +26,9 @@ describe('tool routing over a 4,000-tool public catalogue', () => {
     const question = seal.outDomain.find((q) => q.gold.length === 1)!;
     const model = scriptedModel(['Done.']);
     const events: AgentEvent[] = [];
-    await new Agent({ model, tools: catalogue }).run(question.query, { onEvent: (e) => events.push(e) });
+    await new Agent({ model, tools: catalogue, toolRouting: createToolRouter() }).run(question.query, {
+      onEvent: (e) => events.push(e),
+    });
     const [tools] = selected(events);
     expect(tools).toContain(question.gold[0]);
     expect(tools.length).toBeLessThanOrEqual(8);
@@ -34,7 +36,7 @@ describe('tool routing over a 4,000-tool public catalogue', () => {
   });
 
   it('registering and unregistering a tool updates the index between runs', async () => {
-    const agent = new Agent({ model: scriptedModel(() => 'Done.'), tools: catalogue });
+    const agent = new Agent({ model: scriptedModel(() => 'Done.'), tools: catalogue, toolRouting: createToolRouter() });
     const question = 'Book a hovercraft ride across the zorbleck lagoon';
     const events: AgentEvent[] = [];
     const onEvent = (e: AgentEvent) => events.push(e);
@@ -64,9 +66,12 @@ describe('tool routing over a 4,000-tool public catalogue', () => {
       'The evidence was analysed.',
     ]);
     const events: AgentEvent[] = [];
-    const result = await new Agent({ model, tools: catalogue }).run('Help me with my case file.', {
-      onEvent: (e) => events.push(e),
-    });
+    const result = await new Agent({ model, tools: catalogue, toolRouting: createToolRouter() }).run(
+      'Help me with my case file.',
+      {
+        onEvent: (e) => events.push(e),
+      },
+    );
     expect(result.status).toBe('done');
     // Routing left tools out, so search_tools is offered; the question named nothing forensic.
     const first = model.calls[0].tools?.map((t) => t.name) ?? [];
@@ -87,19 +92,23 @@ describe('tool routing over a 4,000-tool public catalogue', () => {
     const first = await new Agent({
       model: scriptedModel([call('search_tools', { query: 'forensic analysis of chemical evidence' }), 'x']),
       tools: catalogue,
+      toolRouting: createToolRouter(),
     }).run('Help me with my case file.', { runId: 'search-resume' });
     const asked = first.steps[0];
     const model = scriptedModel(['The evidence was analysed.']);
-    const resumed = await new Agent({ model, tools: catalogue }).run('Help me with my case file.', {
-      resume: {
-        runId: 'search-resume',
-        input: 'Help me with my case file.',
-        steps: [],
-        usage: first.usage,
-        stats: first.stats,
-        pending: { index: 0, raw: asked.raw, calls: [asked.toolCalls[0]], done: [] },
+    const resumed = await new Agent({ model, tools: catalogue, toolRouting: createToolRouter() }).run(
+      'Help me with my case file.',
+      {
+        resume: {
+          runId: 'search-resume',
+          input: 'Help me with my case file.',
+          steps: [],
+          usage: first.usage,
+          stats: first.stats,
+          pending: { index: 0, raw: asked.raw, calls: [asked.toolCalls[0]], done: [] },
+        },
       },
-    });
+    );
     // search_tools is idempotent: the interrupted call runs again, and finds the tool, not "unknown tool".
     expect(resumed.steps[0].toolCalls[0]).toMatchObject({ name: 'search_tools', ok: true });
     expect(resumed.steps[0].toolCalls[0].output).toMatch(/analyzeEvidence/);
@@ -111,7 +120,9 @@ describe('tool routing over a 4,000-tool public catalogue', () => {
     await new Agent({ model, tools: few }).run('analyze evidence');
     expect(model.calls[0].tools).toHaveLength(15);
     expect(model.calls[0].tools?.map((t) => t.name)).not.toContain('search_tools');
-    await new Agent({ model, tools: catalogue, toolRouting: { searchTool: false } }).run('analyze evidence');
+    await new Agent({ model, tools: catalogue, toolRouting: createToolRouter({ searchTool: false }) }).run(
+      'analyze evidence',
+    );
     expect(model.calls[1].tools?.map((t) => t.name)).not.toContain('search_tools');
   });
 
