@@ -4,10 +4,10 @@ import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { coreProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { hasSkills, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
+import { hasSkillKit, hasSkills, provideSkillKit, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
-import { workspaceKit } from '../workspace/index.js';
+import { hasWorkspaceKit, provideWorkspaceKit, workspaceKit } from '../workspace/index.js';
 import {
   createRunTools,
   observationLimitFor,
@@ -19,7 +19,7 @@ import {
   skillBuiltins,
 } from './calls/index.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './durable/index.js';
-import type { ToolRouter } from './routing/index.js';
+import type { ToolRouter, ToolRoutingOptions } from './routing/index.js';
 import type { AgentOptions, LoopConfig, PromptOptions, RunOptions, RunTools } from './run/index.js';
 import {
   addChildUsage,
@@ -27,6 +27,8 @@ import {
   type Emit,
   event,
   fanOut,
+  featureFix,
+  loadOlderFeature,
   newRunId,
   type RunState,
   remainingBudget,
@@ -87,20 +89,15 @@ export class Agent<T = unknown> {
     if (options.maxSteps !== undefined && !(options.maxSteps >= 1)) {
       throw new ConfigError({ message: `maxSteps must be at least 1 (got ${options.maxSteps}).` });
     }
-    const routing = options.toolRouting as { route?: unknown } | false | undefined;
-    if (routing && typeof routing.route !== 'function') {
-      throw new ConfigError({
-        message:
-          "toolRouting takes a router now: toolRouting: createToolRouter({ topK: 8 }) with import { createToolRouter } from 'thinkflow/tools'.",
-      });
-    }
     this.options = options;
     this.name = options.name;
     this.#handoffs = handoffTools(options.handoffs);
     this.#handoffNames = new Set(this.#handoffs.keys());
-    // The workspace's tools come with the factory that made it (virtualWorkspace, sandboxWorkspace).
-    const workspace = options.workspace
-      ? workspaceKit().tools(options.workspace, { language: options.language, policy: options.workspacePolicy })
+    // The workspace's tools come with the factory that made it (virtualWorkspace, sandboxWorkspace); for a
+    // Workspace of your own the first run loads them (#older).
+    this.#workspaceAdded = !!options.workspace && hasWorkspaceKit();
+    const workspace = this.#workspaceAdded
+      ? workspaceKit().tools(options.workspace!, { language: options.language, policy: options.workspacePolicy })
       : [];
     this.tools = new ToolRegistry([
       ...(options.tools ?? []),
@@ -109,12 +106,6 @@ export class Agent<T = unknown> {
     ]);
     // A protocol object may bring tools (CodeAct's run_code: each reply's code block runs as a call of it).
     const protocol = options.protocol;
-    if ((protocol as string) === 'code') {
-      throw new ConfigError({
-        message:
-          "protocol: 'code' moved to its own entry: import { codeAct } from 'thinkflow/code' and pass protocol: codeAct().",
-      });
-    }
     if (typeof protocol === 'object' && protocol.name === 'code' && !protocol.tools?.length) {
       throw new ConfigError({
         message:
@@ -126,11 +117,21 @@ export class Agent<T = unknown> {
 
   readonly #handoffs: ReturnType<typeof handoffTools>;
   readonly #handoffNames: Set<string>;
+  #workspaceAdded: boolean;
+  /** `protocol: 'code'`: codeAct(), loaded on the first run. */
+  #codeAct: Protocol | undefined;
+  #olderLoaded: Promise<void> | undefined;
 
   /** The protocol a run will use: `auto` picks native when the model calls tools natively, else json. */
   get protocol(): Protocol {
     const choice = this.options.protocol ?? 'auto';
     if (typeof choice === 'object') return choice;
+    if (choice === 'code') {
+      if (this.#codeAct) return this.#codeAct;
+      throw new ConfigError({
+        message: `protocol: 'code' is loaded on the agent's first run; to have it at once, ${featureFix('code')}.`,
+      });
+    }
     return coreProtocol(choice === 'auto' ? (this.options.model.capabilities.nativeTools ? 'native' : 'json') : choice);
   }
 
@@ -192,6 +193,8 @@ export class Agent<T = unknown> {
    */
   async #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
     const { runId } = options;
+    // Before the run's copy of the tools is taken: the older shapes may add some (run_code, the workspace's).
+    await this.#older();
     const language = this.options.language ?? 'en';
     const sessions = options.sessionId ? this.options.sessions : undefined;
     if (options.sessionId && !sessions) {
@@ -205,6 +208,10 @@ export class Agent<T = unknown> {
     const run = { ...options, history };
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
     const { skills, warnings } = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
+    // Skills made by hand (not by loadSkills): the catalogue and skill tools are loaded here.
+    if (skills.length && !hasSkillKit()) {
+      provideSkillKit((await loadOlderFeature('skills', 'new Agent({ skills }) with skills made by hand')).SKILL_KIT);
+    }
     const catalog = skills.length ? skillKit().catalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
@@ -235,7 +242,7 @@ export class Agent<T = unknown> {
       parent,
     );
     const protocol = this.protocol;
-    const router = this.#router();
+    const { router, warning: routingWarning } = await this.#router();
     const builtins = this.#builtins({ tools, router, state, emit, skills, listedAll: catalog?.listedAll ?? true });
     const config: LoopConfig = {
       model: this.options.model,
@@ -253,7 +260,7 @@ export class Agent<T = unknown> {
       run,
       context: this.#contextWindow(),
       recalled: recall.memories,
-      warnings: startWarnings(recall.warning, warnings),
+      warnings: startWarnings(recall.warning, warnings, routingWarning),
       router,
       builtins,
       skills,
@@ -299,6 +306,7 @@ export class Agent<T = unknown> {
    */
   async fork(from: ForkSource | undefined, options: ForkOptions): Promise<RunResult<T>> {
     const { fromStep, messages, ...run } = options;
+    await this.#older();
     const runId = run.runId ?? newRunId();
     // What the model saw at `fromStep`, for an edit function: the run's head as a run makes it, then the steps.
     const head = typeof messages === 'function' && from ? await this.#head(from.input, run) : [];
@@ -351,12 +359,58 @@ export class Agent<T = unknown> {
   }
   #responseFormatCache: ReturnType<typeof outputResponseFormat> | undefined;
 
-  /** The agent's tool router, when it has one and more tools than its `minTools` (20 by default). */
-  #router(): ToolRouter | undefined {
-    const router = this.options.toolRouting;
+  /**
+   * The agent's tool router, when it has more tools than its `minTools` (20 by default): the one given, or
+   * one made from a `toolRouting` options object or by default, by the router's module loaded on first use.
+   * Where it cannot be loaded (a bundle), the default routes nothing and says so in a warning.
+   */
+  async #router(): Promise<{ router?: ToolRouter; warning?: { code: string; message: string } }> {
+    const routing = this.options.toolRouting;
     // A provider with native tool search (deferred loading) gets every tool and finds them itself.
-    if (!router || this.options.model.capabilities.toolSearch) return undefined;
-    return this.tools.specs().length > (router.options.minTools ?? 20) ? router : undefined;
+    if (routing === false || this.options.model.capabilities.toolSearch) return {};
+    const count = this.tools.specs().length;
+    if (isRouter(routing)) return count > (routing.options.minTools ?? 20) ? { router: routing } : {};
+    if (count <= (routing?.minTools ?? 20)) return {};
+    const what = routing ? 'toolRouting: { ... } (an options object)' : `Routing ${count} tools`;
+    this.#routerCache ??= loadOlderFeature('router', what).then((m) => m.createToolRouter(routing));
+    if (routing) return { router: await this.#routerCache };
+    try {
+      return { router: await this.#routerCache };
+    } catch {
+      const message = `This agent has ${count} tools and every step sees them all: tool routing is not in this bundle. To route them, ${featureFix('router')}; toolRouting: false silences this.`;
+      return { warning: { code: 'tool_routing', message } };
+    }
+  }
+
+  #routerCache: Promise<ToolRouter> | undefined;
+
+  /**
+   * Option shapes from before code mode and the workspace tools had their own imports: `protocol: 'code'`
+   * (codeAct() and its run_code) and a Workspace of your own (the workspace tools), loaded once, on the first run.
+   */
+  #older(): Promise<void> {
+    this.#olderLoaded ??= this.#loadOlder();
+    return this.#olderLoaded;
+  }
+
+  async #loadOlder(): Promise<void> {
+    const { protocol, workspace } = this.options;
+    if (protocol === 'code') {
+      const { codeAct } = await loadOlderFeature('code', "protocol: 'code'");
+      const codeProtocol = codeAct();
+      for (const tool of codeProtocol.tools) this.tools.register(tool);
+      this.#codeAct = codeProtocol;
+    }
+    if (workspace && !this.#workspaceAdded) {
+      if (!hasWorkspaceKit()) {
+        provideWorkspaceKit(
+          (await loadOlderFeature('workspace', 'new Agent({ workspace }) with a Workspace of your own')).AGENT_KIT,
+        );
+      }
+      const options = { language: this.options.language, policy: this.options.workspacePolicy };
+      for (const tool of workspaceKit().tools(workspace, options)) this.tools.register(tool);
+      this.#workspaceAdded = true;
+    }
   }
 
   /** The agent's skills, loaded from their folders on the first run, with the loader's warnings (each run repeats them). */
@@ -416,9 +470,18 @@ export class Agent<T = unknown> {
   }
 }
 
-/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, then skills. */
-function startWarnings(recall: string | undefined, skills: ResolvedSkills['warnings']) {
-  if (!recall && skills.length === 0) return undefined;
+/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, skills, routing. */
+function startWarnings(
+  recall: string | undefined,
+  skills: ResolvedSkills['warnings'],
+  routing?: { code: string; message: string },
+) {
+  if (!recall && skills.length === 0 && !routing) return undefined;
   const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
-  return recall ? [{ code: 'memory_recall', message: recall }, ...warnings] : warnings;
+  return [...(recall ? [{ code: 'memory_recall', message: recall }] : []), ...warnings, ...(routing ? [routing] : [])];
+}
+
+/** A router made by createToolRouter(), not the options object `toolRouting` took before. */
+function isRouter(routing: ToolRouter | ToolRoutingOptions | undefined): routing is ToolRouter {
+  return typeof (routing as ToolRouter | undefined)?.route === 'function';
 }

@@ -28,6 +28,11 @@ export function provideSkillKit(kit: SkillKit): void {
   provided = kit;
 }
 
+/** True once the skills loader (or an agent given skills made by hand) handed the kit over. */
+export function hasSkillKit(): boolean {
+  return provided !== undefined;
+}
+
 /** The skill catalogue and tools for `new Agent({ skills })`; a ConfigError when no skills were loaded by `loadSkills`. */
 export function skillKit(): SkillKit {
   if (provided) return provided;

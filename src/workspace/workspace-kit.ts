@@ -19,6 +19,11 @@ export function provideWorkspaceKit(kit: WorkspaceKit): void {
   provided = kit;
 }
 
+/** True once a workspace factory (or an agent given a Workspace of its own) handed the kit over. */
+export function hasWorkspaceKit(): boolean {
+  return provided !== undefined;
+}
+
 /** The workspace tools and instructions for `new Agent({ workspace })`; a ConfigError when no factory made a workspace. */
 export function workspaceKit(): WorkspaceKit {
   if (provided) return provided;
