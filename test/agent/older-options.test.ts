@@ -38,7 +38,7 @@ describe('the option shapes of before, on Node', () => {
     const agent = new Agent({ model, protocol: 'code', tools: [price] });
     const result = await agent.run('Two figs?');
     expect(result.output).toBe('6');
-    expect(result.steps[0].toolCalls?.[0]?.name ?? result.steps[0].action?.tool).toBe('run_code');
+    expect(result.steps[0].toolCalls[0]?.name).toBe('run_code');
     expect(agent.protocol.name).toBe('code');
     expect(agent.tools.list().map((t) => t.name)).toEqual(['price', 'run_code']);
     expect(JSON.stringify(model.calls[0].messages)).toContain('price');
