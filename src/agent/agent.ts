@@ -4,10 +4,10 @@ import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { coreProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { hasSkillKit, hasSkills, provideSkillKit, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
+import { hasSkills, provideSkillKit, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
-import { hasWorkspaceKit, provideWorkspaceKit, workspaceKit } from '../workspace/index.js';
+import { provideWorkspaceKit, workspaceKit } from '../workspace/index.js';
 import {
   createRunTools,
   observationLimitFor,
@@ -95,9 +95,10 @@ export class Agent<T = unknown> {
     this.#handoffNames = new Set(this.#handoffs.keys());
     // The workspace's tools come with the factory that made it (virtualWorkspace, sandboxWorkspace); for a
     // Workspace of your own the first run loads them (#older).
-    this.#workspaceAdded = !!options.workspace && hasWorkspaceKit();
-    const workspace = this.#workspaceAdded
-      ? workspaceKit().tools(options.workspace!, { language: options.language, policy: options.workspacePolicy })
+    const kit = options.workspace && workspaceKit();
+    this.#workspaceAdded = !!kit;
+    const workspace = kit
+      ? kit.tools(options.workspace!, { language: options.language, policy: options.workspacePolicy })
       : [];
     this.tools = new ToolRegistry([
       ...(options.tools ?? []),
@@ -128,9 +129,7 @@ export class Agent<T = unknown> {
     if (typeof choice === 'object') return choice;
     if (choice === 'code') {
       if (this.#codeAct) return this.#codeAct;
-      throw new ConfigError({
-        message: `protocol: 'code' is loaded on the agent's first run; to have it at once, ${featureFix('code')}.`,
-      });
+      throw new ConfigError({ message: `protocol: 'code' loads on the first run; before it, ${featureFix('code')}.` });
     }
     return coreProtocol(choice === 'auto' ? (this.options.model.capabilities.nativeTools ? 'native' : 'json') : choice);
   }
@@ -209,10 +208,10 @@ export class Agent<T = unknown> {
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
     const { skills, warnings } = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
     // Skills made by hand (not by loadSkills): the catalogue and skill tools are loaded here.
-    if (skills.length && !hasSkillKit()) {
-      provideSkillKit((await loadOlderFeature('skills', 'new Agent({ skills }) with skills made by hand')).SKILL_KIT);
+    if (skills.length && !skillKit()) {
+      provideSkillKit((await loadOlderFeature('skills', 'Skills made by hand')).SKILL_KIT);
     }
-    const catalog = skills.length ? skillKit().catalog(skills, this.options.skillCatalogTokens) : undefined;
+    const catalog = skills.length ? skillKit()!.catalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
     const budget = options.budget ?? this.options.budget;
@@ -338,7 +337,7 @@ export class Agent<T = unknown> {
     const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
     const { workspace } = this.options;
     const instructions = workspace
-      ? [this.options.instructions, workspaceKit().prompt(workspace, language)].filter(Boolean).join('\n\n')
+      ? [this.options.instructions, workspaceKit()!.prompt(workspace, language)].filter(Boolean).join('\n\n')
       : this.options.instructions;
     return {
       instructions,
@@ -371,13 +370,13 @@ export class Agent<T = unknown> {
     const count = this.tools.specs().length;
     if (isRouter(routing)) return count > (routing.options.minTools ?? 20) ? { router: routing } : {};
     if (count <= (routing?.minTools ?? 20)) return {};
-    const what = routing ? 'toolRouting: { ... } (an options object)' : `Routing ${count} tools`;
+    const what = routing ? 'toolRouting: { ... }' : 'Routing';
     this.#routerCache ??= loadOlderFeature('router', what).then((m) => m.createToolRouter(routing));
     if (routing) return { router: await this.#routerCache };
     try {
       return { router: await this.#routerCache };
     } catch {
-      const message = `This agent has ${count} tools and every step sees them all: tool routing is not in this bundle. To route them, ${featureFix('router')}; toolRouting: false silences this.`;
+      const message = `${count} tools, not routed: routing is not in this bundle. ${featureFix('router')}, or toolRouting: false.`;
       return { warning: { code: 'tool_routing', message } };
     }
   }
@@ -402,13 +401,11 @@ export class Agent<T = unknown> {
       this.#codeAct = codeProtocol;
     }
     if (workspace && !this.#workspaceAdded) {
-      if (!hasWorkspaceKit()) {
-        provideWorkspaceKit(
-          (await loadOlderFeature('workspace', 'new Agent({ workspace }) with a Workspace of your own')).AGENT_KIT,
-        );
+      if (!workspaceKit()) {
+        provideWorkspaceKit((await loadOlderFeature('workspace', 'A Workspace of your own')).AGENT_KIT);
       }
       const options = { language: this.options.language, policy: this.options.workspacePolicy };
-      for (const tool of workspaceKit().tools(workspace, options)) this.tools.register(tool);
+      for (const tool of workspaceKit()!.tools(workspace, options)) this.tools.register(tool);
       this.#workspaceAdded = true;
     }
   }

@@ -13,7 +13,6 @@ export {
 } from './resolve-skills.js';
 export type { Skill } from './skill.js';
 export {
-  hasSkillKit,
   LOAD_SKILL,
   provideSkillKit,
   type SkillKit,

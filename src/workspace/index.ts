@@ -19,7 +19,7 @@ export {
   type WorkspaceLimits,
   type WorkspaceStat,
 } from './workspace.js';
-export { hasWorkspaceKit, provideWorkspaceKit, type WorkspaceKit, workspaceKit } from './workspace-kit.js';
+export { provideWorkspaceKit, type WorkspaceKit, workspaceKit } from './workspace-kit.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
 export { workspacePrompt } from './workspace-prompt.js';
 export { workspaceSkills } from './workspace-skills.js';

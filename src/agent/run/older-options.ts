@@ -16,19 +16,19 @@ import type { AgentProtocol } from './agent-options.js';
 const FEATURES = {
   code: {
     specifier: '../../code/code-act.js',
-    fix: "import { codeAct } from 'thinkflow/code' and pass protocol: codeAct()",
+    fix: "pass protocol: codeAct() from 'thinkflow/code'",
   },
   router: {
     specifier: '../routing/tool-router.js',
-    fix: "import { createToolRouter } from 'thinkflow/tools' and pass toolRouting: createToolRouter({ topK: 8 })",
+    fix: "pass toolRouting: createToolRouter() from 'thinkflow/tools'",
   },
   workspace: {
     specifier: '../../workspace/agent-kit.js',
-    fix: "make the workspace with virtualWorkspace() or sandboxWorkspace(), or pass tools: workspaceTools(ws) and instructions: workspacePrompt(ws) from 'thinkflow/workspace'",
+    fix: "make it with virtualWorkspace() or sandboxWorkspace(), or pass tools: workspaceTools(ws) from 'thinkflow/workspace'",
   },
   skills: {
     specifier: '../../skills/skill-tools.js',
-    fix: "load the skills with loadSkills() from 'thinkflow/skills'",
+    fix: "load them with loadSkills() from 'thinkflow/skills'",
   },
 } as const;
 
@@ -65,7 +65,7 @@ export async function loadOlderFeature<F extends OlderFeature>(feature: F, what:
     return (await importModule(FEATURES[feature].specifier)) as FeatureModules[F];
   } catch (cause) {
     throw new ConfigError({
-      message: `${what} needs a module this bundle does not have: ${FEATURES[feature].fix}.`,
+      message: `${what} is not in this bundle: ${FEATURES[feature].fix}.`,
       cause,
     });
   }
