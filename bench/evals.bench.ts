@@ -3,9 +3,11 @@
  * - deterministic scorers: scored items per second, each scorer alone and all nine together (target ≥ 20,000/s);
  * - runExperiment's overhead per case against plain agent.run on the same agent (target ≤ 1.2×), with the
  *   in-memory store and with SQLite;
- * - a rescore of 50,000 runs stored in the server's SQLite run store.
+ * - a rescore of 50,000 runs stored in the server's SQLite run store;
+ * - online scoring in the server: p50/p99 of `POST /v1/agents/:name/runs?wait=true` with scoring on
+ *   (every run, four scorers, scores stored beside the runs) against off (target p99 ≤ 1.1×).
  *
- * Run: node --expose-gc --import tsx bench/evals.bench.ts
+ * Run: node --expose-gc --import tsx bench/evals.bench.ts (EVALS_BENCH=online for the server part alone)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +34,7 @@ import {
   trajectory,
 } from '../src/eval/index.js';
 import { scriptedModel } from '../src/llm/index.js';
-import { SqliteRunStore } from '../src/server/index.js';
+import { createApp, createLocalRuns, SqliteEvalStore, SqliteRunStore, scoreRuns } from '../src/server/index.js';
 import { defineTool } from '../src/tools/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'thinkflow-bench-evals-'));
@@ -187,10 +189,103 @@ async function rescoreStored(): Promise<void> {
   await store.close();
 }
 
-console.log('deterministic scorers (20,000 items):');
-await scorerThroughput();
-console.log('runExperiment overhead per case (1,000 cases, 2-step agent, instant scripted model, concurrency 1):');
-await experimentOverhead();
-console.log('rescore of stored runs:');
-await rescoreStored();
+/** Latencies of `n` run requests through the app, `clients` at a time, added to `into`. */
+async function runLatencies(app: ReturnType<typeof createApp>, n: number, clients: number, into: number[]) {
+  let next = 0;
+  const client = async () => {
+    while (next++ < n) {
+      const t0 = performance.now();
+      const response = await app.fetch(
+        new Request('http://localhost/v1/agents/helper/runs?wait=true', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"input":"What is the weather in Paris?"}',
+        }),
+      );
+      await response.text();
+      into.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+}
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)];
+
+async function onlineScoringOverhead(): Promise<void> {
+  const weather = defineTool({
+    name: 'get_weather',
+    description: 'Weather for a city.',
+    input: z.object({ city: z.string(), unit: z.string() }),
+    run: () => 'sunny',
+  });
+  const helper = () =>
+    new Agent({
+      model: scriptedModel([
+        { text: '', toolCalls: [{ id: 'a', name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' }] },
+        '{"city":"Paris","temp":21}',
+      ]),
+      tools: [weather],
+    });
+  const scorers = [
+    noError(),
+    contains('Paris'),
+    budget({ maxSteps: 5, maxLatencyMs: 1000 }),
+    toolCalls([{ get_weather: { city: ['Paris'], unit: ['celsius', ''] } }]),
+  ];
+  // Both servers live at once, measured in alternating batches, so the machine's noise (other processes,
+  // GC, WAL checkpoints) falls on both alike.
+  const open = (name: string, scoring: boolean) => {
+    const path = join(dir, `online-${name}.db`);
+    const store = new SqliteRunStore({ path });
+    const evals = new SqliteEvalStore({ path });
+    const local = createLocalRuns({ agents: { helper }, store });
+    const runs = scoring
+      ? scoreRuns(local, { scoring: { agents: { helper: { scorers } } }, evals, onError: console.error })
+      : local;
+    return { app: createApp({ runs, evals }), runs, evals, store };
+  };
+  const off = open('off', false);
+  const on = open('on', true);
+  await runLatencies(off.app, 200, 4, []); // warm-up
+  await runLatencies(on.app, 200, 4, []);
+  const rounds: { off: { p50: number; p99: number }; on: { p50: number; p99: number } }[] = [];
+  for (let round = 0; round < 3; round++) {
+    const pools = { off: [] as number[], on: [] as number[] };
+    for (let batch = 0; batch < 20; batch++) {
+      const order = batch % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+      for (const which of order) await runLatencies(which === 'off' ? off.app : on.app, 100, 4, pools[which]);
+    }
+    const stats = (xs: number[]) => ({ p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) });
+    rounds.push({ off: stats(pools.off), on: stats(pools.on) });
+  }
+  for (const server of [off, on]) {
+    await server.runs.close({ timeoutMs: 10_000 });
+    await server.evals.close();
+    await server.store.close();
+  }
+  const ms = (x: number) => `${x.toFixed(2)} ms`;
+  for (const [i, { off, on }] of rounds.entries()) {
+    console.log(
+      `  round ${i + 1}: off p50 ${ms(off.p50)} p99 ${ms(off.p99)} · on p50 ${ms(on.p50)} p99 ${ms(on.p99)} · p99 on/off ${(on.p99 / off.p99).toFixed(2)}×`,
+    );
+  }
+  const ratios = rounds.map(({ off, on }) => on.p99 / off.p99);
+  console.log(
+    `  p99 on/off ratio over ${rounds.length} rounds: ${Math.min(...ratios).toFixed(2)}×..${Math.max(...ratios).toFixed(2)}× (target ≤ 1.1×)`,
+  );
+}
+
+// `EVALS_BENCH=online` runs the online-scoring part alone.
+if (process.env.EVALS_BENCH !== 'online') {
+  console.log('deterministic scorers (20,000 items):');
+  await scorerThroughput();
+  console.log('runExperiment overhead per case (1,000 cases, 2-step agent, instant scripted model, concurrency 1):');
+  await experimentOverhead();
+  console.log('rescore of stored runs:');
+  await rescoreStored();
+}
+console.log(
+  'online scoring in the server (2,000 runs per round and server, 4 clients, batches of 100 alternating; every run scored by 4 scorers):',
+);
+await onlineScoringOverhead();
 rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,9 @@
 /**
  * Workspace costs, each printed as a range over rounds (the machine is shared; read ranges, not points):
  * per-command overhead of `echo` on the virtual backend (target ≤ 1 ms) and under bubblewrap (≤ 30 ms),
- * and a snapshot of a 1,000-file, 50 MB workspace after one change (≤ 50 ms) on both backends.
+ * and a snapshot of a 1,000-file, 50 MB workspace after one change (≤ 50 ms) on both backends; then what
+ * the tools add per changing call on that workspace (`recordChange`: a diff walk, and when something
+ * changed a snapshot, a line diff and, virtual, the changed files for the log), after one change and after none.
  *
  *   npx tsx bench/workspace.bench.ts
  */
@@ -10,6 +12,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxWorkspace, virtualWorkspace, type Workspace } from '../src/workspace/index.js';
+import { ensureBase, recordChange } from '../src/workspace/workspace-journal.js';
 
 const ROUNDS = 5;
 const FILES = 1000;
@@ -47,6 +50,24 @@ async function snapshotAfterOneChange(ws: Workspace): Promise<number[]> {
   return rounds;
 }
 
+/** Milliseconds `recordChange` adds to a call on the 1,000-file workspace: after one change, and after none. */
+async function perCall(ws: Workspace): Promise<{ changed: number[]; unchanged: number[] }> {
+  const ctx = { runId: 'bench', callId: 'c', tool: 'bash' };
+  await ensureBase(ws, ctx);
+  const changed: number[] = [];
+  const unchanged: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    await ws.writeFile(`数据/1/文件${100 + r}.txt`, `changed again ${r}\n`);
+    let start = performance.now();
+    await recordChange(ws, ctx);
+    changed.push(performance.now() - start);
+    start = performance.now();
+    await recordChange(ws, ctx);
+    unchanged.push(performance.now() - start);
+  }
+  return { changed, unchanged };
+}
+
 const base = mkdtempSync(join(tmpdir(), 'thinkflow-ws-bench-'));
 chmodSync(base, 0o755);
 try {
@@ -55,6 +76,9 @@ try {
   console.log(
     `virtual  snapshot, 1,000 files/50 MB: ${range(await snapshotAfterOneChange(virtual))}   (target ≤ 50 ms)`,
   );
+  const virtualCall = await perCall(virtual);
+  console.log(`virtual  per call, one file changed: ${range(virtualCall.changed)}`);
+  console.log(`virtual  per call, nothing changed:  ${range(virtualCall.unchanged)}`);
   // The floor on this machine: a plain process, no sandbox (a loaded machine shows here first).
   const plain: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -68,6 +92,9 @@ try {
   console.log(
     `sandbox  snapshot, 1,000 files/50 MB: ${range(await snapshotAfterOneChange(sandbox))}   (target ≤ 50 ms)`,
   );
+  const sandboxCall = await perCall(sandbox);
+  console.log(`sandbox  per call, one file changed: ${range(sandboxCall.changed)}`);
+  console.log(`sandbox  per call, nothing changed:  ${range(sandboxCall.unchanged)}`);
 } finally {
   rmSync(base, { recursive: true, force: true });
 }

@@ -173,7 +173,7 @@ describe('architecture', () => {
     const FLOORS: string[][] = [
       ['health', 'http'],
       ['security', 'records', 'listen'],
-      ['caller', 'stores', 'schedules'],
+      ['caller', 'stores', 'schedules', 'workspaces'],
       ['runs'],
       ['workflows'],
       ['queue', 'routes', 'mcp'],

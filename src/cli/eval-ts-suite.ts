@@ -4,6 +4,7 @@ import { ConfigError } from '../core/index.js';
 import {
   type DataRow,
   type ExperimentStore,
+  fetchDataset,
   formatExperiment,
   loadDataset,
   loadExperiment,
@@ -17,7 +18,10 @@ import { writeExperimentReports } from './eval-outputs.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { createProgressBar } from './progress-bar.js';
 
-/** What a `suite.ts` exports (default): one experiment, or a list. `data` may be a dataset path, beside the suite. */
+/**
+ * What a `suite.ts` exports (default): one experiment, or a list. `data` may be a dataset path, beside the
+ * suite, or the URL of a server's dataset (`http://…/v1/datasets/:id`, read with `fetchDataset`).
+ */
 export type EvalDefinition = Omit<RunExperimentOptions, 'data' | 'store'> & { data: readonly DataRow[] | string };
 
 /**
@@ -67,9 +71,13 @@ export async function evalTsSuite(file: string, flags: EvalFlags, io: EvalIo, st
   let code: number = EXIT_CODES.done;
   for (const definition of definitions) {
     const data =
-      typeof definition.data === 'string'
-        ? loadDataset(isAbsolute(definition.data) ? definition.data : resolve(dirname(resolve(file)), definition.data))
-        : definition.data;
+      typeof definition.data !== 'string'
+        ? definition.data
+        : /^https?:\/\//.test(definition.data)
+          ? await fetchDataset(definition.data)
+          : loadDataset(
+              isAbsolute(definition.data) ? definition.data : resolve(dirname(resolve(file)), definition.data),
+            );
     const trials = flags.repeat ? Number(flags.repeat) : definition.trials;
     const bar = createProgressBar({
       sink: { write: io.stderr, tty: io.stderrIsTTY === true },

@@ -126,6 +126,43 @@ export type AgentEvent =
   | E<'approval_response', { step: number; callId: string; approved: boolean; answer?: string }>
   | E<'reflection', { step: number; text: string }>
   | E<'handoff', { step: number; from?: string; to: string; reason?: string }>
+  // Events of a workspace (`thinkflow/workspace`): the files a call changed, each command, the plan.
+  /**
+   * A workspace tool's call changed files (or a rewind put them back): `snapshot` holds the files after it,
+   * `from` the snapshot they changed from, `files` what changed and `diff` a short text diff. A virtual
+   * workspace's `payload` carries the changed files themselves, so a new process can rebuild them from
+   * the log. `base` marks the files before the run's first change; `rewound` a rewind to that step.
+   */
+  | E<
+      'workspace_change',
+      {
+        callId?: string;
+        tool?: string;
+        workspace: 'virtual' | 'sandbox';
+        snapshot: string;
+        from?: string;
+        files: { added: string[]; modified: string[]; removed: string[] };
+        diff: string;
+        payload?: WorkspacePayload;
+        base?: true;
+        rewound?: { step: number };
+      }
+    >
+  /** A workspace `bash` command ended: its exit code and output (cut at the workspace's limit). */
+  | E<
+      'command_end',
+      {
+        callId: string;
+        command: string;
+        exitCode: number;
+        stdout: string;
+        stderr: string;
+        ms: number;
+        limit?: string;
+      }
+    >
+  /** The `todos` tool's plan, whole, as the model last wrote it. */
+  | E<'todos_update', { callId: string; todos: { content: string; status: 'pending' | 'in_progress' | 'done' }[] }>
   // Events of workflows: their runs carry a workflow run id, the agents inside nest under it.
   | E<'workflow_start', { workflow: string; input: unknown; definitionHash: string; resumed?: boolean }>
   | E<
@@ -146,6 +183,16 @@ export type AgentEvent =
     >;
 
 export type AgentEventType = AgentEvent['type'];
+
+/**
+ * The files one change of a virtual workspace wrote (text, or base64 for the paths in `binary`) and
+ * removed, relative to the snapshot it changed from.
+ */
+export interface WorkspacePayload {
+  write: Record<string, string>;
+  binary?: string[];
+  remove: string[];
+}
 
 /** Narrow an event union member by its `type`. */
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -1,4 +1,4 @@
-export type { AgentEvent, AgentEventType, EventBase, EventOf } from './agent-event.js';
+export type { AgentEvent, AgentEventType, EventBase, EventOf, WorkspacePayload } from './agent-event.js';
 export { analyzeText, hasCjk, isCjkToken, queryTerms, textTokens } from './analyze-text.js';
 export { expressionIn, normalizeExpression } from './arithmetic-input.js';
 export { concatBytes } from './concat-bytes.js';

@@ -1,5 +1,12 @@
 /**
- * `thinkflow/otel`: agent events as OpenTelemetry spans. Needs the optional peer `@opentelemetry/api`
+ * `thinkflow/otel`: agent events as OpenTelemetry spans, and online scores (`otelScoreExporter`). Needs the optional peer `@opentelemetry/api`
  * (the one your tracer provider uses).
  */
-export { eventsToSpans, type OtelExporter, type OtelExporterOptions, otelExporter } from '../trace/index.js';
+export {
+  eventsToSpans,
+  type OtelExporter,
+  type OtelExporterOptions,
+  otelExporter,
+  otelScoreExporter,
+  type ScoresToExport,
+} from '../trace/index.js';

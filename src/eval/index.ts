@@ -23,6 +23,10 @@ export type {
 } from './experiment/experiment-types.js';
 export { memoryExperimentStore } from './experiment/memory-experiment-store.js';
 export {
+  PostgresExperimentStore,
+  type PostgresExperimentStoreOptions,
+} from './experiment/postgres-experiment-store.js';
+export {
   type DataRow,
   type ExperimentProgress,
   type RunExperimentOptions,
@@ -40,6 +44,7 @@ export {
   signTest,
 } from './experiment/stats.js';
 export { summarizeTrials } from './experiment/summarize-experiment.js';
+export { type FetchDatasetOptions, fetchDataset } from './fetch-dataset.js';
 export { type FormatEvalTableOptions, formatEvalTable } from './format-eval-table.js';
 export { DatasetRow, type EvalItem, loadDataset, parseDataset } from './load-dataset.js';
 export { renderEvalHtml } from './render-eval-html.js';

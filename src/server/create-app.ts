@@ -29,14 +29,16 @@ import {
   limitBody,
   runFailed,
 } from './http/index.js';
-import type { AgentEntry, RunService, RunStore } from './records/index.js';
+import type { AgentEntry, EvalStore, RunService, RunStore } from './records/index.js';
 import {
+  datasetRoutes,
   type HookConfig,
   hookRoutes,
   listRunsRoute,
   REPLAY_BODY_TYPES,
   replayRoute,
   runResourceRoutes,
+  runScoresRoute,
   sessionRoutes,
   startRunRoute,
   workflowRoutes,
@@ -64,6 +66,8 @@ export type CreateAppOptions = {
   sessions?: SessionStore;
   /** The config's workflows, served at /v1/workflows/:name/runs (see docs/workflows.md#service). */
   workflows?: WorkflowRuns;
+  /** Where online scores and datasets are kept: serves `/v1/runs/:id/scores` and `/v1/datasets` (absent without one). */
+  evals?: EvalStore;
   /** Serve the studio page at /studio (and GET /v1/agents). Default false. */
   studio?: boolean;
   /** Called with each error a handler threw (the client gets a 500 without its details). Default: stderr, redacted. */
@@ -165,6 +169,10 @@ function mountRoutes(
   startRunRoute(app, runs);
   // /v1/runs/:id and its sub-routes, once for agent and workflow runs.
   runResourceRoutes(app, runs, options.workflows);
+  if (options.evals) {
+    runScoresRoute(app, runs, options.evals);
+    datasetRoutes(app, runs, options.evals);
+  }
   if (options.studio) studioRoutes(app, runs);
   const replayable = options.replayAgents ?? options.agents;
   if (replayable) replayRoute(app, replayable);

@@ -52,14 +52,21 @@ export type {
 export { createQueueRuns, createRunWorker, createWorkflowWorker, queueStepDispatch } from './queue/index.js';
 export type {
   AgentEntry,
+  AgentRunContext,
   Answer,
   AnswerResult,
+  ChangeResult,
+  DatasetInfo,
+  DatasetRow,
+  DatasetVersion,
+  EvalStore,
   ForkRequest,
   ForkResult,
   ForkStart,
   IdempotencyClaim,
   IdempotencyRequest,
   RecoverableRun,
+  RewindResult,
   RunQueueStore,
   RunService,
   RunStore,
@@ -70,6 +77,8 @@ export type {
 export {
   CallerOptions,
   ClientTool,
+  DatasetChange,
+  DatasetRowData,
   isFinished,
   PendingQuestion,
   type PruneRequest,
@@ -79,6 +88,7 @@ export {
   type RunPatch,
   type RunQuery,
   RunRecord,
+  RunScore,
   RunSource,
   RunStoreStats,
   RunSummary,
@@ -86,7 +96,16 @@ export {
   type StoredEvent,
 } from './records/index.js';
 export type { HookConfig } from './routes/index.js';
-export { ApprovalBody, ForkRunBody, ListRunsQuery, StartRunBody } from './routes/index.js';
+export {
+  AddToDatasetBody,
+  ApprovalBody,
+  CreateDatasetBody,
+  DatasetRowsBody,
+  ForkRunBody,
+  ListRunsQuery,
+  RewindRunBody,
+  StartRunBody,
+} from './routes/index.js';
 export {
   createLocalRuns,
   DEFAULT_RETENTION_DAYS,
@@ -101,6 +120,14 @@ export {
   retentionRequest,
   startRetention,
 } from './runs/index.js';
+export {
+  type AgentScoring,
+  type OnlineScoringConfig,
+  type ScoredRun,
+  type ScoredRuns,
+  type ScoreRunsContext,
+  scoreRuns,
+} from './runs/node.js';
 export {
   type Cron,
   type CronResult,
@@ -120,9 +147,23 @@ export {
   type SecurityOptions,
   securityMiddleware,
 } from './security/index.js';
-export { apiTokens, openStore, type RunningServer, type ServeOptions, serve, serverSessionsFile } from './serve.js';
-export { memoryRunStore, PostgresRunStore, type PostgresRunStoreOptions } from './stores/index.js';
-export { SqliteRunStore } from './stores/node.js';
+export {
+  apiTokens,
+  openEvalStore,
+  openStore,
+  type RunningServer,
+  type ServeOptions,
+  serve,
+  serverSessionsFile,
+} from './serve.js';
+export {
+  memoryRunStore,
+  PostgresEvalStore,
+  type PostgresEvalStoreOptions,
+  PostgresRunStore,
+  type PostgresRunStoreOptions,
+} from './stores/index.js';
+export { SqliteEvalStore, SqliteRunStore } from './stores/node.js';
 export {
   type WorkflowRuns,
   type WorkflowRunsOptions,
@@ -131,3 +172,4 @@ export {
   type WorkflowStartResult,
   workflowRuns,
 } from './workflows/index.js';
+export { WorkspaceSpec, withRunWorkspace } from './workspaces/index.js';

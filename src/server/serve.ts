@@ -2,18 +2,20 @@ import { join } from 'node:path';
 import { plural, redactText } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 import { SqliteSessionStore } from '../memory/node.js';
+import { globalOtelScoreExporter } from '../trace/index.js';
 import { type ApiToken, authRequired, checkTokenEntries } from './caller/index.js';
 import type { StoreConfig, ThinkflowConfig } from './config/index.js';
 import { createApp, type ThinkflowApp } from './create-app.js';
 import { createLogThrottle, isDependencyUnavailable } from './health/index.js';
 import { listenHttp } from './listen/index.js';
 import { createQueueRuns, queueStepDispatch } from './queue/index.js';
-import type { RunService, RunStore } from './records/index.js';
+import type { EvalStore, RunService, RunStore } from './records/index.js';
 import { createLocalRuns, type Retention, startRetention } from './runs/index.js';
+import { type ScoredRun, scoreRuns } from './runs/node.js';
 import { startSchedules } from './schedules/index.js';
 import { boundHosts, envApiTokens } from './security/index.js';
-import { PostgresRunStore } from './stores/index.js';
-import { SqliteRunStore } from './stores/node.js';
+import { PostgresEvalStore, PostgresRunStore } from './stores/index.js';
+import { SqliteEvalStore, SqliteRunStore } from './stores/node.js';
 import { openWorkflowRuns, type WorkflowRuns } from './workflows/index.js';
 
 export interface ServeOptions {
@@ -54,6 +56,8 @@ export interface RunningServer {
   app: ThinkflowApp;
   runs: RunService;
   store: RunStore;
+  /** Where online scores and datasets are kept, beside the runs. */
+  evals: EvalStore;
   /** The background pruner of expired runs. */
   retention: Retention;
   close(): Promise<void>;
@@ -91,6 +95,38 @@ export async function openStore(
   return store;
 }
 
+/**
+ * Opens the store of scores and datasets beside the runs: the same PostgreSQL schema, or the same SQLite
+ * file (`evals.db` in the data dir when the config passes a store object of its own).
+ */
+export async function openEvalStore(
+  options: Pick<ServeOptions, 'pg' | 'pgSchema' | 'dataDir'>,
+  config: StoreConfig | undefined,
+): Promise<EvalStore> {
+  const dataDir = options.dataDir ?? thinkflowHome();
+  const evals = options.pg
+    ? new PostgresEvalStore({ connectionString: options.pg, schema: options.pgSchema })
+    : config && 'type' in config && config.type === 'postgres'
+      ? new PostgresEvalStore(config)
+      : new SqliteEvalStore({
+          path:
+            !config || ('type' in config && config.type === 'sqlite')
+              ? (config?.path ?? join(dataDir, 'runs.db'))
+              : join(dataDir, 'evals.db'),
+        });
+  await evals.init();
+  return evals;
+}
+
+/** The run store, then the eval store beside it: the run store makes a new SQLite file with its own page settings. */
+async function openStores(
+  options: Pick<ServeOptions, 'pg' | 'pgSchema' | 'dataDir'>,
+  config: StoreConfig | undefined,
+): Promise<{ store: RunStore; evals: EvalStore }> {
+  const store = await openStore(options, config);
+  return { store, evals: await openEvalStore(options, config) };
+}
+
 const OPEN_API_NOTICE =
   'thinkflow serve: no API tokens configured (auth.tokens, THINKFLOW_API_TOKENS or --token): the API is open to any local process (web pages are refused: docs/server.md#threat-model).';
 
@@ -108,8 +144,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // A token no client can send is refused before anything opens.
   const tokens = checkTokenEntries([...apiTokens(config), ...(options.tokens ?? [])]);
   const hostname = options.hostname ?? '127.0.0.1';
-  const store = await openStore(options, config.store);
-  const runs = openRuns(options, store, logs);
+  const { store, evals } = await openStores(options, config.store);
+  const runs = scoredRuns(openRuns(options, store, logs), evals, options);
   const sessions = config.sessions ?? new SqliteSessionStore({ file: serverSessionsFile(options.dataDir) });
   const auth = { ...config.auth, tokens };
   if (!authRequired(auth)) log(OPEN_API_NOTICE);
@@ -130,6 +166,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     hooks: config.hooks,
     studio: config.studio,
     sessions,
+    evals,
     replayAgents: config.agents ?? {},
     onError: (e) => logs.logError('thinkflow serve: a request failed: ', e),
     log,
@@ -144,7 +181,6 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     onError: (e) => log(`thinkflow serve: pruning expired runs failed: ${String(e)}`),
   });
   const stopSchedules = startSchedules(config.schedules ?? [], runs, { onError: (e) => log(`schedule: ${String(e)}`) });
-
   const { server, port } = await listenHttp({
     fetch: app.fetch,
     port: options.port ?? 8787,
@@ -160,6 +196,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     app,
     runs,
     store,
+    evals,
     retention,
     close() {
       closing ??= (async () => {
@@ -172,7 +209,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         await retention.stop();
         await workflows?.close({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 });
         await steps?.close();
-        await store.close();
+        await Promise.all([store.close(), evals.close()]);
         await sessions.close?.();
         logs.throttled.close();
       })();
@@ -223,6 +260,26 @@ function openRuns(options: ServeOptions, store: RunStore, { log, logError }: Ser
     onError: (e) => logError('thinkflow serve: ', e),
     onRecovered: (n) =>
       log(`thinkflow serve: re-enqueued ${plural(n, 'run')} that had no job (PostgreSQL holds them).`),
+  });
+}
+
+/** The run service, scoring a sample of finished runs in the background when the config has `scoring`. */
+function scoredRuns(runs: RunService, evals: EvalStore, options: ServeOptions): RunService {
+  const { scoring } = options.config;
+  if (!scoring || Object.keys(scoring.agents).length === 0) return runs;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const otel = scoring.otel ? globalOtelScoreExporter() : undefined;
+  const onScores =
+    otel && scoring.onScores
+      ? (scored: ScoredRun) => {
+          otel(scored);
+          scoring.onScores?.(scored);
+        }
+      : (otel ?? scoring.onScores);
+  return scoreRuns(runs, {
+    scoring: { ...scoring, onScores },
+    evals,
+    onError: (e) => log(redactText(`thinkflow serve: online scoring: ${e instanceof Error ? e.message : String(e)}`)),
   });
 }
 

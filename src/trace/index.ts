@@ -7,6 +7,7 @@ export { parseTrace, readTrace, TraceLine } from './trace-line.js';
 export { createTraceWriter, type TraceWriter } from './trace-writer.js';
 export { escapeHtml } from './view/html-assets.js';
 export { eventsToSpans, type OtelExporter, type OtelExporterOptions, otelExporter } from './view/otel-exporter.js';
+export { globalOtelScoreExporter, otelScoreExporter, type ScoresToExport } from './view/otel-scores.js';
 export { type RenderHtmlOptions, renderHtml } from './view/render-html.js';
 export { type RenderTimelineOptions, renderTimeline } from './view/render-timeline.js';
 export {

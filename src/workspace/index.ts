@@ -1,3 +1,4 @@
+export type { WorkspacePayload } from '../core/index.js';
 export { type CommandPolicy, decideCommand, matches, type PolicyDecision } from './command-policy.js';
 export { cutMarker, cutText, outputCollector } from './cut-output.js';
 export { globPattern } from './glob-pattern.js';
@@ -19,6 +20,21 @@ export {
   type WorkspaceLimits,
   type WorkspaceStat,
 } from './workspace.js';
+export {
+  changeChain,
+  finishedCalls,
+  restorePoint,
+  restoreWorkspace,
+  rewindWorkspace,
+  type WorkspaceHistory,
+} from './workspace-history.js';
+export {
+  applyPayload,
+  currentSnapshot,
+  lineDiff,
+  markRestored,
+  type WorkspaceChangeEvent,
+} from './workspace-journal.js';
 export { provideWorkspaceKit, type WorkspaceKit, workspaceKit } from './workspace-kit.js';
 export { relativePath, WorkspacePathError } from './workspace-path.js';
 export { workspacePrompt } from './workspace-prompt.js';

@@ -1,5 +1,5 @@
 import { nodeBuiltin } from '../core/index.js';
-import type { WorkspaceDiff } from './workspace.js';
+import type { SnapshotStore, WorkspaceDiff } from './workspace.js';
 
 const FEATURE = 'The sandbox workspace';
 const fs = () => nodeBuiltin('node:fs', FEATURE);
@@ -12,11 +12,7 @@ type Entry =
 type Manifest = Record<string, Entry>;
 
 /** The snapshots of a sandbox's folder, kept as folders of files under `store`. */
-export interface SandboxSnapshots {
-  take(): Promise<string>;
-  restore(id: string): Promise<void>;
-  diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
-}
+export type SandboxSnapshots = SnapshotStore;
 
 /**
  * Snapshots as copies that never share an inode with the live folder: a command in the sandbox can write
@@ -57,6 +53,10 @@ export function sandboxSnapshots(root: string, store: string, owner?: { uid: num
       const fromDir = `${store}/${fromId}/files`;
       if (toId !== undefined) return diffManifests(from, fromDir, manifestOf(toId), `${store}/${toId}/files`);
       return diffManifests(from, fromDir, readManifest(root), root);
+    },
+    async file(id, path) {
+      const entry = manifestOf(id)[path];
+      return entry?.type === 'file' ? new Uint8Array(readFileSync(`${store}/${id}/files/${path}`)) : undefined;
     },
   };
 }
@@ -138,6 +138,8 @@ function sameEntry(a: Entry, aPath: string, b: Entry, bPath: string): boolean {
     return a.type === 'symlink' && b.type === 'symlink' && a.target === b.target;
   }
   if (a.type !== 'file' || b.type !== 'file' || a.size !== b.size) return false;
+  // The live file a snapshot copied, unchanged since (same inode, size and ctime): no need to read it.
+  if (a.live === b.live) return true;
   const { statSync, readFileSync } = fs();
   const [sa, sb] = [statSync(aPath), statSync(bPath)];
   if (sa.ino === sb.ino && sa.dev === sb.dev) return true;

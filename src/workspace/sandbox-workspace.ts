@@ -92,6 +92,7 @@ export async function sandboxWorkspace(options: SandboxWorkspaceOptions): Promis
     snapshot: () => snapshots.take(),
     restore: (id) => snapshots.restore(id),
     diff: (from, to) => snapshots.diff(from, to),
+    snapshotFile: (id, p) => snapshots.file(id, relativePath(p)),
     dispose: async () => proxy?.close(),
   };
 }

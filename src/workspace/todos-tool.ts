@@ -12,7 +12,8 @@ export type TodoItem = z.infer<typeof Todo>;
 
 /**
  * `todos`: the model's plan for a task, rewritten whole on each call (mark one item `in_progress`, then
- * `done`). `onChange` sees each new list (to show it to the user); the tool returns the list as text.
+ * `done`). Each new list is a `todos_update` event in the run's stream, and `onChange` sees it too; the tool returns
+ * the list as text.
  */
 export function todosTool(options: { language?: ToolLanguage; onChange?: (todos: TodoItem[]) => void } = {}): AnyTool {
   const zh = options.language === 'zh';
@@ -22,7 +23,8 @@ export function todosTool(options: { language?: ToolLanguage; onChange?: (todos:
       ? '记录并更新任务计划：每次传入完整列表；同一时间只有一项为 in_progress，完成后标为 done。'
       : 'Write and update the plan for the task: pass the whole list each time; keep one item in_progress at a time and mark items done as you finish them.',
     input: z.object({ todos: z.array(Todo).describe(zh ? '完整的计划列表。' : 'The whole plan.') }),
-    run: ({ todos }) => {
+    run: ({ todos }, ctx) => {
+      ctx.parent?.emit({ type: 'todos_update', runId: ctx.runId, ts: Date.now(), callId: ctx.callId, todos });
       options.onChange?.(todos);
       const mark = { pending: '[ ]', in_progress: '[~]', done: '[x]' } as const;
       return (

@@ -1,5 +1,5 @@
 import type { InMemoryFs } from 'just-bash';
-import type { WorkspaceDiff } from './workspace.js';
+import type { SnapshotStore, WorkspaceDiff } from './workspace.js';
 
 /** One path of a snapshot: a folder, a link's target, or a file's bytes (shared with the live file). */
 type Entry =
@@ -9,10 +9,7 @@ type Entry =
 type Tree = Map<string, Entry>;
 
 /** The snapshots of a virtual workspace, and the walk of its files that they and `glob` share. */
-export interface VirtualSnapshots {
-  take(): Promise<string>;
-  restore(id: string): Promise<void>;
-  diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
+export interface VirtualSnapshots extends SnapshotStore {
   /** The relative paths of the files now, sorted. */
   files(): Promise<string[]>;
   clear(): void;
@@ -54,6 +51,10 @@ export function virtualSnapshots(fs: InMemoryFs, root: string): VirtualSnapshots
     },
     async diff(fromId, toId) {
       return diffTrees(get(fromId), toId === undefined ? await read() : get(toId));
+    },
+    async file(id, path) {
+      const entry = get(id).get(path);
+      return entry?.type === 'file' ? entry.bytes : undefined;
     },
     async files() {
       const tree = await read();

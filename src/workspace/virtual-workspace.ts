@@ -85,6 +85,7 @@ export async function virtualWorkspace(options: VirtualWorkspaceOptions = {}): P
     snapshot: async () => snapshots.take(),
     restore: async (id) => snapshots.restore(id),
     diff: async (fromId, toId) => snapshots.diff(fromId, toId),
+    snapshotFile: async (id, path) => snapshots.file(id, relativePath(path)),
     dispose: async () => snapshots.clear(),
   };
 }

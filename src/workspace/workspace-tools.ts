@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { type AnyTool, defineTool } from '../tools/index.js';
+import { type AnyTool, defineTool, type ToolContext } from '../tools/index.js';
 import { type CommandPolicy, decideCommand } from './command-policy.js';
 import { TOOL_TEXTS, type ToolLanguage, type ToolTexts } from './tool-texts.js';
 import type { ExecResult, Workspace } from './workspace.js';
+import { type ChangeContext, ensureBase, recordChange } from './workspace-journal.js';
 import { relativePath } from './workspace-path.js';
 
 /** Options of `workspaceTools`. */
@@ -11,6 +12,11 @@ export interface WorkspaceToolsOptions {
   policy?: { commands?: CommandPolicy };
   /** The language of the tools' descriptions and messages. Default `en`. */
   language?: ToolLanguage;
+  /**
+   * Snapshot the files after each `bash`, `write_file` and `edit_file` call that changed them, and emit a
+   * `workspace_change` event (the run's log keeps it, so resume, fork and rewind find the files). Default true.
+   */
+  snapshots?: boolean;
 }
 
 const PAGE_LINES = 400;
@@ -26,18 +32,41 @@ const PAGE_LINES = 400;
  */
 export function workspaceTools(ws: Workspace, options: WorkspaceToolsOptions = {}): AnyTool[] {
   const t = TOOL_TEXTS[options.language ?? 'en'];
+  const track = options.snapshots !== false;
   return [
-    bashTool(ws, t, options.policy?.commands),
+    bashTool(ws, t, options.policy?.commands, track),
     readFileTool(ws, t),
-    writeFileTool(ws, t),
-    editFileTool(ws, t),
+    writeFileTool(ws, t, track),
+    editFileTool(ws, t, track),
     globTool(ws, t),
     grepTool(ws, t),
     lsTool(ws, t),
   ];
 }
 
-function bashTool(ws: Workspace, t: ToolTexts, policy: CommandPolicy | undefined): AnyTool {
+/**
+ * A tool's run that may change files: the workspace has a base snapshot before it, and after it (even
+ * when it failed: a command can fail after writing) a snapshot and a `workspace_change` event if files changed.
+ */
+function changing<I>(
+  ws: Workspace,
+  tool: string,
+  track: boolean,
+  run: (input: I, ctx: ToolContext, change: ChangeContext) => Promise<string>,
+): (input: I, ctx: ToolContext) => Promise<string> {
+  return async (input, ctx) => {
+    const change: ChangeContext = { runId: ctx.runId, callId: ctx.callId, tool, emit: ctx.parent?.emit };
+    if (!track) return run(input, ctx, change);
+    await ensureBase(ws, change);
+    try {
+      return await run(input, ctx, change);
+    } finally {
+      await recordChange(ws, change);
+    }
+  };
+}
+
+function bashTool(ws: Workspace, t: ToolTexts, policy: CommandPolicy | undefined, track: boolean): AnyTool {
   return defineTool({
     name: 'bash',
     description: t.bash,
@@ -48,11 +77,27 @@ function bashTool(ws: Workspace, t: ToolTexts, policy: CommandPolicy | undefined
     }),
     sequential: true,
     needsApproval: policy ? ({ command }) => decideCommand(policy, command).decision === 'ask' : undefined,
-    run: async ({ command, cwd, timeoutMs }, ctx) => {
-      const verdict = policy ? decideCommand(policy, command) : { decision: 'allow' as const };
+    run: async (input, ctx) => {
+      const verdict = policy ? decideCommand(policy, input.command) : { decision: 'allow' as const };
       if (verdict.decision === 'deny')
         throw new Error(t.denied(verdict.command ? `${verdict.command}: ${verdict.reason}` : verdict.reason));
-      return formatExec(await ws.exec(command, { cwd, timeoutMs, signal: ctx.signal }));
+      return changing(ws, 'bash', track, async ({ command, cwd, timeoutMs }: typeof input, _ctx, change) => {
+        const started = Date.now();
+        const result = await ws.exec(command, { cwd, timeoutMs, signal: ctx.signal });
+        change.emit?.({
+          type: 'command_end',
+          runId: change.runId,
+          ts: Date.now(),
+          callId: change.callId,
+          command,
+          exitCode: result.exitCode,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          ms: Date.now() - started,
+          ...(result.limit ? { limit: result.limit } : {}),
+        });
+        return formatExec(result);
+      })(input, ctx);
     },
   });
 }
@@ -88,20 +133,20 @@ function readFileTool(ws: Workspace, t: ToolTexts): AnyTool {
   });
 }
 
-function writeFileTool(ws: Workspace, t: ToolTexts): AnyTool {
+function writeFileTool(ws: Workspace, t: ToolTexts, track: boolean): AnyTool {
   return defineTool({
     name: 'write_file',
     description: t.writeFile,
     input: z.object({ path: z.string().describe(t.path), content: z.string().describe(t.content) }),
     sequential: true,
-    run: async ({ path, content }) => {
+    run: changing(ws, 'write_file', track, async ({ path, content }: { path: string; content: string }) => {
       await ws.writeFile(path, content);
       return t.wrote(path, new TextEncoder().encode(content).length);
-    },
+    }),
   });
 }
 
-function editFileTool(ws: Workspace, t: ToolTexts): AnyTool {
+function editFileTool(ws: Workspace, t: ToolTexts, track: boolean): AnyTool {
   return defineTool({
     name: 'edit_file',
     description: t.editFile,
@@ -112,7 +157,8 @@ function editFileTool(ws: Workspace, t: ToolTexts): AnyTool {
       replace_all: z.boolean().optional().describe(t.replaceAll),
     }),
     sequential: true,
-    run: async ({ path, old_string, new_string, replace_all }) => {
+    run: changing(ws, 'edit_file', track, async (input: EditInput) => {
+      const { path, old_string, new_string, replace_all } = input;
       if (old_string === new_string) throw new Error(t.same);
       const text = await ws.readFile(path);
       const count = text.split(old_string).length - 1;
@@ -121,8 +167,15 @@ function editFileTool(ws: Workspace, t: ToolTexts): AnyTool {
       // split/join, not replace: `$&` and friends in the new text stay as written.
       await ws.writeFile(path, text.split(old_string).join(new_string));
       return t.edited(path, count);
-    },
+    }),
   });
+}
+
+interface EditInput {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
 }
 
 function globTool(ws: Workspace, t: ToolTexts): AnyTool {

@@ -1,6 +1,7 @@
 // The config the studio browser test serves: scripted models, no LLM.
 import { z } from 'zod';
 import { Agent } from '../../src/agent/index.js';
+import { contains, noError } from '../../src/eval/index.js';
 import { scriptedModel } from '../../src/llm/index.js';
 import { defineConfig } from '../../src/server/index.js';
 import { askUserTool } from '../../src/tools/builtins/ask-user.js';
@@ -89,6 +90,8 @@ const signup = createWorkflow({ id: 'signup', input: z.string(), output: confirm
 
 export default defineConfig({
   workflows: { review, signup },
+  // Online scoring: every helper run is scored, and its run page shows the scores.
+  scoring: { agents: { helper: { scorers: [contains('42'), noError()] } } },
   agents: {
     helper: () =>
       new Agent({

@@ -1,9 +1,10 @@
+import type { CacheStore } from '../../cache/index.js';
 import { ConfigError } from '../../core/index.js';
 import type { EvalItem } from '../load-dataset.js';
 import type { Scorer } from '../scorers/scorer.js';
+import { cachedTask, cacheOf, experimentStoreOf } from './experiment-setup.js';
 import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
-import { memoryExperimentStore } from './memory-experiment-store.js';
 import { runTrial, type Task } from './run-trial.js';
 import { summarizeTrials } from './summarize-experiment.js';
 
@@ -35,8 +36,18 @@ export interface RunExperimentOptions<Input = unknown> {
   trials?: number;
   /** Trials at once. Default 4. */
   concurrency?: number;
-  /** Where the experiment and each trial are kept as they finish. Default: in memory. */
-  store?: ExperimentStore;
+  /**
+   * Where the experiment and each trial are kept as they finish: a store, a `postgres://` URL
+   * (`PostgresExperimentStore`), or a SQLite file path (`SqliteExperimentStore`). Default: in memory.
+   */
+  store?: ExperimentStore | string;
+  /**
+   * Answer model requests seen before from a reply cache, so a re-run whose requests are unchanged makes
+   * no model call (`thinkflow eval run` does, unless `--no-cache`): `true` for one in memory, or a store
+   * (`new SqliteCacheStore(file)` keeps it between runs). An Agent task's model is wrapped; a function
+   * task finds the store in `ctx.cache`. Default off.
+   */
+  cache?: boolean | CacheStore;
   /** The experiment's id (default: its name and the time). */
   id?: string;
   /** Continue this experiment: trials already stored are not run again. */
@@ -65,15 +76,30 @@ export interface RunExperimentOptions<Input = unknown> {
  * console.log(experiment.summary.passAtK[3], experiment.summary.scorers.contains);
  */
 export async function runExperiment<Input>(options: RunExperimentOptions<Input>): Promise<Experiment> {
-  const { task, scorers } = options;
+  const { task } = options;
   if (typeof task === 'string') {
     throw new ConfigError({
       message: `The task "${task}" is an agent's name: pass the Agent itself, or run the suite with \`thinkflow eval run\`, which builds agents from thinkflow.config.`,
     });
   }
+  const { store, owned } = experimentStoreOf(options.store);
+  const cache = cacheOf(options.cache);
+  try {
+    return await runAll(options, store, cachedTask(task as Task, cache), cache);
+  } finally {
+    if (owned) await store.close?.();
+  }
+}
+
+async function runAll<Input>(
+  options: RunExperimentOptions<Input>,
+  store: ExperimentStore,
+  task: Task,
+  cache: CacheStore | undefined,
+): Promise<Experiment> {
+  const { scorers } = options;
   const trials = Math.max(1, Math.floor(options.trials ?? 1));
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
-  const store = options.store ?? memoryExperimentStore();
   const items = options.data.map((row, index) => ({ ...row, id: row.id ?? String(index + 1), index }));
   const meta = await openExperiment(store, options, items.length, trials);
   const finished = options.resume ? await store.finishedTrials(meta.id) : new Set<string>();
@@ -92,7 +118,10 @@ export async function runExperiment<Input>(options: RunExperimentOptions<Input>)
     for (let next = queue.next(); !next.done; next = queue.next()) {
       options.signal?.throwIfAborted();
       const { item, trial } = next.value;
-      const record = await runTrial(task as Task, scorers, item as EvalItem & { index: number }, trial, options.signal);
+      const record = await runTrial(task, scorers, item as EvalItem & { index: number }, trial, {
+        signal: options.signal,
+        cache,
+      });
       await store.saveTrial(meta.id, record);
       done++;
       if (record.pass) passed++;

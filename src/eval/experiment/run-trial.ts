@@ -1,3 +1,4 @@
+import type { CacheStore } from '../../cache/index.js';
 import { errorMessage, stableJson } from '../../core/index.js';
 import type { EvalItem } from '../load-dataset.js';
 import { applyScorers, type RunLike, type Scorer } from '../scorers/scorer.js';
@@ -15,6 +16,8 @@ export interface TaskContext {
   expected?: unknown;
   metadata?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The experiment's reply cache (`cache` option): wrap the task's model with `cachedModel(model, { store: ctx.cache })`. */
+  cache?: CacheStore;
 }
 
 /** A function task: returns a run (a thinkflow `RunResult`) or just the answer text. */
@@ -41,8 +44,9 @@ export async function runTrial(
   scorers: readonly Scorer[],
   item: EvalItem & { index: number },
   trial: number,
-  signal?: AbortSignal,
+  context: { signal?: AbortSignal; cache?: CacheStore } = {},
 ): Promise<TrialRecord> {
+  const { signal, cache } = context;
   const base = { caseId: item.id, caseIndex: item.index, trial, input: item.input, expected: item.expected };
   const started = performance.now();
   let value: RunLike | string;
@@ -53,6 +57,7 @@ export async function runTrial(
       expected: item.expected,
       metadata: item.metadata,
       signal,
+      cache,
     });
   } catch (error) {
     const message = errorMessage(error);

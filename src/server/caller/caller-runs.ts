@@ -94,10 +94,18 @@ export function callerRuns(inner: RunService): RunService {
         return startAsCaller(remember, (as) => innerFork(id, { ...request, ...as }));
       }
     : undefined;
+  const innerRewind = inner.rewind?.bind(inner);
+  const rewind: RunService['rewind'] = innerRewind
+    ? async (id, step) =>
+        (await visible(id))
+          ? innerRewind(id, step)
+          : { ok: false, reason: 'unknown_run', message: `No run with id "${id}".` }
+    : undefined;
 
   return {
     agentNames: () => inner.agentNames(),
     ...(fork && { fork }),
+    ...(rewind && { rewind }),
     start: (request) => startAsCaller(remember, (as) => inner.start({ ...request, ...as })),
     async get(id) {
       const run = await inner.get(id);

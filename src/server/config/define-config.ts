@@ -5,6 +5,7 @@ import type { ServerLimits } from '../health/index.js';
 import type { AgentEntry, RunStore } from '../records/index.js';
 import type { HookConfig } from '../routes/index.js';
 import type { RetentionConfig } from '../runs/index.js';
+import type { OnlineScoringConfig } from '../runs/node.js';
 import type { ScheduleConfig } from '../schedules/index.js';
 import type { CorsConfig, SecurityConfig } from '../security/index.js';
 
@@ -43,6 +44,11 @@ export interface ThinkflowConfig {
   studio?: boolean;
   /** How long finished runs are kept (default 30 days; `maxAgeDays: 0` keeps them forever). */
   retention?: RetentionConfig;
+  /**
+   * Online scoring: scorers per agent score a sample of its finished runs in the background; the scores
+   * are kept with the run (`GET /v1/runs/:id/scores`). See docs/evals.md#online-scoring.
+   */
+  scoring?: OnlineScoringConfig;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, errorMessage, requireDependency } from '../../core/index.js';
 import { configFromData } from './config-from-data.js';
 import type { ThinkflowConfig } from './define-config.js';
+import { loadScorerModules } from './scorers-from-data.js';
 
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
@@ -33,7 +34,17 @@ export async function loadConfig(path = 'thinkflow.config.ts'): Promise<LoadedCo
   }
   let config: Partial<ThinkflowConfig>;
   try {
-    config = DATA.has(ext) ? configFromData(readData(file, ext), file) : await importModule(file);
+    if (DATA.has(ext)) {
+      const read = configFromData(readData(file, ext), file);
+      config = read.config;
+      if (config.scoring) {
+        await loadScorerModules(config.scoring, read.scorerModules, {
+          root: dirname(file),
+          file,
+          importModule: importFile,
+        });
+      }
+    } else config = await importModule(file);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError({ message: `Could not load ${file}: ${errorMessage(error)}`, cause: error });
@@ -59,6 +70,13 @@ function withServed(config: Partial<ThinkflowConfig>, file: string): LoadedConfi
 }
 
 async function importModule(file: string): Promise<Partial<ThinkflowConfig>> {
+  const module = await importFile(file);
+  // A CommonJS config (`module.exports = defineConfig(...)`) arrives as `default`, an ESM one too.
+  return (module.default ?? module) as Partial<ThinkflowConfig>;
+}
+
+/** A module's exports, read as the config file's own import is (natively, else through jiti). */
+async function importFile(file: string): Promise<{ default?: unknown } & Record<string, unknown>> {
   // A process that can already import TypeScript (under tsx, or Node's type stripping) imports it
   // natively; otherwise jiti transpiles the config file itself. Packages the config imports (thinkflow
   // included) load natively either way, so its Agent is the same class the server uses.
@@ -67,10 +85,9 @@ async function importModule(file: string): Promise<Partial<ThinkflowConfig>> {
     (await (async () => {
       const { createJiti } = await import('jiti');
       const jiti = createJiti(import.meta.url, { fsCache: false, moduleCache: false, nativeModules: ['thinkflow'] });
-      return jiti.import<{ default?: unknown }>(file);
+      return jiti.import<{ default?: unknown } & Record<string, unknown>>(file);
     })());
-  // A CommonJS config (`module.exports = defineConfig(...)`) arrives as `default`, an ESM one too.
-  return (module.default ?? module) as Partial<ThinkflowConfig>;
+  return module;
 }
 
 /** Imports the file natively, or returns undefined when Node cannot import a TypeScript file as it runs. */

@@ -84,7 +84,7 @@ async function executeClaimed(ctx: RunWorkerContext, run: RunRecord): Promise<'e
   active.set(run.id, running);
   try {
     const result = await executeRun({
-      agent: await resolveAgent(entry),
+      agent: await resolveAgent(entry, { run, store }),
       run,
       store,
       signal: controller.signal,

@@ -1,4 +1,15 @@
 /** What is data: the run record and its questions, the run service contract, the store interfaces, listings. */
+
+export {
+  type ChangeResult,
+  DatasetChange,
+  type DatasetInfo,
+  type DatasetRow,
+  DatasetRowData,
+  type DatasetVersion,
+  type EvalStore,
+  RunScore,
+} from './eval-records.js';
 export { type ClaimRow, claimFromRow, EXPIRED_CLAIMS_PER_CLAIM, type IdempotencyClaim } from './idempotency-claim.js';
 export { newRunId } from './new-run-id.js';
 export { type Answer, createQuestionBox, type QuestionBox } from './question-box.js';
@@ -40,9 +51,10 @@ export {
   type IdempotencyRequest,
   queuedRun,
   queueFull,
+  type RewindResult,
   type RunService,
   type StartRequest,
   type StartResult,
 } from './run-service.js';
 export type { RunStore } from './run-store.js';
-export { type AgentEntry, resolveAgent, type ServableAgent } from './servable-agent.js';
+export { type AgentEntry, type AgentRunContext, resolveAgent, type ServableAgent } from './servable-agent.js';

@@ -82,6 +82,15 @@ export function queueFull(limits: ServerLimits | undefined): StartResult {
 
 export type AnswerResult = 'answered' | 'not_found' | 'no_question';
 
+/** What a rewind of a run's workspace came to: the snapshot its files are at now, or why not. */
+export type RewindResult =
+  | { ok: true; run: RunRecord; snapshot?: string }
+  | {
+      ok: false;
+      reason: 'unknown_run' | 'unknown_agent' | 'active' | 'no_workspace' | 'invalid_step';
+      message: string;
+    };
+
 /**
  * Starts, watches and steers runs. `createLocalRuns` executes them in this process;
  * `createQueueRuns` hands them to `thinkflow worker` processes through BullMQ.
@@ -94,6 +103,11 @@ export interface RunService {
    * again), with the same Idempotency-Key and queue rules as `start`. Absent where forks are not served.
    */
   fork?(id: string, request: ForkRequest): Promise<ForkResult>;
+  /**
+   * Puts the workspace of agent run `id` (ended, not running or waiting) back to how it was when step
+   * `step` began, and logs that as a `workspace_change` event with `rewound`. Absent where not served.
+   */
+  rewind?(id: string, step: number): Promise<RewindResult>;
   get(id: string): Promise<RunRecord | undefined>;
   /** Where the run stands (undefined if unknown), without reading its input and result. */
   status(id: string): Promise<ServerRunStatus | undefined>;

@@ -4,6 +4,7 @@ import type { RunRecord, RunService } from '../records/index.js';
 import type { WorkflowRuns, WorkflowRunView } from '../workflows/index.js';
 import { agentRunEvents } from './agent-run-events.js';
 import { agentRunFork } from './agent-run-fork.js';
+import { agentRunRewind } from './agent-run-rewind.js';
 import { agentRunTrace } from './agent-run-trace.js';
 import { answerAgentRun } from './run-routes.js';
 import { workflowRunHandlers } from './workflow-routes.js';
@@ -62,6 +63,7 @@ function subRoutes(runs: RunService, workflows: WorkflowRuns | undefined): SubRo
     { method: 'post', path: '/cancel', agent: (c, id) => cancelAgentRun(c, runs, id), workflow: workflow?.cancel },
     { method: 'get', path: '/events', agent: (c, id) => agentRunEvents(c, runs, id), workflow: workflow?.events },
     { method: 'post', path: '/fork', agent: (c, id) => agentRunFork(c, runs, id), workflow: workflow?.fork },
+    { method: 'post', path: '/rewind', agent: (c, id) => agentRunRewind(c, runs, id) },
     { method: 'post', path: '/approvals', agent: (c, id) => answerAgentRun(c, runs, id) },
     { method: 'get', path: '/trace', agent: (c, id) => agentRunTrace(c, runs, id) },
     { method: 'post', path: '/resume', workflow: workflow?.resume },

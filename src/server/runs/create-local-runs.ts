@@ -1,6 +1,7 @@
 import { writeStderr } from '../../core/index.js';
 import type { ServerLimits } from '../health/index.js';
 import type { AgentEntry, RunRecord, RunService, RunStore } from '../records/index.js';
+import { rewindRunWorkspace } from '../workspaces/index.js';
 import { waitForEnd } from './follow-run.js';
 import { ended, type LocalRunsContext, lane, localRunsContext, pump, startInLane, track } from './local-lanes.js';
 import { storeRuns } from './store-runs.js';
@@ -17,6 +18,7 @@ export interface LocalRunsOptions {
 /** A run service that also resumes the runs a previous process left unfinished. */
 export interface LocalRuns extends RunService {
   fork: NonNullable<RunService['fork']>;
+  rewind: NonNullable<RunService['rewind']>;
   /** Re-queues every unfinished run of a known agent from its last checkpoint; returns how many. */
   resumeUnfinished(): Promise<number>;
 }
@@ -39,6 +41,12 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
       const box = ctx.boxes.get(id);
       if (box) return box.answer(answer, questionId) ? 'answered' : 'no_question';
       return (await store.getRun(id)) ? 'no_question' : 'not_found';
+    },
+    async rewind(id, step) {
+      const run = await store.getRun(id);
+      if (!run) return { ok: false, reason: 'unknown_run', message: `No run with id "${id}".` };
+      const entry = Object.hasOwn(agents, run.agent) ? agents[run.agent] : undefined;
+      return rewindRunWorkspace({ entry, store, run, step });
     },
     resumeUnfinished: () => resumeUnfinished(ctx),
     close: (closing) => closeLocal(ctx, closing?.timeoutMs),

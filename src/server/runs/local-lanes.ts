@@ -91,7 +91,7 @@ async function execute(ctx: LocalRunsContext, run: RunRecord, fresh: boolean): P
   ctx.controllers.set(run.id, controller);
   let final: RunRecord | undefined;
   try {
-    const agent = await resolveAgent(ctx.agents[run.agent]);
+    const agent = await resolveAgent(ctx.agents[run.agent], { run, store: ctx.store });
     await executeRun({
       agent,
       run,

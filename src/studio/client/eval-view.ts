@@ -1,5 +1,6 @@
 import { plural } from '../../core/index.js';
 import type { EvalCaseReport, EvalReport, EvalRunReport } from '../../eval/index.js';
+import { isComparison, renderComparison } from './compare-view.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';
 import { unfollow } from './live-run.js';
@@ -30,6 +31,8 @@ export function evalView(): void {
     try {
       for (const file of files) {
         const text = await file.text();
+        const comparison = comparisonOf(text);
+        if (comparison) return mount(output, ...renderComparison(comparison));
         if (/\.(jsonl|ndjson)$/i.test(file.name)) {
           const events = traceEvents(text);
           const start = events.find((e) => e.type === 'run_start' && !e.parentRunId) ?? events[0];
@@ -51,10 +54,21 @@ export function evalView(): void {
     inputId: 'eval-file',
     accept: '.json,.jsonl,.ndjson',
     multiple: true,
-    label: 'Drop an eval report (thinkflow eval -o report.json), with its traces (--traces DIR) if you have them, or ',
+    label:
+      'Drop an eval report (thinkflow eval -o report.json), with its traces (--traces DIR) if you have them, or a comparison of two experiments (thinkflow eval compare a b --json > compare.json), or ',
     onFiles: (files) => void open(files),
   });
   shell('Eval', h('div', { class: 'panel' }, drop, output));
+}
+
+/** The comparison a file holds (`thinkflow eval compare a b --json`), if it is one. */
+function comparisonOf(text: string) {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isComparison(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads the report, checking just enough of its shape to draw it. */

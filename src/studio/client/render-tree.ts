@@ -23,7 +23,28 @@ function renderRun(run: RunNode, options: TreeOptions = {}): HTMLElement {
   );
 }
 
-/** The run's agent, model, status, duration, cost and error. */
+/** The Files panel: each workspace file the run changed, how it stands and the step that last changed it. */
+export function renderFiles(files: NonNullable<RunNode['files']>): HTMLElement {
+  const paths = Object.keys(files).sort();
+  return h(
+    'details',
+    { class: 'files', open: true },
+    h('summary', {}, `Files (${paths.length})`),
+    h(
+      'ul',
+      {},
+      paths.map((path) =>
+        h(
+          'li',
+          { 'data-status': files[path].status },
+          `${path} · ${files[path].status} at step ${files[path].step ?? '?'}`,
+        ),
+      ),
+    ),
+  );
+}
+
+/** The run's agent, model, status, duration, cost and error, and the Files panel of a workspace run. */
 export function renderRunHead(run: RunNode): Child[] {
   return [
     h(
@@ -34,6 +55,7 @@ export function renderRunHead(run: RunNode): Child[] {
       run.costUsd !== undefined && ` · ${usd(run.costUsd)}`,
     ),
     run.error && h('div', { class: 'node error' }, run.error),
+    run.files && renderFiles(run.files),
   ];
 }
 
@@ -74,6 +96,7 @@ const TEXT_ITEMS = {
   handoff: ['tool', 'Handoff'],
   compact: ['observation', 'Context compacted'],
   final: ['final', 'Final'],
+  plan: ['thought', 'Plan'],
 } as const satisfies Record<Extract<StepItem, { text: string }>['kind'], readonly [string, string]>;
 
 function renderItem(item: StepItem, options: TreeOptions): Child {
@@ -86,6 +109,7 @@ function renderItem(item: StepItem, options: TreeOptions): Child {
         item.ms !== undefined && h('span', { class: 'meta' }, ` ${item.ms} ms${item.ok === false ? ' · failed' : ''}`),
         h('pre', { class: 'args' }, json(item.input)),
         item.output !== undefined && h('pre', { class: 'output' }, item.output),
+        item.diff !== undefined && h('pre', { class: 'diff' }, item.diff),
         !!item.calls?.length &&
           h(
             'div',

@@ -22,6 +22,8 @@ export type StepItem =
       ms?: number;
       /** Calls made from inside this one (a code-mode program's tools), in order. */
       calls?: StepItem[];
+      /** The files this call changed in the workspace, as a short line diff. */
+      diff?: string;
     }
   | { kind: 'observation'; text: string }
   | { kind: 'warning'; text: string }
@@ -30,6 +32,7 @@ export type StepItem =
   | { kind: 'handoff'; text: string }
   | { kind: 'compact'; text: string }
   | { kind: 'final'; text: string }
+  | { kind: 'plan'; text: string }
   | { kind: 'child'; run: RunNode };
 
 /** One step of one run: its items, the model calls' time, tokens and cost, and the raw request/response. */
@@ -58,6 +61,8 @@ export interface RunNode {
   /** US dollars for the whole run, from `run_end` (the server's total, which also knows prices registered there). */
   costUsd?: number;
   error?: string;
+  /** The workspace's files this run changed, by path: how each stands now and the step that last changed it. */
+  files?: Record<string, { status: 'added' | 'modified' | 'removed'; step?: number }>;
 }
 
 /** The events of JSONL trace text, blank lines skipped; a line that is not JSON throws, naming its number. */
@@ -194,6 +199,18 @@ export function treeBuilder(): TreeBuilder {
           s().items.push({ kind: 'compact', text });
           break;
         }
+        case 'workspace_change':
+          addChange(node, s(), e);
+          break;
+        case 'todos_update': {
+          const mark = { pending: '[ ]', in_progress: '[~]', done: '[x]' } as Record<string, string>;
+          const todos = e.todos as { content: string; status: string }[];
+          s().items.push({
+            kind: 'plan',
+            text: todos.map((t) => `${mark[t.status] ?? '[ ]'} ${t.content}`).join('\n'),
+          });
+          break;
+        }
         case 'handoff':
           s().items.push({ kind: 'handoff', text: `handoff to ${e.to}${e.reason ? `: ${e.reason}` : ''}` });
           break;
@@ -223,6 +240,25 @@ function addUsage(step: StepNode, usage: Parameters<typeof costOf>[1], modelId: 
   step.tokens = (step.tokens ?? 0) + usage.promptTokens + usage.completionTokens;
   const cost = modelId === undefined ? undefined : costOf(modelId, usage);
   if (cost !== undefined) step.costUsd = (step.costUsd ?? 0) + cost;
+}
+
+/** A workspace change: its diff goes on the call that made it, its files into the run's Files panel. */
+function addChange(node: RunNode, step: StepNode, e: LooseEvent): void {
+  if (e.base) return;
+  const files = e.files as { added: string[]; modified: string[]; removed: string[] };
+  const panel = node.files ?? {};
+  node.files = panel;
+  for (const status of ['added', 'modified', 'removed'] as const) {
+    for (const path of files[status])
+      panel[path] = {
+        status: panel[path]?.status === 'added' && status === 'modified' ? 'added' : status,
+        step: step.step,
+      };
+  }
+  const rewound = e.rewound as { step: number } | undefined;
+  if (rewound) step.items.push({ kind: 'observation', text: `workspace rewound to step ${rewound.step}` });
+  const call = typeof e.callId === 'string' ? findTool(step.items, e.callId) : undefined;
+  if (call && e.diff) call.diff = e.diff as string;
 }
 
 function lastStep(node: RunNode): StepNode {

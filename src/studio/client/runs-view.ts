@@ -2,6 +2,7 @@ import { api, apiText } from './api.js';
 import { type Child, h } from './dom.js';
 import { follow, type LiveRun, renderQuestions } from './live-run.js';
 import { usd } from './render-tree.js';
+import { addToDataset, runScores } from './run-evals.js';
 import { STATUSES, UNFINISHED } from './run-statuses.js';
 import { agentNames, askToken, go, shell } from './shell.js';
 import { type StepList, stepList } from './step-list.js';
@@ -135,6 +136,8 @@ export async function runView(id: string): Promise<void> {
     ],
     h('p', {}, record.input),
     renderQuestions(live),
+    finished && runScores(id),
+    finished && addToDataset(id),
     steps.el,
   );
   steps.show(root);

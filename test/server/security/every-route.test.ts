@@ -4,25 +4,35 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SqliteSessionStore } from '../../../src/memory/node.js';
-import { createApp, SqliteRunStore, type ThinkflowApp, workflowRuns } from '../../../src/server/index.js';
+import {
+  createApp,
+  SqliteEvalStore,
+  SqliteRunStore,
+  type ThinkflowApp,
+  workflowRuns,
+} from '../../../src/server/index.js';
 import { createStep, createWorkflow, memoryWorkflowStore } from '../../../src/workflow/index.js';
 import { stepsAgent, tempDir } from '../server-fixtures.js';
 
 let app: ThinkflowApp;
 let store: SqliteRunStore;
 let sessions: SqliteSessionStore;
+let evals: SqliteEvalStore;
 let dir: ReturnType<typeof tempDir>;
 
 beforeAll(() => {
   dir = tempDir();
   store = new SqliteRunStore({ path: join(dir.path, 'runs.db') });
   sessions = new SqliteSessionStore({ dataDir: dir.path });
+  evals = new SqliteEvalStore({ path: join(dir.path, 'runs.db') });
   // Every optional surface on, and no token: the `thinkflow studio --no-auth` case, the most exposed.
   app = createApp({
     agents: { steps: stepsAgent({ toolSteps: 1 }) },
     store,
     studio: true,
     sessions,
+    // The scores and dataset routes.
+    evals,
     hooks: { steps: { agent: 'steps' } },
     // The workflow routes too, with a workflow named as the walk fills `:name` in.
     workflows: workflowRuns({
@@ -40,6 +50,7 @@ afterAll(async () => {
   await app.runs.close({ timeoutMs: 1000 });
   await store.close();
   await sessions.close();
+  await evals.close();
   dir.cleanup();
 });
 

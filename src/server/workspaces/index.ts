@@ -1,0 +1,7 @@
+/** Workspaces per run: the config's `workspace:`, opening a run's files where its log says, retention. */
+
+export { rewindRunWorkspace } from './rewind-run-workspace.js';
+export { openRunWorkspace, withRunWorkspace } from './run-workspace.js';
+export { sweepWorkspaces } from './sweep-workspaces.js';
+export { type RunWorkspaceHistory, readAllEvents, runWorkspaceHistory, stepsOf } from './workspace-history.js';
+export { WorkspaceSpec } from './workspace-spec.js';

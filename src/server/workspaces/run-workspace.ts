@@ -1,0 +1,98 @@
+import { ConfigError, nodeBuiltin } from '../../core/index.js';
+import {
+  markRestored,
+  restoreWorkspace,
+  sandboxWorkspace,
+  virtualWorkspace,
+  type Workspace,
+} from '../../workspace/index.js';
+import type { AgentEntry, AgentRunContext, ServableAgent } from '../records/index.js';
+import { sweepWorkspacesSoon } from './sweep-workspaces.js';
+import { type RunWorkspaceHistory, runWorkspaceHistory, workspaceHistoryAt } from './workspace-history.js';
+import { WorkspaceSpec } from './workspace-spec.js';
+
+const FEATURE = 'A per-run sandbox workspace';
+
+/**
+ * An agent entry whose every run gets its own workspace: `build` makes the run's agent on it. A run
+ * that resumes (after a restart or a kill -9) finds the files as its last finished call left them; a
+ * fork finds them as they were at the step it was forked at. A memory workspace is rebuilt from the
+ * run's log; a sandbox one is the folder `<dir>/<run id>` with its snapshots in `<dir>/.<run id>.snapshots`,
+ * removed once retention has deleted the run. The workspace is disposed when the run ends.
+ *
+ * @example
+ * export default defineConfig({
+ *   agents: {
+ *     coder: withRunWorkspace({ kind: 'sandbox', dir: './workspaces' }, (workspace) => new Agent({ model, workspace })),
+ *   },
+ * });
+ */
+export function withRunWorkspace(spec: WorkspaceSpec, build: (workspace: Workspace) => ServableAgent): AgentEntry {
+  const parsed = WorkspaceSpec.safeParse(spec);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${['workspace', ...i.path].join('.')}: ${i.message}`);
+    throw new ConfigError({ message: `Invalid workspace: ${issues.join('; ')}` });
+  }
+  const checked = parsed.data;
+  return async (context) => {
+    const workspace = await openRunWorkspace(checked, context);
+    const agent = build(workspace);
+    return {
+      name: agent.name,
+      workspace,
+      async run(input, options) {
+        try {
+          return await agent.run(input, options);
+        } finally {
+          await workspace.dispose();
+        }
+      },
+    };
+  };
+}
+
+/**
+ * The workspace of one run, with its files as the run's log says they should be. Without a run (a
+ * trace replay) it is a fresh one.
+ */
+export async function openRunWorkspace(spec: WorkspaceSpec, context?: AgentRunContext): Promise<Workspace> {
+  const history: RunWorkspaceHistory = !context
+    ? { events: [], owner: new Map() }
+    : context.rewindTo === undefined
+      ? await runWorkspaceHistory(context.store, context.run)
+      : await workspaceHistoryAt(context.store, context.run, context.rewindTo);
+  if (spec.kind === 'memory') {
+    const ws = await virtualWorkspace({ files: spec.files, env: spec.env, limits: spec.limits });
+    await restoreWorkspace(ws, history.point, history.events);
+    return ws;
+  }
+  const { join, resolve } = nodeBuiltin('node:path', FEATURE);
+  const base = resolve(spec.dir ?? 'workspaces');
+  const runId = context?.run.id ?? `unbound-${crypto.randomUUID()}`;
+  if (context) sweepWorkspacesSoon(base, context.store);
+  const dir = join(base, runId);
+  const point = history.point;
+  const from = point && history.owner.get(point.snapshot);
+  // A fork's files are another run's snapshot: copied in before the folder opens (and is handed to the sandbox's user).
+  const copied = point && from && from !== runId && copySnapshot(join(base, `.${from}.snapshots`, point.snapshot), dir);
+  const ws = await sandboxWorkspace({
+    dir,
+    snapshotDir: join(base, `.${runId}.snapshots`),
+    network: spec.network,
+    env: spec.env,
+    limits: spec.limits,
+  });
+  if (copied && point) await markRestored(ws, point.snapshot);
+  else await restoreWorkspace(ws, point, history.events);
+  return ws;
+}
+
+/** Copies a sandbox snapshot's files into `dir` (emptied first); false when the snapshot is gone. */
+function copySnapshot(snapshot: string, dir: string): boolean {
+  const { existsSync, rmSync, cpSync, mkdirSync } = nodeBuiltin('node:fs', FEATURE);
+  if (!existsSync(`${snapshot}/files`)) return false;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(`${snapshot}/files`, dir, { recursive: true, verbatimSymlinks: true });
+  return true;
+}

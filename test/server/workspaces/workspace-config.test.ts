@@ -1,0 +1,92 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig, type RunRecord } from '../../../src/server/index.js';
+import { sweepWorkspaces } from '../../../src/server/workspaces/index.js';
+import { embeddedApp, postJson } from '../server-fixtures.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A folder with `thinkflow.config.yaml` holding `yaml` and a scripted model's replies. */
+function project(yaml: string | ((dir: string) => string)): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'tf-ws-config-'));
+  chmodSync(dir, 0o755);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const replies = [
+    {
+      text: '',
+      toolCalls: [{ id: 'c1', name: 'bash', arguments: JSON.stringify({ command: 'echo 销售 > 数据.csv' }) }],
+    },
+    '写好了。',
+  ];
+  writeFileSync(join(dir, 'replies.json'), JSON.stringify(replies));
+  const file = join(dir, 'thinkflow.config.yaml');
+  writeFileSync(file, typeof yaml === 'string' ? yaml : yaml(dir));
+  return { dir, file };
+}
+
+const sandboxed = process.platform === 'linux' && existsSync('/usr/bin/bwrap');
+
+describe('workspace: in a YAML config', () => {
+  it('refuses a workspace of an unknown kind or with an unknown key, naming the field', async () => {
+    const bad = project('agents:\n  coder:\n    model: demo\n    workspace: { kind: docker }\n');
+    await expect(loadConfig(bad.file)).rejects.toThrow(
+      /agents\.coder\.workspace\.kind: kind must be "memory" .* or "sandbox"/,
+    );
+    const typo = project('agents:\n  coder:\n    model: demo\n    workspace: { kind: sandbox, dirr: ./x }\n');
+    await expect(loadConfig(typo.file)).rejects.toThrow(/agents\.coder\.workspace.*dirr/);
+    const limits = project(
+      'agents:\n  coder:\n    model: demo\n    workspace: { kind: memory, limits: { timeoutMs: -1 } }\n',
+    );
+    await expect(loadConfig(limits.file)).rejects.toThrow(/agents\.coder\.workspace\.limits\.timeoutMs/);
+  });
+
+  it('gives each run of a memory agent its own workspace, logged with its changes', async () => {
+    const { dir, file } = project((at) => agent(at, '{ kind: memory }'));
+    const config = await loadConfig(file);
+    const server = embeddedApp({ agents: config.agents });
+    cleanups.push(() => server.close());
+    const run = (await (
+      await server.request('/v1/agents/coder/runs', postJson({ input: '写文件', wait: true }))
+    ).json()) as RunRecord;
+    expect(run.result?.output).toBe('写好了。');
+    const events = (await server.store.readEvents(run.id, 0)).map((e) => e.event);
+    const change = events.find((e) => e.type === 'workspace_change' && !e.base);
+    expect(change).toMatchObject({ workspace: 'virtual', files: { added: ['数据.csv'] } });
+    expect(existsSync(join(dir, 'workspaces'))).toBe(false);
+  });
+
+  it.skipIf(!sandboxed)(
+    "puts a sandbox agent's runs in workspaces/<agent>/<run id> beside the config; retention's sweep removes a deleted run's",
+    async () => {
+      const { dir, file } = project((at) => agent(at, '{ kind: sandbox }'));
+      const config = await loadConfig(file);
+      const server = embeddedApp({ agents: config.agents });
+      cleanups.push(() => server.close());
+      const run = (await (
+        await server.request('/v1/agents/coder/runs', postJson({ input: '写文件', wait: true }))
+      ).json()) as RunRecord;
+      expect(run.status).toBe('done');
+      const base = join(dir, 'workspaces', 'coder');
+      expect(readdirSync(join(base, run.id))).toEqual(['数据.csv']);
+      expect(readdirSync(base).sort()).toEqual([`.${run.id}.snapshots`, run.id].sort());
+
+      // Not a run's folder: left alone. A run the store no longer holds: removed with its snapshots.
+      mkdirSync(join(base, 'notes'));
+      expect(await sweepWorkspaces(base, server.store)).toEqual([]);
+      const pruned = await server.store.pruneRuns({ olderThan: Date.now() + 1000 });
+      expect(pruned.runs).toBe(1);
+      expect(await sweepWorkspaces(base, server.store)).toEqual([run.id]);
+      expect(readdirSync(base)).toEqual(['notes']);
+    },
+  );
+});
+
+/** A config of one agent `coder` on the scripted replies in `dir`, with `workspace`. */
+function agent(dir: string, workspace: string): string {
+  return `agents:\n  coder:\n    model: scripted:${join(dir, 'replies.json')}\n    workspace: ${workspace}\n`;
+}
