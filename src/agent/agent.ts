@@ -4,10 +4,10 @@ import { costOf } from '../llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { coreProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { hasSkills, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
+import { hasSkills, provideSkillKit, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
-import { workspaceKit } from '../workspace/index.js';
+import { provideWorkspaceKit, workspaceKit } from '../workspace/index.js';
 import {
   createRunTools,
   observationLimitFor,
@@ -19,7 +19,7 @@ import {
   skillBuiltins,
 } from './calls/index.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './durable/index.js';
-import type { ToolRouter } from './routing/index.js';
+import type { ToolRouter, ToolRoutingOptions } from './routing/index.js';
 import type { AgentOptions, LoopConfig, PromptOptions, RunOptions, RunTools } from './run/index.js';
 import {
   addChildUsage,
@@ -27,6 +27,8 @@ import {
   type Emit,
   event,
   fanOut,
+  featureFix,
+  loadOlderFeature,
   newRunId,
   type RunState,
   remainingBudget,
@@ -49,22 +51,7 @@ import {
 import { type AsToolOptions, agentAsTool, handoffTools, runHandoff } from './team/index.js';
 
 const ignoreEvent = () => {};
-const NO_HANDOFFS: ReadonlySet<string> = new Set();
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
-
-/** What `#setup` was asked for: the run's input and options, where its events go, and whether anyone listens. */
-interface SetupCall {
-  input: string;
-  options: RunOptions & { runId: string };
-  emit: Emit;
-  silent: boolean;
-}
-
-/** What a run loads before it starts (`#load`). */
-interface Loaded extends ResolvedSkills {
-  history: Message[] | undefined;
-  recall: Awaited<ReturnType<typeof recallFor>>;
-}
 
 /** What the run's built-in tools are made from. */
 interface BuiltinsFor {
@@ -102,21 +89,16 @@ export class Agent<T = unknown> {
     if (options.maxSteps !== undefined && !(options.maxSteps >= 1)) {
       throw new ConfigError({ message: `maxSteps must be at least 1 (got ${options.maxSteps}).` });
     }
-    const routing = options.toolRouting as { route?: unknown } | false | undefined;
-    if (routing && typeof routing.route !== 'function') {
-      throw new ConfigError({
-        message:
-          "toolRouting takes a router now: toolRouting: createToolRouter({ topK: 8 }) with import { createToolRouter } from 'thinkflow/tools'.",
-      });
-    }
     this.options = options;
     this.name = options.name;
     this.#handoffs = handoffTools(options.handoffs);
-    // Most agents hand off to no one: they share one empty set (a new Set per agent cost ~0.1 µs).
-    this.#handoffNames = this.#handoffs.size ? new Set(this.#handoffs.keys()) : NO_HANDOFFS;
-    // The workspace's tools come with the factory that made it (virtualWorkspace, sandboxWorkspace).
-    const workspace = options.workspace
-      ? workspaceKit().tools(options.workspace, { language: options.language, policy: options.workspacePolicy })
+    this.#handoffNames = new Set(this.#handoffs.keys());
+    // The workspace's tools come with the factory that made it (virtualWorkspace, sandboxWorkspace); for a
+    // Workspace of your own the first run loads them (#older).
+    const kit = options.workspace && workspaceKit();
+    this.#workspaceAdded = !!kit;
+    const workspace = kit
+      ? kit.tools(options.workspace!, { language: options.language, policy: options.workspacePolicy })
       : [];
     this.tools = new ToolRegistry([
       ...(options.tools ?? []),
@@ -125,12 +107,6 @@ export class Agent<T = unknown> {
     ]);
     // A protocol object may bring tools (CodeAct's run_code: each reply's code block runs as a call of it).
     const protocol = options.protocol;
-    if ((protocol as string) === 'code') {
-      throw new ConfigError({
-        message:
-          "protocol: 'code' moved to its own entry: import { codeAct } from 'thinkflow/code' and pass protocol: codeAct().",
-      });
-    }
     if (typeof protocol === 'object' && protocol.name === 'code' && !protocol.tools?.length) {
       throw new ConfigError({
         message:
@@ -141,12 +117,20 @@ export class Agent<T = unknown> {
   }
 
   readonly #handoffs: ReturnType<typeof handoffTools>;
-  readonly #handoffNames: ReadonlySet<string>;
+  readonly #handoffNames: Set<string>;
+  #workspaceAdded: boolean;
+  /** `protocol: 'code'`: codeAct(), loaded on the first run. */
+  #codeAct: Protocol | undefined;
+  #olderLoaded: Promise<void> | undefined;
 
   /** The protocol a run will use: `auto` picks native when the model calls tools natively, else json. */
   get protocol(): Protocol {
     const choice = this.options.protocol ?? 'auto';
     if (typeof choice === 'object') return choice;
+    if (choice === 'code') {
+      if (this.#codeAct) return this.#codeAct;
+      throw new ConfigError({ message: `protocol: 'code' loads on the first run; before it, ${featureFix('code')}.` });
+    }
     return coreProtocol(choice === 'auto' ? (this.options.model.capabilities.nativeTools ? 'native' : 'json') : choice);
   }
 
@@ -154,13 +138,10 @@ export class Agent<T = unknown> {
   async run(input: string, options: RunOptions = {}): Promise<RunResult<T>> {
     const runId = options.runId ?? newRunId();
     const trace = this.options.traceFile ? createTraceWriter(this.options.traceFile) : undefined;
-    // A run nobody listens to makes no subscriber list (and builds no events: `silent`).
-    const subscribers =
-      options.onEvent || trace ? [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f) : [];
-    const emit = subscribers.length ? fanOut(subscribers) : ignoreEvent;
+    const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
+    const emit = fanOut(subscribers);
     try {
-      const setup = this.#setup(input, withRunId(options, runId), emit, subscribers.length === 0);
-      const { state, config } = setup instanceof Promise ? await setup : setup;
+      const { state, config } = await this.#setup(input, { ...options, runId }, emit, subscribers.length === 0);
       const result = await runLoop(state, config, emit);
       if (options.sessionId)
         await this.options.sessions!.append(options.sessionId, sessionTurn(input, result, options.attachments));
@@ -182,7 +163,7 @@ export class Agent<T = unknown> {
    * console.log(request.messages[0].content, (request.tools ?? request.promptTools)?.map((t) => t.name));
    */
   async firstRequest(input: string, options: PromptOptions = {}): Promise<FirstRequest> {
-    const { state, config } = await this.#setup(input, withRunId(options, newRunId()), ignoreEvent, true);
+    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
     return firstRequest(state, config);
   }
 
@@ -199,7 +180,7 @@ export class Agent<T = unknown> {
 
   /** The system message, earlier turns and question of a run on `input` (a fork's edit function sees them). */
   async #head(input: string, options: PromptOptions): Promise<Message[]> {
-    const { state, config } = await this.#setup(input, withRunId(options, newRunId()), ignoreEvent, true);
+    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
     const { system, history, question } = promptHead(state, config);
     return [system, ...history, question];
   }
@@ -209,18 +190,11 @@ export class Agent<T = unknown> {
    * tools, and the prompt with every block the options add). `run()` and `firstRequest()` both start here,
    * so what the first request shows is what the run sends. A new prompt block goes into `#promptContext`.
    */
-  #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
-    // Nothing to load (no session, memory or skills): set up without a promise (docs/loop.md).
-    if (options.sessionId || this.options.memory || hasSkills(this.options.skills)) {
-      return this.#load(input, options).then((loaded) => this.#configure({ input, options, emit, silent }, loaded));
-    }
-    const { skills, warnings } = NO_SKILLS;
-    const nothingLoaded = { history: options.history, recall: NO_RECALL, skills, warnings };
-    return this.#configure({ input, options, emit, silent }, nothingLoaded);
-  }
-
-  /** What a run loads before it starts: the session's earlier turns, the memories recalled, the skills. */
-  async #load(input: string, options: RunOptions): Promise<Loaded> {
+  async #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
+    const { runId } = options;
+    // Before the run's copy of the tools is taken: the older shapes may add some (run_code, the workspace's).
+    await this.#older();
+    const language = this.options.language ?? 'en';
     const sessions = options.sessionId ? this.options.sessions : undefined;
     if (options.sessionId && !sessions) {
       throw new ConfigError({
@@ -230,18 +204,15 @@ export class Agent<T = unknown> {
     const history = sessions
       ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
       : options.history;
+    // The run's own options unless a session adds history (a second spread copy costs ~1 µs a run on Node 20).
+    const run = sessions ? { ...options, history } : options;
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
     const { skills, warnings } = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
-    return { history, recall, skills, warnings };
-  }
-
-  #configure(setup: SetupCall, { history, recall, skills, warnings }: Loaded) {
-    const { input, options, emit, silent } = setup;
-    const { runId } = options;
-    const language = this.options.language ?? 'en';
-    // The run's own options unless a session adds history (a second spread copy costs ~1 µs a run on Node 20).
-    const run = history === options.history ? options : { ...options, history };
-    const catalog = skills.length ? skillKit().catalog(skills, this.options.skillCatalogTokens) : undefined;
+    // Skills made by hand (not by loadSkills): the catalogue and skill tools are loaded here.
+    if (skills.length && !skillKit()) {
+      provideSkillKit((await loadOlderFeature('skills', 'Skills made by hand')).SKILL_KIT);
+    }
+    const catalog = skills.length ? skillKit()!.catalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
     const budget = options.budget ?? this.options.budget;
@@ -271,7 +242,7 @@ export class Agent<T = unknown> {
       parent,
     );
     const protocol = this.protocol;
-    const router = this.#router();
+    const { router, warning: routingWarning } = await this.#router();
     const builtins = this.#builtins({ tools, router, state, emit, skills, listedAll: catalog?.listedAll ?? true });
     const config: LoopConfig = {
       model: this.options.model,
@@ -280,7 +251,7 @@ export class Agent<T = unknown> {
       prompt: this.#promptContext(
         tools.registry.specs() as ToolSpec[],
         language,
-        recall.block && catalog?.text ? `${recall.block}\n\n${catalog.text}` : recall.block || catalog?.text || '',
+        [recall.block, catalog?.text ?? ''].filter(Boolean).join('\n\n'),
         runAgentOptions.outputSchema,
       ),
       responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,
@@ -289,18 +260,17 @@ export class Agent<T = unknown> {
       run,
       context: this.#contextWindow(),
       recalled: recall.memories,
-      warnings: startWarnings(recall.warning, warnings),
+      warnings: startWarnings(recall.warning, warnings, routingWarning),
       router,
       builtins,
       skills,
       handoffTools: this.#handoffNames,
       handoff: (tool, step, scope) =>
         runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
-      // Waits only when there is a memory to store the run in.
-      onFinish: (r, scope) => {
+      onFinish: async (r, scope) => {
         const cost = costOf(this.options.model.id, r.usage);
         if (cost !== undefined) r.usage.costUsd = cost;
-        if (this.options.memory) return storeOutcome(this.options.memory, r, scope);
+        await storeOutcome(this.options.memory, r, scope);
       },
     };
     return { state, config };
@@ -336,6 +306,7 @@ export class Agent<T = unknown> {
    */
   async fork(from: ForkSource | undefined, options: ForkOptions): Promise<RunResult<T>> {
     const { fromStep, messages, ...run } = options;
+    await this.#older();
     const runId = run.runId ?? newRunId();
     // What the model saw at `fromStep`, for an edit function: the run's head as a run makes it, then the steps.
     const head = typeof messages === 'function' && from ? await this.#head(from.input, run) : [];
@@ -367,7 +338,7 @@ export class Agent<T = unknown> {
     const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
     const { workspace } = this.options;
     const instructions = workspace
-      ? [this.options.instructions, workspaceKit().prompt(workspace, language)].filter(Boolean).join('\n\n')
+      ? [this.options.instructions, workspaceKit()!.prompt(workspace, language)].filter(Boolean).join('\n\n')
       : this.options.instructions;
     return {
       instructions,
@@ -388,12 +359,56 @@ export class Agent<T = unknown> {
   }
   #responseFormatCache: ReturnType<typeof outputResponseFormat> | undefined;
 
-  /** The agent's tool router, when it has one and more tools than its `minTools` (20 by default). */
-  #router(): ToolRouter | undefined {
-    const router = this.options.toolRouting;
+  /**
+   * The agent's tool router, when it has more tools than its `minTools` (20 by default): the one given, or
+   * one made from a `toolRouting` options object or by default, by the router's module loaded on first use.
+   * Where it cannot be loaded (a bundle), the default routes nothing and says so in a warning.
+   */
+  async #router(): Promise<{ router?: ToolRouter; warning?: { code: string; message: string } }> {
+    const routing = this.options.toolRouting;
     // A provider with native tool search (deferred loading) gets every tool and finds them itself.
-    if (!router || this.options.model.capabilities.toolSearch) return undefined;
-    return this.tools.specs().length > (router.options.minTools ?? 20) ? router : undefined;
+    if (routing === false || this.options.model.capabilities.toolSearch) return {};
+    const count = this.tools.specs().length;
+    if (isRouter(routing)) return count > (routing.options.minTools ?? 20) ? { router: routing } : {};
+    if (count <= (routing?.minTools ?? 20)) return {};
+    const what = routing ? 'toolRouting: { ... }' : 'Routing';
+    this.#routerCache ??= loadOlderFeature('router', what).then((m) => m.createToolRouter(routing));
+    if (routing) return { router: await this.#routerCache };
+    try {
+      return { router: await this.#routerCache };
+    } catch {
+      const message = `${count} tools, not routed: routing is not in this bundle. ${featureFix('router')}, or toolRouting: false.`;
+      return { warning: { code: 'tool_routing', message } };
+    }
+  }
+
+  #routerCache: Promise<ToolRouter> | undefined;
+
+  /**
+   * Option shapes from before code mode and the workspace tools had their own imports: `protocol: 'code'`
+   * (codeAct() and its run_code) and a Workspace of your own (the workspace tools), loaded once, on the first run.
+   */
+  #older(): Promise<void> {
+    this.#olderLoaded ??= this.#loadOlder();
+    return this.#olderLoaded;
+  }
+
+  async #loadOlder(): Promise<void> {
+    const { protocol, workspace } = this.options;
+    if (protocol === 'code') {
+      const { codeAct } = await loadOlderFeature('code', "protocol: 'code'");
+      const codeProtocol = codeAct();
+      for (const tool of codeProtocol.tools) this.tools.register(tool);
+      this.#codeAct = codeProtocol;
+    }
+    if (workspace && !this.#workspaceAdded) {
+      if (!workspaceKit()) {
+        provideWorkspaceKit((await loadOlderFeature('workspace', 'A Workspace of your own')).AGENT_KIT);
+      }
+      const options = { language: this.options.language, policy: this.options.workspacePolicy };
+      for (const tool of workspaceKit()!.tools(workspace, options)) this.tools.register(tool);
+      this.#workspaceAdded = true;
+    }
   }
 
   /** The agent's skills, loaded from their folders on the first run, with the loader's warnings (each run repeats them). */
@@ -453,20 +468,18 @@ export class Agent<T = unknown> {
   }
 }
 
-/**
- * The run's options with its id: the options themselves when they carry it, else a copy made with
- * `Object.assign` (a spread copy, then read all through the run, cost ~1 µs a run on Node 20; docs/loop.md).
- */
-function withRunId<O extends RunOptions>(options: O, runId: string): O & { runId: string } {
-  if (options.runId === runId) return options as O & { runId: string };
-  const copy = Object.assign({}, options) as O & { runId: string };
-  copy.runId = runId;
-  return copy;
+/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, skills, routing. */
+function startWarnings(
+  recall: string | undefined,
+  skills: ResolvedSkills['warnings'],
+  routing?: { code: string; message: string },
+) {
+  if (!recall && skills.length === 0 && !routing) return undefined;
+  const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
+  return [...(recall ? [{ code: 'memory_recall', message: recall }] : []), ...warnings, ...(routing ? [routing] : [])];
 }
 
-/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, then skills. */
-function startWarnings(recall: string | undefined, skills: ResolvedSkills['warnings']) {
-  if (!recall && skills.length === 0) return undefined;
-  const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
-  return recall ? [{ code: 'memory_recall', message: recall }, ...warnings] : warnings;
+/** A router made by createToolRouter(), not the options object `toolRouting` took before. */
+function isRouter(routing: ToolRouter | ToolRoutingOptions | undefined): routing is ToolRouter {
+  return typeof (routing as ToolRouter | undefined)?.route === 'function';
 }

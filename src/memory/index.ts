@@ -30,6 +30,7 @@ export { type CountTokens, createMessageTokens, type MessageTokens } from './mes
 export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddings.js';
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store.js';
+export { openSchemaPool, type SchemaPoolOptions } from './postgres-pool.js';
 export { inTransaction, withSchemaLock } from './postgres-transaction.js';
 export { cosineSimilarity, reciprocalRankFusion } from './rank-memories.js';
 export {

@@ -7,6 +7,7 @@ export {
   loadSqlite,
   type NewFileSettings,
   openSqlite,
+  openSqliteTables,
   retryBusy,
   type SqliteLocation,
   sqliteCall,

@@ -12,7 +12,13 @@ export {
   skillWarningText,
 } from './resolve-skills.js';
 export type { Skill } from './skill.js';
-export { LOAD_SKILL, provideSkillKit, type SkillKit, type SkillToolsContext, skillKit } from './skill-kit.js';
+export {
+  LOAD_SKILL,
+  provideSkillKit,
+  type SkillKit,
+  type SkillToolsContext,
+  skillKit,
+} from './skill-kit.js';
 export { SKILL_KIT } from './skill-tools.js';
 
 /**

@@ -1,4 +1,3 @@
-import { ConfigError } from '../core/index.js';
 import type { AnyTool } from '../tools/index.js';
 import type { Skill } from './skill.js';
 
@@ -28,11 +27,10 @@ export function provideSkillKit(kit: SkillKit): void {
   provided = kit;
 }
 
-/** The skill catalogue and tools for `new Agent({ skills })`; a ConfigError when no skills were loaded by `loadSkills`. */
-export function skillKit(): SkillKit {
-  if (provided) return provided;
-  throw new ConfigError({
-    message:
-      "new Agent({ skills }) takes skills loaded by loadSkills() from 'thinkflow/skills', or the folders to load them from.",
-  });
+/**
+ * The skill catalogue and tools for `new Agent({ skills })`, once the skills loader (or an agent given skills
+ * made by hand, which loads them) handed them over.
+ */
+export function skillKit(): SkillKit | undefined {
+  return provided;
 }

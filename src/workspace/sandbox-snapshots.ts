@@ -1,5 +1,5 @@
 import { nodeBuiltin } from '../core/index.js';
-import type { WorkspaceDiff } from './workspace.js';
+import type { SnapshotStore, WorkspaceDiff } from './workspace.js';
 
 const FEATURE = 'The sandbox workspace';
 const fs = () => nodeBuiltin('node:fs', FEATURE);
@@ -12,12 +12,7 @@ type Entry =
 type Manifest = Record<string, Entry>;
 
 /** The snapshots of a sandbox's folder, kept as folders of files under `store`. */
-export interface SandboxSnapshots {
-  take(): Promise<string>;
-  restore(id: string): Promise<void>;
-  diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
-  file(id: string, path: string): Promise<Uint8Array | undefined>;
-}
+export type SandboxSnapshots = SnapshotStore;
 
 /**
  * Snapshots as copies that never share an inode with the live folder: a command in the sandbox can write

@@ -1,5 +1,5 @@
 import type { InMemoryFs } from 'just-bash';
-import type { WorkspaceDiff } from './workspace.js';
+import type { SnapshotStore, WorkspaceDiff } from './workspace.js';
 
 /** One path of a snapshot: a folder, a link's target, or a file's bytes (shared with the live file). */
 type Entry =
@@ -9,11 +9,7 @@ type Entry =
 type Tree = Map<string, Entry>;
 
 /** The snapshots of a virtual workspace, and the walk of its files that they and `glob` share. */
-export interface VirtualSnapshots {
-  take(): Promise<string>;
-  restore(id: string): Promise<void>;
-  diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
-  file(id: string, path: string): Promise<Uint8Array | undefined>;
+export interface VirtualSnapshots extends SnapshotStore {
   /** The relative paths of the files now, sorted. */
   files(): Promise<string[]>;
   clear(): void;

@@ -1,4 +1,3 @@
-import { ConfigError } from '../core/index.js';
 import type { AnyTool } from '../tools/index.js';
 import type { ToolLanguage } from './tool-texts.js';
 import type { Workspace } from './workspace.js';
@@ -19,11 +18,10 @@ export function provideWorkspaceKit(kit: WorkspaceKit): void {
   provided = kit;
 }
 
-/** The workspace tools and instructions for `new Agent({ workspace })`; a ConfigError when no factory made a workspace. */
-export function workspaceKit(): WorkspaceKit {
-  if (provided) return provided;
-  throw new ConfigError({
-    message:
-      "new Agent({ workspace }) takes a workspace made by virtualWorkspace() or sandboxWorkspace() from 'thinkflow/workspace'. For a Workspace of your own, pass tools: workspaceTools(workspace) and instructions: workspacePrompt(workspace) from there instead.",
-  });
+/**
+ * The workspace tools and instructions for `new Agent({ workspace })`, once a factory (or an agent given a
+ * Workspace of its own, which loads them) handed them over.
+ */
+export function workspaceKit(): WorkspaceKit | undefined {
+  return provided;
 }

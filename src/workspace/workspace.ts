@@ -67,6 +67,15 @@ export interface WorkspaceLimits {
   processes?: number;
 }
 
+/** A backend's snapshots of its files: what `snapshot`, `restore`, `diff` and `snapshotFile` are made of. */
+export interface SnapshotStore {
+  take(): Promise<string>;
+  restore(id: string): Promise<void>;
+  diff(fromId: string, toId?: string): Promise<WorkspaceDiff>;
+  /** One file's bytes at a snapshot; undefined when it was not there. */
+  file(id: string, path: string): Promise<Uint8Array | undefined>;
+}
+
 /** Files and a shell, rooted at one folder. Build one with `virtualWorkspace` or `sandboxWorkspace`. */
 export interface Workspace {
   /** `virtual` (in memory, every runtime) or `sandbox` (real processes under an OS sandbox). */

@@ -46,16 +46,16 @@ describe('Tool routing and reflection', () => {
     expect(model.calls[0].tools?.map((t) => t.name)).toEqual(['get_exchange_rate', 'search_tools']);
   });
 
-  it('without a router every step sees every tool; the options object of old is a ConfigError naming createToolRouter', async () => {
-    const model = scriptedModel(['ok']);
+  it('routes by default above 20 tools and with the options object of old; toolRouting: false sends every tool', async () => {
+    const model = scriptedModel(['ok', 'ok', 'ok']);
     const events: AgentEvent[] = [];
     await new Agent({ model, tools: manyTools(30) }).run('x', { onEvent: (e) => events.push(e) });
-    expect(events.some((e) => e.type === 'tools_select')).toBe(false);
-    expect(model.calls[0].tools).toHaveLength(30);
-    const old = { model, tools: manyTools(30), toolRouting: { topK: 5 } } as unknown as ConstructorParameters<
-      typeof Agent
-    >[0];
-    expect(() => new Agent(old)).toThrow(/toolRouting: createToolRouter\(\{ topK: 8 \}\).*'thinkflow\/tools'/);
+    expect(events.some((e) => e.type === 'tools_select')).toBe(true);
+    expect(model.calls[0].tools!.length).toBeLessThan(30);
+    await new Agent({ model, tools: manyTools(30), toolRouting: { topK: 5 } }).run('invoice tasks');
+    expect(model.calls[1].tools!.filter((t) => t.name !== 'search_tools').length).toBeLessThanOrEqual(5);
+    await new Agent({ model, tools: manyTools(30), toolRouting: false }).run('x');
+    expect(model.calls[2].tools).toHaveLength(30);
   });
 
   it('small tool sets are not routed', async () => {

@@ -90,11 +90,15 @@ describe('parseCodeAction reads the fence variants models write', () => {
     expect(zh.type === 'action' && zh.thought).toBe('相加');
   });
 
-  it("protocol: 'code' (before codeAct) and a bare code protocol are ConfigErrors naming codeAct()", async () => {
+  it("protocol: 'code' (before codeAct) loads codeAct() on the first run; a bare code protocol is a ConfigError", async () => {
     const { price } = priceTools();
-    const model = scriptedModel(['```js\nfinal_answer(1)\n```']);
-    const old = { model, protocol: 'code', tools: [price] } as unknown as ConstructorParameters<typeof Agent>[0];
-    expect(() => new Agent(old)).toThrow(/import \{ codeAct \} from 'thinkflow\/code'.*protocol: codeAct\(\)/);
+    const model = scriptedModel(['```js\nfinal_answer((await tools.price({ item: "fig" })).usd)\n```']);
+    const agent = new Agent({ model, protocol: 'code', tools: [price] });
+    expect(() => agent.protocol).toThrow(/first run.*codeAct\(\)/);
+    const result = await agent.run('go');
+    expect(result.status).toBe('done');
+    expect(agent.tools.list().map((t) => t.name)).toEqual(['price', 'run_code']);
+    expect(agent.protocol.name).toBe('code');
     expect(() => new Agent({ model, protocol: codeProtocol, tools: [price] })).toThrow(/protocol: codeAct\(\)/);
   });
 

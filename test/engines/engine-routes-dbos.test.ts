@@ -4,13 +4,12 @@
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { dbosAgent, dbosClient } from '../../src/entries/dbos.js';
 import { createApp, engineRunRecorder, engineRuns, type RunRecord } from '../../src/entries/server.js';
 import { memoryRunStore } from '../../src/entries/server-fetch.js';
-import { Agent, askUserTool, defineTool, type ModelRequest, scriptedModel } from '../../src/index.js';
 import { TEST_PG } from '../server/pg-fixtures.js';
 import { eventually } from './engine-processes.js';
+import { appClient, approverAgent } from './engine-routes-fixture.js';
 
 const database = `thinkflow_dbos_routes_${process.pid}_${Date.now()}`;
 const databaseUrl = Object.assign(new URL(TEST_PG), { pathname: `/${database}` }).toString();
@@ -29,49 +28,12 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-function agent() {
-  const guarded = defineTool({
-    name: 'guarded',
-    description: 'A side effect a person approves first.',
-    input: z.object({ label: z.string() }),
-    needsApproval: true,
-    run: ({ label }) => {
-      ran.push(label);
-      return `did ${label}`;
-    },
-  });
-  const reply = (request: ModelRequest) => {
-    const tools = request.messages.filter((m) => m.role === 'tool');
-    const call = (name: string, args: unknown) => ({
-      text: '',
-      toolCalls: [{ id: `c${tools.length}`, name, arguments: JSON.stringify(args) }],
-    });
-    if (tools.length === 0) return call('guarded', { label: 'g' });
-    if (tools.length === 1) return call('ask_user', { question: 'Which city?' });
-    return `done ${String(tools[1].content)}`;
-  };
-  return new Agent({ name: 'approver', model: scriptedModel(reply), tools: [guarded, askUserTool] });
-}
-
-const post = (path: string, body: unknown) =>
-  app.fetch(
-    new Request(`http://localhost${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  );
-const get = async (path: string) => (await app.fetch(new Request(`http://localhost${path}`))).json();
-const question = (id: string, kind: string) =>
-  eventually(async () => {
-    const run = (await get(`/v1/runs/${id}`)) as RunRecord;
-    return run.questions?.find((q) => !q.answer && q.kind === kind);
-  });
+const { post, get, question } = appClient(() => app);
 
 beforeAll(async () => {
   await admin(`CREATE DATABASE ${database}`);
   const recorder = engineRunRecorder(store);
-  const approver = dbosAgent(agent(), { onEvent: recorder.onEvent });
+  const approver = dbosAgent(approverAgent(ran), { onEvent: recorder.onEvent });
   DBOS.setConfig({ name: 'thinkflow-routes', systemDatabaseUrl: databaseUrl, logLevel: 'warn' });
   await DBOS.launch();
   await approver.launch();

@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as restate from '@restatedev/restate-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { restateAgent, restateClient } from '../../src/entries/restate.js';
 import { createApp, engineRunRecorder, engineRuns, type RunRecord } from '../../src/entries/server.js';
 import { memoryRunStore } from '../../src/entries/server-fetch.js';
-import { Agent, askUserTool, defineTool, type ModelRequest, scriptedModel } from '../../src/index.js';
 import { eventually, freePort, type RestateServer, startRestateServer } from './engine-processes.js';
+import { appClient, approverAgent } from './engine-routes-fixture.js';
 
 let server: RestateServer;
 let endpoint: Http2Server;
@@ -22,44 +21,7 @@ const ran: string[] = [];
 const store = memoryRunStore();
 let app: ReturnType<typeof createApp>;
 
-function agent() {
-  const guarded = defineTool({
-    name: 'guarded',
-    description: 'A side effect a person approves first.',
-    input: z.object({ label: z.string() }),
-    needsApproval: true,
-    run: ({ label }) => {
-      ran.push(label);
-      return `did ${label}`;
-    },
-  });
-  const reply = (request: ModelRequest) => {
-    const tools = request.messages.filter((m) => m.role === 'tool');
-    const call = (name: string, args: unknown) => ({
-      text: '',
-      toolCalls: [{ id: `c${tools.length}`, name, arguments: JSON.stringify(args) }],
-    });
-    if (tools.length === 0) return call('guarded', { label: 'g' });
-    if (tools.length === 1) return call('ask_user', { question: 'Which city?' });
-    return `done ${String(tools[1].content)}`;
-  };
-  return new Agent({ name: 'approver', model: scriptedModel(reply), tools: [guarded, askUserTool] });
-}
-
-const post = (path: string, body: unknown) =>
-  app.fetch(
-    new Request(`http://localhost${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  );
-const get = async (path: string) => (await app.fetch(new Request(`http://localhost${path}`))).json();
-const question = (id: string, kind: string) =>
-  eventually(async () => {
-    const run = (await get(`/v1/runs/${id}`)) as RunRecord;
-    return run.questions?.find((q) => !q.answer && q.kind === kind);
-  });
+const { post, get, question } = appClient(() => app);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'engine-routes-'));
@@ -68,7 +30,7 @@ beforeAll(async () => {
   const port = await freePort();
   const handler = restate
     .endpoint()
-    .bind(await restateAgent(agent(), { onEvent: recorder.onEvent }))
+    .bind(await restateAgent(approverAgent(ran), { onEvent: recorder.onEvent }))
     .http2Handler();
   endpoint = createServer(handler);
   await new Promise<void>((resolve) => endpoint.listen(port, '127.0.0.1', resolve));

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterEach } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** tsx's loader by path, so the CLI also starts in a folder outside the repository. */
@@ -81,4 +82,24 @@ export async function callAsAlice(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, json: await response.json() };
+}
+
+/**
+ * `thinkflow serve` children of one test file, all with `config`: `start` spawns one on a free port with its
+ * data dir and environment; after each test every child is killed and every other cleanup pushed runs, last first.
+ */
+export function servedConfig(config: string): {
+  start: (dataDir: string, env: Record<string, string>) => Promise<ServerProcess>;
+  cleanups: (() => Promise<void> | void)[];
+} {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const start = async (dataDir: string, env: Record<string, string>) => {
+    const server = await spawnCli(['serve', '--port', '0', '--config', config, '--data-dir', dataDir], env);
+    cleanups.push(() => server.kill());
+    return server;
+  };
+  return { start, cleanups };
 }

@@ -9,7 +9,8 @@ import { callsOf, type RunBuiltin } from './run-builtins.js';
  */
 export function skillBuiltins(context: SkillToolsContext): RunBuiltin[] {
   const always = () => true;
-  return skillKit()
+  // The agent's run hands the kit over before it makes these (loadSkills, or its own load for skills made by hand).
+  return skillKit()!
     .tools(context)
     .map((tool): RunBuiltin => ({ name: tool.name, make: () => tool, offered: always }));
 }

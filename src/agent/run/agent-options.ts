@@ -20,7 +20,7 @@ import type { AnyTool, ApprovalRequest, NestedJournal } from '../../tools/index.
 import type { Workspace, WorkspaceToolsOptions } from '../../workspace/index.js';
 import type { Guardrails } from '../guardrails/index.js';
 import type { Budget, StopCondition } from '../guards/index.js';
-import type { ToolRouter } from '../routing/index.js';
+import type { ToolRouter, ToolRoutingOptions } from '../routing/index.js';
 import type { EditedPrompt } from './build-messages.js';
 
 export type { Budget } from '../guards/index.js';
@@ -58,8 +58,9 @@ export interface AgentOptions<T = unknown> {
   /**
    * `auto` picks native when the model supports tool calling, else json. Default `auto`. A protocol object
    * may bring tools of its own: `codeAct()` from `thinkflow/code` (every reply a program) brings `run_code`.
+   * `'code'` is `codeAct()` too, loaded on the first run (Node, Bun, Deno; in a browser bundle pass `codeAct()`).
    */
-  protocol?: 'auto' | Exclude<ProtocolName, 'code'> | AgentProtocol;
+  protocol?: 'auto' | ProtocolName | AgentProtocol;
   instructions?: string;
   /**
    * Files and a shell for the agent (`virtualWorkspace`, `sandboxWorkspace` from `thinkflow/workspace`):
@@ -122,9 +123,10 @@ export interface AgentOptions<T = unknown> {
   /**
    * With many tools, each step sees only the most relevant ones, and `search_tools` finds the rest: a router
    * from `createToolRouter({ topK, minTools, ... })` (`thinkflow/tools`), which routes above `minTools` (20)
-   * tools. Off without one: every step sees every tool.
+   * tools. Its options object, or nothing above 20 tools (on by default), has the agent load the router on the
+   * first run (Node, Bun, Deno; a browser bundle without it: no routing by default, and a `warning`); `false` turns it off.
    */
-  toolRouting?: ToolRouter | false;
+  toolRouting?: ToolRouter | ToolRoutingOptions | false;
   /**
    * Agent Skills: loaded skills (`loadSkills` from `thinkflow/skills`), or folders to load them from on the
    * first run (Node), or a function that finds them on the first run (`workspaceSkills(ws)`). Their catalogue

@@ -27,6 +27,7 @@ export {
   sampling,
 } from './loop-config.js';
 export { newRunId } from './new-run-id.js';
+export { featureFix, loadOlderFeature, type OlderFeature, setFeatureImport } from './older-options.js';
 export {
   addChildUsage,
   addUsage,

@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import { requireOptional } from '../../core/index.js';
-import { withSchemaLock } from '../../memory/index.js';
+import { openSchemaPool, withSchemaLock } from '../../memory/index.js';
 import type {
   Experiment,
   ExperimentMeta,
@@ -10,7 +9,6 @@ import type {
 } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const PAGE = 500;
 
 /** Options of `PostgresExperimentStore`. */
@@ -37,14 +35,9 @@ export class PostgresExperimentStore implements ExperimentStore {
   #ready: Promise<unknown> | undefined;
 
   constructor(options: PostgresExperimentStoreOptions) {
-    const schema = options.schema ?? 'thinkflow';
-    if (!SCHEMA_NAME.test(schema))
-      throw new TypeError(`Schema name "${schema}" must be lower-case letters, digits or "_".`);
+    const { pool, schema } = openSchemaPool({ ...options, max: options.max ?? 4 });
     this.#s = schema;
-    const { Pool } = requireOptional<typeof pg>('postgres', 'pg');
-    this.#pool = new Pool({ connectionString: options.connectionString, max: options.max ?? 4 });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
-    this.#pool.on('error', () => {});
+    this.#pool = pool;
   }
 
   /** The tables, made once (under the schema lock, as the other stores make theirs) before the first query. */

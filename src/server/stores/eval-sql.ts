@@ -70,6 +70,28 @@ function rowData({ input, expected, metadata }: DatasetRowData): string {
   return JSON.stringify({ input, expected, metadata });
 }
 
+/**
+ * An `EvalStore` made of `sqlEvalStore`'s logic: the SQLite and PostgreSQL stores differ only in how they
+ * connect and make their tables (`init`), so they extend this and pass their statements in.
+ */
+export class SqlBackedEvalStore implements EvalStore {
+  readonly #store: Omit<EvalStore, 'init'>;
+
+  constructor(store: Omit<EvalStore, 'init'>) {
+    this.#store = store;
+  }
+
+  async init(): Promise<void> {}
+  addScores: EvalStore['addScores'] = (scores) => this.#store.addScores(scores);
+  readScores: EvalStore['readScores'] = (runId) => this.#store.readScores(runId);
+  createDataset: EvalStore['createDataset'] = (dataset) => this.#store.createDataset(dataset);
+  listDatasets: EvalStore['listDatasets'] = (filter) => this.#store.listDatasets(filter);
+  getDataset: EvalStore['getDataset'] = (id) => this.#store.getDataset(id);
+  readDataset: EvalStore['readDataset'] = (id, version) => this.#store.readDataset(id, version);
+  changeDataset: EvalStore['changeDataset'] = (id, change) => this.#store.changeDataset(id, change);
+  close: EvalStore['close'] = () => this.#store.close();
+}
+
 /** The eval store's logic over `sql`, whose tables carry the prefix `p`. */
 export function sqlEvalStore(sql: EvalSql, p: string): Omit<EvalStore, 'init'> {
   const t = (text: string) => text.replaceAll('{p}', p);

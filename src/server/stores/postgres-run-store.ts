@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
-import { type AgentEvent, requireOptional } from '../../core/index.js';
-import { withSchemaLock } from '../../memory/index.js';
+import type { AgentEvent } from '../../core/index.js';
+import { openSchemaPool, withSchemaLock } from '../../memory/index.js';
 import { boundedWait, createOutageGate } from '../health/index.js';
 import type {
   IdempotencyClaim,
@@ -42,8 +42,6 @@ export interface PostgresRunStoreOptions {
   connectTimeoutMs?: number;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
 /** The store's reads, by the name each is prepared under: each pooled connection (this store's alone) parses it once. */
 const READS = {
   get_run: (s: string) => `SELECT * FROM ${s}.runs WHERE id = $1`,
@@ -82,20 +80,15 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
   readonly #outage = createOutageGate({ dependency: 'postgres' });
 
   constructor(options: PostgresRunStoreOptions) {
-    const schema = options.schema ?? 'thinkflow';
-    if (!SCHEMA_NAME.test(schema))
-      throw new TypeError(`Schema name "${schema}" must be lower-case letters, digits or "_".`);
+    // pg loads here, on first use: it is an optional peer dependency.
+    const { pool, schema } = openSchemaPool({
+      ...options,
+      max: options.max ?? 10,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    });
     this.#schema = schema;
     this.#commitText = commitStatement(schema);
-    // pg loads here, on first use: it is an optional peer dependency.
-    const { Pool } = requireOptional<typeof pg>('postgres', 'pg');
-    this.#pool = new Pool({
-      connectionString: options.connectionString,
-      max: options.max ?? 10,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-    });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
-    this.#pool.on('error', () => {});
+    this.#pool = pool;
     this.#db = { pool: this.#pool, schema };
     this.#batcher = createWriteBatcher((batch) => this.#commit(batch));
     this.#writes = batchedWrites(this.#batcher);

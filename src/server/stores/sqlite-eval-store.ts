@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import { openSqlite, retryBusy, sqliteCall } from '../../memory/node.js';
-import type { EvalStore } from '../records/index.js';
-import { EVAL_DDL, type EvalSql, sqlEvalStore } from './eval-sql.js';
+import { openSqliteTables } from '../../memory/node.js';
+import { EVAL_DDL, type EvalSql, SqlBackedEvalStore, sqlEvalStore } from './eval-sql.js';
 
 /** better-sqlite3 behind `EvalSql`: statements cached, transactions as BEGIN IMMEDIATE … COMMIT taking turns. */
 function sqliteEvalSql(db: Database.Database): EvalSql {
@@ -52,29 +51,13 @@ function sqliteEvalSql(db: Database.Database): EvalSql {
  * const evals = new SqliteEvalStore({ path: '.thinkflow/runs.db' });
  * const app = createApp({ agents, store, evals });
  */
-export class SqliteEvalStore implements EvalStore {
-  readonly #store: Omit<EvalStore, 'init'>;
-
+export class SqliteEvalStore extends SqlBackedEvalStore {
   constructor(options: { path: string; busyTimeoutMs?: number }) {
-    const { db, file, busyTimeoutMs } = openSqlite({ file: options.path, busyTimeoutMs: options.busyTimeoutMs });
-    try {
-      sqliteCall(file, 'create the eval tables in', () =>
-        retryBusy(() => db.exec(EVAL_DDL.replaceAll('{p}', '')), busyTimeoutMs),
-      );
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    this.#store = sqlEvalStore(sqliteEvalSql(db), '');
+    const { db } = openSqliteTables(
+      { file: options.path, busyTimeoutMs: options.busyTimeoutMs },
+      'create the eval tables in',
+      (db) => db.exec(EVAL_DDL.replaceAll('{p}', '')),
+    );
+    super(sqlEvalStore(sqliteEvalSql(db), ''));
   }
-
-  async init(): Promise<void> {}
-  addScores: EvalStore['addScores'] = (scores) => this.#store.addScores(scores);
-  readScores: EvalStore['readScores'] = (runId) => this.#store.readScores(runId);
-  createDataset: EvalStore['createDataset'] = (dataset) => this.#store.createDataset(dataset);
-  listDatasets: EvalStore['listDatasets'] = (filter) => this.#store.listDatasets(filter);
-  getDataset: EvalStore['getDataset'] = (id) => this.#store.getDataset(id);
-  readDataset: EvalStore['readDataset'] = (id, version) => this.#store.readDataset(id, version);
-  changeDataset: EvalStore['changeDataset'] = (id, change) => this.#store.changeDataset(id, change);
-  close: EvalStore['close'] = () => this.#store.close();
 }

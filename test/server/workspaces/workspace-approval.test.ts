@@ -1,21 +1,12 @@
 import { chmodSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/server/index.js';
 import { parseSse, postJson, tempDir } from '../server-fixtures.js';
-import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
+import { eventually, type ServerProcess, servedConfig } from '../spawn-server.js';
 
 const CONFIG = join(import.meta.dirname, '..', 'fixtures', 'workspace-durable.config.ts');
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function start(dataDir: string, env: Record<string, string>): Promise<ServerProcess> {
-  const server = await spawnCli(['serve', '--port', '0', '--config', CONFIG, '--data-dir', dataDir], env);
-  cleanups.push(() => server.kill());
-  return server;
-}
+const { start, cleanups } = servedConfig(CONFIG);
 
 async function statusOf(server: ServerProcess, id: string): Promise<RunRecord> {
   return (await (await fetch(`${server.url}/v1/runs/${id}`)).json()) as RunRecord;

@@ -1,22 +1,13 @@
 import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/server/index.js';
 import { parseSse, postJson, tempDir } from '../server-fixtures.js';
-import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
+import { eventually, servedConfig } from '../spawn-server.js';
 
 const CONFIG = join(import.meta.dirname, '..', 'fixtures', 'workspace-durable.config.ts');
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function start(dataDir: string, env: Record<string, string>): Promise<ServerProcess> {
-  const server = await spawnCli(['serve', '--port', '0', '--config', CONFIG, '--data-dir', dataDir], env);
-  cleanups.push(() => server.kill());
-  return server;
-}
+const { start, cleanups } = servedConfig(CONFIG);
 
 /** A server on 127.0.0.1 that counts the requests a sandboxed command sends it. */
 async function hitCounter(): Promise<{ port: number; hits: () => number }> {
