@@ -32,11 +32,19 @@ export function bootstrapMean(
   const m = mean(values);
   if (n < 2) return { mean: m, low: m, high: m, n };
   const resamples = options.resamples ?? 1000;
-  const random = seededRandom(options.seed ?? 47);
+  const data = Float64Array.from(values);
   const means = new Float64Array(resamples);
+  // mulberry32 (`seededRandom`) written out in the loop: resamples × n draws are most of an experiment's
+  // summary, and the inlined generator gives the very same sequence at a fraction of the cost.
+  let a = (options.seed ?? 47) >>> 0;
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += values[Math.floor(random() * n)];
+    for (let i = 0; i < n; i++) {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      sum += data[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)];
+    }
     means[r] = sum / n;
   }
   means.sort();
