@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { RunResult } from '../../src/index.js';
 import { TEST_PG } from '../server/pg-fixtures.js';
 import { runEngineContract } from './engine.contract.js';
-import { eventually, lines, spawnWorker } from './engine-processes.js';
+import { eventually, lines, pendingAnswer, spawnWorker } from './engine-processes.js';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'dbos-worker.ts');
 // A fresh database per run, on the server the other PostgreSQL tests use.
@@ -57,12 +57,7 @@ runEngineContract({
     return (await (await dbos()).retrieveWorkflow<RunResult>(runId).getResult()) as RunResult;
   },
   pending(runId) {
-    return eventually(() => {
-      const mine = lines(pendingFile)
-        .map((l) => JSON.parse(l) as { runId: string; answerId: string })
-        .filter((p) => p.runId === runId);
-      return mine.at(-1)?.answerId;
-    });
+    return pendingAnswer(pendingFile, runId);
   },
   async approve(runId, answerId) {
     await (await dbos()).send(runId, { approved: true }, answerId);

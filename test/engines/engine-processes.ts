@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { eventually as pollUntil } from '../server/spawn-server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -77,18 +78,19 @@ export function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 }
 
-/** Resolves when `check` returns a value, polling every 50 ms; rejects after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** `eventually` from the server tests, waiting up to 30 s by default: an engine's worker starts slower. */
+export function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+  return pollUntil(check, timeoutMs);
+}
+
+/** The answer id of the run's latest pending question, once a worker has written it to `file`. */
+export function pendingAnswer(file: string, runId: string): Promise<string> {
+  return eventually(() => {
+    const mine = lines(file)
+      .map((l) => JSON.parse(l) as { runId: string; answerId: string })
+      .filter((p) => p.runId === runId);
+    return mine.at(-1)?.answerId;
+  });
 }
 
 /** A restate-server on free loopback ports with its data in `baseDir`. */

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { runEngineContract } from './engine.contract.js';
 import {
-  eventually,
   freePort,
   lines,
+  pendingAnswer,
   type RestateServer,
   spawnWorker,
   startRestateServer,
@@ -57,12 +57,7 @@ runEngineContract({
     return (await response.json()) as { status: string; output: string };
   },
   pending(runId) {
-    return eventually(() => {
-      const mine = lines(pendingFile)
-        .map((l) => JSON.parse(l) as { runId: string; answerId: string })
-        .filter((p) => p.runId === runId);
-      return mine.at(-1)?.answerId;
-    });
+    return pendingAnswer(pendingFile, runId);
   },
   async approve(_runId, answerId) {
     await ok(await fetch(`${server.ingress}/restate/awakeables/${answerId}/resolve`, json({ approved: true })));
