@@ -31,7 +31,7 @@ export { type OllamaEmbeddingsOptions, ollamaEmbeddings } from './ollama-embeddi
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from './openai-embeddings.js';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store.js';
 export { openSchemaPool, type SchemaPoolOptions } from './postgres-pool.js';
-export { inTransaction, withSchemaLock } from './postgres-transaction.js';
+export { inTransaction, withPooledClient, withSchemaLock } from './postgres-transaction.js';
 export { cosineSimilarity, reciprocalRankFusion } from './rank-memories.js';
 export {
   episodeFromRun,

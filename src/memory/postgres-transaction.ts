@@ -1,19 +1,46 @@
 import type pg from 'pg';
 
-/** Runs `work` on one pooled client between BEGIN and COMMIT, rolling back when it throws. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` on one client taken from the pool, and gives it back however `work` ends.
+ *
+ * While a client is out of the pool, pg-pool no longer listens for its `error` event. A connection the
+ * server drops between two queries (a restart, a failover, `pg_ctl stop`) would then emit `error` to
+ * nobody, and Node ends the process. Here the error is caught for as long as the client is held, and a
+ * client that lost its connection, or whose work threw, is destroyed on release instead of going back to
+ * the pool (with it go any session locks it held).
+ */
+export async function withPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
   try {
-    await client.query('BEGIN');
     const result = await work(client);
-    await client.query('COMMIT');
+    client.off('error', onError);
+    client.release(lost);
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    client.off('error', onError);
+    client.release(lost ?? (error instanceof Error ? error : true));
     throw error;
-  } finally {
-    client.release();
   }
+}
+
+/** Runs `work` on one pooled client between BEGIN and COMMIT, rolling back when it throws. */
+export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withPooledClient(pool, async (client) => {
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  });
 }
 
 /**

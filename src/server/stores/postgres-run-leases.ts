@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { withPooledClient } from '../../memory/index.js';
 import type { RecoverableRun } from '../records/index.js';
 import { UNFINISHED } from '../records/index.js';
 
@@ -62,42 +63,37 @@ export async function withRecoverableRuns(
   work: (runs: RecoverableRun[]) => Promise<void>,
   limit: number,
 ): Promise<boolean> {
-  const client = await pool.connect();
   const key = `thinkflow.recover.${s}`;
-  let locked = false;
-  try {
+  return withPooledClient(pool, async (client) => {
     const lock = await client.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS ok`, [key]);
-    locked = lock.rows[0].ok;
-    if (!locked) return false;
-    const { rows } = await client.query<{
-      id: string;
-      agent: string;
-      status: RecoverableRun['status'];
-      outboxed: boolean;
-      created_at: string;
-    }>(
-      `SELECT r.id, r.agent, r.status, o.run_id IS NOT NULL AS outboxed, r.created_at FROM ${s}.runs r
-         LEFT JOIN ${s}.run_outbox o ON o.run_id = r.id
-       WHERE r.status = ANY($1) AND (r.lease_until IS NULL OR r.lease_until < ${NOW_MS})
-       ORDER BY r.created_at LIMIT $2`,
-      [UNFINISHED, limit],
-    );
-    await work(
-      rows.map((row) => ({
-        id: row.id,
-        agent: row.agent,
-        status: row.status,
-        outboxed: row.outboxed,
-        createdAt: Number(row.created_at),
-      })),
-    );
-    return true;
-  } finally {
-    const unlocked = locked ? client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]) : undefined;
-    // A connection that cannot unlock is dropped, and its lock with it.
-    await (unlocked ?? Promise.resolve()).then(
-      () => client.release(),
-      (error: unknown) => client.release(error instanceof Error ? error : true),
-    );
-  }
+    if (!lock.rows[0].ok) return false;
+    try {
+      const { rows } = await client.query<{
+        id: string;
+        agent: string;
+        status: RecoverableRun['status'];
+        outboxed: boolean;
+        created_at: string;
+      }>(
+        `SELECT r.id, r.agent, r.status, o.run_id IS NOT NULL AS outboxed, r.created_at FROM ${s}.runs r
+           LEFT JOIN ${s}.run_outbox o ON o.run_id = r.id
+         WHERE r.status = ANY($1) AND (r.lease_until IS NULL OR r.lease_until < ${NOW_MS})
+         ORDER BY r.created_at LIMIT $2`,
+        [UNFINISHED, limit],
+      );
+      await work(
+        rows.map((row) => ({
+          id: row.id,
+          agent: row.agent,
+          status: row.status,
+          outboxed: row.outboxed,
+          createdAt: Number(row.created_at),
+        })),
+      );
+      return true;
+    } finally {
+      // A connection that cannot unlock is dropped on release, and its lock with it.
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+    }
+  });
 }

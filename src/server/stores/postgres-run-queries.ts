@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../../memory/index.js';
 import { DEFAULT_PRUNE_BATCH, UNFINISHED } from '../records/index.js';
 import {
   countByStatus,
@@ -57,14 +58,9 @@ const pruneRuns: PostgresQueries['pruneRuns'] = async ({ pool, schema }, request
     const { rows } = await pool.query(`SELECT COUNT(*)::int AS n ${expired}`, values);
     return { runs: rows[0].n };
   }
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const lock = await client.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok`, [`thinkflow.prune.${s}`]);
-    if (!lock.rows[0].ok) {
-      await client.query('ROLLBACK');
-      return { runs: 0, skipped: true };
-    }
+    if (!lock.rows[0].ok) return { runs: 0, skipped: true };
     const { rowCount } = await client.query(
       `WITH victims AS (SELECT id ${expired} ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED),
          e AS (DELETE FROM ${s}.run_events WHERE run_id IN (SELECT id FROM victims)),
@@ -73,14 +69,8 @@ const pruneRuns: PostgresQueries['pruneRuns'] = async ({ pool, schema }, request
        DELETE FROM ${s}.runs WHERE id IN (SELECT id FROM victims)`,
       [...values, Math.max(1, request.limit ?? DEFAULT_PRUNE_BATCH)],
     );
-    await client.query('COMMIT');
     return { runs: rowCount ?? 0 };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 };
 
 /** Counts by status, the oldest run, and the tables' size on disk (indexes and TOAST included). */
