@@ -11,7 +11,7 @@ export type {
   StepOverrides,
   StepState,
 } from './agent-options.js';
-export { announceRun } from './announce-run.js';
+export { announceRun, startWarnings } from './announce-run.js';
 export type { EditedPrompt, PromptHead } from './build-messages.js';
 export type { PendingStep } from './checkpointer.js';
 export { endRun, failure } from './end-run.js';
@@ -28,6 +28,7 @@ export {
 } from './loop-config.js';
 export { newRunId } from './new-run-id.js';
 export { featureFix, loadOlderFeature, type OlderFeature, setFeatureImport } from './older-options.js';
+export { type Routing, routingFor } from './run-routing.js';
 export {
   addChildUsage,
   addUsage,
