@@ -1,16 +1,5 @@
 // A run: its options, state, loop config, checkpoints, messages, abort, end, events and ids.
-export type {
-  AgentOptions,
-  Budget,
-  Checkpoint,
-  ContextOptions,
-  Handoff,
-  MemoryOptions,
-  PromptOptions,
-  RunOptions,
-  StepOverrides,
-  StepState,
-} from './agent-options.js';
+export type * from './agent-options.js';
 export { announceRun, startWarnings } from './announce-run.js';
 export type { EditedPrompt, PromptHead } from './build-messages.js';
 export type { PendingStep } from './checkpointer.js';

@@ -1,12 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openSqlite, retryBusy, type SqliteLocation } from '../../memory/node.js';
-import type {
-  Experiment,
-  ExperimentMeta,
-  ExperimentStore,
-  ExperimentSummary,
-  TrialRecord,
-} from './experiment-types.js';
+import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
+import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 
 const SCHEMA = `
@@ -18,8 +13,6 @@ CREATE TABLE IF NOT EXISTS eval_trials (
   experiment_id TEXT NOT NULL, case_index INTEGER NOT NULL, trial INTEGER NOT NULL, record TEXT NOT NULL,
   PRIMARY KEY (experiment_id, case_index, trial)
 ) WITHOUT ROWID;`;
-
-const PAGE = 500;
 
 /**
  * Experiments in SQLite (better-sqlite3): `thinkflow.db` under the data dir, or any file. Each trial is
@@ -48,13 +41,11 @@ export class SqliteExperimentStore implements ExperimentStore {
       .run(meta.id, meta.name, meta.startedAt, meta.status, JSON.stringify(meta));
   }
 
-  async getExperiment(id: string): Promise<Experiment | { meta: ExperimentMeta } | undefined> {
+  async getExperiment(id: string): ReturnType<ExperimentStore['getExperiment']> {
     const row = this.db.prepare('SELECT meta, status, summary FROM eval_experiments WHERE id = ?').get(id) as
-      | { meta: string; status: ExperimentMeta['status']; summary: string | null }
+      | ExperimentRow
       | undefined;
-    if (!row) return undefined;
-    const meta = { ...(JSON.parse(row.meta) as ExperimentMeta), status: row.status };
-    return row.summary ? { meta, summary: JSON.parse(row.summary) as ExperimentSummary } : { meta };
+    return row && experimentFromRow(row);
   }
 
   async saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
@@ -69,22 +60,13 @@ export class SqliteExperimentStore implements ExperimentStore {
     return new Set(rows.map(([c, t]) => trialKey(c, t)));
   }
 
-  async *trials(experimentId: string): AsyncIterable<TrialRecord> {
+  trials(experimentId: string): AsyncIterable<TrialRecord> {
     const page = this.db.prepare(
       'SELECT case_index, trial, record FROM eval_trials WHERE experiment_id = ? AND (case_index > ? OR (case_index = ? AND trial > ?)) ORDER BY case_index, trial LIMIT ?',
     );
-    let after: [number, number] = [-1, -1];
-    for (;;) {
-      const rows = page.all(experimentId, after[0], after[0], after[1], PAGE) as {
-        case_index: number;
-        trial: number;
-        record: string;
-      }[];
-      for (const row of rows) yield JSON.parse(row.record) as TrialRecord;
-      if (rows.length < PAGE) return;
-      const last = rows[rows.length - 1];
-      after = [last.case_index, last.trial];
-    }
+    return pagedTrials(
+      ([caseIndex, trial], limit) => page.all(experimentId, caseIndex, caseIndex, trial, limit) as TrialRow[],
+    );
   }
 
   async finishExperiment(experimentId: string, summary: ExperimentSummary): Promise<void> {
@@ -96,8 +78,8 @@ export class SqliteExperimentStore implements ExperimentStore {
   async listExperiments(limit = 50): Promise<ExperimentMeta[]> {
     const rows = this.db
       .prepare('SELECT meta, status FROM eval_experiments ORDER BY started_at DESC LIMIT ?')
-      .all(limit) as { meta: string; status: ExperimentMeta['status'] }[];
-    return rows.map((r) => ({ ...(JSON.parse(r.meta) as ExperimentMeta), status: r.status }));
+      .all(limit) as ExperimentRow[];
+    return rows.map(metaFromRow);
   }
 
   async close(): Promise<void> {
