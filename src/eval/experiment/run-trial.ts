@@ -32,7 +32,8 @@ export type Task<Input = unknown> = AgentLike | TaskFunction<Input>;
 function callTask(task: Task, item: EvalItem, ctx: TaskContext): Promise<RunLike | string> | RunLike | string {
   if (typeof task === 'function') return task(item.input, ctx);
   const text = typeof item.input === 'string' ? item.input : stableJson(item.input);
-  return task.run(text, { signal: ctx.signal });
+  // Without a signal the call is the plain `agent.run(input)`: the agent copies a given options object.
+  return ctx.signal ? task.run(text, { signal: ctx.signal }) : task.run(text);
 }
 
 /**
