@@ -3,6 +3,10 @@ import { ConfigError } from '../../core/index.js';
 import type { Scorer } from '../scorers/scorer.js';
 import { cachedTask, cacheOf, experimentStoreOf } from './experiment-setup.js';
 import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from './experiment-types.js';
+
+/** Trials a store may hold uncommitted while the next ones run. */
+const MAX_UNSAVED = 64;
+
 import { trialKey } from './experiment-types.js';
 import { runTrial, type Task } from './run-trial.js';
 import { summaryTally } from './summary-tally.js';
@@ -130,25 +134,49 @@ async function runAll<Input>(
   }
   const queue = jobs();
   const context = { signal: options.signal, cache };
+  let passed = tally.passed;
+  // A trial counts as finished (progress, `done`) once its store has it. The next trial starts while the
+  // store writes, so a store may commit several together (SQLite does); at most MAX_UNSAVED wait at once.
+  const saving = new Set<Promise<void>>();
+  // The first failed save (or throwing onProgress): it ends the experiment.
+  let saveError: { error: unknown } | undefined;
+  const save = (record: TrialRecord, caseId: string) => {
+    const saved = store.saveTrial(meta.id, record).then(
+      () => {
+        saving.delete(saved);
+        done++;
+        if (record.pass) passed++;
+        try {
+          options.onProgress?.({ done, total, passed, caseId, pass: record.pass, trial: record });
+        } catch (error) {
+          saveError ??= { error };
+        }
+      },
+      (error: unknown) => {
+        saving.delete(saved);
+        saveError ??= { error };
+      },
+    );
+    saving.add(saved);
+    return saved;
+  };
   async function worker(): Promise<void> {
     for (let next = queue.next(); !next.done; next = queue.next()) {
       options.signal?.throwIfAborted();
+      if (saveError) throw saveError.error;
       const { item, trial } = next.value;
       const record = await runTrial(task, scorers, item, trial, context);
-      await store.saveTrial(meta.id, record);
       tally.add(record);
-      done++;
-      options.onProgress?.({
-        done,
-        total,
-        passed: tally.passed,
-        caseId: item.id,
-        pass: record.pass,
-        trial: record,
-      });
+      const saved = save(record, item.id);
+      if (saving.size >= MAX_UNSAVED) await saved;
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+  } finally {
+    await Promise.all(saving);
+  }
+  if (saveError) throw saveError.error;
   const summary = tally.summary({ durationMs: Date.now() - started, seed: options.seed });
   await store.finishExperiment(meta.id, summary);
   return { meta: { ...meta, status: 'done' }, summary };
