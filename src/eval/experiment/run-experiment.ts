@@ -129,7 +129,9 @@ async function runAll<Input>(
 
   function* jobs() {
     for (const item of items) {
-      for (let t = 0; t < trials; t++) if (!finished.has(trialKey(item.index, t))) yield { item, trial: t };
+      for (let t = 0; t < trials; t++) {
+        if (!finished.size || !finished.has(trialKey(item.index, t))) yield { item, trial: t };
+      }
     }
   }
   const queue = jobs();
