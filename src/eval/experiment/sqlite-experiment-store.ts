@@ -14,9 +14,15 @@ CREATE TABLE IF NOT EXISTS eval_trials (
   PRIMARY KEY (experiment_id, case_index, trial)
 ) WITHOUT ROWID;`;
 
+/** Trials written in one transaction at most. */
+const BATCH = 256;
+
 /**
  * Experiments in SQLite (better-sqlite3): `thinkflow.db` under the data dir, or any file. Each trial is
- * one row written as it finishes, so a process killed midway loses nothing finished.
+ * one row. Trials saved in the same turn of the event loop are committed together, in one transaction
+ * (at most 256 a transaction), and `saveTrial` resolves once its trial is committed: `runExperiment`
+ * counts a trial finished only then, so a process killed midway loses no trial it reported finished (the
+ * trials of an uncommitted batch run again on `resume`).
  *
  * @example
  * const store = new SqliteExperimentStore({ dataDir: '.thinkflow' });
@@ -25,6 +31,10 @@ CREATE TABLE IF NOT EXISTS eval_trials (
 export class SqliteExperimentStore implements ExperimentStore {
   private readonly db: Database.Database;
   private readonly insertTrial: Database.Statement<[string, number, number, string]>;
+  private readonly insertBatch: (rows: [string, number, number, string][]) => void;
+  private pending: [string, number, number, string][] = [];
+  private waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private scheduled = false;
 
   constructor(location: SqliteLocation = {}) {
     const { db, busyTimeoutMs } = openSqlite(location);
@@ -33,6 +43,26 @@ export class SqliteExperimentStore implements ExperimentStore {
     this.insertTrial = db.prepare(
       'INSERT OR REPLACE INTO eval_trials (experiment_id, case_index, trial, record) VALUES (?, ?, ?, ?)',
     );
+    this.insertBatch = db.transaction((rows: [string, number, number, string][]) => {
+      for (const row of rows) this.insertTrial.run(...row);
+    });
+  }
+
+  /** Commits the trials saved since the last commit, in one transaction, and settles their `saveTrial`s. */
+  private flush(): void {
+    this.scheduled = false;
+    if (!this.pending.length) return;
+    const rows = this.pending;
+    const waiting = this.waiting;
+    this.pending = [];
+    this.waiting = [];
+    try {
+      this.insertBatch(rows);
+    } catch (error) {
+      for (const w of waiting) w.reject(error);
+      return;
+    }
+    for (const w of waiting) w.resolve();
   }
 
   async createExperiment(meta: ExperimentMeta): Promise<void> {
@@ -48,11 +78,20 @@ export class SqliteExperimentStore implements ExperimentStore {
     return row && experimentFromRow(row);
   }
 
-  async saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
-    this.insertTrial.run(experimentId, trial.caseIndex, trial.trial, JSON.stringify(trial));
+  saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push([experimentId, trial.caseIndex, trial.trial, JSON.stringify(trial)]);
+      this.waiting.push({ resolve, reject });
+      if (this.pending.length >= BATCH) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
   }
 
   async finishedTrials(experimentId: string): Promise<Set<string>> {
+    this.flush();
     const rows = this.db
       .prepare('SELECT case_index AS c, trial AS t FROM eval_trials WHERE experiment_id = ?')
       .raw()
@@ -61,6 +100,7 @@ export class SqliteExperimentStore implements ExperimentStore {
   }
 
   trials(experimentId: string): AsyncIterable<TrialRecord> {
+    this.flush();
     const page = this.db.prepare(
       'SELECT case_index, trial, record FROM eval_trials WHERE experiment_id = ? AND (case_index > ? OR (case_index = ? AND trial > ?)) ORDER BY case_index, trial LIMIT ?',
     );
@@ -70,6 +110,7 @@ export class SqliteExperimentStore implements ExperimentStore {
   }
 
   async finishExperiment(experimentId: string, summary: ExperimentSummary): Promise<void> {
+    this.flush();
     this.db
       .prepare("UPDATE eval_experiments SET status = 'done', summary = ? WHERE id = ?")
       .run(JSON.stringify(summary), experimentId);
@@ -83,6 +124,7 @@ export class SqliteExperimentStore implements ExperimentStore {
   }
 
   async close(): Promise<void> {
+    this.flush();
     this.db.close();
   }
 }
