@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,6 +91,52 @@ describe('workspace: in a YAML config', () => {
       expect(pruned.runs).toBe(1);
       expect(await sweepWorkspaces(base, server.store)).toEqual([run.id]);
       expect(readdirSync(base)).toEqual(['notes']);
+    },
+  );
+
+  it.skipIf(!sandboxed)(
+    'with scope: thread, keeps one folder per thread until retention deleted its last run; rewinds only its latest turn',
+    async () => {
+      const { dir, file } = project((at) => agent(at, '{ kind: sandbox, scope: thread }'));
+      // Each turn appends a line: the thread's file grows by one per turn.
+      const replies = [
+        {
+          text: '',
+          toolCalls: [{ id: 'c1', name: 'bash', arguments: JSON.stringify({ command: 'echo 销售 >> 数据.csv' }) }],
+        },
+        '写好了。',
+      ];
+      writeFileSync(join(dir, 'replies.json'), JSON.stringify(replies));
+      const config = await loadConfig(file);
+      const server = embeddedApp({ agents: config.agents });
+      cleanups.push(() => server.close());
+      const start = async () =>
+        (await (
+          await server.request('/v1/agents/coder/runs', postJson({ input: '写文件', threadId: 'm-1', wait: true }))
+        ).json()) as RunRecord;
+      const older = await start();
+      const newer = await start();
+      expect(newer.status).toBe('done');
+      const base = join(dir, 'workspaces', 'coder');
+      const folder = readdirSync(base).find((name) => /^thread-[0-9a-f]{32}$/.test(name)) ?? '';
+      expect(readFileSync(join(base, folder, '数据.csv'), 'utf8')).toBe('销售\n销售\n');
+      expect(readdirSync(base).sort()).toEqual([folder, `.${folder}.snapshots`, `.${folder}.thread`].sort());
+
+      // An earlier turn cannot be rewound (the thread went on from it); the latest can, to the files before it.
+      const refused = await server.request(`/v1/runs/${older.id}/rewind`, postJson({ step: 0 }));
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).error.message).toMatch(/not the latest turn of thread "m-1"/);
+      expect((await server.request(`/v1/runs/${newer.id}/rewind`, postJson({ step: 0 }))).status).toBe(200);
+      expect(readFileSync(join(base, folder, '数据.csv'), 'utf8')).toBe('销售\n');
+
+      // Retention deletes the older turn: the thread still has a run, its folder stays.
+      expect((await server.store.pruneRuns({ keepNewest: 1 })).runs).toBe(1);
+      expect(await sweepWorkspaces(base, server.store)).toEqual([]);
+      expect(existsSync(join(base, folder))).toBe(true);
+      // And then the last one: the folder, its snapshots and its label go.
+      expect((await server.store.pruneRuns({ olderThan: Date.now() + 1000 })).runs).toBe(1);
+      expect(await sweepWorkspaces(base, server.store)).toEqual([folder]);
+      expect(readdirSync(base)).toEqual([]);
     },
   );
 });
