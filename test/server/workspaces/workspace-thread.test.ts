@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/server/index.js';
@@ -109,6 +109,21 @@ describe('a workspace per conversation thread (scope: thread)', () => {
       const after = await turn(server, 'ls', 'chat-1');
       expect(after.result?.output).toContain('busy.txt');
       expect(after.result?.output).toContain('笔记.txt');
+
+      // Two starts on a new thread at once: exactly one runs, the other is refused.
+      rmSync(env.GATE_FILE);
+      const racing = await Promise.all(
+        [1, 2].map(() =>
+          fetch(
+            `${server.url}/v1/agents/threaded/runs`,
+            postJson({ input: 'GATED echo 赛 > race.txt', threadId: 'chat-3' }),
+          ),
+        ),
+      );
+      expect(racing.map((r) => r.status).sort()).toEqual([202, 409]);
+      const winner = (await racing.find((r) => r.status === 202)?.json()) as RunRecord;
+      writeFileSync(env.GATE_FILE, '');
+      expect((await ended(server, winner.id)).status).toBe('done');
     },
     300_000,
   );
