@@ -139,6 +139,37 @@ describe('workspace: in a YAML config', () => {
       expect(readdirSync(base)).toEqual([]);
     },
   );
+
+  it('with scope: thread, gives the turns of one AG-UI thread one memory workspace', async () => {
+    const { dir, file } = project((at) => agent(at, '{ kind: memory, scope: thread }'));
+    const command = 'echo 销售 >> 数据.csv && cat 数据.csv';
+    const replies = [
+      { text: '', toolCalls: [{ id: 'c1', name: 'bash', arguments: JSON.stringify({ command }) }] },
+      '好。',
+    ];
+    writeFileSync(join(dir, 'replies.json'), JSON.stringify(replies));
+    const config = await loadConfig(file);
+    const server = embeddedApp({ agents: config.agents });
+    cleanups.push(() => server.close());
+    const agUiTurn = async (threadId: string, runId: string) => {
+      const body = { threadId, runId, messages: [{ id: `m-${runId}`, role: 'user', content: '记一笔' }] };
+      const response = await server.request('/v1/agents/coder/ag-ui', postJson(body));
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('RUN_FINISHED');
+    };
+    await agUiTurn('ag-1', 'r1');
+    await agUiTurn('ag-1', 'r2');
+    await agUiTurn('ag-2', 'r3');
+    const outputs = async (thread: string) => {
+      const page = await server.store.queryRuns({ thread });
+      const runs = await server.store.getRuns(page.runs.map((r) => r.id).reverse());
+      return runs.map((run) => run.result?.steps[0].toolCalls[0].output ?? '');
+    };
+    const [first, second] = await outputs('ag-1');
+    expect(first).toMatch(/stdout:\n销售\n$/);
+    expect(second).toMatch(/stdout:\n销售\n销售\n$/);
+    expect((await outputs('ag-2'))[0]).toMatch(/stdout:\n销售\n$/);
+  });
 });
 
 /** A config of one agent `coder` on the scripted replies in `dir`, with `workspace`. */
