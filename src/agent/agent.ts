@@ -85,6 +85,13 @@ interface Gathered {
   routing: Routing;
 }
 
+/** Who makes a run: its id, who hears its events, and whether anyone does. */
+interface Made {
+  runId: string;
+  emit: Emit;
+  silent: boolean;
+}
+
 /** A run, made and not started: its state and loop config. */
 interface Setup {
   state: RunState;
@@ -160,7 +167,7 @@ export class Agent<T = unknown> {
     const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
     const emit = fanOut(subscribers);
     try {
-      const setup = this.#setup(input, { ...options, runId }, emit, subscribers.length === 0);
+      const setup = this.#setup(input, options, { runId, emit, silent: subscribers.length === 0 });
       const { state, config } = setup instanceof Promise ? await setup : setup;
       const result = await runLoop(state, config, emit);
       if (options.sessionId)
@@ -183,7 +190,7 @@ export class Agent<T = unknown> {
    * console.log(request.messages[0].content, (request.tools ?? request.promptTools)?.map((t) => t.name));
    */
   async firstRequest(input: string, options: PromptOptions = {}): Promise<FirstRequest> {
-    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    const { state, config } = await this.#setup(input, options, { runId: newRunId(), emit: ignoreEvent, silent: true });
     return firstRequest(state, config);
   }
 
@@ -200,7 +207,7 @@ export class Agent<T = unknown> {
 
   /** The system message, earlier turns and question of a run on `input` (a fork's edit function sees them). */
   async #head(input: string, options: PromptOptions): Promise<Message[]> {
-    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    const { state, config } = await this.#setup(input, options, { runId: newRunId(), emit: ignoreEvent, silent: true });
     const { system, history, question } = promptHead(state, config);
     return [system, ...history, question];
   }
@@ -210,11 +217,11 @@ export class Agent<T = unknown> {
    * tools, and the prompt with every block the options add). `run()` and `firstRequest()` both start here,
    * so what the first request shows is what the run sends. A new prompt block goes into `#promptContext`.
    */
-  #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean): Setup | Promise<Setup> {
+  #setup(input: string, options: RunOptions, made: Made): Setup | Promise<Setup> {
     const gathered = this.#gather(input, options);
     return gathered instanceof Promise
-      ? gathered.then((g) => this.#build(input, options, { emit, silent, gathered: g }))
-      : this.#build(input, options, { emit, silent, gathered });
+      ? gathered.then((g) => this.#build(input, options, made, g))
+      : this.#build(input, options, made, gathered);
   }
 
   /**
@@ -254,13 +261,9 @@ export class Agent<T = unknown> {
   }
 
   /** The run's state and loop config from what `#gather` found. */
-  #build(
-    input: string,
-    options: RunOptions & { runId: string },
-    made: { emit: Emit; silent: boolean; gathered: Gathered },
-  ): Setup {
-    const { emit, silent, gathered } = made;
-    const { runId } = options;
+  #build(input: string, options: RunOptions, made: Made, gathered: Gathered): Setup {
+    // The run's id comes apart from its options: a copy of them with it costs more than the rest of the setup.
+    const { runId, emit, silent } = made;
     const language = this.options.language ?? 'en';
     const { recall, routing } = gathered;
     const { skills, warnings } = gathered.resolved;
