@@ -13,7 +13,6 @@ export {
   type RunBuiltin,
   type RunContext,
   type RunTools,
-  sampling,
 } from './loop-config.js';
 export { newRunId } from './new-run-id.js';
 export { featureFix, loadOlderFeature, type OlderFeature, setFeatureImport } from './older-options.js';

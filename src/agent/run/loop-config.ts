@@ -60,14 +60,6 @@ export interface LoopConfig {
   onFinish?: (result: RunResult, scope: RunScope) => void | Promise<void>;
 }
 
-/** The sampling options every model call of the run sends (only those set, so providers keep their defaults). */
-export function sampling(options: Pick<AgentOptions, 'temperature' | 'topP'>): { temperature?: number; topP?: number } {
-  const out: { temperature?: number; topP?: number } = {};
-  if (options.temperature !== undefined) out.temperature = options.temperature;
-  if (options.topP !== undefined) out.topP = options.topP;
-  return out;
-}
-
 /** One run as the loop's helpers see it: its scope and config, plus the per-run helpers the loop made. */
 export interface RunContext extends RunScope {
   config: LoopConfig;

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../../core/index.js';
-import { type LoopConfig, sampling } from '../run/index.js';
+import type { LoopConfig } from '../run/index.js';
 import type { PreparedStep } from './prepare-step.js';
 
 /**
@@ -12,6 +12,7 @@ export function stepRequest(
   run: { stop: string[] | undefined; signal: AbortSignal },
 ): ModelRequest {
   const { messages, tools, specs } = prepared;
+  const { options } = config;
   return {
     messages,
     tools,
@@ -19,7 +20,9 @@ export function stepRequest(
     stop: run.stop,
     protocol: config.protocol.name,
     responseFormat: config.responseFormat,
-    ...sampling(config.options),
+    // Fields, not `...sampling(options)`: a spread into the request makes every read of it slow (docs/loop.md).
+    temperature: options.temperature,
+    topP: options.topP,
     signal: run.signal,
   };
 }

@@ -76,7 +76,7 @@ function readNativeReply(response: ModelResponse, context?: ReadContext): ReadRe
       raw,
     };
   }
-  return { type: 'final', ...(thought ? { thought } : {}), answer: text };
+  return thought ? { type: 'final', thought, answer: text } : { type: 'final', answer: text };
 }
 
 /**
@@ -124,19 +124,13 @@ function looksLikeTextAction(text: string): boolean {
  */
 function nativeStepMessages(step: Step, correction: (reason: string) => string): Message[] {
   const notes = step.notes ?? [];
-  // The reasoning goes back with its turn: Anthropic rejects a tool-use turn without its thinking blocks.
-  // So do the provider's own items (a compaction item, a hosted tool search), exactly as they came.
-  const reasoning = {
-    ...(step.reasoning?.length ? { reasoning: step.reasoning } : undefined),
-    ...(step.providerItems?.length ? { providerItems: step.providerItems } : undefined),
-  };
   if (step.kind === 'final') {
-    return [{ role: 'assistant', content: step.raw || step.answer || '', ...reasoning }, ...notes];
+    return [assistantTurn(step, { role: 'assistant', content: step.raw || step.answer || '' }), ...notes];
   }
   if (step.kind === 'invalid') {
     const content = step.observation ?? correction(step.invalidReason ?? 'The reply could not be used.');
     return [
-      { role: 'assistant', content: step.raw || '(empty reply)', ...reasoning },
+      assistantTurn(step, { role: 'assistant', content: step.raw || '(empty reply)' }),
       { role: 'user', content },
       ...notes,
     ];
@@ -155,8 +149,22 @@ function nativeStepMessages(step: Step, correction: (reason: string) => string):
           : record.output,
     };
   });
-  return [{ role: 'assistant', content: step.raw, toolCalls: calls, ...reasoning }, ...results, ...notes];
+  return [assistantTurn(step, { role: 'assistant', content: step.raw, toolCalls: calls }), ...results, ...notes];
 }
+
+/**
+ * The step's assistant turn with its reasoning: it goes back with its turn (Anthropic rejects a tool-use
+ * turn without its thinking blocks), and so do the provider's own items (a compaction item, a hosted
+ * tool search), exactly as they came. Set on the literal, not spread into it: a spread copy is slow to
+ * make and to read on Node 20, and every later step's request reads these messages (docs/loop.md).
+ */
+function assistantTurn(step: Step, turn: AssistantMessage): AssistantMessage {
+  if (step.reasoning?.length) turn.reasoning = step.reasoning;
+  if (step.providerItems?.length) turn.providerItems = step.providerItems;
+  return turn;
+}
+
+type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 
 /** The calls as the model sent them, or rebuilt from the records when they were read out of text. */
 function callsOf(step: Step): ToolCall[] {

@@ -44,11 +44,9 @@ export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadR
 export function readNativeCalls(response: ModelResponse): ReadReply {
   const { text, thought } = stripThink(response.text);
   const merged = joinThoughts(thought, text);
-  return {
-    type: 'tool_calls',
-    ...(merged ? { thought: merged } : {}),
-    calls: (response.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, input: readArguments(c.arguments) })),
-  };
+  const calls = (response.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, input: readArguments(c.arguments) }));
+  // Literals, not a spread of the optional thought: the loop reads this reply at once (docs/loop.md).
+  return merged ? { type: 'tool_calls', thought: merged, calls } : { type: 'tool_calls', calls };
 }
 
 function withLengthHint(reason: string, response: ModelResponse): string {
