@@ -3,6 +3,7 @@ import { errorMessage, redactedIfSecret } from '../../core/index.js';
 import type { RunRecord, RunStore, ServableAgent } from '../records/index.js';
 import { createQuestionBox, type QuestionBox } from '../records/index.js';
 import { callerRunOptions } from './caller-run-options.js';
+import { loggedCallEvents } from './logged-call-events.js';
 import { createDeltaRedactor } from './redact-deltas.js';
 import { type RunStoreJournal, runStoreJournal } from './run-store-journal.js';
 import { syntheticResult } from './synthetic-result.js';
@@ -49,13 +50,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   // A credential the model streams arrives in pieces; the stored deltas hold it back whole (redacted).
   const deltas = createDeltaRedactor();
   const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
-  const journal = runStoreJournal({
-    store,
-    runId: run.id,
-    signal,
-    entries: options.fresh ? [] : await store.readJournal(run.id),
-    step: resume?.pending?.index ?? resume?.steps.length,
-  });
+  const entries = options.fresh ? [] : await store.readJournal(run.id);
+  const step = resume?.pending?.index ?? resume?.steps.length;
+  const journal = runStoreJournal({ store, runId: run.id, signal, entries, step });
+  // The events of the calls the journal answers again that the log holds already.
+  const logged = entries.length > 0 ? await loggedCallEvents(store, run.id) : () => false;
   const box = createQuestionBox({
     signal,
     onChange: (questions) => {
@@ -82,8 +81,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
       onEvent(event) {
         // A run stopped by a shutdown resumes later; its log must not claim it ended.
         if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
-        // The events of calls that ended before a restart are in the log already.
-        if (journal.replayed(event)) return;
+        if (logged(event)) return;
         if (event.type === 'approval_request' && event.answerId !== undefined && !event.parentRunId) {
           askThroughBox({ box, journal, signal }, event);
         }

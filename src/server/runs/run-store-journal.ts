@@ -1,14 +1,8 @@
-import { type AgentEvent, errorMessage, type StepJournal } from '../../core/index.js';
+import { errorMessage, type StepJournal } from '../../core/index.js';
 import type { RunJournalEntry, RunJournalRecord, RunStore } from '../records/index.js';
 
 /** The built-in engine's step journal of one run, with what the server needs around it. */
 export interface RunStoreJournal extends StepJournal {
-  /**
-   * Whether an event went out before a restart: a tool call's `tool_end` (or `approval_response`)
-   * whose record was in the store when the journal opened, or the `tool_start` of a call that had
-   * started. The server leaves such events out of the log: it holds them already.
-   */
-  replayed(event: AgentEvent): boolean;
   /** Resolves the wait `answerId` (the key the run announced) and records the answer. */
   resolve(answerId: string, value: unknown): Promise<void>;
   /** Ends the wait `answerId` without an answer (the run stopped): nothing is recorded, a resume asks again. */
@@ -44,8 +38,6 @@ export function runStoreJournal(options: RunStoreJournalOptions): RunStoreJourna
   const { store, runId } = options;
   const records = new Map<string, RunJournalRecord>();
   for (const entry of options.entries ?? []) records.set(entry.key, entry.record);
-  /** The keys written before this process opened the journal: their events went out then. */
-  const before = new Set(records.keys());
   const waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let at = String(options.step ?? 0);
   let unkeyed = 0;
@@ -107,22 +99,7 @@ export function runStoreJournal(options: RunStoreJournalOptions): RunStoreJourna
       waiting.delete(answerId);
       wait?.reject(error);
     },
-    replayed: (event) => sentBefore(before, event),
   };
-}
-
-/** Whether `event` went out before the restart, given the keys the journal held when it opened. */
-function sentBefore(before: ReadonlySet<string>, event: AgentEvent): boolean {
-  if (event.type === 'tool_end') return before.has(`${event.step}/${event.callId}`);
-  if (event.type === 'tool_start') {
-    const key = `${event.step}/${event.callId}`;
-    return before.has(key) || before.has(`${key}:start`);
-  }
-  if (event.type === 'approval_response') {
-    const call = `${event.step}/${event.callId}`;
-    return before.has(`approval:${call}`) || before.has(`question:${call}`);
-  }
-  return false;
 }
 
 /**

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Agent, type Checkpoint, defineTool, scriptedModel } from '../../../src/index.js';
 import { memoryRunStore, type RunRecord, runStoreJournal, SqliteRunStore } from '../../../src/server/index.js';
 import { calls } from '../../agent/helpers.js';
-import { postJson, tempDir } from '../server-fixtures.js';
+import { parseSse, postJson, tempDir } from '../server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -99,9 +99,6 @@ describe('runStoreJournal: the built-in engine step journal, in the run store', 
     expect(second.runs).toEqual({ slow: 1 });
     expect(result.steps[0].toolCalls.map((c) => c.output)).toEqual(['lookup result', 'charged 42', 'slow result']);
     expect(JSON.stringify(model.calls[0].messages)).not.toContain('interrupted');
-    // The events of the calls that ended before are the ones the log holds already.
-    expect(replay.replayed({ type: 'tool_end', step: 0, callId: ids[1] } as never)).toBe(true);
-    expect(replay.replayed({ type: 'tool_start', step: 0, callId: ids[2] } as never)).toBe(false);
   });
 
   it('records answers, seeds, times and failures, and reads them back from a SQLite store after reopening', async () => {
@@ -195,6 +192,15 @@ describe('thinkflow serve runs on the store journal', () => {
       '0/call-slow:start',
     ]);
     expect(keys.slice(5)).toEqual(['0/call-slow', '1']);
+    // The log: each call started and ended once (the resumed step's events that the log held were left out).
+    const events = parseSse(await (await fetch(`${second.url}/v1/runs/${id}/events`)).text());
+    const ofCalls = (type: string) =>
+      events
+        .filter((e) => e.event === type)
+        .map((e) => (JSON.parse(e.data) as { callId: string }).callId)
+        .sort();
+    expect(ofCalls('tool_start')).toEqual(['call-charge', 'call-lookup', 'call-slow']);
+    expect(ofCalls('tool_end')).toEqual(['call-charge', 'call-lookup', 'call-slow']);
     const slow = journal.find((e) => e.key === '0/call-slow')?.record;
     expect(slow).toMatchObject({ type: 'step', ok: true, value: { type: 'error' } });
     expect(JSON.stringify(slow)).toMatch(/interrupted by a restart/);
