@@ -58,15 +58,12 @@ export function startModelCall(scope: RunScope, call: ModelCall): ModelAsked {
 }
 
 /** The model's reply to a call `startModelCall` began: its usage counted (estimated when not reported), `model_response` emitted. */
-export function modelAnswered(scope: RunScope, asked: ModelAsked, response: ModelResponse): ModelResponse {
+export function modelAnswered(scope: RunScope, asked: ModelAsked, reply: ModelResponse): ModelResponse {
   const { state, emit } = scope;
   const { call, request, started } = asked;
   const { model, step } = call;
-  const cached = response.cached === true;
-  // A model that reports no usage (scripted, demo, some local servers) gets an estimate, flagged as
-  // one, rather than a false zero that clients read as "no usage" (LangChain drops it). Set on the
-  // reply itself, which each call makes afresh: a copy cost three times the estimate (docs/loop.md).
-  if (!response.usage && !cached) response.usage = roughUsage(request, response);
+  const cached = reply.cached === true;
+  const response = ownReply(reply, cached ? reply.usage : (reply.usage ?? roughUsage(request, reply)));
   addUsage(state, response.usage, cached);
   const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
   if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;
@@ -86,6 +83,29 @@ export function modelAnswered(scope: RunScope, asked: ModelAsked, response: Mode
     }),
   );
   return response;
+}
+
+/**
+ * The loop's own record of a reply: one object literal of one shape, whatever the model returned.
+ * The model's object is never written to: it may be frozen, shared (a script's or a cache's reply,
+ * which would then carry this call's usage into the next), or a spread copy, which on Node 20 turns
+ * slow once it gains a property and slows every later read of it (a model returning `{ ...reply }`
+ * made the whole run 2.5× slower; docs/loop.md). A model that reports no usage (scripted, demo, some
+ * local servers) gets an estimate flagged as one, not a false zero that clients read as "no usage".
+ */
+function ownReply(reply: ModelResponse, usage: ModelResponse['usage']): ModelResponse {
+  return {
+    text: reply.text,
+    toolCalls: reply.toolCalls,
+    reasoning: reply.reasoning,
+    providerItems: reply.providerItems,
+    compactions: reply.compactions,
+    usage,
+    finishReason: reply.finishReason,
+    modelId: reply.modelId,
+    cached: reply.cached,
+    cacheKey: reply.cacheKey,
+  };
 }
 
 /**
