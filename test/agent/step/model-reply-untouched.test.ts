@@ -20,6 +20,9 @@ function keptReplies(replies: readonly ModelResponse[]): Model & { requests: Mod
       requests.push(request);
       return replies[Math.min(requests.length - 1, replies.length - 1)];
     },
+    stream: () => {
+      throw new Error('keptReplies does not stream.');
+    },
   };
 }
 
