@@ -1,13 +1,15 @@
 /**
  * What evals cost, measured in one process:
  * - deterministic scorers: scored items per second, each scorer alone and all nine together (target ≥ 20,000/s);
- * - runExperiment's overhead per case against plain agent.run on the same agent (target ≤ 1.2×), with the
- *   in-memory store and with SQLite;
+ * - runExperiment's overhead per case against plain agent.run on the same agent and inputs (target ≤ 1.2×),
+ *   with the in-memory store (what runExperiment uses without a `store`) and with SqliteExperimentStore;
+ *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9);
  * - a rescore of 50,000 runs stored in the server's SQLite run store;
  * - online scoring in the server: p50/p99 of `POST /v1/agents/:name/runs?wait=true` with scoring on
  *   (every run, four scorers, scores stored beside the runs) against off (target p99 ≤ 1.1×).
  *
- * Run: node --expose-gc --import tsx bench/evals.bench.ts (EVALS_BENCH=online for the server part alone)
+ * Run: node --expose-gc --import tsx bench/evals.bench.ts (EVALS_BENCH=online for the server part alone,
+ * EVALS_BENCH=overhead for the runExperiment part alone)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,44 +117,70 @@ async function experimentOverhead(): Promise<void> {
     });
   const n = 1_000;
   const data = Array.from({ length: n }, (_, i) => ({ input: `q${i}`, expected: '4' }));
-  const plain = async () => {
-    const agent = makeAgent();
+  // Each side: a fresh agent of the same config, the same 1,000 inputs, one at a time. Wall and CPU time
+  // per case (CPU time is less disturbed by other processes on a shared machine).
+  const measure = async (work: () => Promise<void>) => {
+    const cpu = process.cpuUsage();
     const started = performance.now();
-    for (const row of data) await agent.run(row.input);
-    return (performance.now() - started) / n;
+    await work();
+    const used = process.cpuUsage(cpu);
+    return { wall: ((performance.now() - started) * 1000) / n, cpu: (used.user + used.system) / n };
   };
-  const experiment = async (sqlite: boolean) => {
-    const store = sqlite ? new SqliteExperimentStore({ file: join(dir, `exp-${Math.random()}.db`) }) : undefined;
-    const started = performance.now();
-    await runExperiment({
-      name: 'bench',
-      data,
-      task: makeAgent(),
-      scorers: [contains(), noError()],
-      concurrency: 1,
-      store,
+  const plain = () =>
+    measure(async () => {
+      const agent = makeAgent();
+      for (const row of data) await agent.run(row.input);
     });
-    await store?.close();
-    return (performance.now() - started) / n;
+  // `store` unset is what runExperiment gives without options: the in-memory store.
+  const experiment = (sqlite: boolean) =>
+    measure(async () => {
+      const store = sqlite ? new SqliteExperimentStore({ file: join(dir, `exp-${Math.random()}.db`) }) : undefined;
+      await runExperiment({
+        name: 'bench',
+        data,
+        task: makeAgent(),
+        scorers: [contains(), noError()],
+        concurrency: 1,
+        store,
+      });
+      await store?.close();
+    });
+  for (let i = 0; i < 3; i++) {
+    await plain();
+    await experiment(false);
+    await experiment(true);
+  }
+  // The machine is shared: interleave the three (order rotating), and read each round's ratios.
+  const rounds = Number(process.env.EVALS_ROUNDS ?? 9);
+  const ratios = {
+    memory: [] as number[],
+    sqlite: [] as number[],
+    memoryWall: [] as number[],
+    sqliteWall: [] as number[],
   };
-  await plain();
-  await experiment(false);
-  // The machine is shared: interleave the three, and compare each one's best round.
-  const best = { base: Infinity, memory: Infinity, sqlite: Infinity };
-  for (let round = 1; round <= 5; round++) {
-    const base = await plain();
-    const memory = await experiment(false);
-    const sqlite = await experiment(true);
-    best.base = Math.min(best.base, base);
-    best.memory = Math.min(best.memory, memory);
-    best.sqlite = Math.min(best.sqlite, sqlite);
+  for (let round = 1; round <= rounds; round++) {
+    const got: Record<string, { wall: number; cpu: number }> = {};
+    const order = ['base', 'memory', 'sqlite'];
+    for (let r = 0; r < round % 3; r++) order.push(order.shift() as string);
+    for (const which of order) got[which] = which === 'base' ? await plain() : await experiment(which === 'sqlite');
+    const { base, memory, sqlite } = got;
+    ratios.memory.push(memory.cpu / base.cpu);
+    ratios.sqlite.push(sqlite.cpu / base.cpu);
+    ratios.memoryWall.push(memory.wall / base.wall);
+    ratios.sqliteWall.push(sqlite.wall / base.wall);
+    const us = (x: number) => `${x.toFixed(0)} µs`;
     console.log(
-      `  round ${round}: agent.run ${(base * 1000).toFixed(0)} µs/case · runExperiment (memory) ${(memory * 1000).toFixed(0)} µs = ${(memory / base).toFixed(2)}× · (SQLite) ${(sqlite * 1000).toFixed(0)} µs = ${(sqlite / base).toFixed(2)}×`,
+      `  round ${round}: agent.run ${us(base.cpu)} CPU (${us(base.wall)} wall) a case · runExperiment, in-memory store (the default) ${us(memory.cpu)} = ${(memory.cpu / base.cpu).toFixed(2)}× (wall ${(memory.wall / base.wall).toFixed(2)}×) · SqliteExperimentStore ${us(sqlite.cpu)} = ${(sqlite.cpu / base.cpu).toFixed(2)}× (wall ${(sqlite.wall / base.wall).toFixed(2)}×)`,
     );
   }
+  const range = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return `median ${sorted[sorted.length >> 1].toFixed(2)}× (${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}×)`;
+  };
   console.log(
-    `  best rounds: runExperiment ${(best.memory / best.base).toFixed(2)}× (memory store), ${(best.sqlite / best.base).toFixed(2)}× (SQLite) of agent.run`,
+    `  runExperiment / agent.run, CPU time per case over ${rounds} rounds: in-memory store (the default) ${range(ratios.memory)}; SqliteExperimentStore ${range(ratios.sqlite)} (target ≤ 1.2×)`,
   );
+  console.log(`  same by wall time: in-memory ${range(ratios.memoryWall)}; SQLite ${range(ratios.sqliteWall)}`);
 }
 
 async function rescoreStored(): Promise<void> {
@@ -275,8 +303,12 @@ async function onlineScoringOverhead(): Promise<void> {
   );
 }
 
-// `EVALS_BENCH=online` runs the online-scoring part alone.
-if (process.env.EVALS_BENCH !== 'online') {
+// `EVALS_BENCH=online` runs the online-scoring part alone, `EVALS_BENCH=overhead` the runExperiment part alone.
+const part = process.env.EVALS_BENCH;
+if (part === 'overhead') {
+  console.log('runExperiment overhead per case (1,000 cases, 2-step agent, instant scripted model, concurrency 1):');
+  await experimentOverhead();
+} else if (part !== 'online') {
   console.log('deterministic scorers (20,000 items):');
   await scorerThroughput();
   console.log('runExperiment overhead per case (1,000 cases, 2-step agent, instant scripted model, concurrency 1):');
@@ -284,8 +316,10 @@ if (process.env.EVALS_BENCH !== 'online') {
   console.log('rescore of stored runs:');
   await rescoreStored();
 }
-console.log(
-  'online scoring in the server (2,000 runs per round and server, 4 clients, batches of 100 alternating; every run scored by 4 scorers):',
-);
-await onlineScoringOverhead();
+if (part !== 'overhead') {
+  console.log(
+    'online scoring in the server (2,000 runs per round and server, 4 clients, batches of 100 alternating; every run scored by 4 scorers):',
+  );
+  await onlineScoringOverhead();
+}
 rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { type AgentEvent, ConfigError, type Message, type RunResult, type Step, type ToolSpec } from '../core/index.js';
 import { costOf } from '../llm/index.js';
-import { createContextWindow, defaultBudgetFor } from '../memory/index.js';
 import { coreProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
-import { hasSkills, provideSkillKit, resolveSkills, skillKit, skillWarningText } from '../skills/index.js';
+import { hasSkills, provideSkillKit, resolveSkills, skillKit } from '../skills/index.js';
 import { type ParentRun, type Tool, ToolRegistry } from '../tools/index.js';
 import { createTraceWriter } from '../trace/index.js';
 import { provideWorkspaceKit, workspaceKit } from '../workspace/index.js';
@@ -19,7 +18,7 @@ import {
   skillBuiltins,
 } from './calls/index.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './durable/index.js';
-import type { ToolRouter, ToolRoutingOptions } from './routing/index.js';
+import type { ToolRouter } from './routing/index.js';
 import type { AgentOptions, LoopConfig, PromptOptions, RunOptions, RunTools } from './run/index.js';
 import {
   addChildUsage,
@@ -30,13 +29,17 @@ import {
   featureFix,
   loadOlderFeature,
   newRunId,
+  type Routing,
   type RunState,
   remainingBudget,
+  routingFor,
+  startWarnings,
   streamRun,
 } from './run/index.js';
 import { runLoop } from './run-loop.js';
 import {
   announceQuestions,
+  contextWindowFor,
   type FirstRequest,
   firstRequest,
   journalQuestions,
@@ -46,7 +49,6 @@ import {
   recallFor,
   sessionTurn,
   storeOutcome,
-  summarizeWithModel,
 } from './step/index.js';
 import { type AsToolOptions, agentAsTool, handoffTools, runHandoff } from './team/index.js';
 
@@ -72,6 +74,29 @@ interface BuiltinsFor {
  * console.log(result.status, result.output);
  */
 const NO_SKILLS: ResolvedSkills = Object.freeze({ skills: [], warnings: [] });
+
+/** What a run's setup may have to wait for (`Agent.#gather`). */
+interface Gathered {
+  history: Message[] | undefined;
+  /** The history came from a session. */
+  sessions?: boolean;
+  recall: Awaited<ReturnType<typeof recallFor>>;
+  resolved: ResolvedSkills;
+  routing: Routing;
+}
+
+/** Who makes a run: its id, who hears its events, and whether anyone does. */
+interface Made {
+  runId: string;
+  emit: Emit;
+  silent: boolean;
+}
+
+/** A run, made and not started: its state and loop config. */
+interface Setup {
+  state: RunState;
+  config: LoopConfig;
+}
 
 export class Agent<T = unknown> {
   readonly name: string | undefined;
@@ -121,7 +146,8 @@ export class Agent<T = unknown> {
   #workspaceAdded: boolean;
   /** `protocol: 'code'`: codeAct(), loaded on the first run. */
   #codeAct: Protocol | undefined;
-  #olderLoaded: Promise<void> | undefined;
+  /** The older shapes' loading: null once there is none to do. */
+  #olderLoaded: Promise<void> | null | undefined;
 
   /** The protocol a run will use: `auto` picks native when the model calls tools natively, else json. */
   get protocol(): Protocol {
@@ -141,7 +167,8 @@ export class Agent<T = unknown> {
     const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
     const emit = fanOut(subscribers);
     try {
-      const { state, config } = await this.#setup(input, { ...options, runId }, emit, subscribers.length === 0);
+      const setup = this.#setup(input, options, { runId, emit, silent: subscribers.length === 0 });
+      const { state, config } = setup instanceof Promise ? await setup : setup;
       const result = await runLoop(state, config, emit);
       if (options.sessionId)
         await this.options.sessions!.append(options.sessionId, sessionTurn(input, result, options.attachments));
@@ -163,7 +190,7 @@ export class Agent<T = unknown> {
    * console.log(request.messages[0].content, (request.tools ?? request.promptTools)?.map((t) => t.name));
    */
   async firstRequest(input: string, options: PromptOptions = {}): Promise<FirstRequest> {
-    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    const { state, config } = await this.#setup(input, options, { runId: newRunId(), emit: ignoreEvent, silent: true });
     return firstRequest(state, config);
   }
 
@@ -180,7 +207,7 @@ export class Agent<T = unknown> {
 
   /** The system message, earlier turns and question of a run on `input` (a fork's edit function sees them). */
   async #head(input: string, options: PromptOptions): Promise<Message[]> {
-    const { state, config } = await this.#setup(input, { ...options, runId: newRunId() }, ignoreEvent, true);
+    const { state, config } = await this.#setup(input, options, { runId: newRunId(), emit: ignoreEvent, silent: true });
     const { system, history, question } = promptHead(state, config);
     return [system, ...history, question];
   }
@@ -190,11 +217,31 @@ export class Agent<T = unknown> {
    * tools, and the prompt with every block the options add). `run()` and `firstRequest()` both start here,
    * so what the first request shows is what the run sends. A new prompt block goes into `#promptContext`.
    */
-  async #setup(input: string, options: RunOptions & { runId: string }, emit: Emit, silent: boolean) {
-    const { runId } = options;
+  #setup(input: string, options: RunOptions, made: Made): Setup | Promise<Setup> {
+    const gathered = this.#gather(input, options);
+    return gathered instanceof Promise
+      ? gathered.then((g) => this.#build(input, options, made, g))
+      : this.#build(input, options, made, gathered);
+  }
+
+  /**
+   * What a run needs that may have to be awaited: the older option shapes loaded, a session's history,
+   * recalled memories, skills and a tool router. An agent with none of them gets them at once, not as a
+   * promise (a run's setup then waits for nothing; docs/loop.md).
+   */
+  #gather(input: string, options: RunOptions): Gathered | Promise<Gathered> {
+    const older = this.#older();
+    if (!older && !options.sessionId && !this.options.memory && !hasSkills(this.options.skills)) {
+      const routing = this.#router();
+      if (!(routing instanceof Promise))
+        return { history: options.history, recall: NO_RECALL, resolved: NO_SKILLS, routing };
+    }
+    return this.#gatherAsync(input, options, older);
+  }
+
+  async #gatherAsync(input: string, options: RunOptions, older: Promise<void> | undefined): Promise<Gathered> {
     // Before the run's copy of the tools is taken: the older shapes may add some (run_code, the workspace's).
-    await this.#older();
-    const language = this.options.language ?? 'en';
+    await older;
     const sessions = options.sessionId ? this.options.sessions : undefined;
     if (options.sessionId && !sessions) {
       throw new ConfigError({
@@ -204,14 +251,24 @@ export class Agent<T = unknown> {
     const history = sessions
       ? [...(await sessions.load(options.sessionId!)), ...(options.history ?? [])]
       : options.history;
-    // The run's own options unless a session adds history (a second spread copy costs ~1 µs a run on Node 20).
-    const run = sessions ? { ...options, history } : options;
     const recall = this.options.memory ? await recallFor(this.options.memory, input, options.signal) : NO_RECALL;
-    const { skills, warnings } = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
+    const resolved = hasSkills(this.options.skills) ? await this.#skills() : NO_SKILLS;
     // Skills made by hand (not by loadSkills): the catalogue and skill tools are loaded here.
-    if (skills.length && !skillKit()) {
+    if (resolved.skills.length && !skillKit()) {
       provideSkillKit((await loadOlderFeature('skills', 'Skills made by hand')).SKILL_KIT);
     }
+    return { history, sessions: !!sessions, recall, resolved, routing: await this.#router() };
+  }
+
+  /** The run's state and loop config from what `#gather` found. */
+  #build(input: string, options: RunOptions, made: Made, gathered: Gathered): Setup {
+    // The run's id comes apart from its options: a copy of them with it costs more than the rest of the setup.
+    const { runId, emit, silent } = made;
+    const language = this.options.language ?? 'en';
+    const { recall, routing } = gathered;
+    const { skills, warnings } = gathered.resolved;
+    // The run's own options unless a session adds history (a second spread copy costs ~1 µs a run on Node 20).
+    const run = gathered.sessions ? { ...options, history: gathered.history } : options;
     const catalog = skills.length ? skillKit()!.catalog(skills, this.options.skillCatalogTokens) : undefined;
     const { parentRunId, resume } = options;
     const state = createRunState({ runId, input, parentRunId, resume, silent });
@@ -242,7 +299,7 @@ export class Agent<T = unknown> {
       parent,
     );
     const protocol = this.protocol;
-    const { router, warning: routingWarning } = await this.#router();
+    const { router, warning: routingWarning } = routing;
     const builtins = this.#builtins({ tools, router, state, emit, skills, listedAll: catalog?.listedAll ?? true });
     const config: LoopConfig = {
       model: this.options.model,
@@ -258,7 +315,7 @@ export class Agent<T = unknown> {
       language,
       options: runAgentOptions,
       run,
-      context: this.#contextWindow(),
+      context: contextWindowFor(this.options as AgentOptions),
       recalled: recall.memories,
       warnings: startWarnings(recall.warning, warnings, routingWarning),
       router,
@@ -267,10 +324,11 @@ export class Agent<T = unknown> {
       handoffTools: this.#handoffNames,
       handoff: (tool, step, scope) =>
         runHandoff(this.#handoffs.get(tool)!, { from: this.name, history: run.history }, step, scope),
-      onFinish: async (r, scope) => {
+      // No promise unless there is a memory to store the outcome in (endRun then waits for nothing).
+      onFinish: (r, scope) => {
         const cost = costOf(this.options.model.id, r.usage);
         if (cost !== undefined) r.usage.costUsd = cost;
-        await storeOutcome(this.options.memory, r, scope);
+        return this.options.memory ? storeOutcome(this.options.memory, r, scope) : undefined;
       },
     };
     return { state, config };
@@ -359,38 +417,25 @@ export class Agent<T = unknown> {
   }
   #responseFormatCache: ReturnType<typeof outputResponseFormat> | undefined;
 
-  /**
-   * The agent's tool router, when it has more tools than its `minTools` (20 by default): the one given, or
-   * one made from a `toolRouting` options object or by default, by the router's module loaded on first use.
-   * Where it cannot be loaded (a bundle), the default routes nothing and says so in a warning.
-   */
-  async #router(): Promise<{ router?: ToolRouter; warning?: { code: string; message: string } }> {
-    const routing = this.options.toolRouting;
-    // A provider with native tool search (deferred loading) gets every tool and finds them itself.
-    if (routing === false || this.options.model.capabilities.toolSearch) return {};
-    const count = this.tools.specs().length;
-    if (isRouter(routing)) return count > (routing.options.minTools ?? 20) ? { router: routing } : {};
-    if (count <= (routing?.minTools ?? 20)) return {};
-    const what = routing ? 'toolRouting: { ... }' : 'Routing';
-    this.#routerCache ??= loadOlderFeature('router', what).then((m) => m.createToolRouter(routing));
-    if (routing) return { router: await this.#routerCache };
-    try {
-      return { router: await this.#routerCache };
-    } catch {
-      const message = `${count} tools, not routed: routing is not in this bundle. ${featureFix('router')}, or toolRouting: false.`;
-      return { warning: { code: 'tool_routing', message } };
-    }
+  /** The agent's tool router for a run (see `routingFor`). */
+  #router(): Routing | Promise<Routing> {
+    const { toolRouting: routing, model } = this.options;
+    return routingFor({ routing, model, toolCount: this.tools.specs().length, cache: this.#routerCache });
   }
 
-  #routerCache: Promise<ToolRouter> | undefined;
+  readonly #routerCache: { loaded?: Promise<ToolRouter> } = {};
 
   /**
    * Option shapes from before code mode and the workspace tools had their own imports: `protocol: 'code'`
    * (codeAct() and its run_code) and a Workspace of your own (the workspace tools), loaded once, on the first run.
    */
-  #older(): Promise<void> {
-    this.#olderLoaded ??= this.#loadOlder();
-    return this.#olderLoaded;
+  #older(): Promise<void> | undefined {
+    if (this.#olderLoaded === undefined) {
+      const { protocol, workspace } = this.options;
+      // Nothing older to load: every later run waits for nothing.
+      this.#olderLoaded = protocol === 'code' || (workspace && !this.#workspaceAdded) ? this.#loadOlder() : null;
+    }
+    return this.#olderLoaded ?? undefined;
   }
 
   async #loadOlder(): Promise<void> {
@@ -446,40 +491,4 @@ export class Agent<T = unknown> {
     }
     return runBuiltins(tools.registry, wanted);
   }
-
-  /** A per-run context window, only when there is a budget (so small runs pay nothing for it) and compaction is on. */
-  #contextWindow() {
-    const options = this.options.context;
-    if (options?.compaction === false) return undefined;
-    const budgetTokens = options?.budgetTokens ?? defaultBudgetFor(this.options.model);
-    if (budgetTokens === undefined) return undefined;
-    const summarizer =
-      options?.summarize === false
-        ? undefined
-        : options?.summarize === true || options?.summarize === undefined
-          ? (this.options.models?.cheap ?? this.options.model)
-          : options.summarize;
-    return createContextWindow({
-      budgetTokens,
-      observationLimit: options?.observationLimit ?? this.options.observationLimit,
-      summarize: summarizer ? summarizeWithModel(summarizer) : undefined,
-      compaction: options?.compaction,
-    });
-  }
-}
-
-/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, skills, routing. */
-function startWarnings(
-  recall: string | undefined,
-  skills: ResolvedSkills['warnings'],
-  routing?: { code: string; message: string },
-) {
-  if (!recall && skills.length === 0 && !routing) return undefined;
-  const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
-  return [...(recall ? [{ code: 'memory_recall', message: recall }] : []), ...warnings, ...(routing ? [routing] : [])];
-}
-
-/** A router made by createToolRouter(), not the options object `toolRouting` took before. */
-function isRouter(routing: ToolRouter | ToolRoutingOptions | undefined): routing is ToolRouter {
-  return typeof (routing as ToolRouter | undefined)?.route === 'function';
 }

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../core/index.js';
 import { readTrace, summarizeTrace } from '../trace/index.js';
-import { applyScorers, type RunLike, type ScoreResult, type Scorer } from './scorers/scorer.js';
+import { type RunLike, type ScoreResult, type Scorer, scoreAll } from './scorers/scorer.js';
 
 /**
  * A run rebuilt from its trace events, for scoring offline: status, answer, usage and duration from
@@ -62,13 +62,14 @@ export async function* rescore(
   scorers: readonly Scorer[],
 ): AsyncGenerator<RescoreResult> {
   for await (const item of items) {
-    const scores = await applyScorers(scorers, {
+    const scored = scoreAll(scorers, {
       input: item.input,
       output: item.run.output,
       expected: item.expected,
       metadata: item.metadata,
       run: item.run,
     });
+    const scores = Array.isArray(scored) ? scored : await scored;
     yield { id: item.id, scores };
   }
 }

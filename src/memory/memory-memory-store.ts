@@ -1,15 +1,10 @@
 import { bm25Scores, bm25Tokens } from './bm25-scores.js';
-import type { EmbeddingProvider } from './embedding-provider.js';
-import type { Memory, MemoryFilter, MemoryHit, MemoryStore, Rerank } from './memory-store.js';
+import type { Memory, MemoryFilter, MemoryHit, MemoryStore } from './memory-store.js';
 import { newMemories } from './new-memories.js';
-import { cosineSimilarity, rankMemories } from './rank-memories.js';
+import { cosineSimilarity, type MemoryRanking, rankMemories } from './rank-memories.js';
 
-export interface MemoryMemoryStoreOptions {
-  /** Turns on hybrid search (BM25 + cosine similarity, fused by reciprocal rank). */
-  embed?: EmbeddingProvider;
-  /** Reorders the candidates before the top `k` are kept. */
-  rerank?: Rerank;
-}
+/** Options of `memoryMemoryStore`: how it ranks (BM25, and with `embed` hybrid search). */
+export interface MemoryMemoryStoreOptions extends MemoryRanking {}
 
 interface Entry {
   memory: Memory;
@@ -58,10 +53,8 @@ export function memoryMemoryStore(options: MemoryMemoryStoreOptions = {}): Memor
       const top = (hits: MemoryHit[], limit: number) => hits.sort((a, b) => b.score - a.score).slice(0, limit);
       return rankMemories({
         query,
-        k: searchOptions.k ?? 5,
-        embed: options.embed,
-        rerank: options.rerank,
-        signal: searchOptions.signal,
+        search: searchOptions,
+        ranking: options,
         lexical: async (limit) => {
           const scores = bm25Scores(
             query,

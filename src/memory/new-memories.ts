@@ -7,6 +7,8 @@ export interface NewMemories {
   memories: Memory[];
   /** One per memory, in order; absent without an embedding provider. */
   vectors?: number[][];
+  /** The id of the embedding model that made `vectors` (stored beside them: a search compares only vectors of one model). */
+  model?: string;
 }
 
 /** A short random memory id, easy to type in `thinkflow memory rm`. */
@@ -47,5 +49,5 @@ export async function newMemories(
     createdAt: now,
     updatedAt: now,
   }));
-  return { memories, vectors };
+  return vectors ? { memories, vectors, model: embed?.id } : { memories };
 }

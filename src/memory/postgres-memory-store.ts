@@ -1,20 +1,12 @@
 import type pg from 'pg';
 import { analyzeText, errorMessage, isThinkflowError, queryTerms, requireOptional, StoreError } from '../core/index.js';
-import type { EmbeddingProvider } from './embedding-provider.js';
-import {
-  Memory,
-  type MemoryFilter,
-  type MemoryHit,
-  type MemoryInput,
-  type MemorySearchOptions,
-  type MemoryStore,
-  type Rerank,
-} from './memory-store.js';
+import type { Memory, MemoryFilter, MemoryHit, MemoryInput, MemorySearchOptions, MemoryStore } from './memory-store.js';
 import { newMemories } from './new-memories.js';
 import { inTransaction, withSchemaLock } from './postgres-transaction.js';
-import { cosineSimilarity, rankMemories } from './rank-memories.js';
+import { cosineSimilarity, type MemoryRanking, rankMemories } from './rank-memories.js';
+import { storedMemory } from './stored-memory.js';
 
-export interface PostgresMemoryStoreOptions {
+export interface PostgresMemoryStoreOptions extends MemoryRanking {
   /** `postgres://user@host:5432/db`; or pass your own `pool`. */
   connectionString?: string;
   pool?: pg.Pool;
@@ -22,9 +14,6 @@ export interface PostgresMemoryStoreOptions {
   schema?: string;
   /** Default `thinkflow_memories`. */
   table?: string;
-  /** Turns on hybrid search (full-text + cosine similarity, fused by reciprocal rank). */
-  embed?: EmbeddingProvider;
-  rerank?: Rerank;
   /** Store vectors with pgvector. Default: when the extension is available. */
   pgvector?: boolean;
 }
@@ -155,9 +144,12 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async addMany(inputs: MemoryInput[], options: { signal?: AbortSignal } = {}): Promise<Memory[]> {
-    const embed = this.#options.embed;
-    const { memories, vectors } = await newMemories(inputs, { embed, signal: options.signal });
+    // The table first: a store that cannot be reached fails before the embedding is paid for.
     const mode = await this.vectorMode();
+    const { memories, vectors, model } = await newMemories(inputs, {
+      embed: this.#options.embed,
+      signal: options.signal,
+    });
     await inTransaction(this.#pool, async (client) => {
       for (const [i, m] of memories.entries()) {
         const vector = vectors?.[i];
@@ -174,7 +166,7 @@ export class PostgresMemoryStore implements MemoryStore {
             m.updatedAt,
             tsvText(m.text, m.tags),
             vector ? (mode === 'pgvector' ? JSON.stringify(vector) : vector) : null,
-            vector ? embed!.id : null,
+            vector ? model : null,
           ],
         );
       }
@@ -186,13 +178,11 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async search(query: string, options: MemorySearchOptions = {}): Promise<MemoryHit[]> {
     const mode = await this.vectorMode();
-    const { embed, rerank } = this.#options;
+    const { embed } = this.#options;
     return rankMemories({
       query,
-      k: options.k ?? 5,
-      embed,
-      rerank,
-      signal: options.signal,
+      search: options,
+      ranking: this.#options,
       lexical: async (limit) => {
         const terms = queryTerms(query);
         if (!terms.length) return [];
@@ -261,15 +251,18 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   #memory(row: Row): Memory {
-    return Memory.parse({
-      id: row.id,
-      kind: row.kind,
-      text: row.text,
-      tags: row.tags,
-      ...(row.metadata ? { metadata: row.metadata } : {}),
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    });
+    return storedMemory(
+      {
+        id: row.id,
+        kind: row.kind,
+        text: row.text,
+        tags: row.tags,
+        ...(row.metadata ? { metadata: row.metadata } : {}),
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
+      },
+      { where: this.#table, remove: `DELETE FROM ${this.#table} WHERE id = '${row.id}'` },
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { EmbeddingProvider } from './embedding-provider.js';
-import type { MemoryHit, Rerank } from './memory-store.js';
+import type { MemoryHit, MemorySearchOptions, Rerank } from './memory-store.js';
 
 /** The constant of reciprocal-rank fusion; 60 is the value from the original paper (Cormack et al., 2009). */
 const RRF_K = 60;
@@ -34,21 +34,30 @@ export function reciprocalRankFusion(lists: MemoryHit[][]): MemoryHit[] {
   return [...fused.values()].sort((a, b) => b.score - a.score);
 }
 
+/** How a memory store ranks what `search` finds; every store takes these options. */
+export interface MemoryRanking {
+  /** Turns on hybrid search (full-text + cosine similarity, fused by reciprocal rank). */
+  embed?: EmbeddingProvider;
+  /** Reorders the candidates before the top `k` are kept. */
+  rerank?: Rerank;
+}
+
 export interface RankMemoriesOptions {
   query: string;
-  k: number;
+  /** The caller's `search` options: `k` (default 5) and `signal`. */
+  search: MemorySearchOptions;
+  /** The store's ranking options. */
+  ranking: MemoryRanking;
   /** Full-text candidates, best first. */
   lexical: (limit: number) => Promise<MemoryHit[]>;
   /** Vector candidates for a query embedding, best first. */
   vector: (embedding: number[], limit: number) => Promise<MemoryHit[]>;
-  embed?: EmbeddingProvider;
-  rerank?: Rerank;
-  signal?: AbortSignal;
 }
 
-/** The search pipeline both stores share: BM25, plus vectors and fusion when embeddings are on, then the rerank hook. */
+/** The search pipeline every store shares: full text, plus vectors and fusion when embeddings are on, then the rerank hook. */
 export async function rankMemories(options: RankMemoriesOptions): Promise<MemoryHit[]> {
-  const { k, embed, rerank, signal } = options;
+  const { k = 5, signal } = options.search;
+  const { embed, rerank } = options.ranking;
   const pool = Math.max(k * 4, 20);
   let hits: MemoryHit[];
   if (embed) {

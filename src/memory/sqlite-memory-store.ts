@@ -1,20 +1,11 @@
 import type Database from 'better-sqlite3';
-import { StoreError } from '../core/index.js';
-import type { EmbeddingProvider } from './embedding-provider.js';
-import {
-  Memory,
-  type MemoryFilter,
-  type MemoryHit,
-  type MemoryInput,
-  type MemorySearchOptions,
-  type MemoryStore,
-  type Rerank,
-} from './memory-store.js';
+import type { Memory, MemoryFilter, MemoryHit, MemoryInput, MemorySearchOptions, MemoryStore } from './memory-store.js';
 import { newMemories } from './new-memories.js';
 import { openSqliteTables, type SqliteLocation, sqliteCall } from './open-sqlite.js';
-import { cosineSimilarity, rankMemories } from './rank-memories.js';
+import { cosineSimilarity, type MemoryRanking, rankMemories } from './rank-memories.js';
 import { filterSql, ftsSearch, type TermCounts } from './sqlite-fts-search.js';
 import { ensureAnalyzedIndex, indexMemory } from './sqlite-memory-index.js';
+import { storedMemory } from './stored-memory.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS memories (
@@ -50,12 +41,8 @@ interface Row {
   score?: number;
 }
 
-export interface SqliteMemoryStoreOptions extends SqliteLocation {
-  /** Turns on hybrid search (BM25 + cosine similarity, fused by reciprocal rank). */
-  embed?: EmbeddingProvider;
-  /** Reorders the candidates before the top `k` are kept. */
-  rerank?: Rerank;
-}
+/** Options of `SqliteMemoryStore`: where its file is, and how it ranks (BM25, and with `embed` hybrid search). */
+export interface SqliteMemoryStoreOptions extends SqliteLocation, MemoryRanking {}
 
 /**
  * Long-term memory in SQLite: FTS5 with BM25 ranking by default, so it works with no embedding
@@ -100,9 +87,11 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async addMany(inputs: MemoryInput[], options: { signal?: AbortSignal } = {}): Promise<Memory[]> {
-    const embed = this.#options.embed;
     // Embedded before the write lock is taken: the slow part never holds up other writers.
-    const { memories, vectors } = await newMemories(inputs, { embed, signal: options.signal });
+    const { memories, vectors, model } = await newMemories(inputs, {
+      embed: this.#options.embed,
+      signal: options.signal,
+    });
     this.#call('write to', (db) => {
       const insert = db.prepare(
         `INSERT INTO memories (id, kind, text, tags, metadata, created_at, updated_at, embedding, embedding_model)
@@ -122,7 +111,7 @@ export class SqliteMemoryStore implements MemoryStore {
             m.createdAt,
             m.updatedAt,
             vector,
-            vector ? embed!.id : null,
+            vector ? model : null,
           );
           for (const t of m.tags) tag.run(t, lastInsertRowid);
           index(lastInsertRowid, m.text, m.tags);
@@ -133,14 +122,12 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async search(query: string, options: MemorySearchOptions = {}): Promise<MemoryHit[]> {
-    const { embed, rerank } = this.#options;
+    const { embed } = this.#options;
     const [where, params] = filterSql(options);
     return rankMemories({
       query,
-      k: options.k ?? 5,
-      embed,
-      rerank,
-      signal: options.signal,
+      search: options,
+      ranking: this.#options,
       lexical: async (limit) => {
         const rows = this.#call('search', (db) =>
           ftsSearch(db, query, options, limit, this.#termCounts),
@@ -208,21 +195,18 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   #memory(row: Row): Memory {
-    const parsed = Memory.safeParse({
-      id: row.id,
-      kind: row.kind,
-      text: row.text,
-      tags: safeJson(row.tags) ?? [],
-      ...(row.metadata ? { metadata: safeJson(row.metadata) } : {}),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    });
-    if (!parsed.success) {
-      throw new StoreError({
-        message: `Memory ${row.id} in ${this.#file} is unreadable (${parsed.error.message}). Delete it with \`thinkflow memory rm ${row.id}\`.`,
-      });
-    }
-    return parsed.data;
+    return storedMemory(
+      {
+        id: row.id,
+        kind: row.kind,
+        text: row.text,
+        tags: safeJson(row.tags) ?? [],
+        ...(row.metadata ? { metadata: safeJson(row.metadata) } : {}),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      },
+      { where: this.#file, remove: `thinkflow memory rm ${row.id}` },
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type Checkpoint, scriptedModel } from '../../src/index.js';
+import { lines } from '../server/server-fixtures.js';
 import { crashTools, REPLY } from './fixtures/text-calls-crash.js';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'text-calls-crash.ts');
@@ -11,10 +12,6 @@ const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 function readCheckpoint(file: string): Checkpoint | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Checkpoint) : undefined;

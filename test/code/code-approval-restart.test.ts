@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/server/index.js';
-import { postJson, tempDir } from '../server/server-fixtures.js';
+import { lines, postJson, tempDir } from '../server/server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../server/spawn-server.js';
 
 const CONFIG = join(import.meta.dirname, 'fixtures', 'code-approval.config.ts');
@@ -10,10 +9,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 async function spawn(args: string[], env: Record<string, string>): Promise<ServerProcess> {
   const child = await spawnCli(args, env);

@@ -3,8 +3,9 @@ import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import type { RunResult } from '../../src/index.js';
 import { TEST_PG } from '../server/pg-fixtures.js';
+import { lines } from '../server/server-fixtures.js';
 import { runEngineContract } from './engine.contract.js';
-import { eventually, lines, pendingAnswer, spawnWorker } from './engine-processes.js';
+import { eventually, pendingAnswer, spawnWorker } from './engine-processes.js';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'dbos-worker.ts');
 // A fresh database per run, on the server the other PostgreSQL tests use.

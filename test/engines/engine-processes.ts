@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { lines } from '../server/server-fixtures.js';
 import { eventually as pollUntil } from '../server/spawn-server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -74,10 +74,6 @@ export function spawnWorker(file: string, env: Record<string, string>): Promise<
 }
 
 /** The lines of a file the workers append to (none when it does not exist yet). */
-export function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
-
 /** `eventually` from the server tests, waiting up to 30 s by default: an engine's worker starts slower. */
 export function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
   return pollUntil(check, timeoutMs);

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, lines } from './engine-processes.js';
+import { lines } from '../server/server-fixtures.js';
+import { eventually } from './engine-processes.js';
 
 /** How a run ended, as each engine reports it. */
 export interface EngineResult {

@@ -1,13 +1,7 @@
 import { join } from 'node:path';
+import { lines } from '../server/server-fixtures.js';
 import { runEngineContract } from './engine.contract.js';
-import {
-  freePort,
-  lines,
-  pendingAnswer,
-  type RestateServer,
-  spawnWorker,
-  startRestateServer,
-} from './engine-processes.js';
+import { freePort, pendingAnswer, type RestateServer, spawnWorker, startRestateServer } from './engine-processes.js';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'restate-worker.ts');
 

@@ -75,6 +75,18 @@ describe('PostgresMemoryStore', () => {
     }
   }, 60_000);
 
+  it('a row that no longer parses is a StoreError naming the memory and the statement that deletes it', async () => {
+    const table = `memories_${n++}`;
+    const store = new PostgresMemoryStore({ pool, schema, table });
+    const { id } = await store.add({ kind: 'fact', text: 'edited by hand later' });
+    await pool.query(`UPDATE "${schema}"."${table}" SET kind = 'rumour' WHERE id = $1`, [id]);
+    await expect(store.get(id)).rejects.toMatchObject({
+      name: 'StoreError',
+      message: expect.stringContaining(`Memory ${id} in "${schema}"."${table}" is unreadable`),
+    });
+    await expect(store.list()).rejects.toThrow(`DELETE FROM "${schema}"."${table}" WHERE id = '${id}'`);
+  });
+
   it('rejects unsafe schema or table names', () => {
     expect(() => new PostgresMemoryStore({ pool, table: 'x; DROP TABLE y' })).toThrow(/lower-case/);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -48,6 +48,11 @@ export function stepsAgent(
 }
 
 /** A temp dir removed by `cleanup`. */
+/** The non-empty lines of a file a child process appends to (a JSONL log); none while it does not exist yet. */
+export function lines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
 export function tempDir(): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), 'thinkflow-server-'));
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };

@@ -1,4 +1,5 @@
 import { withFields } from '../../core/index.js';
+import { type ResolvedSkills, skillWarningText } from '../../skills/index.js';
 import type { LoopConfig } from './loop-config.js';
 import { type Emit, event, type RunState } from './run-state.js';
 
@@ -12,4 +13,15 @@ export function announceRun(state: RunState, config: LoopConfig, emit: Emit): vo
   }
   if (config.recalled?.length) emit(event(state, 'memory_recall', { memories: config.recalled }));
   for (const w of config.warnings ?? []) emit(event(state, 'warning', w));
+}
+
+/** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, skills, routing. */
+export function startWarnings(
+  recall: string | undefined,
+  skills: ResolvedSkills['warnings'],
+  routing?: { code: string; message: string },
+) {
+  if (!recall && skills.length === 0 && !routing) return undefined;
+  const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
+  return [...(recall ? [{ code: 'memory_recall', message: recall }] : []), ...warnings, ...(routing ? [routing] : [])];
 }

@@ -1,17 +1,6 @@
 // A run: its options, state, loop config, checkpoints, messages, abort, end, events and ids.
-export type {
-  AgentOptions,
-  Budget,
-  Checkpoint,
-  ContextOptions,
-  Handoff,
-  MemoryOptions,
-  PromptOptions,
-  RunOptions,
-  StepOverrides,
-  StepState,
-} from './agent-options.js';
-export { announceRun } from './announce-run.js';
+export type * from './agent-options.js';
+export { announceRun, startWarnings } from './announce-run.js';
 export type { EditedPrompt, PromptHead } from './build-messages.js';
 export type { PendingStep } from './checkpointer.js';
 export { endRun, failure } from './end-run.js';
@@ -28,6 +17,7 @@ export {
 } from './loop-config.js';
 export { newRunId } from './new-run-id.js';
 export { featureFix, loadOlderFeature, type OlderFeature, setFeatureImport } from './older-options.js';
+export { type Routing, routingFor } from './run-routing.js';
 export {
   addChildUsage,
   addUsage,

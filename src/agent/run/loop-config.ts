@@ -40,7 +40,7 @@ export interface LoopConfig {
   responseFormat?: ResponseFormat;
   language: Language;
   options: AgentOptions;
-  run: RunOptions & { runId: string };
+  run: RunOptions;
   /** Keeps each prompt within the token budget (absent when there is no budget). */
   context?: ContextWindow;
   /** Memories recalled into the system prompt before the run (for the `memory_recall` event). */

@@ -2,6 +2,7 @@
 export { announceQuestions } from './announce-questions.js';
 export { askModel, modelAnswered, startModelCall } from './ask-model.js';
 export { bestEffortAnswer } from './best-effort-answer.js';
+export { contextWindowFor } from './context-window-for.js';
 export { countRepair } from './count-repair.js';
 export { type FirstRequest, firstRequest, promptHead } from './first-request.js';
 export { journalQuestions } from './journal-questions.js';

@@ -1,15 +1,8 @@
 import type pg from 'pg';
 import { openSchemaPool, withSchemaLock } from '../../memory/index.js';
-import type {
-  Experiment,
-  ExperimentMeta,
-  ExperimentStore,
-  ExperimentSummary,
-  TrialRecord,
-} from './experiment-types.js';
+import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
+import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
-
-const PAGE = 500;
 
 /** Options of `PostgresExperimentStore`. */
 export interface PostgresExperimentStoreOptions {
@@ -63,15 +56,12 @@ export class PostgresExperimentStore implements ExperimentStore {
     );
   }
 
-  async getExperiment(id: string): Promise<Experiment | { meta: ExperimentMeta } | undefined> {
-    const { rows } = await this.#query<{ meta: string; status: ExperimentMeta['status']; summary: string | null }>(
+  async getExperiment(id: string): ReturnType<ExperimentStore['getExperiment']> {
+    const { rows } = await this.#query<ExperimentRow>(
       'SELECT meta, status, summary FROM {s}.eval_experiments WHERE id = $1',
       [id],
     );
-    const row = rows[0];
-    if (!row) return undefined;
-    const meta = { ...(JSON.parse(row.meta) as ExperimentMeta), status: row.status };
-    return row.summary ? { meta, summary: JSON.parse(row.summary) as ExperimentSummary } : { meta };
+    return rows[0] && experimentFromRow(rows[0]);
   }
 
   async saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
@@ -90,19 +80,15 @@ export class PostgresExperimentStore implements ExperimentStore {
     return new Set(rows.map(({ c, t }) => trialKey(c, t)));
   }
 
-  async *trials(experimentId: string): AsyncIterable<TrialRecord> {
-    let after: [number, number] = [-1, -1];
-    for (;;) {
-      const { rows } = await this.#query<{ case_index: number; trial: number; record: string }>(
+  trials(experimentId: string): AsyncIterable<TrialRecord> {
+    return pagedTrials(async ([caseIndex, trial], limit) => {
+      const { rows } = await this.#query<TrialRow>(
         `SELECT case_index, trial, record FROM {s}.eval_trials WHERE experiment_id = $1
          AND (case_index, trial) > ($2, $3) ORDER BY case_index, trial LIMIT $4`,
-        [experimentId, after[0], after[1], PAGE],
+        [experimentId, caseIndex, trial, limit],
       );
-      for (const row of rows) yield JSON.parse(row.record) as TrialRecord;
-      if (rows.length < PAGE) return;
-      const last = rows[rows.length - 1];
-      after = [last.case_index, last.trial];
-    }
+      return rows;
+    });
   }
 
   async finishExperiment(experimentId: string, summary: ExperimentSummary): Promise<void> {
@@ -113,11 +99,11 @@ export class PostgresExperimentStore implements ExperimentStore {
   }
 
   async listExperiments(limit = 50): Promise<ExperimentMeta[]> {
-    const { rows } = await this.#query<{ meta: string; status: ExperimentMeta['status'] }>(
+    const { rows } = await this.#query<ExperimentRow>(
       'SELECT meta, status FROM {s}.eval_experiments ORDER BY started_at DESC LIMIT $1',
       [limit],
     );
-    return rows.map((r) => ({ ...(JSON.parse(r.meta) as ExperimentMeta), status: r.status }));
+    return rows.map(metaFromRow);
   }
 
   async close(): Promise<void> {

@@ -1,17 +1,22 @@
 import type { CacheStore } from '../../cache/index.js';
 import { ConfigError } from '../../core/index.js';
-import type { EvalItem } from '../load-dataset.js';
 import type { Scorer } from '../scorers/scorer.js';
 import { cachedTask, cacheOf, experimentStoreOf } from './experiment-setup.js';
 import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from './experiment-types.js';
+
+/** Trials a store may hold uncommitted while the next ones run. */
+const MAX_UNSAVED = 64;
+
 import { trialKey } from './experiment-types.js';
 import { runTrial, type Task } from './run-trial.js';
-import { summarizeTrials } from './summarize-experiment.js';
+import { summaryTally } from './summary-tally.js';
 
 /** Progress after each finished trial. */
 export interface ExperimentProgress {
+  /** Trials finished, with those a resume found already stored. */
   done: number;
   total: number;
+  /** Of the finished trials, how many passed (resumed ones included). */
   passed: number;
   caseId: string;
   pass: boolean;
@@ -100,40 +105,81 @@ async function runAll<Input>(
   const { scorers } = options;
   const trials = Math.max(1, Math.floor(options.trials ?? 1));
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
-  const items = options.data.map((row, index) => ({ ...row, id: row.id ?? String(index + 1), index }));
+  // One literal per case (no spread: see runTrial).
+  const items = options.data.map((row, index) => ({
+    id: row.id ?? String(index + 1),
+    input: row.input as unknown,
+    expected: row.expected,
+    metadata: row.metadata,
+    index,
+  }));
   const meta = await openExperiment(store, options, items.length, trials);
-  const finished = options.resume ? await store.finishedTrials(meta.id) : new Set<string>();
+  // The summary is folded as trials finish; a resumed experiment first folds the trials already stored.
+  const tally = summaryTally(trials);
+  const finished = new Set<string>();
+  if (options.resume) {
+    for await (const t of store.trials(meta.id)) {
+      finished.add(trialKey(t.caseIndex, t.trial));
+      tally.add(t);
+    }
+  }
   const started = Date.now();
   const total = items.length * trials;
   let done = finished.size;
-  let passed = 0;
 
   function* jobs() {
     for (const item of items) {
-      for (let t = 0; t < trials; t++) if (!finished.has(trialKey(item.index, t))) yield { item, trial: t };
+      for (let t = 0; t < trials; t++) {
+        if (!finished.size || !finished.has(trialKey(item.index, t))) yield { item, trial: t };
+      }
     }
   }
   const queue = jobs();
+  const context = { signal: options.signal, cache };
+  let passed = tally.passed;
+  // A trial counts as finished (progress, `done`) once its store has it. The next trial starts while the
+  // store writes, so a store may commit several together (SQLite does); at most MAX_UNSAVED wait at once.
+  const saving = new Set<Promise<void>>();
+  // The first failed save (or throwing onProgress): it ends the experiment.
+  let saveError: { error: unknown } | undefined;
+  const save = (record: TrialRecord, caseId: string) => {
+    const saved = store.saveTrial(meta.id, record).then(
+      () => {
+        saving.delete(saved);
+        done++;
+        if (record.pass) passed++;
+        try {
+          options.onProgress?.({ done, total, passed, caseId, pass: record.pass, trial: record });
+        } catch (error) {
+          saveError ??= { error };
+        }
+      },
+      (error: unknown) => {
+        saving.delete(saved);
+        saveError ??= { error };
+      },
+    );
+    saving.add(saved);
+    return saved;
+  };
   async function worker(): Promise<void> {
     for (let next = queue.next(); !next.done; next = queue.next()) {
       options.signal?.throwIfAborted();
+      if (saveError) throw saveError.error;
       const { item, trial } = next.value;
-      const record = await runTrial(task, scorers, item as EvalItem & { index: number }, trial, {
-        signal: options.signal,
-        cache,
-      });
-      await store.saveTrial(meta.id, record);
-      done++;
-      if (record.pass) passed++;
-      options.onProgress?.({ done, total, passed, caseId: item.id, pass: record.pass, trial: record });
+      const record = await runTrial(task, scorers, item, trial, context);
+      tally.add(record);
+      const saved = save(record, item.id);
+      if (saving.size >= MAX_UNSAVED) await saved;
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
-  const summary = await summarizeTrials(store.trials(meta.id), {
-    trials,
-    durationMs: Date.now() - started,
-    seed: options.seed,
-  });
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+  } finally {
+    await Promise.all(saving);
+  }
+  if (saveError) throw saveError.error;
+  const summary = tally.summary({ durationMs: Date.now() - started, seed: options.seed });
   await store.finishExperiment(meta.id, summary);
   return { meta: { ...meta, status: 'done' }, summary };
 }

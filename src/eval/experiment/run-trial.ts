@@ -1,7 +1,7 @@
 import type { CacheStore } from '../../cache/index.js';
 import { errorMessage, stableJson } from '../../core/index.js';
 import type { EvalItem } from '../load-dataset.js';
-import { applyScorers, type RunLike, type Scorer } from '../scorers/scorer.js';
+import { type RunLike, type Scorer, scoreAll } from '../scorers/scorer.js';
 import type { TrialRecord } from './experiment-types.js';
 
 /** Anything with an Agent's `run(input)`: a thinkflow `Agent`, or your own wrapper around one. */
@@ -32,12 +32,17 @@ export type Task<Input = unknown> = AgentLike | TaskFunction<Input>;
 function callTask(task: Task, item: EvalItem, ctx: TaskContext): Promise<RunLike | string> | RunLike | string {
   if (typeof task === 'function') return task(item.input, ctx);
   const text = typeof item.input === 'string' ? item.input : stableJson(item.input);
-  return task.run(text, { signal: ctx.signal });
+  // Without a signal the call is the plain `agent.run(input)`: the agent copies a given options object.
+  return ctx.signal ? task.run(text, { signal: ctx.signal }) : task.run(text);
 }
 
 /**
  * Runs one trial of one case and scores it. The run is read for its numbers and scored, then dropped:
  * only the record (answer, scores, counts) leaves, so steps never pile up across cases.
+ *
+ * Runs once per case, so it stays lean: the record is one object literal (on Node 20's V8 an object spread
+ * followed by more fields measured 20 to 30 times a plain literal, microseconds a call), and synchronous
+ * scorers are scored without a promise.
  */
 export async function runTrial(
   task: Task,
@@ -47,7 +52,6 @@ export async function runTrial(
   context: { signal?: AbortSignal; cache?: CacheStore } = {},
 ): Promise<TrialRecord> {
   const { signal, cache } = context;
-  const base = { caseId: item.id, caseIndex: item.index, trial, input: item.input, expected: item.expected };
   const started = performance.now();
   let value: RunLike | string;
   try {
@@ -62,7 +66,11 @@ export async function runTrial(
   } catch (error) {
     const message = errorMessage(error);
     return {
-      ...base,
+      caseId: item.id,
+      caseIndex: item.index,
+      trial,
+      input: item.input,
+      expected: item.expected,
       output: '',
       status: 'error',
       error: message,
@@ -78,19 +86,29 @@ export async function runTrial(
   const latencyMs = performance.now() - started;
   const run = typeof value === 'string' ? undefined : value;
   const output = typeof value === 'string' ? value : value.output;
-  const scores = await applyScorers(scorers, {
+  const scored = scoreAll(scorers, {
     input: item.input,
     output,
     expected: item.expected,
     metadata: item.metadata,
     run,
   });
-  const scorerCost = scores.reduce((s, r) => s + (r.costUsd ?? 0), 0);
+  const scores = Array.isArray(scored) ? scored : await scored;
+  let pass = true;
+  let scorerCost = 0;
+  for (const s of scores) {
+    if (!s.pass) pass = false;
+    if (s.costUsd) scorerCost += s.costUsd;
+  }
   const record: TrialRecord = {
-    ...base,
+    caseId: item.id,
+    caseIndex: item.index,
+    trial,
+    input: item.input,
+    expected: item.expected,
     output,
     status: run?.status ?? 'done',
-    pass: scores.every((s) => s.pass),
+    pass,
     scores,
     steps: run?.steps.length ?? 0,
     llmCalls: run?.usage.llmCalls ?? 0,

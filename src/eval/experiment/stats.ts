@@ -23,6 +23,10 @@ function mean(values: ArrayLike<number>): number {
  * The mean of `values` with a percentile bootstrap 95% interval (`resamples` draws with replacement,
  * seeded). Pass one value per case (a case's mean over its trials), so trials of a case are not counted
  * as independent.
+ *
+ * Values of one or two distinct levels (pass/fail scores, the common case) draw each resample's count
+ * of the higher level from its binomial distribution, which is exactly the distribution of resampling
+ * with replacement, in O(resamples × log n) instead of O(resamples × n).
  */
 export function bootstrapMean(
   values: readonly number[],
@@ -32,11 +36,38 @@ export function bootstrapMean(
   const m = mean(values);
   if (n < 2) return { mean: m, low: m, high: m, n };
   const resamples = options.resamples ?? 1000;
+  const seed = (options.seed ?? 47) >>> 0;
+  const levels = twoLevels(values);
+  if (levels && levels.high === levels.low) return { mean: m, low: m, high: m, n };
+  const means = levels ? binomialMeans(n, levels, resamples, seed) : resampledMeans(values, resamples, seed);
+  means.sort();
+  return { mean: m, low: means[Math.floor(0.025 * resamples)], high: means[Math.ceil(0.975 * resamples) - 1], n };
+}
+
+/** The values' levels when there are at most two (`count` of them at `high`), else undefined. */
+function twoLevels(values: readonly number[]): { low: number; high: number; count: number } | undefined {
+  let low = values[0];
+  let high = values[0];
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    if (v === low || v === high) continue;
+    if (low !== high) return undefined;
+    if (v < low) low = v;
+    else high = v;
+  }
+  let count = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] === high) count++;
+  return { low, high, count };
+}
+
+/** Resample means drawn one value at a time: resamples × n draws. */
+function resampledMeans(values: readonly number[], resamples: number, seed: number): Float64Array {
+  const n = values.length;
   const data = Float64Array.from(values);
   const means = new Float64Array(resamples);
   // mulberry32 (`seededRandom`) written out in the loop: resamples × n draws are most of an experiment's
   // summary, and the inlined generator gives the very same sequence at a fraction of the cost.
-  let a = (options.seed ?? 47) >>> 0;
+  let a = seed;
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
     for (let i = 0; i < n; i++) {
@@ -47,8 +78,49 @@ export function bootstrapMean(
     }
     means[r] = sum / n;
   }
-  means.sort();
-  return { mean: m, low: means[Math.floor(0.025 * resamples)], high: means[Math.ceil(0.975 * resamples) - 1], n };
+  return means;
+}
+
+/**
+ * Resample means of two-level data: a resample of n draws holds Binomial(n, count / n) values at `high`,
+ * read off the binomial's cumulative distribution with one seeded uniform per resample.
+ */
+function binomialMeans(
+  n: number,
+  levels: { low: number; high: number; count: number },
+  resamples: number,
+  seed: number,
+): Float64Array {
+  const p = levels.count / n;
+  // The pmf in log space from k = 0 (no underflow at large n), scaled by its largest term.
+  const logPmf = new Float64Array(n + 1);
+  const step = Math.log(p) - Math.log1p(-p);
+  logPmf[0] = n * Math.log1p(-p);
+  let top = logPmf[0];
+  for (let k = 0; k < n; k++) {
+    logPmf[k + 1] = logPmf[k] + Math.log((n - k) / (k + 1)) + step;
+    if (logPmf[k + 1] > top) top = logPmf[k + 1];
+  }
+  const cdf = new Float64Array(n + 1);
+  let total = 0;
+  for (let k = 0; k <= n; k++) {
+    total += Math.exp(logPmf[k] - top);
+    cdf[k] = total;
+  }
+  const random = seededRandom(seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const u = random() * total;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid] > u) hi = mid;
+      else lo = mid + 1;
+    }
+    means[r] = (lo * levels.high + (n - lo) * levels.low) / n;
+  }
+  return means;
 }
 
 function choose(n: number, k: number): number {

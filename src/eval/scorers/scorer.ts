@@ -67,13 +67,19 @@ export function createScorer<Input = unknown, Expected = unknown>(definition: {
   score: (input: ScorerInput<Input, Expected>) => Score | number | Promise<Score | number>;
 }): Scorer<Input, Expected> {
   const { name, score } = definition;
+  const asScore = (value: Score | number): Score => (typeof value === 'number' ? { score: value } : value);
   return {
     name,
-    async score(input) {
-      const value = await score(input);
-      return typeof value === 'number' ? { score: value } : value;
+    // A synchronous function stays synchronous, so an experiment scores it without a promise per call.
+    score(input) {
+      const value = score(input);
+      return isPromise(value) ? value.then(asScore) : asScore(value);
     },
   };
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 /**
@@ -81,12 +87,63 @@ export function createScorer<Input = unknown, Expected = unknown>(definition: {
  * becomes a `ScoreResult` with `error` (score 0, failed), so one bad scorer never ends an experiment.
  */
 export async function applyScorer(scorer: Scorer, input: ScorerInput): Promise<ScoreResult> {
-  let verdict: Score;
+  return scoreOne(scorer, input);
+}
+
+/** Runs every scorer on one input, in order. */
+export async function applyScorers(scorers: readonly Scorer[], input: ScorerInput): Promise<ScoreResult[]> {
+  return scoreAll(scorers, input);
+}
+
+/**
+ * `applyScorer` without a promise when the scorer answers synchronously (every deterministic scorer
+ * does): the verdict, or a promise of it for an async scorer (a judge).
+ */
+export function scoreOne(scorer: Scorer, input: ScorerInput): ScoreResult | Promise<ScoreResult> {
+  let verdict: Score | Promise<Score>;
   try {
-    verdict = await scorer.score(input);
+    verdict = scorer.score(input);
   } catch (error) {
-    return { name: scorer.name, score: 0, pass: false, error: errorMessage(error) };
+    return failedScore(scorer, error);
   }
+  if (isPromise(verdict)) {
+    return verdict.then(
+      (value) => toScoreResult(scorer, value),
+      (error: unknown) => failedScore(scorer, error),
+    );
+  }
+  return toScoreResult(scorer, verdict);
+}
+
+/** `applyScorers` without a promise when every scorer answers synchronously. */
+export function scoreAll(scorers: readonly Scorer[], input: ScorerInput): ScoreResult[] | Promise<ScoreResult[]> {
+  const out: ScoreResult[] = [];
+  for (let i = 0; i < scorers.length; i++) {
+    const result = scoreOne(scorers[i], input);
+    if (isPromise(result)) return finishAsync(scorers, input, out, i, result);
+    out.push(result);
+  }
+  return out;
+}
+
+/** The rest of `scoreAll` once one scorer answered with a promise: still one scorer at a time, in order. */
+async function finishAsync(
+  scorers: readonly Scorer[],
+  input: ScorerInput,
+  out: ScoreResult[],
+  from: number,
+  pending: Promise<ScoreResult>,
+): Promise<ScoreResult[]> {
+  out.push(await pending);
+  for (let i = from + 1; i < scorers.length; i++) out.push(await scoreOne(scorers[i], input));
+  return out;
+}
+
+function failedScore(scorer: Scorer, error: unknown): ScoreResult {
+  return { name: scorer.name, score: 0, pass: false, error: errorMessage(error) };
+}
+
+function toScoreResult(scorer: Scorer, verdict: Score): ScoreResult {
   const { score, pass, reason, costUsd, tokens, metadata } = verdict ?? ({} as Score);
   if (typeof score !== 'number' || !(score >= 0 && score <= 1)) {
     return { name: scorer.name, score: 0, pass: false, error: `score must be a number in 0..1 (got ${String(score)})` };
@@ -97,13 +154,6 @@ export async function applyScorer(scorer: Scorer, input: ScorerInput): Promise<S
   if (tokens !== undefined) result.tokens = tokens;
   if (metadata !== undefined) result.metadata = metadata;
   return result;
-}
-
-/** Runs every scorer on one input, in order. */
-export async function applyScorers(scorers: readonly Scorer[], input: ScorerInput): Promise<ScoreResult[]> {
-  const out: ScoreResult[] = [];
-  for (const scorer of scorers) out.push(await applyScorer(scorer, input));
-  return out;
 }
 
 /** Every tool call a run made, in order, as `{ name, arguments }`. */

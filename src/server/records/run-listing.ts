@@ -7,6 +7,8 @@ export interface RunQuery {
   /** Only runs this principal started (a caller who is not an admin sees only these). */
   owner?: string;
   status?: readonly ServerRunStatus[];
+  /** Only the runs of this conversation thread (`RunRecord.thread`). */
+  thread?: string;
   /** Runs created before this one (a cursor: the previous page's `next`). */
   before?: string;
   /** At most this many (default 50). */

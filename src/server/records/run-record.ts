@@ -86,6 +86,11 @@ export const RunRecord = z.object({
   owner: z.string().optional(),
   /** Set for a fork of another run: it started from that run's steps before `fromStep`. */
   forkedFrom: RunFork.optional(),
+  /**
+   * The conversation thread the run is a turn of: a chat id, an AG-UI thread, an A2A context, or a
+   * native request's `threadId`. Runs of one thread share a workspace when it is set `scope: thread`.
+   */
+  thread: z.string().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   result: z.custom<RunResult>((value) => typeof value === 'object' && value !== null).optional(),

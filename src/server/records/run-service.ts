@@ -15,7 +15,9 @@ export type StartResult =
   | { ok: false; reason: 'queue_full'; retryAfterSeconds: number }
   /** The Idempotency-Key was used for another request (another body, route or query). */
   | { ok: false; reason: 'idempotency_mismatch'; runId: string }
-  | { ok: false; reason: 'invalid_idempotency_key' };
+  | { ok: false; reason: 'invalid_idempotency_key' }
+  /** Another run of the same agent answers the thread now, and the thread shares one workspace (409). */
+  | { ok: false; reason: 'thread_busy'; runId: string; message: string };
 
 /** An Idempotency-Key and a fingerprint of the request that carries it. */
 export interface IdempotencyRequest {
@@ -56,17 +58,20 @@ export interface StartRequest {
   caller?: CallerOptions;
   /** A fork's first checkpoint (`forkStartRequest`): the run resumes from it instead of starting fresh. */
   fork?: ForkStart;
+  /** The conversation thread the run is a turn of (`RunRecord.thread`). */
+  thread?: string;
 }
 
 /** The record of a run just started, waiting its turn: the same in every run service. */
 export function queuedRun(
-  { agent, input, history, source = 'api', owner, caller, fork }: StartRequest,
+  { agent, input, history, source = 'api', owner, caller, fork, thread }: StartRequest,
   id = newRunId(),
 ): RunRecord {
   const now = Date.now();
   const run: RunRecord = { id, agent, input, history, status: 'queued', source, createdAt: now, updatedAt: now };
   if (owner !== undefined) run.owner = owner;
   if (caller) run.caller = caller;
+  if (thread !== undefined) run.thread = thread;
   if (fork?.forkedFrom) run.forkedFrom = fork.edited ? { ...fork.forkedFrom, edited: fork.edited } : fork.forkedFrom;
   return run;
 }

@@ -13,6 +13,14 @@ export const StartRunBody = z.object({
     .optional(),
   /** Wait for the run to end before answering (same as `?wait=true`). */
   wait: z.boolean().optional(),
+  /**
+   * The conversation thread this run is a turn of (any id the client keeps for its conversation):
+   * an agent whose workspace is `scope: thread` gives every run of one thread the same files.
+   */
+  threadId: z
+    .string()
+    .regex(/^[\w.:-]{1,128}$/, 'threadId must be 1 to 128 letters, digits, "_", ".", ":" or "-"')
+    .optional(),
 });
 export type StartRunBody = z.infer<typeof StartRunBody>;
 
@@ -88,6 +96,8 @@ export function startRefusal(
         'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, for example).',
         NO_RETRY,
       );
+    case 'thread_busy':
+      return apiError(c, 'conflict', result.message, NO_RETRY);
     case 'idempotency_mismatch':
       return apiError(
         c,
@@ -106,8 +116,8 @@ export function startRunRoute(app: Hono, runs: RunService): void {
     const body = await readBody(c, StartRunBody);
     if (!body.ok) return body.response;
     const agent = c.req.param('name');
-    const { input, history } = body.value;
-    const started = await runs.start({ agent, input, history, source: 'api' });
+    const { input, history, threadId } = body.value;
+    const started = await runs.start({ agent, input, history, source: 'api', thread: threadId });
     if (!started.ok) return startRefusal(c, started, agent);
     if (body.value.wait || query.value.wait === 'true') {
       const ended = await runs.wait(started.run.id, c.req.raw.signal);

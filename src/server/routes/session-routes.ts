@@ -74,7 +74,7 @@ export function sessionRoutes(app: Hono, { runs, sessions, onError }: SessionRou
     let started: Awaited<ReturnType<RunService['start']>>;
     try {
       const history = await sessions.load(id);
-      started = await runs.start({ agent, input, history, source: 'api' });
+      started = await runs.start({ agent, input, history, source: 'api', thread: id });
       // A replayed start stored its question the first time.
       if (started.ok && !started.replayed) await sessions.append(id, [{ role: 'user', content: input }]);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { writeStderr } from '../../core/index.js';
 import type { ServerLimits } from '../health/index.js';
 import type { AgentEntry, RunRecord, RunService, RunStore } from '../records/index.js';
-import { rewindRunWorkspace } from '../workspaces/index.js';
+import { rewindRunWorkspace, sharesThreadWorkspace } from '../workspaces/index.js';
 import { waitForEnd } from './follow-run.js';
 import { ended, type LocalRunsContext, lane, localRunsContext, pump, startInLane, track } from './local-lanes.js';
 import { storeRuns } from './store-runs.js';
@@ -32,7 +32,12 @@ export function createLocalRuns(options: LocalRunsOptions): LocalRuns {
   const onError = options.onError ?? ((error: unknown) => writeStderr(`thinkflow server: ${String(error)}\n`));
   const ctx = localRunsContext({ agents, store, limits, onError });
   const service: LocalRuns = {
-    ...storeRuns({ store, limits, startNew: (request, id) => startInLane(ctx, request, id) }),
+    ...storeRuns({
+      store,
+      limits,
+      startNew: (request, id) => startInLane(ctx, request, id),
+      oneRunPerThread: (agent) => Object.hasOwn(agents, agent) && sharesThreadWorkspace(agents[agent]),
+    }),
     agentNames: () => Object.keys(agents),
     changed: (id, timeoutMs) => ctx.signal.wait(id, timeoutMs),
     wait: (id, abort) => waitLocal(ctx, service, id, abort),

@@ -46,6 +46,7 @@ function queryPage(runs: Iterable<RunRecord>, query: RunQuery): RunPage {
       (run) =>
         (query.agent === undefined || run.agent === query.agent) &&
         (query.owner === undefined || run.owner === query.owner) &&
+        (query.thread === undefined || run.thread === query.thread) &&
         (!query.status?.length || query.status.includes(run.status)) &&
         (!cursor || run.createdAt < cursor.createdAt || (run.createdAt === cursor.createdAt && run.id < cursor.id)),
     )

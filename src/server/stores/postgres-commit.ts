@@ -28,9 +28,9 @@ const set = (column: string, bit: number) =>
 export function commitStatement(schema: string): string {
   const s = schema;
   return `WITH created AS (
-  INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller, forked_from)
+  INSERT INTO ${s}.runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller, forked_from, thread)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
-    $9::text[], $10::text[], $11::boolean[], $29::text[], $32::text[], $33::text[])
+    $9::text[], $10::text[], $11::boolean[], $29::text[], $32::text[], $33::text[], $34::text[])
   -- A commit retried after its answer was lost (the connection dropped) may find its runs there already.
   ON CONFLICT (id) DO NOTHING
 ), outboxed AS (
@@ -151,6 +151,7 @@ export function commitValues(
     batch.enqueued,
     runs.map((run) => json(run.caller)),
     runs.map((run) => json(run.forkedFrom)),
+    runs.map((run) => run.thread ?? null),
   ];
 }
 

@@ -118,6 +118,9 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
       ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS caller TEXT;
       -- And later: the run a fork came from.
       ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS forked_from TEXT;
+      -- And later: the conversation thread a run is a turn of (a thread's shared workspace).
+      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS thread TEXT;
+      CREATE INDEX IF NOT EXISTS runs_thread ON ${s}.runs (thread, created_at, id) WHERE thread IS NOT NULL;
       CREATE INDEX IF NOT EXISTS runs_status ON ${s}.runs (status);
       -- Listings page newest first and retention scans oldest first: both walk this index.
       CREATE INDEX IF NOT EXISTS runs_created ON ${s}.runs (created_at, id);

@@ -17,6 +17,7 @@ export interface RunRow {
   owner?: string | null;
   caller?: string | null;
   forked_from?: string | null;
+  thread?: string | null;
 }
 
 /** Column name for each patchable field, and how its value is written. */
@@ -51,5 +52,6 @@ export function rowToRecord(row: RunRow): RunRecord {
   if (row.owner) record.owner = row.owner;
   if (row.caller) record.caller = JSON.parse(row.caller);
   if (row.forked_from) record.forkedFrom = JSON.parse(row.forked_from);
+  if (row.thread) record.thread = row.thread;
   return record;
 }

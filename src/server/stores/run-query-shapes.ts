@@ -69,6 +69,7 @@ export function pageFilter(query: RunQuery, sql: SqlBinder): { where: string; li
   const where: string[] = [];
   if (query.agent !== undefined) where.push(`agent = ${sql.bind(query.agent)}`);
   if (query.owner !== undefined) where.push(`owner = ${sql.bind(query.owner)}`);
+  if (query.thread !== undefined) where.push(`thread = ${sql.bind(query.thread)}`);
   if (query.status && query.status.length > 0) where.push(sql.statusIn(query.status));
   const cursor = query.before === undefined ? undefined : readCursor(query.before);
   if (cursor) where.push(`(created_at, id) < (${sql.bind(cursor.createdAt)}, ${sql.bind(cursor.id)})`);

@@ -230,7 +230,7 @@ export class SqliteRunStore implements RunStore {
 
   #commit(batch: WriteBatch): void {
     const insertRun = this.#statement(
-      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller, forked_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (id, agent, input, history, status, source, created_at, updated_at, result, questions, cancel_requested, owner, caller, forked_from, thread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const run of batch.creates) {
       this.#memo.strings.start(run.id, run.input);
@@ -249,6 +249,7 @@ export class SqliteRunStore implements RunStore {
         run.owner ?? null,
         run.caller ? JSON.stringify(run.caller) : null,
         run.forkedFrom ? JSON.stringify(run.forkedFrom) : null,
+        run.thread ?? null,
       );
     }
     // Events before patches: a result's strings refer to the events that carry them first.

@@ -8,7 +8,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, history TEXT, status TEXT NOT NULL, source TEXT NOT NULL,
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, result TEXT, questions TEXT, cancel_requested INTEGER,
-  caller TEXT, owner TEXT, forked_from TEXT
+  caller TEXT, owner TEXT, forked_from TEXT, thread TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
 -- Listings page newest first and retention scans oldest first: both walk this index.
@@ -49,9 +49,13 @@ export function openSchema(db: Database.Database): void {
     // And one made before runs could be forked, the run each fork came from.
     if (!columns.some((column) => column.name === 'forked_from'))
       db.exec('ALTER TABLE runs ADD COLUMN forked_from TEXT');
+    // And one made before runs named their conversation thread (a thread's shared workspace).
+    if (!columns.some((column) => column.name === 'thread')) db.exec('ALTER TABLE runs ADD COLUMN thread TEXT');
   }).immediate();
   // A caller's listing walks its own runs, newest first.
   db.exec('CREATE INDEX IF NOT EXISTS runs_owner ON runs (owner, created_at, id)');
+  // A thread's runs, newest first: the turn before a run, and whether a thread is busy or swept.
+  db.exec('CREATE INDEX IF NOT EXISTS runs_thread ON runs (thread, created_at, id) WHERE thread IS NOT NULL');
   const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_events'").get();
   if (!legacy) return;
   db.transaction(() => {

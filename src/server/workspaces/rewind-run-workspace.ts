@@ -1,6 +1,7 @@
 import { currentSnapshot } from '../../workspace/index.js';
 import type { AgentEntry, RewindResult, RunRecord, RunStore } from '../records/index.js';
 import { isFinished, resolveAgent } from '../records/index.js';
+import { sharesThreadWorkspace } from './thread-folder.js';
 import { stepsOf } from './workspace-history.js';
 
 /**
@@ -27,6 +28,17 @@ export async function rewindRunWorkspace(options: {
       reason: 'active',
       message: `Run "${run.id}" is ${run.status}: rewind its workspace once it has ended (or fork it at that step).`,
     };
+  }
+  if (sharesThreadWorkspace(entry) && run.thread !== undefined) {
+    const later = await store.queryRuns({ agent: run.agent, thread: run.thread, limit: 1 });
+    const latest = later.runs[0]?.id;
+    if (latest !== undefined && latest !== run.id) {
+      return {
+        ok: false,
+        reason: 'active',
+        message: `Run "${run.id}" is not the latest turn of thread "${run.thread}" (run "${latest}" came after it), and the thread shares one workspace: rewind the latest turn, or fork this one.`,
+      };
+    }
   }
   const steps = await stepsOf(store, run);
   if (!Number.isInteger(step) || step < 0 || step > steps.length) {

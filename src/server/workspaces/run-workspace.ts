@@ -6,8 +6,10 @@ import {
   virtualWorkspace,
   type Workspace,
 } from '../../workspace/index.js';
-import type { AgentEntry, AgentRunContext, ServableAgent } from '../records/index.js';
+import type { AgentEntry, AgentRunContext, RunRecord, ServableAgent } from '../records/index.js';
 import { sweepWorkspacesSoon } from './sweep-workspaces.js';
+import { markThreadScoped, threadFolder, writeThreadLabel } from './thread-folder.js';
+import { threadBusyMessage, unfinishedThreadRun } from './thread-runs.js';
 import { type RunWorkspaceHistory, runWorkspaceHistory, workspaceHistoryAt } from './workspace-history.js';
 import { WorkspaceSpec } from './workspace-spec.js';
 
@@ -19,6 +21,13 @@ const FEATURE = 'A per-run sandbox workspace';
  * fork finds them as they were at the step it was forked at. A memory workspace is rebuilt from the
  * run's log; a sandbox one is the folder `<dir>/<run id>` with its snapshots in `<dir>/.<run id>.snapshots`,
  * removed once retention has deleted the run. The workspace is disposed when the run ends.
+ *
+ * With `scope: 'thread'`, the runs of one conversation thread (`RunRecord.thread`) share a workspace:
+ * each turn starts from the files the turn before it left (a memory one rebuilt from the thread's runs
+ * in order, a sandbox one the folder `<dir>/thread-<hash>`, removed once retention has deleted the
+ * thread's last run). A fork of a turn gets a copy, never the thread's own files. A run that finds an
+ * earlier turn of its thread unfinished fails rather than share the files with it (the server refuses
+ * such a start with 409 before it gets here; this catches starts that raced on other processes).
  *
  * @example
  * export default defineConfig({
@@ -34,7 +43,8 @@ export function withRunWorkspace(spec: WorkspaceSpec, build: (workspace: Workspa
     throw new ConfigError({ message: `Invalid workspace: ${issues.join('; ')}` });
   }
   const checked = parsed.data;
-  return async (context) => {
+  const entry: AgentEntry = async (context) => {
+    if (checked.scope === 'thread' && context && context.rewindTo === undefined) await refuseBusyThread(context);
     const workspace = await openRunWorkspace(checked, context);
     const agent = build(workspace);
     return {
@@ -49,6 +59,20 @@ export function withRunWorkspace(spec: WorkspaceSpec, build: (workspace: Workspa
       },
     };
   };
+  if (checked.scope === 'thread') markThreadScoped(entry);
+  return entry;
+}
+
+/** Throws when an earlier run of the same thread has not ended: two runs must not change one workspace at once. */
+async function refuseBusyThread({ run, store }: AgentRunContext): Promise<void> {
+  if (run.thread === undefined) return;
+  const busy = await unfinishedThreadRun(store, { agent: run.agent, thread: run.thread, except: run.id, before: run });
+  if (busy) throw new Error(threadBusyMessage(run.agent, run.thread, busy));
+}
+
+/** The folder (under the spec's `dir`) that holds a run's files: its thread's with `scope: thread`, else its own. */
+async function folderOf(spec: WorkspaceSpec, run: RunRecord): Promise<string> {
+  return spec.scope === 'thread' && run.thread !== undefined ? threadFolder(run.agent, run.thread) : run.id;
 }
 
 /**
@@ -56,11 +80,12 @@ export function withRunWorkspace(spec: WorkspaceSpec, build: (workspace: Workspa
  * trace replay) it is a fresh one.
  */
 export async function openRunWorkspace(spec: WorkspaceSpec, context?: AgentRunContext): Promise<Workspace> {
+  const threads = spec.scope === 'thread';
   const history: RunWorkspaceHistory = !context
     ? { events: [], owner: new Map() }
     : context.rewindTo === undefined
-      ? await runWorkspaceHistory(context.store, context.run)
-      : await workspaceHistoryAt(context.store, context.run, context.rewindTo);
+      ? await runWorkspaceHistory(context.store, context.run, { threads })
+      : await workspaceHistoryAt(context.store, context.run, context.rewindTo, threads);
   if (spec.kind === 'memory') {
     const ws = await virtualWorkspace({ files: spec.files, env: spec.env, limits: spec.limits });
     await restoreWorkspace(ws, history.point, history.events);
@@ -68,16 +93,19 @@ export async function openRunWorkspace(spec: WorkspaceSpec, context?: AgentRunCo
   }
   const { join, resolve } = nodeBuiltin('node:path', FEATURE);
   const base = resolve(spec.dir ?? 'workspaces');
-  const runId = context?.run.id ?? `unbound-${crypto.randomUUID()}`;
+  const folder = context ? await folderOf(spec, context.run) : `unbound-${crypto.randomUUID()}`;
   if (context) sweepWorkspacesSoon(base, context.store);
-  const dir = join(base, runId);
+  if (context?.run.thread !== undefined && folder !== context.run.id) writeThreadLabel(base, folder, context.run);
+  const dir = join(base, folder);
   const point = history.point;
-  const from = point && history.owner.get(point.snapshot);
-  // A fork's files are another run's snapshot: copied in before the folder opens (and is handed to the sandbox's user).
-  const copied = point && from && from !== runId && copySnapshot(join(base, `.${from}.snapshots`, point.snapshot), dir);
+  const owner = point && history.owner.get(point.snapshot);
+  const from = owner && (await folderOf(spec, owner));
+  // A fork's files are another run's (or thread's) snapshot: copied in before the folder opens (and is handed to the sandbox's user).
+  const copied =
+    point && from && from !== folder && copySnapshot(join(base, `.${from}.snapshots`, point.snapshot), dir);
   const ws = await sandboxWorkspace({
     dir,
-    snapshotDir: join(base, `.${runId}.snapshots`),
+    snapshotDir: join(base, `.${folder}.snapshots`),
     network: spec.network,
     env: spec.env,
     limits: spec.limits,

@@ -12,13 +12,17 @@ const add = defineTool({
 /** A model answering from replies it keeps and hands out as they are (a cache, a fixture table). */
 function keptReplies(replies: readonly ModelResponse[]): Model & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
+  const generate = async (request: ModelRequest) => {
+    requests.push(request);
+    return replies[Math.min(requests.length - 1, replies.length - 1)];
+  };
   return {
     id: 'kept',
     capabilities: { nativeTools: true, streaming: false },
     requests,
-    generate: async (request) => {
-      requests.push(request);
-      return replies[Math.min(requests.length - 1, replies.length - 1)];
+    generate,
+    async *stream(request) {
+      yield { type: 'response', response: await generate(request) };
     },
     stream: () => {
       throw new Error('keptReplies does not stream.');

@@ -148,4 +148,39 @@ describe('the official openai client against thinkflow serve', () => {
       .catch((e: unknown) => e);
     expect((responses as Error).message).toContain('max_output_tokens');
   });
+
+  it('reads the fields both forms share alike: caller fields pass, forced tool settings are refused on each', async () => {
+    const caller = {
+      user: 'u_1',
+      metadata: { team: 'support' },
+      safety_identifier: 's_1',
+      tool_choice: 'auto',
+    } as const;
+    expect(
+      (
+        await client.chat.completions.create({
+          model: 'assistant',
+          messages: [{ role: 'user', content: 'hi' }],
+          ...caller,
+        })
+      ).choices,
+    ).toHaveLength(1);
+    expect((await client.responses.create({ model: 'assistant', input: 'hi', ...caller })).status).toBe('completed');
+    for (const [field, body] of [
+      ['tool_choice', { tool_choice: 'required' }],
+      ['parallel_tool_calls', { parallel_tool_calls: false }],
+      ['top_p', { top_p: 0.5 }],
+    ] as const) {
+      const chat = await client.chat.completions
+        .create({ model: 'assistant', messages: [{ role: 'user', content: 'hi' }], tools: [weatherTool], ...body })
+        .catch((e: unknown) => e);
+      const responses = await client.responses
+        .create({ model: 'assistant', input: 'hi', ...body })
+        .catch((e: unknown) => e);
+      for (const error of [chat, responses]) {
+        expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+        expect((error as Error).message).toContain(field);
+      }
+    }
+  });
 });

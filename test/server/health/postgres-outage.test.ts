@@ -1,11 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore, type RunRecord } from '../../../src/server/index.js';
 import { allEnded, expectedEffects, interruptedCalls } from '../fault-fixtures.js';
 import { TEST_REDIS, uniqueName } from '../pg-fixtures.js';
 import { startPrivatePostgres } from '../private-services.js';
-import { postJson, tempDir } from '../server-fixtures.js';
+import { lines, postJson, tempDir } from '../server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
 
 const CONFIG = join(import.meta.dirname, '..', 'fixtures', 'effects.config.ts');
@@ -13,10 +12,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => {});
 });
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 // 10 s of outage: longer than the 7 s blip that already cost the old worker its finished calls (each
 // call that ended meanwhile lost its commit, and its jobs burned their 1,000 attempts without backoff),

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import { PostgresRunStore, type RunRecord } from '../../../src/server/index.js';
 import { allEnded, expectedEffects, interruptedCalls } from '../fault-fixtures.js';
 import { TEST_PG, uniqueName } from '../pg-fixtures.js';
 import { startPrivateRedis } from '../private-services.js';
-import { postJson, tempDir } from '../server-fixtures.js';
+import { lines, postJson, tempDir } from '../server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
 
 const CONFIG = join(import.meta.dirname, '..', 'fixtures', 'effects.config.ts');
@@ -14,10 +13,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => {});
 });
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 describe('thinkflow serve --queue and two workers survive a Redis restart that loses every key', () => {
   it('end every run done, each not-idempotent effect once, and answer 503 (not a hang) while Redis is down', async () => {

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueRuns, PostgresRunStore } from '../../../src/server/index.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from '../pg-fixtures.js';
-import { tempDir } from '../server-fixtures.js';
+import { lines, tempDir } from '../server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
 
 // `record` appends its label to COUNT_FILE; `slow` (idempotent) and `once` append theirs, then wait for GATE_FILE.
@@ -12,10 +12,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 describe('thinkflow worker killed mid-run', () => {
   it('is taken over by another worker after a short lock: finished calls kept, in-flight ones rerun only if idempotent', async () => {

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/server/index.js';
-import { parseSse, postJson, tempDir } from '../server-fixtures.js';
+import { lines, parseSse, postJson, tempDir } from '../server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
 
 // Six lookups under a small budget (old results cleared), then `slow`, which waits for GATE_FILE.
@@ -11,10 +11,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 async function spawn(args: string[], env: Record<string, string>): Promise<ServerProcess> {
   const child = await spawnCli(args, env);

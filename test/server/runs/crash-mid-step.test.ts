@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore, type RunRecord } from '../../../src/server/index.js';
 import { TEST_PG, TEST_REDIS, uniqueName } from '../pg-fixtures.js';
-import { parseSse, postJson, tempDir } from '../server-fixtures.js';
+import { lines, parseSse, postJson, tempDir } from '../server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
 
 // One step of three calls: `lookup` (idempotent) and `charge` end at once, `slow` (not idempotent) waits for GATE_FILE.
@@ -13,10 +13,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 async function spawn(args: string[], env: Record<string, string>): Promise<ServerProcess> {
   const child = await spawnCli(args, env);

@@ -1,16 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/server/index.js';
-import { parseSse, postJson, tempDir } from '../server-fixtures.js';
+import { lines, parseSse, postJson, tempDir } from '../server-fixtures.js';
 import { eventually, servedConfig } from '../spawn-server.js';
 
 const CONFIG = join(import.meta.dirname, '..', 'fixtures', 'durable.config.ts');
 const { start, cleanups } = servedConfig(CONFIG);
-
-function lines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 describe('durable runs', () => {
   it('resumes after kill -9 from the last checkpoint: finished calls are kept, in-flight ones rerun only if idempotent', async () => {

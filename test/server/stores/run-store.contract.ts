@@ -66,6 +66,21 @@ export function runStoreContract(
       expect((await store.getRun('f2'))?.forkedFrom).toBeUndefined();
     });
 
+    it("keeps a run's conversation thread, and lists a thread's runs newest first", async () => {
+      void store.createRun(record('t1', { thread: 'chat-1', createdAt: 10 }));
+      void store.createRun(record('t2', { thread: 'chat-2', createdAt: 11 }));
+      void store.createRun(record('t3', { thread: 'chat-1', createdAt: 12, status: 'done' }));
+      void store.createRun(record('t4', { createdAt: 13 }));
+      expect((await store.getRun('t1'))?.thread).toBe('chat-1');
+      expect((await store.getRun('t4'))?.thread).toBeUndefined();
+      const page = await store.queryRuns({ thread: 'chat-1' });
+      expect(page.runs.map((r) => r.id)).toEqual(['t3', 't1']);
+      const before = await store.queryRuns({ thread: 'chat-1', before: `12.t3`, limit: 1 });
+      expect(before.runs.map((r) => r.id)).toEqual(['t1']);
+      const unfinished = await store.queryRuns({ thread: 'chat-1', status: ['queued', 'running', 'waiting'] });
+      expect(unfinished.runs.map((r) => r.id)).toEqual(['t1']);
+    });
+
     it('patches several runs in one tick, each changing only the fields it names', async () => {
       await Promise.all([
         store.createRun(record('p1', { status: 'running', updatedAt: 2 })),

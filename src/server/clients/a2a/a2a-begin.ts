@@ -53,12 +53,14 @@ async function startTask(ctx: A2aContext, agent: string, message: A2aMessage): P
   if (input.trim() === '') return failed(A2A_ERRORS.invalidParams, 'params.message.parts must hold some text.');
   const contextId = message.contextId;
   const history: Message[] = contextId && sessions ? await sessions.load(contextId) : [];
-  const started = await runs.start({ agent, input, history, source: 'api' });
+  const started = await runs.start({ agent, input, history, source: 'api', thread: contextId });
   if (!started.ok) {
     const why =
       started.reason === 'unknown_agent'
         ? `No agent named "${agent}".`
-        : `Too many runs waiting for agent "${agent}"; retry later.`;
+        : started.reason === 'thread_busy'
+          ? started.message
+          : `Too many runs waiting for agent "${agent}"; retry later.`;
     return failed(A2A_ERRORS.internal, why);
   }
   const runId = started.run.id;

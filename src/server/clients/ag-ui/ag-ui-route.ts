@@ -72,7 +72,7 @@ async function startRun(ctx: AgUiRouteContext, c: Context, agent: string, input:
     ...(earlier.length === 0 && sessions ? await sessions.load(input.threadId) : agUiHistory(earlier)),
   ];
   const text = agUiText(last.content);
-  const started = await runs.start({ agent, input: text, history, source: 'chat' });
+  const started = await runs.start({ agent, input: text, history, source: 'chat', thread: input.threadId });
   if (!started.ok) return startRefusal(c, started, agent);
   const runId = started.run.id;
   if (sessions)

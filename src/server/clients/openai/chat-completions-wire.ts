@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type UnsupportedField, unknownField, unsupportedToolSettings } from './unsupported-field.js';
 
 const ContentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
 
@@ -66,45 +67,17 @@ export const ChatCompletionBody = z.looseObject({
 });
 export type ChatCompletionBody = z.infer<typeof ChatCompletionBody>;
 
-/**
- * Request fields an agent accepts without effect: they describe the caller, not the answer. Any
- * field neither read nor listed here is refused, naming it: a dropped field is a bug.
- */
-const ACCEPTED = new Set([
-  'model',
-  'messages',
-  'stream',
-  'stream_options',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-]);
-const NO_EFFECT = new Set(['user', 'metadata', 'store', 'service_tier', 'prompt_cache_key', 'safety_identifier']);
-const READ = new Set(['response_format', 'n', 'logprobs']);
+/** The fields of a Chat Completions request read besides those both OpenAI forms read. */
+const READ = ['messages', 'response_format', 'n', 'logprobs'];
 
 /**
  * The first field of a request an agent cannot honour, with why, or undefined. Sampling and
  * length settings belong to the agent's model on the server; one answer per request; no log probabilities.
  */
-export function unsupportedChatField(body: ChatCompletionBody): { field: string; why: string } | undefined {
+export function unsupportedChatField(body: ChatCompletionBody): UnsupportedField | undefined {
   if (body.n !== undefined && body.n !== null && body.n !== 1) {
     return { field: 'n', why: 'an agent gives one answer per request; send n: 1 or leave it out' };
   }
   if (body.logprobs) return { field: 'logprobs', why: 'an agent run has no token log probabilities' };
-  const choice = body.tool_choice;
-  if (choice !== undefined && choice !== null && choice !== 'auto') {
-    return { field: 'tool_choice', why: 'the agent decides when to call tools; send "auto" or leave it out' };
-  }
-  if (body.parallel_tool_calls === false) {
-    return { field: 'parallel_tool_calls', why: 'an agent may call several tools in one step; leave it out' };
-  }
-  for (const key of Object.keys(body)) {
-    if (ACCEPTED.has(key) || NO_EFFECT.has(key) || READ.has(key)) continue;
-    if ((body as Record<string, unknown>)[key] === null) continue;
-    return {
-      field: key,
-      why: "the agent's model and its settings are configured on the server, so this field cannot be honoured; leave it out",
-    };
-  }
-  return undefined;
+  return unsupportedToolSettings(body) ?? unknownField(body, READ);
 }

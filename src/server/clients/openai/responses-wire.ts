@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type UnsupportedField, unknownField, unsupportedToolSettings } from './unsupported-field.js';
 
 /** A content part of an input message: text parts only reach an agent. */
 const InputPart = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -73,40 +74,21 @@ export const ResponsesBody = z.looseObject({
 });
 export type ResponsesBody = z.infer<typeof ResponsesBody>;
 
-const READ = new Set([
-  'model',
-  'input',
-  'instructions',
-  'stream',
-  'stream_options',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'text',
-  'previous_response_id',
-  'include',
-  'truncation',
-]);
-/** Fields that describe the caller or the storage of the response, not the answer: accepted without effect. */
-const NO_EFFECT = new Set(['user', 'metadata', 'store', 'service_tier', 'prompt_cache_key', 'safety_identifier']);
+/** The fields of a Responses request read besides those both OpenAI forms read. */
+const READ = ['input', 'instructions', 'text', 'previous_response_id', 'include', 'truncation'];
 
 /**
  * The first field of a Responses request an agent cannot honour, with why, or undefined: sampling and
  * length settings belong to the agent's model on the server, tools must be functions, the agent picks its tools.
  */
-export function unsupportedResponsesField(body: ResponsesBody): { field: string; why: string } | undefined {
+export function unsupportedResponsesField(body: ResponsesBody): UnsupportedField | undefined {
   for (const [i, tool] of (body.tools ?? []).entries()) {
     if (tool.type !== 'function' || !tool.name) {
       return { field: `tools[${i}]`, why: `a "${tool.type}" tool cannot run in an agent; send function tools only` };
     }
   }
-  const choice = body.tool_choice;
-  if (choice !== undefined && choice !== null && choice !== 'auto') {
-    return { field: 'tool_choice', why: 'the agent decides when to call tools; send "auto" or leave it out' };
-  }
-  if (body.parallel_tool_calls === false) {
-    return { field: 'parallel_tool_calls', why: 'an agent may call several tools in one step; leave it out' };
-  }
+  const toolSettings = unsupportedToolSettings(body);
+  if (toolSettings) return toolSettings;
   if (body.text?.verbosity) return { field: 'text.verbosity', why: "verbosity is the agent's model setting" };
   if (body.truncation && body.truncation !== 'disabled') {
     return { field: 'truncation', why: 'the agent keeps its own context window; leave it out' };
@@ -116,12 +98,5 @@ export function unsupportedResponsesField(body: ResponsesBody): { field: string;
     if (value === 'reasoning.encrypted_content') continue;
     return { field: `include[${i}]`, why: `"${value}" is not produced by an agent run` };
   }
-  for (const key of Object.keys(body)) {
-    if (READ.has(key) || NO_EFFECT.has(key) || (body as Record<string, unknown>)[key] === null) continue;
-    return {
-      field: key,
-      why: "the agent's model and its settings are configured on the server, so this field cannot be honoured; leave it out",
-    };
-  }
-  return undefined;
+  return unknownField(body, READ);
 }

@@ -217,7 +217,7 @@ async function startRun(ctx: UiStreamRouteContext, c: Context, agent: string, bo
   }
   const earlier = messages.slice(0, -1);
   const history = earlier.length === 0 && sessions ? await sessions.load(chatId) : uiHistory(earlier);
-  const started = await runs.start({ agent, input: input.text, history, source: 'chat' });
+  const started = await runs.start({ agent, input: input.text, history, source: 'chat', thread: chatId });
   if (!started.ok) return startRefusal(c, started, agent);
   const runId = started.run.id;
   if (sessions)
