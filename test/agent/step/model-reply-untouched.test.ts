@@ -24,9 +24,6 @@ function keptReplies(replies: readonly ModelResponse[]): Model & { requests: Mod
     async *stream(request) {
       yield { type: 'response', response: await generate(request) };
     },
-    stream: () => {
-      throw new Error('keptReplies does not stream.');
-    },
   };
 }
 
