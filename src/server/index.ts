@@ -84,6 +84,8 @@ export {
   type PruneRequest,
   type PruneResult,
   RunFork,
+  RunJournalEntry,
+  RunJournalRecord,
   RunPage,
   type RunPatch,
   type RunQuery,
@@ -117,7 +119,10 @@ export {
   type LocalRunsOptions,
   type Retention,
   type RetentionConfig,
+  type RunStoreJournal,
+  type RunStoreJournalOptions,
   retentionRequest,
+  runStoreJournal,
   startRetention,
 } from './runs/index.js';
 export {

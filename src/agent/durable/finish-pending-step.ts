@@ -7,7 +7,8 @@ import { event, toolEndEvent } from '../run/index.js';
  * Finishes a step that a crash interrupted. Calls recorded as ended keep their records and never run
  * again; calls that did not end run again if they were waiting for approval or a slot (not started) or
  * their tool is idempotent, through the tool-call guardrails and approvals as the first time; the
- * model is told the others were interrupted.
+ * model is told the others were interrupted. Under a step journal the journal's records decide (the
+ * same rules, `runJournaledCall`); without one, the checkpoint's `done` and `waiting`.
  * A pending step that is already among the steps (the crash came after it was recorded) is skipped.
  * Resolves with the run's answer when a call ended the run with one (code mode's `final_answer`).
  * The built-ins offered now, and those the pending calls name, are registered first (`registerOffered`).
@@ -23,10 +24,15 @@ export async function finishPendingStep(
   );
   const idempotent = (name: string) => config.tools.registry.get(name)?.idempotent === true;
   if (pending.index < state.steps.length) return undefined;
-  const done = new Map(pending.done.map((r) => [r.id, r]));
+  // Under a step journal (the built-in engine's, in the run store) every call goes through it again: a
+  // call that ended is read back from its record, one cut off and not idempotent comes back interrupted
+  // (its `:start` record), the others run. Without one, the checkpoint's records decide the same.
+  const done = new Map(ctx.journal ? [] : pending.done.map((r) => [r.id, r]));
   // A call that was waiting (for approval or a slot) had not started: it runs again, as any idempotent one does.
   const waited = new Set(pending.waiting);
-  const rerun = pending.calls.filter((c) => !done.has(c.id) && (waited.has(c.id) || idempotent(c.name)));
+  const rerun = pending.calls.filter(
+    (c) => ctx.journal || (!done.has(c.id) && (waited.has(c.id) || idempotent(c.name))),
+  );
   if (rerun.length > 0) {
     // Reruns are written as they end too, so a second crash keeps them.
     await ctx.checkpoints?.saveStep(state, pending);

@@ -50,10 +50,10 @@ export function startModelCall(scope: RunScope, call: ModelCall): ModelAsked {
   const started = silent ? 0 : Date.now();
   const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
   const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
-  // Under a journal the call is a step, replayed after a restart: the whole reply, not streamed.
-  const reply = scope.journal
-    ? journaledCall(scope.journal, call, request)
-    : callModel(model, request, { streaming: call.streaming, onDelta, onReasoning });
+  const ask = () => callModel(model, request, { streaming: call.streaming, onDelta, onReasoning });
+  // Under a journal the call is a step, streamed as it runs; a replay after a restart reads the whole
+  // reply from the journal, and streams nothing.
+  const reply = scope.journal ? journaledCall(scope.journal, call, request, ask) : ask();
   return { call, request, started, reply };
 }
 
@@ -140,8 +140,12 @@ function stripMedia({ state, emit }: RunScope, { model, request, step }: ModelCa
 }
 
 /** The model call as a step of the journal, keyed by its step, with the request (without its signal) as the step's input. */
-function journaledCall(journal: StepJournal, call: ModelCall, request: ModelRequest): Promise<ModelResponse> {
+function journaledCall(
+  journal: StepJournal,
+  call: ModelCall,
+  request: ModelRequest,
+  ask: () => Promise<ModelResponse>,
+): Promise<ModelResponse> {
   const { signal: _signal, ...input } = request;
-  const { model } = call;
-  return journal.step({ kind: 'model', name: model.id, input, key: String(call.step) }, () => model.generate(request));
+  return journal.step({ kind: 'model', name: call.model.id, input, key: String(call.step) }, ask);
 }

@@ -13,6 +13,7 @@ export {
 export { type ClaimRow, claimFromRow, EXPIRED_CLAIMS_PER_CLAIM, type IdempotencyClaim } from './idempotency-claim.js';
 export { newRunId } from './new-run-id.js';
 export { type Answer, createQuestionBox, type QuestionBox } from './question-box.js';
+export { RunJournalEntry, RunJournalRecord } from './run-journal-entry.js';
 export {
   cursorAfter,
   DEFAULT_PAGE,

@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../agent/index.js';
 import type { AgentEvent } from '../../core/index.js';
 import type { IdempotencyClaim } from './idempotency-claim.js';
+import type { RunJournalEntry } from './run-journal-entry.js';
 import type { PruneRequest, PruneResult, RunPage, RunQuery, RunStoreStats, VacuumResult } from './run-listing.js';
 import type { RunPatch, RunRecord, ServerRunStatus, StoredEvent } from './run-record.js';
 
@@ -37,6 +38,13 @@ export interface RunStore {
   lastSeq(runId: string): Promise<number>;
   saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
   loadCheckpoint(runId: string): Promise<Checkpoint | undefined>;
+  /**
+   * Writes a record of the run's step journal (`runStoreJournal`), redacted, replacing one of the same
+   * key; resolves once it is committed (a kill -9 after that keeps it). Kept until the run is pruned.
+   */
+  appendJournal(runId: string, entry: RunJournalEntry): Promise<void>;
+  /** The run's journal records, in the order they were first written. */
+  readJournal(runId: string): Promise<RunJournalEntry[]>;
   /**
    * Deletes (or with `dryRun` counts) one batch of expired runs with their events, steps and
    * checkpoints. Never touches a queued, running or waiting run.

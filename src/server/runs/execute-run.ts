@@ -1,10 +1,11 @@
-import type { RunOptions } from '../../agent/index.js';
-import type { RunResult } from '../../core/index.js';
+import type { AgentEvent, RunResult } from '../../core/index.js';
 import { errorMessage, redactedIfSecret } from '../../core/index.js';
 import type { RunRecord, RunStore, ServableAgent } from '../records/index.js';
 import { createQuestionBox, type QuestionBox } from '../records/index.js';
 import { callerRunOptions } from './caller-run-options.js';
+import { loggedCallEvents } from './logged-call-events.js';
 import { createDeltaRedactor } from './redact-deltas.js';
+import { type RunStoreJournal, runStoreJournal } from './run-store-journal.js';
 import { syntheticResult } from './synthetic-result.js';
 
 export interface ExecuteRunOptions {
@@ -27,10 +28,12 @@ export interface ExecuteRunOptions {
 }
 
 /**
- * Runs one stored run to its end: every event goes to the log with the next `seq`, every checkpoint
- * is committed before the loop goes on, and approvals or `ask_user` questions pause it as `waiting`.
- * Resumes from the stored checkpoint when there is one. Resolves undefined when the run was stopped
- * by a shutdown and left to resume.
+ * Runs one stored run to its end on the built-in engine: every event goes to the log with the next
+ * `seq`, every model call, tool call and answer is a record of the run's step journal in the store
+ * (`runStoreJournal`), and approvals or `ask_user` questions pause it as `waiting`. Resumes from the
+ * stored checkpoint (the finished steps) when there is one; the journal answers the calls that ended
+ * before the restart, so they never run again. Resolves undefined when the run was stopped by a
+ * shutdown and left to resume.
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunResult | undefined> {
   const { agent, run, store, signal } = options;
@@ -47,6 +50,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   // A credential the model streams arrives in pieces; the stored deltas hold it back whole (redacted).
   const deltas = createDeltaRedactor();
   const resume = options.fresh ? undefined : await store.loadCheckpoint(run.id);
+  const entries = options.fresh ? [] : await store.readJournal(run.id);
+  const step = resume?.pending?.index ?? resume?.steps.length;
+  const journal = runStoreJournal({ store, runId: run.id, signal, entries, step });
+  // The events of the calls the journal answers again that the log holds already.
+  const logged = entries.length > 0 ? await loggedCallEvents(store, run.id) : () => false;
   const box = createQuestionBox({
     signal,
     onChange: (questions) => {
@@ -69,9 +77,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
       history: run.history,
       signal,
       resume,
+      journal,
       onEvent(event) {
         // A run stopped by a shutdown resumes later; its log must not claim it ended.
         if (event.type === 'run_end' && options.isStopping?.() && event.status === 'aborted') return;
+        if (logged(event)) return;
+        if (event.type === 'approval_request' && event.answerId !== undefined && !event.parentRunId) {
+          askThroughBox({ box, journal, signal }, event);
+        }
         for (const stored of deltas.next(event)) {
           seq += 1;
           // Not awaited: the next checkpoint's commit includes it, as writes commit in order.
@@ -80,7 +93,6 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
         changed();
       },
       onCheckpoint: (checkpoint) => store.saveCheckpoint(checkpoint),
-      ...askThroughBox(box, signal),
     });
   } catch (error) {
     // The loop turns failures into results; a throw here is a bug, recorded rather than lost.
@@ -95,30 +107,35 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult 
   return result;
 }
 
-/** Approvals and `ask_user` questions go to the run's question box, for a person (or a client) to answer. */
-function askThroughBox(box: QuestionBox, signal: AbortSignal): Required<Pick<RunOptions, 'approve' | 'ask'>> {
-  return {
-    approve: async (request) =>
-      (
-        await box.ask({
-          kind: 'approval',
-          tool: request.tool,
-          input: request.input,
-          question: request.question,
-          callId: request.callId,
-        })
-      ).approved,
-    ask: async (question, call) => {
-      const answer = await box.ask({
-        kind: 'question',
-        tool: call.tool,
-        input: { question },
-        question,
-        callId: call.callId,
-      });
-      // Stopped before anyone answered: not an answer (a resumed run asks again).
-      if (signal.aborted) throw new Error('The run stopped before the user answered.');
-      return answer.text ?? (answer.approved ? 'yes' : 'no');
+/**
+ * A wait the run announced (an approval, an `ask_user` question) goes to the run's question box, for a
+ * person (or a client) to answer through the approval routes; the answer is recorded in the journal,
+ * so a restart after it does not ask again. A run stopped before anyone answered records nothing: a
+ * resumed run asks again.
+ */
+function askThroughBox(
+  ctx: { box: QuestionBox; journal: RunStoreJournal; signal: AbortSignal },
+  event: Extract<AgentEvent, { type: 'approval_request' }>,
+): void {
+  const { box, journal, signal } = ctx;
+  const answerId = event.answerId!;
+  const kind = event.kind ?? 'approval';
+  const { tool, callId } = event;
+  const input = kind === 'question' ? { question: event.question } : event.input;
+  box.ask({ kind, tool, input, question: event.question, callId }).then(
+    (answer) => {
+      if (signal.aborted) {
+        if (kind === 'approval') journal.reject(answerId, new Error('The run stopped before the approval was given.'));
+        else journal.reject(answerId, new Error('The run stopped before the user answered.'));
+        return;
+      }
+      const value = kind === 'question' ? (answer.text ?? (answer.approved ? 'yes' : 'no')) : answer;
+      journal.resolve(answerId, value).catch((error: unknown) => journal.reject(answerId, asError(error)));
     },
-  };
+    (error: unknown) => journal.reject(answerId, asError(error)),
+  );
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(errorMessage(error));
 }

@@ -22,6 +22,7 @@ export {
   retentionRequest,
   startRetention,
 } from './retention.js';
+export { type RunStoreJournal, type RunStoreJournalOptions, runStoreJournal } from './run-store-journal.js';
 export { onceForKey } from './start-once.js';
 export { type StoreRuns, type StoreRunsContext, storeRuns } from './store-runs.js';
 export { type AnswerEnd, type AnswerUsage, collectRunAnswer, lastSeq, streamRunAnswer } from './stream-run-answer.js';

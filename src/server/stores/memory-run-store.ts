@@ -7,6 +7,7 @@ import {
   type IdempotencyClaim,
   MAX_PAGE,
   type PruneRequest,
+  type RunJournalEntry,
   type RunPage,
   type RunQuery,
   type RunRecord,
@@ -70,6 +71,9 @@ function expiredRuns(runs: Iterable<RunRecord>, request: PruneRequest): RunRecor
     .reverse();
 }
 
+/** An Idempotency-Key claim's key in the claims map. */
+const claimKey = (claim: Pick<IdempotencyClaim, 'scope' | 'key'>) => JSON.stringify([claim.scope, claim.key]);
+
 /** A copy of what `map` keeps under `id`. */
 const copied = <T>(map: Map<string, T>, id: string): T | undefined => {
   const value = map.get(id);
@@ -85,8 +89,8 @@ export function memoryRunStore(): RunStore {
   const runs = new Map<string, RunRecord>();
   const events = new Map<string, StoredEvent[]>();
   const checkpoints = new Map<string, Checkpoint>();
+  const journals = memoryJournals();
   const claims = new Map<string, IdempotencyClaim>();
-  const claimKey = (claim: Pick<IdempotencyClaim, 'scope' | 'key'>) => JSON.stringify([claim.scope, claim.key]);
   const store: RunStore = {
     async init() {},
     async createRun(run) {
@@ -134,12 +138,13 @@ export function memoryRunStore(): RunStore {
       checkpoints.set(checkpoint.runId, copy(checkpoint));
     },
     loadCheckpoint: async (runId) => copied(checkpoints, runId),
+    ...journals.methods,
     async pruneRuns(request) {
       const expired = expiredRuns(runs.values(), request);
       if (!expired) return { runs: 0 };
       if (request.dryRun) return { runs: expired.length };
       const batch = expired.slice(0, Math.max(1, request.limit ?? DEFAULT_PRUNE_BATCH));
-      for (const { id } of batch) for (const map of [runs, events, checkpoints]) map.delete(id);
+      for (const { id } of batch) for (const map of [runs, events, checkpoints, journals.byRun]) map.delete(id);
       return { runs: batch.length };
     },
     async stats() {
@@ -159,4 +164,18 @@ export function memoryRunStore(): RunStore {
     async close() {},
   };
   return store;
+}
+
+/** Each run's journal records by key (a Map keeps the order keys were first written). */
+function memoryJournals() {
+  const byRun = new Map<string, Map<string, RunJournalEntry>>();
+  const methods: Pick<RunStore, 'appendJournal' | 'readJournal'> = {
+    async appendJournal(runId, entry) {
+      const journal = byRun.get(runId) ?? new Map<string, RunJournalEntry>();
+      journal.set(entry.key, copy(entry));
+      byRun.set(runId, journal);
+    },
+    readJournal: async (runId) => copy([...(byRun.get(runId)?.values() ?? [])]),
+  };
+  return { byRun, methods };
 }

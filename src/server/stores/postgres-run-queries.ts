@@ -65,7 +65,8 @@ const pruneRuns: PostgresQueries['pruneRuns'] = async ({ pool, schema }, request
       `WITH victims AS (SELECT id ${expired} ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED),
          e AS (DELETE FROM ${s}.run_events WHERE run_id IN (SELECT id FROM victims)),
          st AS (DELETE FROM ${s}.run_steps WHERE run_id IN (SELECT id FROM victims)),
-         c AS (DELETE FROM ${s}.run_checkpoints WHERE run_id IN (SELECT id FROM victims))
+         c AS (DELETE FROM ${s}.run_checkpoints WHERE run_id IN (SELECT id FROM victims)),
+         j AS (DELETE FROM ${s}.run_journal WHERE run_id IN (SELECT id FROM victims))
        DELETE FROM ${s}.runs WHERE id IN (SELECT id FROM victims)`,
       [...values, Math.max(1, request.limit ?? DEFAULT_PRUNE_BATCH)],
     );

@@ -1,12 +1,13 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../agent/index.js';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, redactedJson } from '../../core/index.js';
 import { openSchemaPool, withSchemaLock } from '../../memory/index.js';
 import { boundedWait, createOutageGate } from '../health/index.js';
 import type {
   IdempotencyClaim,
   PruneRequest,
   RecoverableRun,
+  RunJournalEntry,
   RunPatch,
   RunQuery,
   RunQueueStore,
@@ -42,7 +43,7 @@ export interface PostgresRunStoreOptions {
   connectTimeoutMs?: number;
 }
 
-/** The store's reads, by the name each is prepared under: each pooled connection (this store's alone) parses it once. */
+/** The store's reads (and its one write outside the batch, the journal's), by the name each is prepared under: each pooled connection (this store's alone) parses it once. */
 const READS = {
   get_run: (s: string) => `SELECT * FROM ${s}.runs WHERE id = $1`,
   get_status: (s: string) => `SELECT status FROM ${s}.runs WHERE id = $1`,
@@ -54,6 +55,10 @@ const READS = {
   last_seq: (s: string) => `SELECT MAX(seq) AS seq FROM ${s}.run_events WHERE run_id = $1`,
   load_checkpoint: (s: string) => `SELECT checkpoint FROM ${s}.run_checkpoints WHERE run_id = $1`,
   load_steps: (s: string) => `SELECT step FROM ${s}.run_steps WHERE run_id = $1 AND idx < $2 ORDER BY idx`,
+  read_journal: (s: string) => `SELECT key, record FROM ${s}.run_journal WHERE run_id = $1 ORDER BY seq`,
+  append_journal: (s: string) =>
+    `INSERT INTO ${s}.run_journal (run_id, key, record) VALUES ($1, $2, $3)
+     ON CONFLICT (run_id, key) DO UPDATE SET record = excluded.record`,
 };
 
 /**
@@ -128,6 +133,10 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
       -- A checkpoint's steps, written once each (checkpoints written before this table hold them inline).
       CREATE TABLE IF NOT EXISTS ${s}.run_steps (
         run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx)
+      );
+      -- The run's step journal (runStoreJournal): one record per key, in write order (seq).
+      CREATE TABLE IF NOT EXISTS ${s}.run_journal (
+        run_id TEXT NOT NULL, key TEXT NOT NULL, seq BIGSERIAL, record TEXT NOT NULL, PRIMARY KEY (run_id, key)
       );
       -- Who started each run; runs stored before owners keep none (only admins see them).
       ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS owner TEXT;
@@ -304,6 +313,16 @@ export class PostgresRunStore implements RunStore, RunQueueStore {
       const steps = await this.#read<{ step: string }>('load_steps', [runId, count]);
       return steps.rows.map((row) => row.step);
     });
+  }
+
+  /** Written at once, outside the batch: the step waits for it, and nothing else in the batch depends on it. */
+  async appendJournal(runId: string, entry: RunJournalEntry): Promise<void> {
+    await this.#read('append_journal', [runId, entry.key, redactedJson(entry.record)]);
+  }
+
+  async readJournal(runId: string): Promise<RunJournalEntry[]> {
+    const { rows } = await this.#read<{ key: string; record: string }>('read_journal', [runId]);
+    return rows.map((row) => ({ key: row.key, record: JSON.parse(row.record) }));
   }
 
   /** Drops the schema and everything in it (tests use a schema of their own). */

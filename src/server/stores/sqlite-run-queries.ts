@@ -61,7 +61,7 @@ const pruneRuns: SqliteQueries['pruneRuns'] = (db, request) => {
     ).map((row) => row.id);
     if (ids.length === 0) return 0;
     const list = JSON.stringify(ids);
-    for (const table of ['run_event_blocks', 'run_steps', 'run_checkpoints']) {
+    for (const table of ['run_event_blocks', 'run_steps', 'run_checkpoints', 'run_journal']) {
       db.prepare(`DELETE FROM ${table} WHERE run_id IN (SELECT value FROM json_each(?))`).run(list);
     }
     db.prepare('DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))').run(list);

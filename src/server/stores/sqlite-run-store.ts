@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
 import type { Checkpoint } from '../../agent/index.js';
-import type { AgentEvent } from '../../core/index.js';
+import { type AgentEvent, redactedJson } from '../../core/index.js';
 import { openSqlite, retryBusy, sqliteCall } from '../../memory/node.js';
 import type {
   IdempotencyClaim,
   PruneRequest,
+  RunJournalEntry,
   RunPatch,
   RunQuery,
   RunRecord,
@@ -202,6 +203,24 @@ export class SqliteRunStore implements RunStore {
     return this.#memo.readCheckpoint(runId, row?.checkpoint, (count) =>
       (steps.all(runId, count) as { step: string }[]).map((stepRow) => stepRow.step),
     );
+  }
+
+  /** Written at once, outside the batch: the step waits for it, and nothing else in the batch depends on it. */
+  async appendJournal(runId: string, entry: RunJournalEntry): Promise<void> {
+    const record = redactedJson(entry.record);
+    // The row keeps its place (rowid) when a key is written again: reads come back in first-write order.
+    this.#statement(
+      `INSERT INTO run_journal (run_id, key, record) VALUES (?, ?, ?)
+       ON CONFLICT (run_id, key) DO UPDATE SET record = excluded.record`,
+    ).run(runId, entry.key, record);
+  }
+
+  async readJournal(runId: string): Promise<RunJournalEntry[]> {
+    const rows = this.#statement('SELECT key, record FROM run_journal WHERE run_id = ? ORDER BY rowid').all(runId) as {
+      key: string;
+      record: string;
+    }[];
+    return rows.map((row) => ({ key: row.key, record: JSON.parse(row.record) }));
   }
 
   async close(): Promise<void> {

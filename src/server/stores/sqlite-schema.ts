@@ -21,6 +21,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS run_event_blocks_seq ON run_event_blocks (run_
 -- The checkpoint without its steps (and their count); the steps, written once each, in run_steps.
 CREATE TABLE IF NOT EXISTS run_checkpoints (run_id TEXT PRIMARY KEY, checkpoint TEXT NOT NULL, updated_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS run_steps (run_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (run_id, idx));
+-- The run's step journal (runStoreJournal): one record per key (a model call, a tool call, an answer...), in write order.
+CREATE TABLE IF NOT EXISTS run_journal (
+  run_id TEXT NOT NULL, key TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (run_id, key)
+);
 -- Idempotency-Key claims: which run a caller's key started, and a fingerprint of the request that did.
 CREATE TABLE IF NOT EXISTS run_idempotency_keys (
   scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, run_id TEXT NOT NULL, created_at INTEGER NOT NULL,
