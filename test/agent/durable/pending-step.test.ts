@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { Agent, type Checkpoint, defineTool, scriptedModel } from '../../../src/index.js';
+import { Agent, type Checkpoint, scriptedModel } from '../../../src/index.js';
 import { calls } from '../helpers.js';
+import { counted, until } from './counted-tools.js';
 
 /**
  * A store as the server's are: it keeps the latest checkpoint and serializes it a tick later (a
@@ -24,58 +24,7 @@ function batchingStore() {
   };
 }
 
-/** Tools that count their runs; `slow` waits until `release()` or the run's abort. */
-function counted() {
-  const runs: Record<string, number> = {};
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const bump = (name: string) => {
-    runs[name] = (runs[name] ?? 0) + 1;
-  };
-  const lookup = defineTool({
-    name: 'lookup',
-    description: 'Looks up.',
-    input: z.object({}),
-    idempotent: true,
-    run: async () => {
-      bump('lookup');
-      return 'lookup result';
-    },
-  });
-  const charge = defineTool({
-    name: 'charge',
-    description: 'Charges a card.',
-    input: z.object({}),
-    run: async () => {
-      bump('charge');
-      return 'charged 42';
-    },
-  });
-  const slow = defineTool({
-    name: 'slow',
-    description: 'Takes its time.',
-    input: z.object({}),
-    idempotent: true,
-    run: async (_input, ctx) => {
-      bump('slow');
-      await Promise.race([
-        released,
-        new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))),
-      ]);
-      return 'slow result';
-    },
-  });
-  return { runs, release, tools: [lookup, charge, slow] };
-}
-
 const threeCalls = () => calls(['lookup', {}], ['charge', {}], ['slow', {}]);
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!check()) throw new Error('condition not met');
-}
 
 describe('a crash inside a step of several calls', () => {
   it('keeps the calls that ended: never run again, their results reach the model', async () => {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { Agent, type Checkpoint, defineTool, scriptedModel } from '../../../src/index.js';
+import { Agent, type Checkpoint, scriptedModel } from '../../../src/index.js';
 import { memoryRunStore, type RunRecord, runStoreJournal, SqliteRunStore } from '../../../src/server/index.js';
+import { counted, until } from '../../agent/durable/counted-tools.js';
 import { calls } from '../../agent/helpers.js';
 import { parseSse, postJson, tempDir } from '../server-fixtures.js';
 import { eventually, type ServerProcess, spawnCli } from '../spawn-server.js';
@@ -12,46 +12,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Tools that count their runs; `slow` waits until `release()` or the run's abort. */
-function counted() {
-  const runs: Record<string, number> = {};
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const bump = (name: string) => {
-    runs[name] = (runs[name] ?? 0) + 1;
-  };
-  const tool = (name: string, idempotent: boolean, output: string, wait = false) =>
-    defineTool({
-      name,
-      description: name,
-      input: z.object({}),
-      idempotent,
-      run: async (_input, ctx) => {
-        bump(name);
-        if (wait) {
-          await Promise.race([
-            released,
-            new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))),
-          ]);
-        }
-        return output;
-      },
-    });
-  const tools = [
-    tool('lookup', true, 'lookup result'),
-    tool('charge', false, 'charged 42'),
-    tool('slow', true, 'slow result', true),
-  ];
-  return { runs, release, tools };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!check()) throw new Error('condition not met');
-}
 
 describe('runStoreJournal: the built-in engine step journal, in the run store', () => {
   it('a resumed step reads its ended calls back from the journal, not from the checkpoint', async () => {
