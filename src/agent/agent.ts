@@ -233,8 +233,14 @@ export class Agent<T = unknown> {
     const older = this.#older();
     if (!older && !options.sessionId && !this.options.memory && !hasSkills(this.options.skills)) {
       const routing = this.#router();
-      if (!(routing instanceof Promise))
-        return { history: options.history, recall: NO_RECALL, resolved: NO_SKILLS, routing };
+      const gathered = (r: Routing): Gathered => ({
+        history: options.history,
+        recall: NO_RECALL,
+        resolved: NO_SKILLS,
+        routing: r,
+      });
+      // The router's loading, when it loads, is this run's one wait (asking again would leave a rejection unheard).
+      return routing instanceof Promise ? routing.then(gathered) : gathered(routing);
     }
     return this.#gatherAsync(input, options, older);
   }
