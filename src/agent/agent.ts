@@ -19,20 +19,22 @@ import {
 } from './calls/index.js';
 import { type ForkOptions, type ForkSource, forkCheckpoint, messagesBefore } from './durable/index.js';
 import type { ToolRouter } from './routing/index.js';
-import type { AgentOptions, LoopConfig, PromptOptions, RunOptions, RunTools } from './run/index.js';
+import type { AgentOptions, LoopConfig, PromptOptions, RunOptions } from './run/index.js';
 import {
   addChildUsage,
+  type BuiltinsFor,
   createRunState,
-  type Emit,
   event,
   fanOut,
   featureFix,
+  type Gathered,
   loadOlderFeature,
+  type Made,
   newRunId,
   type Routing,
-  type RunState,
   remainingBudget,
   routingFor,
+  type Setup,
   startWarnings,
   streamRun,
 } from './run/index.js';
@@ -55,15 +57,7 @@ import { type AsToolOptions, agentAsTool, handoffTools, runHandoff } from './tea
 const ignoreEvent = () => {};
 const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: [] };
 
-/** What the run's built-in tools are made from. */
-interface BuiltinsFor {
-  tools: RunTools;
-  router?: ToolRouter;
-  state: RunState;
-  emit: Emit;
-  skills: readonly Skill[];
-  listedAll: boolean;
-}
+const NO_SKILLS: ResolvedSkills = Object.freeze({ skills: [], warnings: [] });
 
 /**
  * An agent: a model, tools and a protocol, run as a think → act → observe loop.
@@ -73,31 +67,6 @@ interface BuiltinsFor {
  * const result = await agent.run('What is 2 + 2?');
  * console.log(result.status, result.output);
  */
-const NO_SKILLS: ResolvedSkills = Object.freeze({ skills: [], warnings: [] });
-
-/** What a run's setup may have to wait for (`Agent.#gather`). */
-interface Gathered {
-  history: Message[] | undefined;
-  /** The history came from a session. */
-  sessions?: boolean;
-  recall: Awaited<ReturnType<typeof recallFor>>;
-  resolved: ResolvedSkills;
-  routing: Routing;
-}
-
-/** Who makes a run: its id, who hears its events, and whether anyone does. */
-interface Made {
-  runId: string;
-  emit: Emit;
-  silent: boolean;
-}
-
-/** A run, made and not started: its state and loop config. */
-interface Setup {
-  state: RunState;
-  config: LoopConfig;
-}
-
 export class Agent<T = unknown> {
   readonly name: string | undefined;
   readonly options: AgentOptions<T>;

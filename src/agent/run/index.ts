@@ -17,6 +17,7 @@ export {
 export { newRunId } from './new-run-id.js';
 export { featureFix, loadOlderFeature, type OlderFeature, setFeatureImport } from './older-options.js';
 export { type Routing, routingFor } from './run-routing.js';
+export type { BuiltinsFor, Gathered, Made, Setup } from './run-setup.js';
 export {
   addChildUsage,
   addUsage,
