@@ -351,7 +351,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   /** A started call's first outcome: retried while it fails with a retryable error, else its record. */
   const ended = (admitted: Admitted, outcome: TimedOutcome<unknown>): void => {
     const { tool, input, call, opts } = admitted;
-    if (!retryable(tool, outcome, 1)) return end(admitted, outcome, 1);
+    if (!retryable(tool, outcome, 1)) {
+      end(admitted, outcome, 1);
+      return;
+    }
     const retried = withRetries(tool, input, call.id, opts, outcome);
     admitted.batch.follow(retried.then((r) => end(admitted, r.outcome, r.attempts)));
   };
