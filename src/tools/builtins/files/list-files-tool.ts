@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import { defineFileTool } from './define-file-tool.js';
-import { resolveInRootOrThrow } from './resolve-in-root.js';
 
 const MAX_ENTRIES = 300;
 
@@ -16,15 +15,12 @@ const ListFilesInput = z.object({
 
 /** `list_files`: the entries of a folder inside the root, one a line (`name/` for folders, sizes for files). */
 export function listFilesTool(root: string): Tool<z.infer<typeof ListFilesInput>, string> {
-  return defineFileTool({
+  return defineFileTool(root, {
     name: 'list_files',
     description: 'List the files and folders in a folder (paths are relative to the working folder).',
     input: ListFilesInput,
-    changes: false,
-    pathOf: (input) => input.path,
-    run: async (input) => {
-      const folder = await resolveInRootOrThrow(root, input.path);
-      if (!folder.exists) throw new Error(`"${input.path}" does not exist; list_files shows what is there.`);
+    paths: { path: 'read' },
+    run: async (input, { path: folder }) => {
       const info = await stat(folder.path);
       if (!info.isDirectory()) throw new Error(`"${input.path}" is a file, not a folder; use read_file to read it.`);
       const lines: string[] = [];

@@ -15,14 +15,12 @@ const WriteFileInput = z.object({
 
 /** `write_file`: writes or appends a text file inside the root. Needs approval. */
 export function writeFileTool(root: string): Tool<z.infer<typeof WriteFileInput>, string> {
-  return defineFileTool({
+  return defineFileTool(root, {
     name: 'write_file',
     description: 'Write (or append to) a text file. Creates missing folders.',
     input: WriteFileInput,
-    changes: true,
-    pathOf: (input) => input.path,
-    run: async (input) => {
-      const file = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
+    paths: { path: 'write' },
+    run: async (input, { path: file }) => {
       const existing = file.exists ? await stat(file.path) : undefined;
       if (existing?.isDirectory()) throw new Error(`"${input.path}" is a folder; write to a file inside it.`);
       // A FIFO or device would block or write somewhere else entirely: only regular files are written.
