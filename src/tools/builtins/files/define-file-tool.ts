@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { defineTool, type Tool } from '../../tool.js';
 import { readableFileError } from './readable-file-error.js';
 import { type InRoot, type PathPurpose, resolveInRootOrThrow } from './resolve-in-root.js';
@@ -20,22 +20,31 @@ const PURPOSES: Record<PathUse, { purpose: PathPurpose; mustExist: boolean }> = 
   destination: { purpose: 'entry', mustExist: false },
 };
 
-/** The input fields that hold a string. */
-type StringFields<I> = { [K in keyof I]-?: I[K] extends string ? K : never }[keyof I] & string;
+/** A path field of a files tool's input: what the tool does there, what the model reads about it, and its default. */
+export interface PathField {
+  use: PathUse;
+  description: string;
+  /** The path when the model leaves the field out (`.`: the root). Without it the field is required. */
+  default?: string;
+}
 
-/** A files tool: its name, description and input, which input fields are paths, and what it does. */
-export interface FileToolSpec<S extends z.ZodType, P extends StringFields<z.infer<S>>> {
+/** The input a files tool runs with: its path fields (strings) and its other fields. */
+export type FileToolInput<P extends string, F extends z.ZodRawShape> = Record<P, string> & z.infer<z.ZodObject<F>>;
+
+/** A files tool: its name and description, its path fields, its other fields, and what it does. */
+export interface FileToolSpec<P extends string, F extends z.ZodRawShape> {
   name: string;
   description: string;
-  input: S;
   /**
-   * The input fields that are paths, in the order they are resolved, and what the tool does at each. A
-   * tool whose paths are all `read` only reads (idempotent); any other use changes the disk, so the tool
-   * needs approval and runs alone.
+   * The input's path fields, declared only here (the input schema gets them first, in this order), so
+   * every one is resolved inside the root before `run`. A tool whose paths are all `read` only reads
+   * (idempotent); any other use changes the disk, so the tool needs approval and runs alone.
    */
-  paths: Record<P, PathUse>;
+  paths: Record<P, PathField>;
+  /** The input's other fields. */
+  fields?: F;
   /** Runs with each path already resolved inside the root (and, where it must, found to exist). */
-  run: (input: z.infer<S>, paths: Record<P, InRoot>) => Promise<string>;
+  run: (input: FileToolInput<P, F>, paths: Record<P, InRoot>) => Promise<string>;
 }
 
 /**
@@ -43,23 +52,28 @@ export interface FileToolSpec<S extends z.ZodType, P extends StringFields<z.infe
  * (a path that leaves it, or one that must exist and does not, is refused first), and a raw file-system
  * error becomes the files tools' sentence about the path asked for (the last path field, once all resolved).
  */
-export function defineFileTool<S extends z.ZodType, P extends StringFields<z.infer<S>>>(
+export function defineFileTool<P extends string, F extends z.ZodRawShape = Record<never, never>>(
   root: string,
-  spec: FileToolSpec<S, P>,
-): Tool<z.infer<S>, string> {
-  const { paths, run, ...tool } = spec;
+  spec: FileToolSpec<P, F>,
+): Tool<FileToolInput<P, F>, string> {
+  const { paths, fields: others, run, ...tool } = spec;
   const fields = Object.keys(paths) as P[];
-  const changes = fields.some((field) => paths[field] !== 'read');
+  const changes = fields.some((field) => paths[field].use !== 'read');
+  const input = z.object({
+    ...Object.fromEntries(fields.map((field) => [field, pathSchema(paths[field])])),
+    ...others,
+  });
   return defineTool({
     ...tool,
+    input: input as unknown as z.ZodType<FileToolInput<P, F>>,
     ...(changes ? { needsApproval: true, sequential: true } : { idempotent: true }),
     run: async (input) => {
       const resolved = {} as Record<P, InRoot>;
       let requested = '';
       try {
         for (const field of fields) {
-          requested = input[field] as string;
-          const { purpose, mustExist } = PURPOSES[paths[field]];
+          requested = input[field];
+          const { purpose, mustExist } = PURPOSES[paths[field].use];
           const target = await resolveInRootOrThrow(root, requested, { purpose });
           if (mustExist && !target.exists)
             throw new Error(`"${requested}" does not exist; list_files shows what is there.`);
@@ -71,4 +85,9 @@ export function defineFileTool<S extends z.ZodType, P extends StringFields<z.inf
       }
     },
   });
+}
+
+function pathSchema(field: PathField): z.ZodType<string> {
+  const path = field.default === undefined ? z.string() : z.string().default(field.default);
+  return path.describe(field.description);
 }

@@ -2,24 +2,20 @@ import { constants } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import { defineFileTool } from './define-file-tool.js';
 import { confirmFolderUnchanged, resolveInRootOrThrow } from './resolve-in-root.js';
 
-const WriteFileInput = z.object({
-  path: z.string().describe('File path relative to the root; missing folders are created.'),
-  content: z.string().describe('The full text to write.'),
-  append: z.boolean().default(false).describe('Add to the end instead of replacing the file.'),
-});
-
 /** `write_file`: writes or appends a text file inside the root. Needs approval. */
-export function writeFileTool(root: string): Tool<z.infer<typeof WriteFileInput>, string> {
+export function writeFileTool(root: string) {
   return defineFileTool(root, {
     name: 'write_file',
     description: 'Write (or append to) a text file. Creates missing folders.',
-    input: WriteFileInput,
-    paths: { path: 'write' },
+    paths: { path: { use: 'write', description: 'File path relative to the root; missing folders are created.' } },
+    fields: {
+      content: z.string().describe('The full text to write.'),
+      append: z.boolean().default(false).describe('Add to the end instead of replacing the file.'),
+    },
     run: async (input, { path: file }) => {
       const existing = file.exists ? await stat(file.path) : undefined;
       if (existing?.isDirectory()) throw new Error(`"${input.path}" is a folder; write to a file inside it.`);

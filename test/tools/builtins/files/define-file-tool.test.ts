@@ -24,8 +24,8 @@ function twoPathTool(uses: { a: PathUse; b: PathUse }, fail?: () => never) {
   const tool = defineFileTool(root, {
     name: 'probe',
     description: 'Probe.',
-    input: z.object({ a: z.string(), b: z.string() }),
-    paths: uses,
+    paths: { a: { use: uses.a, description: 'A path.' }, b: { use: uses.b, description: 'Another path.' } },
+    fields: { note: z.string().optional() },
     run: async (_input, paths) => {
       seen.push(paths);
       if (fail) fail();
@@ -45,6 +45,15 @@ describe('defineFileTool', () => {
       expect(changing.needsApproval).toBe(true);
       expect(changing.sequential).toBe(true);
     }
+  });
+
+  it('puts the path fields first in the input, as required strings with their descriptions', () => {
+    const { tool } = twoPathTool({ a: 'read', b: 'write' });
+    const properties = tool.parameters.properties as Record<string, unknown>;
+    expect(Object.keys(properties)).toEqual(['a', 'b', 'note']);
+    expect(properties.a).toEqual({ type: 'string', description: 'A path.' });
+    expect(tool.parse({ a: 'x' }).ok).toBe(false);
+    expect(tool.parse({ a: 'x', b: 'y' })).toEqual({ ok: true, value: { a: 'x', b: 'y' } });
   });
 
   it('passes each path resolved inside the root to run', async () => {
