@@ -13,13 +13,8 @@ import {
   responsesRoute,
   uiStreamRoute,
 } from './clients/index.js';
-import {
-  DEFAULT_LIMITS,
-  DependencyUnavailableError,
-  isDependencyUnavailable,
-  type ServerLimits,
-  stderrErrors,
-} from './health/index.js';
+import type { AppSettings } from './config/index.js';
+import { DEFAULT_LIMITS, DependencyUnavailableError, isDependencyUnavailable, stderrErrors } from './health/index.js';
 import {
   apiError,
   closeUnreadBody,
@@ -32,7 +27,6 @@ import {
 import type { AgentEntry, EvalStore, RunService, RunStore } from './records/index.js';
 import {
   datasetRoutes,
-  type HookConfig,
   hookRoutes,
   listRunsRoute,
   REPLAY_BODY_TYPES,
@@ -44,19 +38,12 @@ import {
   workflowRoutes,
 } from './routes/index.js';
 import { createLocalRuns } from './runs/index.js';
-import { type CorsConfig, type SecurityConfig, securityMiddleware } from './security/index.js';
+import { securityMiddleware } from './security/index.js';
 import type { WorkflowRuns } from './workflows/index.js';
 
 export type { AuthConfig };
 
-export type CreateAppOptions = {
-  auth?: AuthConfig;
-  limits?: ServerLimits;
-  /** The host names the app answers to besides loopback names (403 otherwise): see docs/server.md#threat-model. */
-  security?: SecurityConfig;
-  /** Origins whose pages may call the API (CORS is off without them). */
-  cors?: CorsConfig;
-  hooks?: Record<string, HookConfig>;
+export type CreateAppOptions = AppSettings & {
   /**
    * The agents `POST /v1/agents/:name/replay` replays traces against, as they are configured now
    * (default: `agents`). A server whose runs execute elsewhere (`runs`) passes its config's agents here.
@@ -75,9 +62,9 @@ export type CreateAppOptions = {
   /** Where one-line notices go (a client that hung up mid-request). Default: stderr. */
   log?: (line: string) => void;
 } & (
-  | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
-  | { runs: RunService; agents?: never; store?: never }
-);
+    | { agents: Record<string, AgentEntry>; store: RunStore; runs?: never }
+    | { runs: RunService; agents?: never; store?: never }
+  );
 
 /** The HTTP API: a `fetch(Request) → Response` handler plus the run service behind it. */
 export interface ThinkflowApp {

@@ -1,13 +1,10 @@
 import type { SessionStore } from '../../memory/index.js';
 import type { Workflow } from '../../workflow/index.js';
-import type { AuthConfig } from '../caller/index.js';
-import type { ServerLimits } from '../health/index.js';
 import type { AgentEntry, RunStore } from '../records/index.js';
-import type { HookConfig } from '../routes/index.js';
 import type { RetentionConfig } from '../runs/index.js';
 import type { OnlineScoringConfig } from '../runs/node.js';
 import type { ScheduleConfig } from '../schedules/index.js';
-import type { CorsConfig, SecurityConfig } from '../security/index.js';
+import type { AppSettings } from './app-settings.js';
 
 /** Which run store a server uses when none is passed on the command line. */
 export type StoreConfig =
@@ -16,7 +13,7 @@ export type StoreConfig =
   | RunStore;
 
 /** What `thinkflow.config.ts` exports: the agents and workflows to serve, and how. */
-export interface ThinkflowConfig {
+export interface ThinkflowConfig extends AppSettings {
   /**
    * Agents by the name clients use; a factory is called once per run. May be left out (or empty) when
    * the config serves workflows: a config needs at least one agent or one workflow.
@@ -24,14 +21,6 @@ export interface ThinkflowConfig {
   agents?: Record<string, AgentEntry>;
   /** Workflows by name, for `thinkflow workflow run <name>` (see docs/workflows.md). */
   workflows?: Record<string, Workflow>;
-  auth?: AuthConfig;
-  /** Host names served besides loopback ones (`allowedHosts`); a request for another answers 403. */
-  security?: SecurityConfig;
-  /** Origins whose pages may call the server (CORS is off without them). */
-  cors?: CorsConfig;
-  limits?: ServerLimits;
-  /** Webhook triggers: POST /v1/hooks/:name. */
-  hooks?: Record<string, HookConfig>;
   /** Cron triggers: start an agent on a schedule. */
   schedules?: ScheduleConfig[];
   store?: StoreConfig;

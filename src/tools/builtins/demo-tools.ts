@@ -115,6 +115,11 @@ export const demoSearchTool = defineTool({
   },
 });
 
+/** The lunar holidays, named once: they fall on another date each year. */
+const SPRING_FESTIVAL = { en: 'Spring Festival', zh: '春节' };
+const DRAGON_BOAT = { en: 'Dragon Boat Festival', zh: '端午节' };
+const MID_AUTUMN = { en: 'Mid-Autumn Festival', zh: '中秋节' };
+
 /** Holidays by date: fixed ones by month and day, lunar ones for the years the demo knows. */
 const HOLIDAYS: Record<string, { en: string; zh: string }> = {
   '01-01': { en: "New Year's Day", zh: '元旦' },
@@ -123,12 +128,12 @@ const HOLIDAYS: Record<string, { en: string; zh: string }> = {
   '06-01': { en: "Children's Day", zh: '儿童节' },
   '10-01': { en: 'National Day', zh: '国庆节' },
   '12-25': { en: 'Christmas', zh: '圣诞节' },
-  '2026-02-17': { en: 'Spring Festival', zh: '春节' },
-  '2026-06-19': { en: 'Dragon Boat Festival', zh: '端午节' },
-  '2026-09-25': { en: 'Mid-Autumn Festival', zh: '中秋节' },
-  '2027-02-06': { en: 'Spring Festival', zh: '春节' },
-  '2027-06-09': { en: 'Dragon Boat Festival', zh: '端午节' },
-  '2027-09-15': { en: 'Mid-Autumn Festival', zh: '中秋节' },
+  '2026-02-17': SPRING_FESTIVAL,
+  '2026-06-19': DRAGON_BOAT,
+  '2026-09-25': MID_AUTUMN,
+  '2027-02-06': SPRING_FESTIVAL,
+  '2027-06-09': DRAGON_BOAT,
+  '2027-09-15': MID_AUTUMN,
 };
 const ORDINARY = { en: 'an ordinary working day', zh: '普通工作日' };
 

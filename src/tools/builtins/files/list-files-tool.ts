@@ -2,29 +2,25 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import { defineFileTool } from './define-file-tool.js';
-import { resolveInRootOrThrow } from './resolve-in-root.js';
 
 const MAX_ENTRIES = 300;
 
-const ListFilesInput = z.object({
-  path: z.string().default('.').describe('Folder relative to the root, e.g. "reports". Default: the root.'),
-  recursive: z.boolean().default(false).describe('Also list sub-folders (up to 4 levels).'),
-});
-
 /** `list_files`: the entries of a folder inside the root, one a line (`name/` for folders, sizes for files). */
-export function listFilesTool(root: string): Tool<z.infer<typeof ListFilesInput>, string> {
-  return defineFileTool({
+export function listFilesTool(root: string) {
+  return defineFileTool(root, {
     name: 'list_files',
     description: 'List the files and folders in a folder (paths are relative to the working folder).',
-    input: ListFilesInput,
-    changes: false,
-    pathOf: (input) => input.path,
-    run: async (input) => {
-      const folder = await resolveInRootOrThrow(root, input.path);
-      if (!folder.exists) throw new Error(`"${input.path}" does not exist; list_files shows what is there.`);
+    paths: {
+      path: {
+        use: 'read',
+        description: 'Folder relative to the root, e.g. "reports". Default: the root.',
+        default: '.',
+      },
+    },
+    fields: { recursive: z.boolean().default(false).describe('Also list sub-folders (up to 4 levels).') },
+    run: async (input, { path: folder }) => {
       const info = await stat(folder.path);
       if (!info.isDirectory()) throw new Error(`"${input.path}" is a file, not a folder; use read_file to read it.`);
       const lines: string[] = [];

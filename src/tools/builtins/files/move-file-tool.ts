@@ -1,31 +1,22 @@
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Tool } from '../../tool.js';
 import { defineFileTool } from './define-file-tool.js';
-import { confirmFolderUnchanged, isInside, resolveInRootOrThrow } from './resolve-in-root.js';
-
-const MoveFileInput = z.object({
-  from: z.string().describe('Existing file or folder, relative to the root.'),
-  to: z.string().describe('New path, relative to the root.'),
-  overwrite: z.boolean().default(false).describe('Replace an existing file at "to".'),
-});
+import { confirmFolderUnchanged, isInside } from './resolve-in-root.js';
 
 /** `move_file`: renames or moves a file or folder inside the root. Needs approval. */
-export function moveFileTool(root: string): Tool<z.infer<typeof MoveFileInput>, string> {
-  return defineFileTool({
+export function moveFileTool(root: string) {
+  return defineFileTool(root, {
     name: 'move_file',
     description: 'Move or rename a file or folder.',
-    input: MoveFileInput,
-    changes: true,
-    pathOf: (input) => input.from,
-    run: async (input, at) => {
-      // Both ends are entries: a symbolic link is moved (or replaced) itself, never its target, and the
-      // root itself, `..` or anything resolving outside is refused on either side.
-      const from = await resolveInRootOrThrow(root, input.from, { purpose: 'entry' });
-      if (!from.exists) throw new Error(`"${input.from}" does not exist.`);
-      at.path = input.to;
-      const to = await resolveInRootOrThrow(root, input.to, { purpose: 'entry' });
+    // Both ends are entries: a symbolic link is moved (or replaced) itself, never its target, and the
+    // root itself, `..` or anything resolving outside is refused on either side.
+    paths: {
+      from: { use: 'entry', description: 'Existing file or folder, relative to the root.' },
+      to: { use: 'destination', description: 'New path, relative to the root.' },
+    },
+    fields: { overwrite: z.boolean().default(false).describe('Replace an existing file at "to".') },
+    run: async (input, { from, to }) => {
       if (to.path === from.path) throw new Error(`"${input.from}" and "${input.to}" are the same path.`);
       if (isInside(from.path, to.path)) throw new Error(`"${input.from}" cannot be moved into itself.`);
       if (to.exists && !input.overwrite) {

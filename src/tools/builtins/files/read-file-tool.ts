@@ -1,34 +1,32 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
-import { defineFileTool } from './define-file-tool.js';
-import { resolveInRootOrThrow } from './resolve-in-root.js';
+import { defineFileTool, type FileToolInput } from './define-file-tool.js';
+import type { InRoot } from './resolve-in-root.js';
 
-const ReadFileInput = z.object({
-  path: z.string().describe('File path relative to the root, e.g. "notes/todo.md".'),
+/** What `read_file` is asked besides the path: a byte range, to read part of a large file. */
+const RANGE = {
   offset: z.number().int().min(0).optional().describe('Byte to start at, to read part of a large file.'),
   length: z.number().int().min(1).optional().describe('Bytes to read from offset (at most the read limit).'),
-});
+};
 
 /** `read_file`: a UTF-8 text file inside the root, refused with its size when over `maxBytes` (unless a range is asked). */
-export function readFileTool(root: string, maxBytes: number): Tool<z.infer<typeof ReadFileInput>, string> {
-  return defineFileTool({
+export function readFileTool(root: string, maxBytes: number) {
+  return defineFileTool(root, {
     name: 'read_file',
     description: `Read a text file. Files over ${formatBytes(maxBytes)} must be read in parts with offset and length.`,
-    input: ReadFileInput,
-    changes: false,
-    pathOf: (input) => input.path,
-    run: async (input) => {
-      return await readInRoot(root, maxBytes, input);
-    },
+    paths: { path: { use: 'read', description: 'File path relative to the root, e.g. "notes/todo.md".' } },
+    fields: RANGE,
+    run: async (input, { path: file }) => await readResolved(file, maxBytes, input),
   });
 }
 
-async function readInRoot(root: string, maxBytes: number, input: z.infer<typeof ReadFileInput>): Promise<string> {
-  const file = await resolveInRootOrThrow(root, input.path);
-  if (!file.exists) throw new Error(`"${input.path}" does not exist; list_files shows what is there.`);
+async function readResolved(
+  file: InRoot,
+  maxBytes: number,
+  input: FileToolInput<'path', typeof RANGE>,
+): Promise<string> {
   // The resolved path is real, so O_NOFOLLOW refuses a link swapped in since; O_NONBLOCK keeps a FIFO from
   // blocking the open, and the type is then checked on the open handle itself (no check-then-open race).
   const handle = await open(file.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -6,6 +6,9 @@ export type ResolvedPath =
   | { ok: true; path: string; relative: string; exists: boolean }
   | { ok: false; reason: string };
 
+/** A path `resolveInRoot` accepted. */
+export type InRoot = Extract<ResolvedPath, { ok: true }>;
+
 /**
  * What the caller will do with the path, which decides how its last segment is treated:
  * - `read` (default): follow a symbolic link to its target; the root itself is allowed (list `.`).
@@ -146,7 +149,7 @@ export async function resolveInRootOrThrow(
   root: string,
   requested: string,
   options: ResolveOptions = {},
-): Promise<ResolvedPath & { ok: true }> {
+): Promise<InRoot> {
   const resolved = await resolveInRoot(root, requested, options);
   if (!resolved.ok) throw new Error(resolved.reason);
   return resolved;

@@ -2,27 +2,21 @@ import { constants } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Tool } from '../../tool.js';
 import { formatBytes } from '../shared/format-bytes.js';
 import { defineFileTool } from './define-file-tool.js';
 import { confirmFolderUnchanged, resolveInRootOrThrow } from './resolve-in-root.js';
 
-const WriteFileInput = z.object({
-  path: z.string().describe('File path relative to the root; missing folders are created.'),
-  content: z.string().describe('The full text to write.'),
-  append: z.boolean().default(false).describe('Add to the end instead of replacing the file.'),
-});
-
 /** `write_file`: writes or appends a text file inside the root. Needs approval. */
-export function writeFileTool(root: string): Tool<z.infer<typeof WriteFileInput>, string> {
-  return defineFileTool({
+export function writeFileTool(root: string) {
+  return defineFileTool(root, {
     name: 'write_file',
     description: 'Write (or append to) a text file. Creates missing folders.',
-    input: WriteFileInput,
-    changes: true,
-    pathOf: (input) => input.path,
-    run: async (input) => {
-      const file = await resolveInRootOrThrow(root, input.path, { purpose: 'write' });
+    paths: { path: { use: 'write', description: 'File path relative to the root; missing folders are created.' } },
+    fields: {
+      content: z.string().describe('The full text to write.'),
+      append: z.boolean().default(false).describe('Add to the end instead of replacing the file.'),
+    },
+    run: async (input, { path: file }) => {
       const existing = file.exists ? await stat(file.path) : undefined;
       if (existing?.isDirectory()) throw new Error(`"${input.path}" is a folder; write to a file inside it.`);
       // A FIFO or device would block or write somewhere else entirely: only regular files are written.
