@@ -7,37 +7,52 @@ import type pg from 'pg';
  * server drops between two queries (a restart, a failover, `pg_ctl stop`) would then emit `error` to
  * nobody, and Node ends the process. Here the error is caught for as long as the client is held, and a
  * client that lost its connection, or whose work threw, is destroyed on release instead of going back to
- * the pool (with it go any session locks it held).
+ * the pool (with it go any session locks it held), unless `work` called `clean()` before it threw: it
+ * put the session back as it found it (a rolled-back transaction), and the connection is kept.
  */
-export async function withPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withPooledClient<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient, clean: () => void) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   let lost: Error | undefined;
+  let reusable = false;
   const onError = (error: Error) => {
     lost = error;
   };
   client.on('error', onError);
   try {
-    const result = await work(client);
+    const result = await work(client, () => {
+      reusable = true;
+    });
     client.off('error', onError);
     client.release(lost);
     return result;
   } catch (error) {
     client.off('error', onError);
-    client.release(lost ?? (error instanceof Error ? error : true));
+    client.release(lost ?? (reusable ? undefined : error instanceof Error ? error : true));
     throw error;
   }
 }
 
-/** Runs `work` on one pooled client between BEGIN and COMMIT, rolling back when it throws. */
+/**
+ * Runs `work` on one pooled client between BEGIN and COMMIT, rolling back when it throws. A client whose
+ * rollback went through goes back to the pool (a refused insert costs no new connection); one whose
+ * rollback failed is destroyed.
+ */
 export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return withPooledClient(pool, async (client) => {
+  return withPooledClient(pool, async (client, clean) => {
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
+      if (rolledBack) clean();
       throw error;
     }
   });

@@ -37,7 +37,7 @@ export function runWithTimeout<T>(
   const later = new Promise<TimedOutcome<T>>((resolve) => {
     settle = resolve;
   });
-  return startTimed(fn, options, settle) ?? later;
+  return startTimed(fn, options, settle, undefined) ?? later;
 }
 
 /**
@@ -45,18 +45,20 @@ export function runWithTimeout<T>(
  * returned when it is known at once (a synchronous result or throw, or a signal already aborted);
  * otherwise this returns undefined and hands the outcome to `settle` exactly once, later. The caller
  * then pays for no promise but the one `fn` returned (see docs/loop.md). `settle` must not throw.
+ * `fn` and `settle` get `context` too, so a caller can pass the same two functions for every run.
  */
-export function startTimed<T>(
-  fn: (handle: LazySignal) => T | PromiseLike<T>,
+export function startTimed<T, C>(
+  fn: (handle: LazySignal, context: C) => T | PromiseLike<T>,
   options: TimedOptions,
-  settle: (outcome: TimedOutcome<T>) => void,
+  settle: (outcome: TimedOutcome<T>, context: C) => void,
+  context: C,
 ): TimedOutcome<T> | undefined {
   const { signal } = options;
   if (signal?.aborted) return { type: 'aborted' };
-  const run = new TimedRun<T>(settle);
+  const run = new TimedRun<T, C>(settle, context);
   let value: T | PromiseLike<T>;
   try {
-    value = fn(run);
+    value = fn(run, context);
   } catch (error) {
     return { type: 'error', error };
   }
@@ -72,15 +74,17 @@ const ONCE = { once: true } as const;
  * deadline and the caller's signal. One object per call: it is its own abort listener
  * (`handleEvent`), so watching the caller's signal costs no closure.
  */
-class TimedRun<T> implements LazySignal {
+class TimedRun<T, C> implements LazySignal {
   #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
-  #settle: ((outcome: TimedOutcome<T>) => void) | undefined;
+  #settle: ((outcome: TimedOutcome<T>, context: C) => void) | undefined;
+  readonly #context: C;
   #deadline: Deadline | undefined;
   #outer: AbortSignal | undefined;
 
-  constructor(settle: (outcome: TimedOutcome<T>) => void) {
+  constructor(settle: (outcome: TimedOutcome<T>, context: C) => void, context: C) {
     this.#settle = settle;
+    this.#context = context;
   }
 
   get signal(): AbortSignal {
@@ -121,7 +125,7 @@ class TimedRun<T> implements LazySignal {
     this.#settle = undefined;
     this.#deadline?.cancel();
     this.#outer?.removeEventListener('abort', this);
-    settle(outcome);
+    settle(outcome, this.#context);
   }
 
   #abort(reason: unknown): void {

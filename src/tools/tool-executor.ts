@@ -107,7 +107,13 @@ interface Admitted {
   opts: ExecuteOptions;
   /** Where the call's record goes when it ends. */
   batch: CallBatch;
+  /** Set as the call starts: its start record, when it began (`performance.now()`), and how its slot is freed. */
+  start: ToolStartRecord | undefined;
+  began: number;
+  release: () => void;
 }
+
+const noRelease = () => {};
 
 /**
  * Runs tool calls for one run: resolves names forgivingly, coerces and validates arguments,
@@ -234,7 +240,17 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       batch.set(index, refuse(call, index, tool.name, call.input, args.message, 'invalid_input', opts));
       return;
     }
-    const admitted: Admitted = { call, index, tool, input: args.value, opts, batch };
+    const admitted: Admitted = {
+      call,
+      index,
+      tool,
+      input: args.value,
+      opts,
+      batch,
+      start: undefined,
+      began: 0,
+      release: noRelease,
+    };
     const denial = approval.gate(tool, args.value, call.id);
     if (denial === undefined) {
       const waiting = inSlot(admitted, false);
@@ -302,35 +318,48 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     if (journal && tool.replays !== true) return invokeJournaled(admitted, release, journal);
     const start: ToolStartRecord = { index, id: call.id, name: call.name, tool: tool.name, input: limitInput(input) };
     notify(opts.onStart, start);
-    const began = performance.now();
-    const end = (outcome: TimedOutcome<unknown>, attempts: number) => {
-      release();
-      deliver(admitted, finish(start, tool, began, outcome, attempts, opts));
-    };
-    const ended = (outcome: TimedOutcome<unknown>) => {
-      if (!retryable(tool, outcome, 1)) return end(outcome, 1);
-      const retried = withRetries(tool, input, call.id, opts, outcome);
-      admitted.batch.follow(retried.then((r) => end(r.outcome, r.attempts)));
-    };
+    admitted.start = start;
+    admitted.began = performance.now();
+    admitted.release = release;
     let now: TimedOutcome<unknown> | undefined;
     try {
-      now = startTimed(
-        timedRun(tool, input, call.id, opts),
-        { timeoutMs: tool.timeoutMs ?? timeoutMs, signal, startedAt: began },
-        (later) => {
-          // Called from a `then`: a throw here (a bug, not a tool's) must reject the batch, not go unhandled.
-          try {
-            ended(later);
-          } catch (error) {
-            admitted.batch.fail(error);
-          }
-        },
-      );
+      const timing = { timeoutMs: tool.timeoutMs ?? timeoutMs, signal, startedAt: admitted.began };
+      now = startTimed(runAdmitted, timing, settleLater, admitted);
     } catch (error) {
       release();
       throw error;
     }
-    if (now) ended(now);
+    if (now) ended(admitted, now);
+  };
+
+  // What `invoke` hands the timed run: functions of the call, not closures made for each call (docs/loop.md).
+  const runAdmitted = (handle: LazySignal, { tool, input, call, opts }: Admitted) =>
+    tool.run(
+      input,
+      new ToolCallContext(handle, runId, call.id, logger, approval.ask, callExtras(tool, call.id, opts.nest)),
+    );
+
+  /** A call that ended later: called from a `then`, so a throw here (a bug, not a tool's) rejects the batch, never goes unhandled. */
+  const settleLater = (outcome: TimedOutcome<unknown>, admitted: Admitted) => {
+    try {
+      ended(admitted, outcome);
+    } catch (error) {
+      admitted.batch.fail(error);
+    }
+  };
+
+  /** A started call's first outcome: retried while it fails with a retryable error, else its record. */
+  const ended = (admitted: Admitted, outcome: TimedOutcome<unknown>): void => {
+    const { tool, input, call, opts } = admitted;
+    if (!retryable(tool, outcome, 1)) return end(admitted, outcome, 1);
+    const retried = withRetries(tool, input, call.id, opts, outcome);
+    admitted.batch.follow(retried.then((r) => end(admitted, r.outcome, r.attempts)));
+  };
+
+  /** Frees the call's slot and hands its record to the batch. */
+  const end = (admitted: Admitted, outcome: TimedOutcome<unknown>, attempts: number): void => {
+    admitted.release();
+    deliver(admitted, finish(admitted.start!, admitted.tool, admitted.began, outcome, attempts, admitted.opts));
   };
 
   /** A call under a durable engine's journal: its run, timeout and retries included, is one step. */

@@ -1,6 +1,7 @@
 import type { ReadToolCall, Step, ToolCallRecord } from '../../core/index.js';
 import {
   createToolExecutor,
+  type ExecuteOptions,
   type ParentRun,
   type ToolEndRecord,
   type ToolExecutor,
@@ -181,25 +182,45 @@ async function runGuardedCalls(ctx: RunContext, calls: ReadToolCall[], step: num
  * counting each call in the run's stats and writing it to the run's checkpoint as it ends.
  */
 function runTools(ctx: RunContext, calls: ReadToolCall[], step: number): ToolEndRecord[] | Promise<ToolEndRecord[]> {
+  return ctx.config.tools.executor.executeNow(calls, callOptions(ctx, step));
+}
+
+/**
+ * The executor's options for the calls of `step`. One object and its callbacks per run, not per step: a
+ * run's steps, and so their calls, come one after another, and the callbacks read the step from it.
+ */
+function callOptions(ctx: RunContext, step: number): ExecuteOptions {
+  const made = ctx.callHooks;
+  if (made) {
+    if (made.step !== step) {
+      made.step = step;
+      if (ctx.journal) made.options.journalKey = String(step);
+    }
+    return made.options;
+  }
   const { state, emit, checkpoints, signal } = ctx;
   const { silent, stats } = state;
-  return ctx.config.tools.executor.executeNow(calls, {
+  const hooks = { step, options: {} as ExecuteOptions };
+  hooks.options = {
     // A signal that can never fire is not passed on: listening to one costs about a µs per call.
     signal: signal === neverSignal() ? undefined : signal,
     onWait: checkpoints && ((callId) => checkpoints.callWaits(state, callId)),
     beforeStart: checkpoints && ((callId) => checkpoints.callStarts(state, callId)),
-    nest: (callId) => createNestedCalls(ctx, step, callId),
+    nest: (callId) => createNestedCalls(ctx, hooks.step, callId),
     journalKey: ctx.journal && String(step),
     // Nobody listens: no start callback to build or call.
     onStart: silent
       ? undefined
-      : (r) => emit(event(state, 'tool_start', { step, callId: r.id, tool: r.tool ?? r.name, input: r.input })),
+      : (r) =>
+          emit(event(state, 'tool_start', { step: hooks.step, callId: r.id, tool: r.tool ?? r.name, input: r.input })),
     onEnd: (r) => {
       countCall(r, stats);
-      if (!silent) emit(toolEndEvent(state, step, r));
+      if (!silent) emit(toolEndEvent(state, hooks.step, r));
       // After tool_end, so a store that batches writes commits the event with the record. A call that
       // failed once the run was aborted (a shutdown) was cut short, not finished: a resume treats it as interrupted.
       if (checkpoints && !(signal.aborted && !r.ok)) checkpoints.callEnded(state, r);
     },
-  });
+  };
+  ctx.callHooks = hooks;
+  return hooks.options;
 }

@@ -3,7 +3,7 @@ import type { Model } from '../../llm/index.js';
 import type { ContextWindow } from '../../memory/index.js';
 import type { Language, PromptContext, Protocol } from '../../protocols/index.js';
 import type { Skill } from '../../skills/index.js';
-import type { AnyTool, ToolExecutor, ToolRegistry } from '../../tools/index.js';
+import type { AnyTool, ExecuteOptions, ToolExecutor, ToolRegistry } from '../../tools/index.js';
 import {
   createRepetitionTracker,
   createSameObservationTracker,
@@ -73,6 +73,8 @@ export interface RunContext extends RunScope {
   sameObservation: SameObservationTracker;
   /** The built-ins made and registered so far in this run, with their specs (`withBuiltins`). */
   builtinSpecs?: Map<RunBuiltin, ToolSpec>;
+  /** What the executor is told of each call of the current step (`runTools`): made once per run, its `step` moved on. */
+  callHooks?: { step: number; options: ExecuteOptions };
   /** Set by a tool during a step to end the run after it: with an answer (code mode's `final_answer`) or an error. */
   ending?: { answer: string } | { error: Error };
 }
