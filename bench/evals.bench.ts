@@ -3,7 +3,10 @@
  * - deterministic scorers: scored items per second, each scorer alone and all nine together (target ≥ 20,000/s);
  * - runExperiment's overhead per case against plain agent.run on the same agent and inputs (target ≤ 1.2×),
  *   with the in-memory store (what runExperiment uses without a `store`) and with SqliteExperimentStore;
- *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9);
+ *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each (EVALS_GC=1: a
+ *   garbage collection before each pass; it made the ratios no steadier and runExperiment's higher, perhaps as the
+ *   young generation starts small again after one); the SQLite store is one file open for the whole
+ *   bench, and opening and closing one per experiment is timed apart. Figures: docs/evals.md#benchmarks;
  * - a rescore of 50,000 runs stored in the server's SQLite run store;
  * - online scoring in the server: p50/p99 of `POST /v1/agents/:name/runs?wait=true` with scoring on
  *   (every run, four scorers, scores stored beside the runs) against off (target p99 ≤ 1.1×).
@@ -119,7 +122,9 @@ async function experimentOverhead(): Promise<void> {
   const data = Array.from({ length: n }, (_, i) => ({ input: `q${i}`, expected: '4' }));
   // Each side: a fresh agent of the same config, the same 1,000 inputs, one at a time. Wall and CPU time
   // per case (CPU time is less disturbed by other processes on a shared machine).
+  // EVALS_GC=1: a collection before each side, so garbage left by the previous side is not charged to it.
   const measure = async (work: () => Promise<void>) => {
+    if (process.env.EVALS_GC) globalThis.gc?.();
     const cpu = process.cpuUsage();
     const started = performance.now();
     await work();
@@ -131,19 +136,21 @@ async function experimentOverhead(): Promise<void> {
       const agent = makeAgent();
       for (const row of data) await agent.run(row.input);
     });
-  // `store` unset is what runExperiment gives without options: the in-memory store.
+  // `store` unset is what runExperiment gives without options: the in-memory store. The SQLite store is
+  // one file holding every experiment, open for the whole bench, as a data dir's thinkflow.db is in a
+  // server or a script running several experiments: the per-case figure is the cost of the trials, and
+  // opening and closing a store (once per experiment for `thinkflow eval run`) is timed apart below.
+  const sqliteStore = new SqliteExperimentStore({ file: join(dir, 'experiments.db') });
   const experiment = (sqlite: boolean) =>
     measure(async () => {
-      const store = sqlite ? new SqliteExperimentStore({ file: join(dir, `exp-${Math.random()}.db`) }) : undefined;
       await runExperiment({
         name: 'bench',
         data,
         task: makeAgent(),
         scorers: [contains(), noError()],
         concurrency: 1,
-        store,
+        store: sqlite ? sqliteStore : undefined,
       });
-      await store?.close();
     });
   for (let i = 0; i < 3; i++) {
     await plain();
@@ -152,6 +159,7 @@ async function experimentOverhead(): Promise<void> {
   }
   // The machine is shared: interleave the three (order rotating), and read each round's ratios.
   const rounds = Number(process.env.EVALS_ROUNDS ?? 9);
+  const REPEATS = 5;
   const ratios = {
     memory: [] as number[],
     sqlite: [] as number[],
@@ -159,11 +167,26 @@ async function experimentOverhead(): Promise<void> {
     sqliteWall: [] as number[],
   };
   for (let round = 1; round <= rounds; round++) {
-    const got: Record<string, { wall: number; cpu: number }> = {};
+    // A round is REPEATS passes over the three sides, the order rotating each pass; a side's figure in
+    // the round is its median pass (one pass is 25 ms or so, which a burst of load from another
+    // process can double).
+    const passes: Record<string, { wall: number; cpu: number }[]> = { base: [], memory: [], sqlite: [] };
     const order = ['base', 'memory', 'sqlite'];
-    for (let r = 0; r < round % 3; r++) order.push(order.shift() as string);
-    for (const which of order) got[which] = which === 'base' ? await plain() : await experiment(which === 'sqlite');
-    const { base, memory, sqlite } = got;
+    for (let pass = 0; pass < REPEATS; pass++) {
+      order.push(order.shift() as string);
+      for (const which of order)
+        passes[which].push(which === 'base' ? await plain() : await experiment(which === 'sqlite'));
+    }
+    const middle = (xs: { wall: number; cpu: number }[]) => {
+      const at = xs.length >> 1;
+      return {
+        cpu: xs.map((x) => x.cpu).sort((a, b) => a - b)[at],
+        wall: xs.map((x) => x.wall).sort((a, b) => a - b)[at],
+      };
+    };
+    const base = middle(passes.base);
+    const memory = middle(passes.memory);
+    const sqlite = middle(passes.sqlite);
     ratios.memory.push(memory.cpu / base.cpu);
     ratios.sqlite.push(sqlite.cpu / base.cpu);
     ratios.memoryWall.push(memory.wall / base.wall);
@@ -181,6 +204,22 @@ async function experimentOverhead(): Promise<void> {
     `  runExperiment / agent.run, CPU time per case over ${rounds} rounds: in-memory store (the default) ${range(ratios.memory)}; SqliteExperimentStore ${range(ratios.sqlite)} (target ≤ 1.2×)`,
   );
   console.log(`  same by wall time: in-memory ${range(ratios.memoryWall)}; SQLite ${range(ratios.sqliteWall)}`);
+  await sqliteStore.close();
+  // What a store opened per experiment adds: opening a new file (WAL mode, tables) and closing it
+  // (which checkpoints the WAL) around an experiment's 1,000 trials.
+  const fixed: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const cpu = process.cpuUsage();
+    const store = new SqliteExperimentStore({ file: join(dir, `fixed-${i}.db`) });
+    await runExperiment({ name: 'bench', data: data.slice(0, 1), task: makeAgent(), scorers: [contains()], store });
+    await store.close();
+    const used = process.cpuUsage(cpu);
+    fixed.push((used.user + used.system) / 1000);
+  }
+  fixed.sort((a, b) => a - b);
+  console.log(
+    `  a SQLite store opened and closed per experiment (a new file, one case): ${fixed[0].toFixed(1)}–${fixed[4].toFixed(1)} ms of CPU, ${fixed[2].toFixed(1)} µs a case of a 1,000-case experiment`,
+  );
 }
 
 async function rescoreStored(): Promise<void> {

@@ -10,7 +10,7 @@ export interface ExperimentRow {
   summary?: string | null;
 }
 
-/** A trial as the SQL stores keep it: its key columns and the record as JSON. */
+/** A trial as the SQL stores keep it: its key columns and the record as JSON (`trialJson`). */
 export interface TrialRow {
   case_index: number;
   trial: number;
@@ -38,9 +38,83 @@ export async function* pagedTrials(
   let after: [number, number] = [-1, -1];
   for (;;) {
     const rows = await readPage(after, TRIAL_PAGE);
-    for (const row of rows) yield JSON.parse(row.record) as TrialRecord;
+    for (const row of rows) yield trialFromRow(row);
     if (rows.length < TRIAL_PAGE) return;
     const last = rows[rows.length - 1];
     after = [last.case_index, last.trial];
   }
+}
+
+/**
+ * A trial's record as the SQL stores write it: JSON with one- and two-letter keys, without what the key
+ * columns hold (case index, trial) or the case id when it is the default (the 1-based position). A third
+ * of the bytes of the record's own JSON, serialised and written once per trial, on the case's path.
+ */
+export function trialJson(t: TrialRecord): string {
+  return JSON.stringify({
+    i: t.caseId === String(t.caseIndex + 1) ? undefined : t.caseId,
+    in: t.input,
+    x: t.expected,
+    o: t.output,
+    s: t.status,
+    e: t.error,
+    p: t.pass ? 1 : 0,
+    sc: t.scores,
+    n: t.steps,
+    l: t.llmCalls,
+    pt: t.promptTokens,
+    ct: t.completionTokens,
+    $: t.costUsd,
+    s$: t.scorerCostUsd,
+    ms: t.latencyMs,
+    r: t.runId,
+  });
+}
+
+/** What `trialJson` writes. */
+interface CompactTrial {
+  i?: string;
+  in: unknown;
+  x?: unknown;
+  o: string;
+  s: TrialRecord['status'];
+  e?: string;
+  p: 0 | 1;
+  sc: TrialRecord['scores'];
+  n: number;
+  l: number;
+  pt: number;
+  ct: number;
+  $?: number;
+  s$?: number;
+  ms: number;
+  r?: string;
+}
+
+/** A stored trial's record: written by `trialJson`, or (rows stored before it) the record's own JSON. */
+export function trialFromRow(row: TrialRow): TrialRecord {
+  const stored = JSON.parse(row.record) as CompactTrial | TrialRecord;
+  if ('caseIndex' in stored) return stored;
+  const c = stored;
+  const record: TrialRecord = {
+    caseId: c.i ?? String(row.case_index + 1),
+    caseIndex: row.case_index,
+    trial: row.trial,
+    input: c.in,
+    output: c.o,
+    status: c.s,
+    pass: c.p === 1,
+    scores: c.sc,
+    steps: c.n,
+    llmCalls: c.l,
+    promptTokens: c.pt,
+    completionTokens: c.ct,
+    latencyMs: c.ms,
+  };
+  if ('x' in c) record.expected = c.x;
+  if (c.e !== undefined) record.error = c.e;
+  if (c.$ !== undefined) record.costUsd = c.$;
+  if (c.s$ !== undefined) record.scorerCostUsd = c.s$;
+  if (c.r !== undefined) record.runId = c.r;
+  return record;
 }

@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { openSchemaPool, withSchemaLock } from '../../memory/index.js';
-import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
+import {
+  type ExperimentRow,
+  experimentFromRow,
+  metaFromRow,
+  pagedTrials,
+  type TrialRow,
+  trialJson,
+} from './experiment-rows.js';
 import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 
@@ -68,7 +75,7 @@ export class PostgresExperimentStore implements ExperimentStore {
     await this.#query(
       `INSERT INTO {s}.eval_trials (experiment_id, case_index, trial, record) VALUES ($1, $2, $3, $4)
        ON CONFLICT (experiment_id, case_index, trial) DO UPDATE SET record = excluded.record`,
-      [experimentId, trial.caseIndex, trial.trial, JSON.stringify(trial)],
+      [experimentId, trial.caseIndex, trial.trial, trialJson(trial)],
     );
   }
 

@@ -4,8 +4,13 @@ import type { Scorer } from '../scorers/scorer.js';
 import { cachedTask, cacheOf, experimentStoreOf } from './experiment-setup.js';
 import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from './experiment-types.js';
 
-/** Trials a store may hold uncommitted while the next ones run. */
-const MAX_UNSAVED = 64;
+/**
+ * Trials a store may hold uncommitted while the next ones run (SQLite commits them together, at most 256
+ * a transaction). Only tasks that finish within one turn of the event loop fill it: a task that waits on
+ * anything (a model, a timer) lets the store commit every turn. A kill loses at most these, which never
+ * counted as finished and run again on resume.
+ */
+const MAX_UNSAVED = 256;
 
 import { trialKey } from './experiment-types.js';
 import { runTrial, type Task } from './run-trial.js';

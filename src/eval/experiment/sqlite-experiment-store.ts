@@ -1,6 +1,13 @@
 import type Database from 'better-sqlite3';
 import { openSqlite, retryBusy, type SqliteLocation } from '../../memory/node.js';
-import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
+import {
+  type ExperimentRow,
+  experimentFromRow,
+  metaFromRow,
+  pagedTrials,
+  type TrialRow,
+  trialJson,
+} from './experiment-rows.js';
 import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 
@@ -30,39 +37,46 @@ const BATCH = 256;
  */
 export class SqliteExperimentStore implements ExperimentStore {
   private readonly db: Database.Database;
-  private readonly insertTrial: Database.Statement<[string, number, number, string]>;
-  private readonly insertBatch: (rows: [string, number, number, string][]) => void;
-  private pending: [string, number, number, string][] = [];
-  private waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
-  private scheduled = false;
+  /** `INSERT … VALUES (?, ?, ?, ?), …` for n rows, prepared once per n. */
+  private readonly inserts = new Map<number, Database.Statement<unknown[]>>();
+  private readonly insertBatch: (values: unknown[]) => void;
+  /** The pending rows' values, four a row, bound to one statement at the commit. */
+  private pending: unknown[] = [];
+  /** The pending trials' commit: one promise for the whole batch, settled by `flush`. */
+  private batch: { saved: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
 
   constructor(location: SqliteLocation = {}) {
     const { db, busyTimeoutMs } = openSqlite(location);
     this.db = db;
     retryBusy(() => db.exec(SCHEMA), busyTimeoutMs);
-    this.insertTrial = db.prepare(
-      'INSERT OR REPLACE INTO eval_trials (experiment_id, case_index, trial, record) VALUES (?, ?, ?, ?)',
-    );
-    this.insertBatch = db.transaction((rows: [string, number, number, string][]) => {
-      for (const row of rows) this.insertTrial.run(...row);
-    });
+    // At most BATCH rows wait (saveTrial commits at BATCH), so one statement inserts them all.
+    this.insertBatch = db.transaction((values: unknown[]) => this.insertOf(values.length / 4).run(values));
+  }
+
+  private insertOf(rows: number): Database.Statement<unknown[]> {
+    let statement = this.inserts.get(rows);
+    if (!statement) {
+      statement = this.db.prepare(
+        `INSERT OR REPLACE INTO eval_trials (experiment_id, case_index, trial, record) VALUES ${'(?, ?, ?, ?), '.repeat(rows).slice(0, -2)}`,
+      );
+      this.inserts.set(rows, statement);
+    }
+    return statement;
   }
 
   /** Commits the trials saved since the last commit, in one transaction, and settles their `saveTrial`s. */
   private flush(): void {
-    this.scheduled = false;
-    if (!this.pending.length) return;
-    const rows = this.pending;
-    const waiting = this.waiting;
+    const { batch, pending } = this;
+    if (!batch) return;
+    this.batch = undefined;
     this.pending = [];
-    this.waiting = [];
     try {
-      this.insertBatch(rows);
+      this.insertBatch(pending);
     } catch (error) {
-      for (const w of waiting) w.reject(error);
+      batch.reject(error);
       return;
     }
-    for (const w of waiting) w.resolve();
+    batch.resolve();
   }
 
   async createExperiment(meta: ExperimentMeta): Promise<void> {
@@ -79,15 +93,23 @@ export class SqliteExperimentStore implements ExperimentStore {
   }
 
   saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push([experimentId, trial.caseIndex, trial.trial, JSON.stringify(trial)]);
-      this.waiting.push({ resolve, reject });
-      if (this.pending.length >= BATCH) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+    const batch = this.batch ?? this.openBatch();
+    this.pending.push(experimentId, trial.caseIndex, trial.trial, trialJson(trial));
+    if (this.pending.length >= BATCH * 4) this.flush();
+    return batch.saved;
+  }
+
+  /** A new batch, committed on the next turn of the event loop (or sooner, when full or read). */
+  private openBatch(): NonNullable<SqliteExperimentStore['batch']> {
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const saved = new Promise<void>((yes, no) => {
+      resolve = yes;
+      reject = no;
     });
+    this.batch = { saved, resolve, reject };
+    setImmediate(() => this.flush());
+    return this.batch;
   }
 
   async finishedTrials(experimentId: string): Promise<Set<string>> {
