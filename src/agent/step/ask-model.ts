@@ -50,10 +50,12 @@ export function startModelCall(scope: RunScope, call: ModelCall): ModelAsked {
   const started = silent ? 0 : Date.now();
   const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
   const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
-  const ask = () => callModel(model, request, { streaming: call.streaming, onDelta, onReasoning });
+  const streamed = { streaming: call.streaming, onDelta, onReasoning };
   // Under a journal the call is a step, streamed as it runs; a replay after a restart reads the whole
   // reply from the journal, and streams nothing.
-  const reply = scope.journal ? journaledCall(scope.journal, call, request, ask) : ask();
+  const reply = scope.journal
+    ? journaledCall(scope.journal, call, request, () => callModel(model, request, streamed))
+    : callModel(model, request, streamed);
   return { call, request, started, reply };
 }
 

@@ -2,7 +2,7 @@
  * A reply in the loop's `ReadReply` shape: a parsed text step (a text action gets a stable call id),
  * or the provider's own tool calls with their ids and strict-JSON arguments.
  */
-import type { ModelResponse, ParsedStep } from '../../core/index.js';
+import type { ModelResponse, ParsedStep, ReadToolCall } from '../../core/index.js';
 import type { ReadReply } from '../protocol.js';
 import { joinThoughts } from './build-step.js';
 import { stripThink } from './special-tokens.js';
@@ -44,7 +44,9 @@ export function readParsedStep(step: ParsedStep, response: ModelResponse): ReadR
 export function readNativeCalls(response: ModelResponse): ReadReply {
   const { text, thought } = stripThink(response.text);
   const merged = joinThoughts(thought, text);
-  const calls = (response.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, input: readArguments(c.arguments) }));
+  const given = response.toolCalls ?? [];
+  const calls: ReadToolCall[] = [];
+  for (const c of given) calls.push({ id: c.id, name: c.name, input: readArguments(c.arguments) });
   // Literals, not a spread of the optional thought: the loop reads this reply at once (docs/loop.md).
   return merged ? { type: 'tool_calls', thought: merged, calls } : { type: 'tool_calls', calls };
 }
