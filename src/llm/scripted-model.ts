@@ -61,7 +61,7 @@ export function scriptedModel(
       reply = script[index];
     }
     if (signal?.aborted) throw abortError(id);
-    return typeof reply === 'string' ? { text: reply, finishReason: 'stop', modelId: id } : copyReply(reply, id);
+    return copyReply(typeof reply === 'string' ? { text: reply } : reply, id);
   }
 
   return {
@@ -89,23 +89,15 @@ export function scriptedModel(
 
 /**
  * The script's reply as a fresh object (a script may serve one reply twice), with its finish reason and
- * model id filled in: one literal of the response's fields, not a copy that then gains properties (on
- * Node 20 that turns slow, and so does every later read of it; docs/loop.md).
+ * model id filled in: one literal of one shape, as the loop's own record of a reply is (`ownReply`), not a
+ * copy that then gains properties (on Node 20 that turns slow, and so does every later read of it;
+ * docs/loop.md). A field the reply does not have is undefined.
  */
 function copyReply(reply: ModelResponse, id: string): ModelResponse {
-  const { text, toolCalls } = reply;
+  const { text, toolCalls, reasoning, providerItems, compactions, usage, cached, cacheKey } = reply;
   const finishReason = reply.finishReason ?? (toolCalls?.length ? 'tool_calls' : 'stop');
   const modelId = reply.modelId ?? id;
-  // Only the fields the reply has: a scripted reply reads back as it was written.
-  const response: ModelResponse =
-    toolCalls === undefined ? { text, finishReason, modelId } : { text, toolCalls, finishReason, modelId };
-  if (reply.reasoning !== undefined) response.reasoning = reply.reasoning;
-  if (reply.providerItems !== undefined) response.providerItems = reply.providerItems;
-  if (reply.compactions !== undefined) response.compactions = reply.compactions;
-  if (reply.usage !== undefined) response.usage = reply.usage;
-  if (reply.cached !== undefined) response.cached = reply.cached;
-  if (reply.cacheKey !== undefined) response.cacheKey = reply.cacheKey;
-  return response;
+  return { text, toolCalls, reasoning, providerItems, compactions, usage, finishReason, modelId, cached, cacheKey };
 }
 
 /** The request as recorded: every field but the signal (a plain copy is cheaper than a rest spread). */
