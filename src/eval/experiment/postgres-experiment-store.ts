@@ -1,15 +1,19 @@
 import type pg from 'pg';
 import { openSchemaPool, withSchemaLock } from '../../memory/index.js';
-import {
-  type ExperimentRow,
-  experimentFromRow,
-  metaFromRow,
-  pagedTrials,
-  type TrialRow,
-  trialJson,
-} from './experiment-rows.js';
+import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
 import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
+import { type ChunkEntry, chunkJson, mergeTrials, orderedChunkTrials, trialsFromChunk } from './trial-chunks.js';
+
+/** Trials written in one statement at most. */
+const BATCH = 256;
+
+/** Trials saved together: settled once they are written. */
+interface Batch {
+  saved: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /** Options of `PostgresExperimentStore`. */
 export interface PostgresExperimentStoreOptions {
@@ -23,7 +27,10 @@ export interface PostgresExperimentStoreOptions {
 
 /**
  * Experiments in PostgreSQL, beside SQLite's: CI machines and a team share one history of experiments,
- * and `compare` reads any two. Each trial is one row written as it finishes, so a killed run resumes.
+ * and `compare` reads any two. Trials are written as they finish, those saved in the same turn of the
+ * event loop together as one row of `eval_trial_chunks` (the rows of SQLite's store), and `saveTrial`
+ * resolves once its trial is committed, so a killed run resumes. Rows of one trial each (`eval_trials`,
+ * written before the chunks) are still read.
  *
  * @example
  * const store = new PostgresExperimentStore({ connectionString: 'postgres://127.0.0.1:5432/evals' });
@@ -33,6 +40,12 @@ export class PostgresExperimentStore implements ExperimentStore {
   readonly #pool: pg.Pool;
   readonly #s: string;
   #ready: Promise<unknown> | undefined;
+  /** Trials saved and not yet written, by experiment, and their write: one promise for the batch. */
+  #pending = new Map<string, TrialRecord[]>();
+  #unsaved = 0;
+  #batch: Batch | undefined;
+  /** The last batch's write: batches are written one after another. */
+  #writing: Promise<unknown> = Promise.resolve();
 
   constructor(options: PostgresExperimentStoreOptions) {
     const { pool, schema } = openSchemaPool({ ...options, max: options.max ?? 4 });
@@ -51,7 +64,11 @@ export class PostgresExperimentStore implements ExperimentStore {
         CREATE TABLE IF NOT EXISTS ${s}.eval_trials (
           experiment_id TEXT NOT NULL, case_index INTEGER NOT NULL, trial INTEGER NOT NULL, record TEXT NOT NULL,
           PRIMARY KEY (experiment_id, case_index, trial)
-        );`),
+        );
+        CREATE TABLE IF NOT EXISTS ${s}.eval_trial_chunks (
+          chunk BIGSERIAL PRIMARY KEY, experiment_id TEXT NOT NULL, first_case INTEGER NOT NULL, trials TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS eval_trial_chunks_experiment ON ${s}.eval_trial_chunks (experiment_id, first_case);`),
     );
     return this.#ready.then(() => this.#pool.query<R>(text.replaceAll('{s}', s), values));
   }
@@ -71,34 +88,106 @@ export class PostgresExperimentStore implements ExperimentStore {
     return rows[0] && experimentFromRow(rows[0]);
   }
 
-  async saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
-    await this.#query(
-      `INSERT INTO {s}.eval_trials (experiment_id, case_index, trial, record) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (experiment_id, case_index, trial) DO UPDATE SET record = excluded.record`,
-      [experimentId, trial.caseIndex, trial.trial, trialJson(trial)],
-    );
+  saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
+    const batch = this.#batch ?? this.#openBatch();
+    const trials = this.#pending.get(experimentId);
+    if (trials) trials.push(trial);
+    else this.#pending.set(experimentId, [trial]);
+    if (++this.#unsaved >= BATCH) this.#flush();
+    return batch.saved;
+  }
+
+  /** A new batch, written on the next turn of the event loop (or sooner, when full or read). */
+  #openBatch(): Batch {
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const saved = new Promise<void>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    this.#batch = { saved, resolve, reject };
+    setImmediate(() => this.#flush());
+    return this.#batch;
+  }
+
+  /** Writes the pending trials, one chunk row per experiment in one statement, after the batch before. */
+  #flush(): Promise<unknown> {
+    const batch = this.#batch;
+    if (!batch) return this.#writing;
+    const pending = this.#pending;
+    this.#batch = undefined;
+    this.#pending = new Map();
+    this.#unsaved = 0;
+    const values: unknown[] = [];
+    for (const [experimentId, trials] of pending) {
+      let first = trials[0].caseIndex;
+      for (const t of trials) if (t.caseIndex < first) first = t.caseIndex;
+      values.push(experimentId, first, chunkJson(trials));
+    }
+    const rows = Array.from({ length: values.length / 3 }, (_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
+    this.#writing = this.#writing
+      .then(() =>
+        this.#query(`INSERT INTO {s}.eval_trial_chunks (experiment_id, first_case, trials) VALUES ${rows}`, values),
+      )
+      .then(batch.resolve, batch.reject);
+    return this.#writing;
+  }
+
+  #chunks(experimentId: string) {
+    return {
+      list: async () => {
+        const { rows } = await this.#query<{ chunk: string; first_case: number }>(
+          'SELECT chunk, first_case FROM {s}.eval_trial_chunks WHERE experiment_id = $1 ORDER BY first_case, chunk',
+          [experimentId],
+        );
+        return rows.map((r): ChunkEntry => ({ chunk: Number(r.chunk), firstCase: r.first_case }));
+      },
+      load: async (chunk: number) => {
+        const { rows } = await this.#query<{ trials: string }>(
+          'SELECT trials FROM {s}.eval_trial_chunks WHERE chunk = $1',
+          [chunk],
+        );
+        return rows[0].trials;
+      },
+    };
   }
 
   async finishedTrials(experimentId: string): Promise<Set<string>> {
+    await this.#flush();
     const { rows } = await this.#query<{ c: number; t: number }>(
       'SELECT case_index AS c, trial AS t FROM {s}.eval_trials WHERE experiment_id = $1',
       [experimentId],
     );
-    return new Set(rows.map(({ c, t }) => trialKey(c, t)));
+    const keys = new Set(rows.map(({ c, t }) => trialKey(c, t)));
+    const { list, load } = this.#chunks(experimentId);
+    for (const { chunk } of await list()) {
+      for (const t of trialsFromChunk(await load(chunk))) keys.add(trialKey(t.caseIndex, t.trial));
+    }
+    return keys;
   }
 
   trials(experimentId: string): AsyncIterable<TrialRecord> {
-    return pagedTrials(async ([caseIndex, trial], limit) => {
-      const { rows } = await this.#query<TrialRow>(
-        `SELECT case_index, trial, record FROM {s}.eval_trials WHERE experiment_id = $1
+    const written = this.#flush();
+    const { list, load } = this.#chunks(experimentId);
+    return mergeTrials(
+      pagedTrials(async ([caseIndex, trial], limit) => {
+        await written;
+        const { rows } = await this.#query<TrialRow>(
+          `SELECT case_index, trial, record FROM {s}.eval_trials WHERE experiment_id = $1
          AND (case_index, trial) > ($2, $3) ORDER BY case_index, trial LIMIT $4`,
-        [experimentId, caseIndex, trial, limit],
-      );
-      return rows;
-    });
+          [experimentId, caseIndex, trial, limit],
+        );
+        return rows;
+      }),
+      orderedChunkTrials(async () => {
+        await written;
+        return list();
+      }, load),
+    );
   }
 
   async finishExperiment(experimentId: string, summary: ExperimentSummary): Promise<void> {
+    await this.#flush();
     await this.#query("UPDATE {s}.eval_experiments SET status = 'done', summary = $1 WHERE id = $2", [
       JSON.stringify(summary),
       experimentId,
@@ -114,6 +203,7 @@ export class PostgresExperimentStore implements ExperimentStore {
   }
 
   async close(): Promise<void> {
+    await this.#flush().catch(() => undefined);
     await this.#pool.end();
   }
 }

@@ -1,15 +1,9 @@
 import type Database from 'better-sqlite3';
 import { openSqlite, retryBusy, type SqliteLocation } from '../../memory/node.js';
-import {
-  type ExperimentRow,
-  experimentFromRow,
-  metaFromRow,
-  pagedTrials,
-  type TrialRow,
-  trialJson,
-} from './experiment-rows.js';
+import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
 import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
+import { type ChunkEntry, chunkJson, mergeTrials, orderedChunkTrials, trialsFromChunk } from './trial-chunks.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS eval_experiments (
@@ -19,17 +13,22 @@ CREATE TABLE IF NOT EXISTS eval_experiments (
 CREATE TABLE IF NOT EXISTS eval_trials (
   experiment_id TEXT NOT NULL, case_index INTEGER NOT NULL, trial INTEGER NOT NULL, record TEXT NOT NULL,
   PRIMARY KEY (experiment_id, case_index, trial)
-) WITHOUT ROWID;`;
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS eval_trial_chunks (
+  chunk INTEGER PRIMARY KEY, experiment_id TEXT NOT NULL, first_case INTEGER NOT NULL, trials TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS eval_trial_chunks_experiment ON eval_trial_chunks (experiment_id, first_case);`;
 
 /** Trials written in one transaction at most. */
 const BATCH = 256;
 
 /**
- * Experiments in SQLite (better-sqlite3): `thinkflow.db` under the data dir, or any file. Each trial is
- * one row. Trials saved in the same turn of the event loop are committed together, in one transaction
- * (at most 256 a transaction), and `saveTrial` resolves once its trial is committed: `runExperiment`
- * counts a trial finished only then, so a process killed midway loses no trial it reported finished (the
- * trials of an uncommitted batch run again on `resume`).
+ * Experiments in SQLite (better-sqlite3): `thinkflow.db` under the data dir, or any file. Trials saved in
+ * the same turn of the event loop are committed together (at most 256 a transaction) as one row of
+ * `eval_trial_chunks` per experiment (see trial-chunks.ts), and `saveTrial` resolves once its trial is
+ * committed: `runExperiment` counts a trial finished only then, so a process killed midway loses no trial
+ * it reported finished (the trials of an uncommitted batch run again on `resume`). Trials stored one a
+ * row in `eval_trials` (before the chunks) are still read.
  *
  * @example
  * const store = new SqliteExperimentStore({ dataDir: '.thinkflow' });
@@ -37,11 +36,11 @@ const BATCH = 256;
  */
 export class SqliteExperimentStore implements ExperimentStore {
   private readonly db: Database.Database;
-  /** `INSERT … VALUES (?, ?, ?, ?), …` for n rows, prepared once per n. */
-  private readonly inserts = new Map<number, Database.Statement<unknown[]>>();
-  private readonly insertBatch: (values: unknown[]) => void;
-  /** The pending rows' values, four a row, bound to one statement at the commit. */
-  private pending: unknown[] = [];
+  private readonly insertChunk: Database.Statement<[string, number, string]>;
+  private readonly writeChunks: (pending: Map<string, TrialRecord[]>) => void;
+  /** The pending trials by experiment, written at the commit. */
+  private pending = new Map<string, TrialRecord[]>();
+  private unsaved = 0;
   /** The pending trials' commit: one promise for the whole batch, settled by `flush`. */
   private batch: { saved: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
 
@@ -49,19 +48,14 @@ export class SqliteExperimentStore implements ExperimentStore {
     const { db, busyTimeoutMs } = openSqlite(location);
     this.db = db;
     retryBusy(() => db.exec(SCHEMA), busyTimeoutMs);
-    // At most BATCH rows wait (saveTrial commits at BATCH), so one statement inserts them all.
-    this.insertBatch = db.transaction((values: unknown[]) => this.insertOf(values.length / 4).run(values));
-  }
-
-  private insertOf(rows: number): Database.Statement<unknown[]> {
-    let statement = this.inserts.get(rows);
-    if (!statement) {
-      statement = this.db.prepare(
-        `INSERT OR REPLACE INTO eval_trials (experiment_id, case_index, trial, record) VALUES ${'(?, ?, ?, ?), '.repeat(rows).slice(0, -2)}`,
-      );
-      this.inserts.set(rows, statement);
-    }
-    return statement;
+    this.insertChunk = db.prepare('INSERT INTO eval_trial_chunks (experiment_id, first_case, trials) VALUES (?, ?, ?)');
+    this.writeChunks = db.transaction((pending: Map<string, TrialRecord[]>) => {
+      for (const [experimentId, trials] of pending) {
+        let first = trials[0].caseIndex;
+        for (const t of trials) if (t.caseIndex < first) first = t.caseIndex;
+        this.insertChunk.run(experimentId, first, chunkJson(trials));
+      }
+    });
   }
 
   /** Commits the trials saved since the last commit, in one transaction, and settles their `saveTrial`s. */
@@ -69,9 +63,10 @@ export class SqliteExperimentStore implements ExperimentStore {
     const { batch, pending } = this;
     if (!batch) return;
     this.batch = undefined;
-    this.pending = [];
+    this.pending = new Map();
+    this.unsaved = 0;
     try {
-      this.insertBatch(pending);
+      this.writeChunks(pending);
     } catch (error) {
       batch.reject(error);
       return;
@@ -94,8 +89,10 @@ export class SqliteExperimentStore implements ExperimentStore {
 
   saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
     const batch = this.batch ?? this.openBatch();
-    this.pending.push(experimentId, trial.caseIndex, trial.trial, trialJson(trial));
-    if (this.pending.length >= BATCH * 4) this.flush();
+    const trials = this.pending.get(experimentId);
+    if (trials) trials.push(trial);
+    else this.pending.set(experimentId, [trial]);
+    if (++this.unsaved >= BATCH) this.flush();
     return batch.saved;
   }
 
@@ -112,13 +109,26 @@ export class SqliteExperimentStore implements ExperimentStore {
     return this.batch;
   }
 
+  /** The experiment's chunks, ordered by their first case (then as written), and a reader of one chunk. */
+  private chunks(experimentId: string) {
+    const list = this.db.prepare(
+      'SELECT chunk, first_case AS firstCase FROM eval_trial_chunks WHERE experiment_id = ? ORDER BY first_case, chunk',
+    );
+    const read = this.db.prepare('SELECT trials FROM eval_trial_chunks WHERE chunk = ?').pluck();
+    return { list: () => list.all(experimentId) as ChunkEntry[], load: (chunk: number) => read.get(chunk) as string };
+  }
+
   async finishedTrials(experimentId: string): Promise<Set<string>> {
     this.flush();
     const rows = this.db
       .prepare('SELECT case_index AS c, trial AS t FROM eval_trials WHERE experiment_id = ?')
       .raw()
       .all(experimentId) as [number, number][];
-    return new Set(rows.map(([c, t]) => trialKey(c, t)));
+    const keys = new Set(rows.map(([c, t]) => trialKey(c, t)));
+    const { list, load } = this.chunks(experimentId);
+    for (const { chunk } of list())
+      for (const t of trialsFromChunk(load(chunk))) keys.add(trialKey(t.caseIndex, t.trial));
+    return keys;
   }
 
   trials(experimentId: string): AsyncIterable<TrialRecord> {
@@ -126,8 +136,12 @@ export class SqliteExperimentStore implements ExperimentStore {
     const page = this.db.prepare(
       'SELECT case_index, trial, record FROM eval_trials WHERE experiment_id = ? AND (case_index > ? OR (case_index = ? AND trial > ?)) ORDER BY case_index, trial LIMIT ?',
     );
-    return pagedTrials(
-      ([caseIndex, trial], limit) => page.all(experimentId, caseIndex, caseIndex, trial, limit) as TrialRow[],
+    const { list, load } = this.chunks(experimentId);
+    return mergeTrials(
+      pagedTrials(
+        ([caseIndex, trial], limit) => page.all(experimentId, caseIndex, caseIndex, trial, limit) as TrialRow[],
+      ),
+      orderedChunkTrials(list, load),
     );
   }
 

@@ -74,7 +74,7 @@ describe('experiment stores', () => {
     try {
       expect((await loadExperiment(pgStore, viaUrl.meta.id)).summary?.passed).toBe(3);
     } finally {
-      await pool.query('DELETE FROM thinkflow.eval_trials WHERE experiment_id = $1', [viaUrl.meta.id]);
+      await pool.query('DELETE FROM thinkflow.eval_trial_chunks WHERE experiment_id = $1', [viaUrl.meta.id]);
       await pool.query('DELETE FROM thinkflow.eval_experiments WHERE id = $1', [viaUrl.meta.id]);
       await pool.end();
       await pgStore.close();

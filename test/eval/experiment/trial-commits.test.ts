@@ -12,7 +12,12 @@ describe('trials committed in batches', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'commits-')), 'thinkflow.db');
     const store = new SqliteExperimentStore({ file });
     const reader = new Database(file, { readonly: true });
-    const count = reader.prepare('SELECT count(*) AS n FROM eval_trials WHERE experiment_id = ?').pluck();
+    // Trials are committed as chunk rows, each a JSON document holding its trials in `t`.
+    const count = reader
+      .prepare(
+        "SELECT coalesce(sum(json_array_length(trials, '$.t')), 0) FROM eval_trial_chunks WHERE experiment_id = ?",
+      )
+      .pluck();
     const seen: [number, number][] = [];
     const experiment = await runExperiment({
       name: 'commits',

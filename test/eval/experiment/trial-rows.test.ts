@@ -2,8 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
-import { SqliteExperimentStore, type TrialRecord } from '../../../src/eval/index.js';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { trialJson } from '../../../src/eval/experiment/experiment-rows.js';
+import {
+  type ExperimentStore,
+  PostgresExperimentStore,
+  SqliteExperimentStore,
+  type TrialRecord,
+} from '../../../src/eval/index.js';
+import { TEST_PG, uniqueName } from '../../server/pg-fixtures.js';
 
 const meta = {
   id: 'rows',
@@ -73,36 +81,102 @@ const records: TrialRecord[] = [
   },
 ];
 
-async function readAll(store: SqliteExperimentStore): Promise<TrialRecord[]> {
+async function readAll(store: ExperimentStore, id = 'rows'): Promise<TrialRecord[]> {
   const read: TrialRecord[] = [];
-  for await (const t of store.trials('rows')) read.push(t);
+  for await (const t of store.trials(id)) read.push(t);
   return read;
 }
 
-describe('trial rows in the SQL stores', () => {
+const schema = uniqueName('trial_rows');
+afterAll(async () => {
+  const pool = new pg.Pool({ connectionString: TEST_PG });
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+const stores: [string, () => ExperimentStore][] = [
+  ['SQLite', () => new SqliteExperimentStore({ file: ':memory:' })],
+  ['PostgreSQL', () => new PostgresExperimentStore({ connectionString: TEST_PG, schema })],
+];
+
+describe.each(stores)('trial rows in the %s store', (_name, open) => {
   it('reads back every field of a trial as saved', async () => {
-    const store = new SqliteExperimentStore({ file: ':memory:' });
-    await store.createExperiment(meta);
-    await Promise.all(records.map((r) => store.saveTrial('rows', r)));
-    expect(await readAll(store)).toStrictEqual(records);
-    expect(await store.finishedTrials('rows')).toEqual(new Set(['0:0', '1:1', '2:0']));
-    await store.close();
+    const store = open();
+    const id = uniqueName('rows');
+    await store.createExperiment({ ...meta, id });
+    await Promise.all(records.map((r) => store.saveTrial(id, r)));
+    expect(await readAll(store, id)).toStrictEqual(records);
+    expect(await store.finishedTrials(id)).toEqual(new Set(['0:0', '1:1', '2:0']));
+    await store.close?.();
   });
 
-  it('writes less than the record itself, and reads rows stored as the record itself', async () => {
+  it('reads trials in case order across chunks written out of order, and a trial saved again as its latest', async () => {
+    const store = open();
+    const id = uniqueName('order');
+    await store.createExperiment({ ...meta, id, cases: 6 });
+    const trial = (caseIndex: number, output: string): TrialRecord => ({
+      ...records[2],
+      caseId: String(caseIndex + 1),
+      caseIndex,
+      output,
+    });
+    // Three commits: cases 4 and 1, then 5, 0 and 1 again, then 3 and 2 (as concurrent trials finish).
+    await Promise.all([store.saveTrial(id, trial(4, 'a')), store.saveTrial(id, trial(1, 'old'))]);
+    await Promise.all([store.saveTrial(id, trial(5, 'b')), store.saveTrial(id, trial(0, 'c'))]);
+    await store.saveTrial(id, trial(1, 'new'));
+    await Promise.all([store.saveTrial(id, trial(3, 'd')), store.saveTrial(id, trial(2, 'e'))]);
+    const read = await readAll(store, id);
+    expect(read.map((t) => [t.caseIndex, t.output])).toEqual([
+      [0, 'c'],
+      [1, 'new'],
+      [2, 'e'],
+      [3, 'd'],
+      [4, 'a'],
+      [5, 'b'],
+    ]);
+    expect((await store.finishedTrials(id)).size).toBe(6);
+    await store.close?.();
+  });
+});
+
+describe('trial rows in SQLite files', () => {
+  it('writes less than the records themselves, and reads rows stored one trial a row, as the record itself', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'trial-rows-')), 'thinkflow.db');
     const store = new SqliteExperimentStore({ file });
     await store.createExperiment(meta);
-    await store.saveTrial('rows', records[0]);
+    await Promise.all(records.map((r) => store.saveTrial('rows', r)));
     await store.close();
     const db = new Database(file);
-    const stored = db.prepare('SELECT record FROM eval_trials').pluck().get() as string;
-    expect(stored.length).toBeLessThan(JSON.stringify(records[0]).length * 0.8);
-    // Rows written before the compact format: the record's own JSON.
+    const stored = db.prepare('SELECT trials FROM eval_trial_chunks').pluck().all() as string[];
+    expect(stored).toHaveLength(1);
+    expect(stored[0].length).toBeLessThan(JSON.stringify(records).length * 0.8);
+    // Rows written before the chunks: the record's own JSON, one trial a row, and a newer chunk saving
+    // one of them again; each trial is read once, from the chunk when it is in both.
     const insert = db.prepare(
       'INSERT OR REPLACE INTO eval_trials (experiment_id, case_index, trial, record) VALUES (?, ?, ?, ?)',
     );
-    for (const r of records) insert.run('rows', r.caseIndex, r.trial, JSON.stringify(r));
+    db.exec("DELETE FROM eval_trial_chunks WHERE experiment_id = 'rows'");
+    for (const r of records) insert.run('rows', r.caseIndex, r.trial, JSON.stringify({ ...r, output: 'legacy' }));
+    db.close();
+    const reopened = new SqliteExperimentStore({ file });
+    await reopened.saveTrial('rows', records[1]);
+    expect(await readAll(reopened)).toStrictEqual([
+      { ...records[0], output: 'legacy' },
+      records[1],
+      { ...records[2], output: 'legacy' },
+    ]);
+    expect(await reopened.finishedTrials('rows')).toEqual(new Set(['0:0', '1:1', '2:0']));
+    await reopened.close();
+  });
+
+  it('reads rows stored one trial a row in the compact keyed form', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trial-rows-')), 'thinkflow.db');
+    new SqliteExperimentStore({ file }).close();
+    const db = new Database(file);
+    const insert = db.prepare(
+      'INSERT OR REPLACE INTO eval_trials (experiment_id, case_index, trial, record) VALUES (?, ?, ?, ?)',
+    );
+    for (const r of records) insert.run('rows', r.caseIndex, r.trial, trialJson(r));
     db.close();
     const reopened = new SqliteExperimentStore({ file });
     expect(await readAll(reopened)).toStrictEqual(records);
