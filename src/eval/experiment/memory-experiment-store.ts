@@ -7,11 +7,17 @@ import type {
 } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 
+/** What a save returns: the trial is kept at once, so every save answers with this one settled promise. */
+const SAVED = Promise.resolve();
+
+/** A trial's key in the map: case index and trial number in one number (trials below 2^20 a case). */
+const keyOf = (caseIndex: number, trial: number) => caseIndex * 2 ** 20 + trial;
+
 /** Experiments kept in this process only (the default when no store is given). */
 export function memoryExperimentStore(): ExperimentStore {
   const experiments = new Map<
     string,
-    { meta: ExperimentMeta; summary?: ExperimentSummary; trials: Map<string, TrialRecord> }
+    { meta: ExperimentMeta; summary?: ExperimentSummary; trials: Map<number, TrialRecord> }
   >();
   const get = (id: string) => {
     const found = experiments.get(id);
@@ -28,11 +34,18 @@ export function memoryExperimentStore(): ExperimentStore {
         found && (found.summary ? ({ meta: found.meta, summary: found.summary } as Experiment) : { meta: found.meta })
       );
     },
-    async saveTrial(id, trial) {
-      get(id).trials.set(trialKey(trial.caseIndex, trial.trial), trial);
+    saveTrial(id, trial) {
+      try {
+        get(id).trials.set(keyOf(trial.caseIndex, trial.trial), trial);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return SAVED;
     },
     async finishedTrials(id) {
-      return new Set(experiments.get(id)?.trials.keys());
+      const keys = new Set<string>();
+      for (const t of experiments.get(id)?.trials.values() ?? []) keys.add(trialKey(t.caseIndex, t.trial));
+      return keys;
     },
     async *trials(id) {
       const all = [...get(id).trials.values()].sort((a, b) => a.caseIndex - b.caseIndex || a.trial - b.trial);

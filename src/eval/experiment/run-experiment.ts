@@ -13,7 +13,7 @@ import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from '.
 const MAX_UNSAVED = 256;
 
 import { trialKey } from './experiment-types.js';
-import { runTrial, type Task } from './run-trial.js';
+import { callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
 import { summaryTally } from './summary-tally.js';
 
 /** Progress after each finished trial. */
@@ -144,44 +144,74 @@ async function runAll<Input>(
   let passed = tally.passed;
   // A trial counts as finished (progress, `done`) once its store has it. The next trial starts while the
   // store writes, so a store may commit several together (SQLite does); at most MAX_UNSAVED wait at once.
-  const saving = new Set<Promise<void>>();
+  // Trials a store answers with one promise (one commit) settle together, in the order they were saved.
+  let group: { saved: Promise<void>; records: TrialRecord[]; settled: boolean; done: Promise<void> } | undefined;
+  let unsaved = 0;
+  const settling = new Set<Promise<void>>();
   // The first failed save (or throwing onProgress): it ends the experiment.
   let saveError: { error: unknown } | undefined;
-  const save = (record: TrialRecord, caseId: string) => {
-    const saved = store.saveTrial(meta.id, record).then(
+  const settle = (records: TrialRecord[]) => {
+    unsaved -= records.length;
+    for (const record of records) {
+      done++;
+      if (record.pass) passed++;
+      try {
+        options.onProgress?.({ done, total, passed, caseId: record.caseId, pass: record.pass, trial: record });
+      } catch (error) {
+        saveError ??= { error };
+      }
+    }
+  };
+  const save = (record: TrialRecord): Promise<void> => {
+    unsaved++;
+    const saved = store.saveTrial(meta.id, record);
+    if (group && group.saved === saved && !group.settled) {
+      group.records.push(record);
+      return group.done;
+    }
+    const g = { saved, records: [record], settled: false, done: saved };
+    g.done = saved.then(
       () => {
-        saving.delete(saved);
-        done++;
-        if (record.pass) passed++;
-        try {
-          options.onProgress?.({ done, total, passed, caseId, pass: record.pass, trial: record });
-        } catch (error) {
-          saveError ??= { error };
-        }
+        g.settled = true;
+        settling.delete(g.done);
+        settle(g.records);
       },
       (error: unknown) => {
-        saving.delete(saved);
+        g.settled = true;
+        settling.delete(g.done);
+        unsaved -= g.records.length;
         saveError ??= { error };
       },
     );
-    saving.add(saved);
-    return saved;
+    settling.add(g.done);
+    group = g;
+    return g.done;
   };
   async function worker(): Promise<void> {
     for (let next = queue.next(); !next.done; next = queue.next()) {
       options.signal?.throwIfAborted();
       if (saveError) throw saveError.error;
       const { item, trial } = next.value;
-      const record = await runTrial(task, scorers, item, trial, context);
+      // The task is awaited here, and its answer scored without a promise when every scorer is synchronous.
+      const started = performance.now();
+      let record: TrialRecord | Promise<TrialRecord> | undefined;
+      let value: Awaited<ReturnType<typeof callTask>> = '';
+      try {
+        value = await callTask(task, item, trial, context);
+      } catch (error) {
+        record = failedTrial(scorers, item, trial, error, performance.now() - started);
+      }
+      record ??= scoredTrial(scorers, item, trial, value, started);
+      if (!('caseIndex' in record)) record = await record;
       tally.add(record);
-      const saved = save(record, item.id);
-      if (saving.size >= MAX_UNSAVED) await saved;
+      const saved = save(record);
+      if (unsaved >= MAX_UNSAVED) await saved;
     }
   }
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
   } finally {
-    await Promise.all(saving);
+    await Promise.all(settling);
   }
   if (saveError) throw saveError.error;
   const summary = tally.summary({ durationMs: Date.now() - started, seed: options.seed });

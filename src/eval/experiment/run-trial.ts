@@ -1,7 +1,7 @@
 import type { CacheStore } from '../../cache/index.js';
 import { errorMessage, stableJson } from '../../core/index.js';
 import type { EvalItem } from '../load-dataset.js';
-import { type RunLike, type Scorer, scoreAll } from '../scorers/scorer.js';
+import { type RunLike, type ScoreResult, type Scorer, scoreAll } from '../scorers/scorer.js';
 import type { TrialRecord } from './experiment-types.js';
 
 /** Anything with an Agent's `run(input)`: a thinkflow `Agent`, or your own wrapper around one. */
@@ -29,62 +29,78 @@ export type TaskFunction<Input = unknown> = (
 /** What an experiment runs per case: an Agent, or a function. (`thinkflow eval run` also takes an agent's name from the config.) */
 export type Task<Input = unknown> = AgentLike | TaskFunction<Input>;
 
-function callTask(task: Task, item: EvalItem, ctx: TaskContext): Promise<RunLike | string> | RunLike | string {
-  if (typeof task === 'function') return task(item.input, ctx);
-  const text = typeof item.input === 'string' ? item.input : stableJson(item.input);
-  // Without a signal the call is the plain `agent.run(input)`: the agent copies a given options object.
-  return ctx.signal ? task.run(text, { signal: ctx.signal }) : task.run(text);
-}
-
 /**
- * Runs one trial of one case and scores it. The run is read for its numbers and scored, then dropped:
- * only the record (answer, scores, counts) leaves, so steps never pile up across cases.
- *
- * Runs once per case, so it stays lean: the record is one object literal (on Node 20's V8 an object spread
- * followed by more fields measured 20 to 30 times a plain literal, microseconds a call), and synchronous
- * scorers are scored without a promise.
+ * Calls the task for one trial: an Agent's `run` (a promise), or a function task, whose value may come
+ * without a promise. The function task's context is made for it alone; an Agent gets the plain
+ * `agent.run(input)` without a signal (the agent copies a given options object).
  */
-export async function runTrial(
+export function callTask(
   task: Task,
-  scorers: readonly Scorer[],
-  item: EvalItem & { index: number },
+  item: EvalItem & { id: string },
   trial: number,
-  context: { signal?: AbortSignal; cache?: CacheStore } = {},
-): Promise<TrialRecord> {
-  const { signal, cache } = context;
-  const started = performance.now();
-  let value: RunLike | string;
-  try {
-    value = await callTask(task, item, {
+  context: { signal?: AbortSignal; cache?: CacheStore },
+): Promise<RunLike | string> | RunLike | string {
+  if (typeof task === 'function') {
+    return task(item.input, {
       caseId: item.id,
       trial,
       expected: item.expected,
       metadata: item.metadata,
-      signal,
-      cache,
+      signal: context.signal,
+      cache: context.cache,
     });
-  } catch (error) {
-    const message = errorMessage(error);
-    return {
-      caseId: item.id,
-      caseIndex: item.index,
-      trial,
-      input: item.input,
-      expected: item.expected,
-      output: '',
-      status: 'error',
-      error: message,
-      pass: false,
-      scores: scorers.map((s) => ({ name: s.name, score: 0, pass: false, error: `the task failed: ${message}` })),
-      steps: 0,
-      llmCalls: 0,
-      promptTokens: 0,
-      completionTokens: 0,
-      latencyMs: performance.now() - started,
-    };
   }
-  const latencyMs = performance.now() - started;
+  const text = typeof item.input === 'string' ? item.input : stableJson(item.input);
+  return context.signal ? task.run(text, { signal: context.signal }) : task.run(text);
+}
+
+/** The record of a trial whose task threw: failed, each scorer with the task's error. */
+export function failedTrial(
+  scorers: readonly Scorer[],
+  item: EvalItem & { index: number },
+  trial: number,
+  error: unknown,
+  latencyMs: number,
+): TrialRecord {
+  const message = errorMessage(error);
+  return {
+    caseId: item.id,
+    caseIndex: item.index,
+    trial,
+    input: item.input,
+    expected: item.expected,
+    output: '',
+    status: 'error',
+    error: message,
+    pass: false,
+    scores: scorers.map((s) => ({ name: s.name, score: 0, pass: false, error: `the task failed: ${message}` })),
+    steps: 0,
+    llmCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs,
+  };
+}
+
+/**
+ * The record of a trial whose task answered `value` (it started at `started`, a `performance.now()`):
+ * scored by every scorer, without a promise when they all answer synchronously. The run is read for its
+ * numbers and scored, then dropped: only the record (answer, scores, counts) leaves, so steps never pile
+ * up across cases.
+ *
+ * Runs once per case, so it stays lean: the record is one object literal (on Node 20's V8 an object spread
+ * followed by more fields measured 20 to 30 times a plain literal, microseconds a call).
+ */
+export function scoredTrial(
+  scorers: readonly Scorer[],
+  item: EvalItem & { index: number },
+  trial: number,
+  value: RunLike | string,
+  started: number,
+): TrialRecord | Promise<TrialRecord> {
   const run = typeof value === 'string' ? undefined : value;
+  // A run's own duration when it has one; the clock is read only when it has not.
+  const latencyMs = run?.durationMs ?? performance.now() - started;
   const output = typeof value === 'string' ? value : value.output;
   const scored = scoreAll(scorers, {
     input: item.input,
@@ -93,7 +109,18 @@ export async function runTrial(
     metadata: item.metadata,
     run,
   });
-  const scores = Array.isArray(scored) ? scored : await scored;
+  if (!Array.isArray(scored)) return scored.then((scores) => trialRecord(item, trial, run, output, scores, latencyMs));
+  return trialRecord(item, trial, run, output, scored, latencyMs);
+}
+
+function trialRecord(
+  item: EvalItem & { index: number },
+  trial: number,
+  run: RunLike | undefined,
+  output: string,
+  scores: ScoreResult[],
+  latencyMs: number,
+): TrialRecord {
   let pass = true;
   let scorerCost = 0;
   for (const s of scores) {
@@ -114,11 +141,29 @@ export async function runTrial(
     llmCalls: run?.usage.llmCalls ?? 0,
     promptTokens: run?.usage.promptTokens ?? 0,
     completionTokens: run?.usage.completionTokens ?? 0,
-    latencyMs: run?.durationMs ?? latencyMs,
+    latencyMs,
   };
   if (run?.error) record.error = run.error.message;
   if (run?.usage.costUsd !== undefined) record.costUsd = run.usage.costUsd;
   if (scorerCost) record.scorerCostUsd = scorerCost;
   if (run?.runId) record.runId = run.runId;
   return record;
+}
+
+/** Runs one trial of one case and scores it (what `runExperiment` does per trial). */
+export async function runTrial(
+  task: Task,
+  scorers: readonly Scorer[],
+  item: EvalItem & { index: number },
+  trial: number,
+  context: { signal?: AbortSignal; cache?: CacheStore } = {},
+): Promise<TrialRecord> {
+  const started = performance.now();
+  let value: RunLike | string;
+  try {
+    value = await callTask(task, item, trial, context);
+  } catch (error) {
+    return failedTrial(scorers, item, trial, error, performance.now() - started);
+  }
+  return scoredTrial(scorers, item, trial, value, started);
 }
