@@ -120,7 +120,7 @@ async function runAll<Input>(
   }));
   const meta = await openExperiment(store, options, items.length, trials);
   // The summary is folded as trials finish; a resumed experiment first folds the trials already stored.
-  const tally = summaryTally(trials);
+  const tally = summaryTally(trials, items.length);
   const finished = new Set<string>();
   if (options.resume) {
     for await (const t of store.trials(meta.id)) {

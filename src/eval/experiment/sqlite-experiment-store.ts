@@ -43,6 +43,8 @@ export class SqliteExperimentStore implements ExperimentStore {
   private unsaved = 0;
   /** The pending trials' commit: one promise for the whole batch, settled by `flush`. */
   private batch: { saved: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
+  /** Statements by their SQL, prepared once (preparing one costs more than running it). */
+  private readonly statements = new Map<string, Database.Statement<unknown[]>>();
 
   constructor(location: SqliteLocation = {}) {
     const { db, busyTimeoutMs } = openSqlite(location);
@@ -56,6 +58,15 @@ export class SqliteExperimentStore implements ExperimentStore {
         this.insertChunk.run(experimentId, first, chunkJson(trials));
       }
     });
+  }
+
+  private statement(sql: string): Database.Statement<unknown[]> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Commits the trials saved since the last commit, in one transaction, and settles their `saveTrial`s. */
@@ -75,13 +86,17 @@ export class SqliteExperimentStore implements ExperimentStore {
   }
 
   async createExperiment(meta: ExperimentMeta): Promise<void> {
-    this.db
-      .prepare('INSERT INTO eval_experiments (id, name, started_at, status, meta) VALUES (?, ?, ?, ?, ?)')
-      .run(meta.id, meta.name, meta.startedAt, meta.status, JSON.stringify(meta));
+    this.statement('INSERT INTO eval_experiments (id, name, started_at, status, meta) VALUES (?, ?, ?, ?, ?)').run(
+      meta.id,
+      meta.name,
+      meta.startedAt,
+      meta.status,
+      JSON.stringify(meta),
+    );
   }
 
   async getExperiment(id: string): ReturnType<ExperimentStore['getExperiment']> {
-    const row = this.db.prepare('SELECT meta, status, summary FROM eval_experiments WHERE id = ?').get(id) as
+    const row = this.statement('SELECT meta, status, summary FROM eval_experiments WHERE id = ?').get(id) as
       | ExperimentRow
       | undefined;
     return row && experimentFromRow(row);
@@ -111,20 +126,22 @@ export class SqliteExperimentStore implements ExperimentStore {
 
   /** The experiment's chunks, ordered by their first case (then as written), and a reader of one chunk. */
   private chunks(experimentId: string) {
-    const list = this.db.prepare(
+    const list = this.statement(
       'SELECT chunk, first_case AS firstCase FROM eval_trial_chunks WHERE experiment_id = ? ORDER BY first_case, chunk',
     );
-    const read = this.db.prepare('SELECT trials FROM eval_trial_chunks WHERE chunk = ?').pluck();
-    return { list: () => list.all(experimentId) as ChunkEntry[], load: (chunk: number) => read.get(chunk) as string };
+    const read = this.statement('SELECT trials FROM eval_trial_chunks WHERE chunk = ?');
+    return {
+      list: () => list.all(experimentId) as ChunkEntry[],
+      load: (chunk: number) => (read.get(chunk) as { trials: string }).trials,
+    };
   }
 
   async finishedTrials(experimentId: string): Promise<Set<string>> {
     this.flush();
-    const rows = this.db
-      .prepare('SELECT case_index AS c, trial AS t FROM eval_trials WHERE experiment_id = ?')
-      .raw()
-      .all(experimentId) as [number, number][];
-    const keys = new Set(rows.map(([c, t]) => trialKey(c, t)));
+    const rows = this.statement('SELECT case_index AS c, trial AS t FROM eval_trials WHERE experiment_id = ?').all(
+      experimentId,
+    ) as { c: number; t: number }[];
+    const keys = new Set(rows.map(({ c, t }) => trialKey(c, t)));
     const { list, load } = this.chunks(experimentId);
     for (const { chunk } of list())
       for (const t of trialsFromChunk(load(chunk))) keys.add(trialKey(t.caseIndex, t.trial));
@@ -133,7 +150,7 @@ export class SqliteExperimentStore implements ExperimentStore {
 
   trials(experimentId: string): AsyncIterable<TrialRecord> {
     this.flush();
-    const page = this.db.prepare(
+    const page = this.statement(
       'SELECT case_index, trial, record FROM eval_trials WHERE experiment_id = ? AND (case_index > ? OR (case_index = ? AND trial > ?)) ORDER BY case_index, trial LIMIT ?',
     );
     const { list, load } = this.chunks(experimentId);
@@ -147,15 +164,16 @@ export class SqliteExperimentStore implements ExperimentStore {
 
   async finishExperiment(experimentId: string, summary: ExperimentSummary): Promise<void> {
     this.flush();
-    this.db
-      .prepare("UPDATE eval_experiments SET status = 'done', summary = ? WHERE id = ?")
-      .run(JSON.stringify(summary), experimentId);
+    this.statement("UPDATE eval_experiments SET status = 'done', summary = ? WHERE id = ?").run(
+      JSON.stringify(summary),
+      experimentId,
+    );
   }
 
   async listExperiments(limit = 50): Promise<ExperimentMeta[]> {
-    const rows = this.db
-      .prepare('SELECT meta, status FROM eval_experiments ORDER BY started_at DESC LIMIT ?')
-      .all(limit) as ExperimentRow[];
+    const rows = this.statement('SELECT meta, status FROM eval_experiments ORDER BY started_at DESC LIMIT ?').all(
+      limit,
+    ) as ExperimentRow[];
     return rows.map(metaFromRow);
   }
 

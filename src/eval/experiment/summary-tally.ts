@@ -14,18 +14,22 @@ export interface SummaryTally {
   summary(options: { durationMs: number; seed?: number }): ExperimentSummary;
 }
 
-/** Numbers by position, NaN where none was set; grows as positions arrive. */
+/**
+ * Numbers by position, NaN where none was set; grows as positions arrive (made `size` long at first). A
+ * plain array of doubles: a typed array costs far more to make (tens of microseconds each, an experiment
+ * makes a few) than the few numbers it holds.
+ */
 class Slots {
-  private data = new Float64Array(64).fill(Number.NaN);
+  data: number[];
   /** One past the highest position set. */
   length = 0;
 
+  constructor(size = 64) {
+    this.data = new Array<number>(Math.max(64, size)).fill(Number.NaN);
+  }
+
   set(at: number, value: number): void {
-    if (at >= this.data.length) {
-      const grown = new Float64Array(Math.max(at + 1, this.data.length * 2)).fill(Number.NaN);
-      grown.set(this.data);
-      this.data = grown;
-    }
+    while (at >= this.data.length) this.data.push(Number.NaN);
     this.data[at] = value;
     if (at >= this.length) this.length = at + 1;
   }
@@ -36,6 +40,7 @@ class Slots {
 }
 
 interface ScorerTally {
+  name: string;
   /** The score of each trial, at `caseIndex × trials + trial`. */
   values: Slots;
   n: number;
@@ -43,12 +48,17 @@ interface ScorerTally {
   errors: number;
 }
 
-/** A tally for an experiment of `trials` trials per case (trial numbers are below it). */
-export function summaryTally(trials: number): SummaryTally {
+/**
+ * A tally for an experiment of `trials` trials per case (trial numbers are below it) and, when known,
+ * `cases` cases (its arrays are made that long at once rather than grown).
+ */
+export function summaryTally(trials: number, cases = 0): SummaryTally {
   const k = Math.max(1, trials);
-  const caseTrials = new Slots();
-  const casePassed = new Slots();
+  const caseTrials = new Slots(cases);
+  const casePassed = new Slots(cases);
   const scorers = new Map<string, ScorerTally>();
+  /** The tallies in the order of the last trial's scores: scorers come in the same order trial after trial. */
+  const inOrder: ScorerTally[] = [];
   const latencies: number[] = [];
   const totals = {
     trials: 0,
@@ -69,12 +79,14 @@ export function summaryTally(trials: number): SummaryTally {
     caseTrials.set(c, (caseTrials.get(c) || 0) + 1);
     casePassed.set(c, (casePassed.get(c) || 0) + (t.pass ? 1 : 0));
     const slot = c * k + t.trial;
-    for (const s of t.scores) {
-      let tally = scorers.get(s.name);
+    for (let j = 0; j < t.scores.length; j++) {
+      const s = t.scores[j];
+      let tally = inOrder[j]?.name === s.name ? inOrder[j] : scorers.get(s.name);
       if (!tally) {
-        tally = { values: new Slots(), n: 0, passed: 0, errors: 0 };
+        tally = { name: s.name, values: new Slots(cases * k), n: 0, passed: 0, errors: 0 };
         scorers.set(s.name, tally);
       }
+      inOrder[j] = tally;
       tally.values.set(slot, s.score);
       tally.n++;
       if (s.pass) tally.passed++;
@@ -96,21 +108,28 @@ export function summaryTally(trials: number): SummaryTally {
   }
 
   function summary(options: { durationMs: number; seed?: number }): ExperimentSummary {
-    const perCase: { trials: number; passed: number }[] = [];
+    // Once per experiment, but over every case: plain loops over the slots' arrays, no object per case.
+    const trialsOf: number[] = [];
+    const passedOf: number[] = [];
     for (let c = 0; c < caseTrials.length; c++) {
       const n = caseTrials.get(c);
-      if (n > 0) perCase.push({ trials: n, passed: casePassed.get(c) });
+      if (n > 0) {
+        trialsOf.push(n);
+        passedOf.push(casePassed.get(c));
+      }
     }
     const summaries: Record<string, ScorerSummary> = {};
     for (const [name, tally] of scorers) {
       // One mean per case (over its trials, in trial order), in case order: trials of a case are not
       // counted as independent, and the seeded bootstrap sees the same sequence on every run.
       const means: number[] = [];
-      for (let c = 0; c < caseTrials.length; c++) {
+      const values = tally.values.data;
+      const end = Math.min(caseTrials.length * k, values.length);
+      for (let from = 0; from < end; from += k) {
         let sum = 0;
         let n = 0;
-        for (let t = 0; t < k; t++) {
-          const v = tally.values.get(c * k + t);
+        for (let at = from; at < from + k && at < end; at++) {
+          const v = values[at];
           if (!Number.isNaN(v)) {
             sum += v;
             n++;
@@ -130,15 +149,20 @@ export function summaryTally(trials: number): SummaryTally {
     }
     const passAt: Record<number, number> = {};
     const passHat: Record<number, number> = {};
+    const cases = trialsOf.length;
     for (let j = 1; j <= trials; j++) {
-      const avg = (f: (c: { trials: number; passed: number }) => number) =>
-        perCase.length ? perCase.reduce((s, c) => s + f(c), 0) / perCase.length : 0;
-      passAt[j] = avg((c) => passAtK(c.trials, c.passed, j));
-      passHat[j] = avg((c) => passHatK(c.trials, c.passed, j));
+      let at = 0;
+      let hat = 0;
+      for (let i = 0; i < cases; i++) {
+        at += passAtK(trialsOf[i], passedOf[i], j);
+        hat += passHatK(trialsOf[i], passedOf[i], j);
+      }
+      passAt[j] = cases ? at / cases : 0;
+      passHat[j] = cases ? hat / cases : 0;
     }
     const sorted = Float64Array.from(latencies).sort();
     return {
-      cases: perCase.length,
+      cases,
       trials: totals.trials,
       passed: totals.passed,
       passRate: totals.trials ? totals.passed / totals.trials : 0,

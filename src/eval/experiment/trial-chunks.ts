@@ -38,7 +38,7 @@ function scoreOf(s: ScoreResult, name: string | undefined): ScoreResult | number
     : s;
 }
 
-function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] {
+export function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] {
   const scores: (ScoreResult | number)[] = [];
   for (let j = 0; j < t.scores.length; j++) scores.push(scoreOf(t.scores[j], names[j]));
   const out: unknown[] = [
