@@ -2,7 +2,13 @@ import type { CacheStore } from '../../cache/index.js';
 import { ConfigError } from '../../core/index.js';
 import type { Scorer } from '../scorers/scorer.js';
 import { cachedTask, cacheOf, experimentStoreOf } from './experiment-setup.js';
-import type { Experiment, ExperimentMeta, ExperimentStore, TrialRecord } from './experiment-types.js';
+import type {
+  Experiment,
+  ExperimentMeta,
+  ExperimentStore,
+  ExperimentSummary,
+  TrialRecord,
+} from './experiment-types.js';
 
 /**
  * Trials a store may hold uncommitted while the next ones run (SQLite commits them together, at most 256
@@ -208,15 +214,23 @@ async function runAll<Input>(
       if (unsaved >= MAX_UNSAVED) await saved;
     }
   }
+  let summary: ExperimentSummary | undefined;
+  let finishing: Promise<void> | undefined;
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+    if (!saveError) {
+      // Every trial is in the tally: the summary goes to the store behind the last trials, which a store
+      // may still be writing (SQLite commits them and the summary in one transaction).
+      summary = tally.summary({ durationMs: Date.now() - started, seed: options.seed });
+      finishing = store.finishExperiment(meta.id, summary);
+      finishing.catch(() => undefined); // awaited below, once the saves have settled
+    }
   } finally {
     await Promise.all(settling);
   }
   if (saveError) throw saveError.error;
-  const summary = tally.summary({ durationMs: Date.now() - started, seed: options.seed });
-  await store.finishExperiment(meta.id, summary);
-  return { meta: { ...meta, status: 'done' }, summary };
+  await finishing;
+  return { meta: { ...meta, status: 'done' }, summary: summary as ExperimentSummary };
 }
 
 async function openExperiment(

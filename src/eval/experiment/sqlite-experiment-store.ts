@@ -37,7 +37,7 @@ const BATCH = 256;
 export class SqliteExperimentStore implements ExperimentStore {
   private readonly db: Database.Database;
   private readonly insertChunk: Database.Statement<[string, number, string]>;
-  private readonly writeChunks: (pending: Map<string, TrialRecord[]>) => void;
+  private readonly writeChunks: (pending: Map<string, TrialRecord[]>, also?: () => void) => void;
   /** The pending trials by experiment, written at the commit. */
   private pending = new Map<string, TrialRecord[]>();
   private unsaved = 0;
@@ -51,12 +51,13 @@ export class SqliteExperimentStore implements ExperimentStore {
     this.db = db;
     retryBusy(() => db.exec(SCHEMA), busyTimeoutMs);
     this.insertChunk = db.prepare('INSERT INTO eval_trial_chunks (experiment_id, first_case, trials) VALUES (?, ?, ?)');
-    this.writeChunks = db.transaction((pending: Map<string, TrialRecord[]>) => {
+    this.writeChunks = db.transaction((pending: Map<string, TrialRecord[]>, also?: () => void) => {
       for (const [experimentId, trials] of pending) {
         let first = trials[0].caseIndex;
         for (const t of trials) if (t.caseIndex < first) first = t.caseIndex;
         this.insertChunk.run(experimentId, first, chunkJson(trials));
       }
+      also?.();
     });
   }
 
@@ -69,17 +70,24 @@ export class SqliteExperimentStore implements ExperimentStore {
     return statement;
   }
 
-  /** Commits the trials saved since the last commit, in one transaction, and settles their `saveTrial`s. */
-  private flush(): void {
+  /**
+   * Commits the trials saved since the last commit, in one transaction (with `also`'s statements, when
+   * given), and settles their `saveTrial`s.
+   */
+  private flush(also?: () => void): void {
     const { batch, pending } = this;
-    if (!batch) return;
+    if (!batch) {
+      also?.();
+      return;
+    }
     this.batch = undefined;
     this.pending = new Map();
     this.unsaved = 0;
     try {
-      this.writeChunks(pending);
+      this.writeChunks(pending, also);
     } catch (error) {
       batch.reject(error);
+      if (also) throw error;
       return;
     }
     batch.resolve();
@@ -162,12 +170,11 @@ export class SqliteExperimentStore implements ExperimentStore {
     );
   }
 
+  /** Marks the experiment done with its summary, in the same transaction as the trials still to commit. */
   async finishExperiment(experimentId: string, summary: ExperimentSummary): Promise<void> {
-    this.flush();
-    this.statement("UPDATE eval_experiments SET status = 'done', summary = ? WHERE id = ?").run(
-      JSON.stringify(summary),
-      experimentId,
-    );
+    const finish = this.statement("UPDATE eval_experiments SET status = 'done', summary = ? WHERE id = ?");
+    const json = JSON.stringify(summary);
+    this.flush(() => finish.run(json, experimentId));
   }
 
   async listExperiments(limit = 50): Promise<ExperimentMeta[]> {
