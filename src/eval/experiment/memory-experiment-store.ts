@@ -10,15 +10,23 @@ import { trialKey } from './experiment-types.js';
 /** What a save returns: the trial is kept at once, so every save answers with this one settled promise. */
 const SAVED = Promise.resolve();
 
-/** A trial's key in the map: case index and trial number in one number (trials below 2^20 a case). */
-const keyOf = (caseIndex: number, trial: number) => caseIndex * 2 ** 20 + trial;
+const byKey = (a: TrialRecord, b: TrialRecord) => a.caseIndex - b.caseIndex || a.trial - b.trial;
 
-/** Experiments kept in this process only (the default when no store is given). */
+/**
+ * The trials in case-then-trial order, each once: of the copies of a trial saved again, the last saved.
+ * (`sort` is stable, so the copies of a trial stay in the order they were saved.)
+ */
+function latest(saved: readonly TrialRecord[]): TrialRecord[] {
+  const sorted = [...saved].sort(byKey);
+  return sorted.filter((t, i) => i === sorted.length - 1 || byKey(t, sorted[i + 1]) !== 0);
+}
+
+/**
+ * Experiments kept in this process only (the default when no store is given). A save appends the trial
+ * to its experiment's list (a trial saved again is read as its last copy), so saving costs next to nothing.
+ */
 export function memoryExperimentStore(): ExperimentStore {
-  const experiments = new Map<
-    string,
-    { meta: ExperimentMeta; summary?: ExperimentSummary; trials: Map<number, TrialRecord> }
-  >();
+  const experiments = new Map<string, { meta: ExperimentMeta; summary?: ExperimentSummary; trials: TrialRecord[] }>();
   const get = (id: string) => {
     const found = experiments.get(id);
     if (!found) throw new Error(`No experiment ${id} in this store.`);
@@ -26,7 +34,7 @@ export function memoryExperimentStore(): ExperimentStore {
   };
   return {
     async createExperiment(meta) {
-      experiments.set(meta.id, { meta: { ...meta }, trials: new Map() });
+      experiments.set(meta.id, { meta: { ...meta }, trials: [] });
     },
     async getExperiment(id) {
       const found = experiments.get(id);
@@ -36,7 +44,7 @@ export function memoryExperimentStore(): ExperimentStore {
     },
     saveTrial(id, trial) {
       try {
-        get(id).trials.set(keyOf(trial.caseIndex, trial.trial), trial);
+        get(id).trials.push(trial);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -44,12 +52,14 @@ export function memoryExperimentStore(): ExperimentStore {
     },
     async finishedTrials(id) {
       const keys = new Set<string>();
-      for (const t of experiments.get(id)?.trials.values() ?? []) keys.add(trialKey(t.caseIndex, t.trial));
+      for (const t of experiments.get(id)?.trials ?? []) keys.add(trialKey(t.caseIndex, t.trial));
       return keys;
     },
     async *trials(id) {
-      const all = [...get(id).trials.values()].sort((a, b) => a.caseIndex - b.caseIndex || a.trial - b.trial);
-      yield* all;
+      const found = get(id);
+      // The copies saved again are dropped once read.
+      found.trials = latest(found.trials);
+      yield* [...found.trials];
     },
     async finishExperiment(id, summary) {
       const found = get(id);

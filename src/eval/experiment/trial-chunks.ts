@@ -8,7 +8,7 @@ import type { TrialRecord } from './experiment-types.js';
  *   [caseIndex, trial, flags, input, output, status, scores, steps, llmCalls, promptTokens,
  *    completionTokens, latencyMs, …the optional fields set in `flags`, in the order of the bits]
  *
- * `flags`: 1 passed, 2 a case id other than the 1-based position, 4 expected, 8 error, 16 costUsd,
+ * `flags`: 1 passed, 2 a case id other than the 1-based position, 4 expected (set, not undefined), 8 error, 16 costUsd,
  * 32 scorerCostUsd, 64 runId. A score is its number when it is `{ name, score, pass: score >= 1 }` with
  * the name at its position in `s`, else the score object itself.
  *
@@ -60,7 +60,7 @@ export function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] 
     flags |= CASE_ID;
     out.push(t.caseId);
   }
-  if ('expected' in t) {
+  if (t.expected !== undefined) {
     flags |= EXPECTED;
     out.push(t.expected);
   }

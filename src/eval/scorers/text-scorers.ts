@@ -42,6 +42,11 @@ export function contains(expected?: string | readonly string[], options: TextOpt
     name: options.name ?? 'contains',
     score: ({ output, expected: caseExpected }) => {
       const raw = target<string | readonly string[]>(expected, caseExpected, 'contains');
+      if (typeof raw === 'string') {
+        // One text (the common case), without the lists below.
+        const found = fold(output, options.ignoreCase).includes(fold(raw, options.ignoreCase));
+        return { score: found ? 1 : 0, reason: found ? undefined : `missing ${quote(raw)}` };
+      }
       const wants = (Array.isArray(raw) ? raw : [raw]).map(String);
       const text = fold(output, options.ignoreCase);
       const missing = wants.filter((w) => !text.includes(fold(w, options.ignoreCase)));
