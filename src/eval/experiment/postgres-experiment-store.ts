@@ -3,7 +3,7 @@ import { openSchemaPool, withSchemaLock } from '../../memory/index.js';
 import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
 import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
-import { type ChunkEntry, chunkJson, mergeTrials, orderedChunkTrials, trialsFromChunk } from './trial-chunks.js';
+import { ChunkBuilder, type ChunkEntry, mergeTrials, orderedChunkTrials, trialsFromChunk } from './trial-chunks.js';
 
 /** Trials written in one statement at most. */
 const BATCH = 256;
@@ -41,7 +41,7 @@ export class PostgresExperimentStore implements ExperimentStore {
   readonly #s: string;
   #ready: Promise<unknown> | undefined;
   /** Trials saved and not yet written, by experiment, and their write: one promise for the batch. */
-  #pending = new Map<string, TrialRecord[]>();
+  #pending = new Map<string, ChunkBuilder>();
   #unsaved = 0;
   #batch: Batch | undefined;
   /** The last batch's write: batches are written one after another. */
@@ -90,9 +90,9 @@ export class PostgresExperimentStore implements ExperimentStore {
 
   saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
     const batch = this.#batch ?? this.#openBatch();
-    const trials = this.#pending.get(experimentId);
-    if (trials) trials.push(trial);
-    else this.#pending.set(experimentId, [trial]);
+    const chunk = this.#pending.get(experimentId);
+    if (chunk) chunk.add(trial);
+    else this.#pending.set(experimentId, new ChunkBuilder(trial));
     if (++this.#unsaved >= BATCH) this.#flush();
     return batch.saved;
   }
@@ -119,11 +119,7 @@ export class PostgresExperimentStore implements ExperimentStore {
     this.#pending = new Map();
     this.#unsaved = 0;
     const values: unknown[] = [];
-    for (const [experimentId, trials] of pending) {
-      let first = trials[0].caseIndex;
-      for (const t of trials) if (t.caseIndex < first) first = t.caseIndex;
-      values.push(experimentId, first, chunkJson(trials));
-    }
+    for (const [experimentId, chunk] of pending) values.push(experimentId, chunk.firstCase, chunk.json());
     const rows = Array.from({ length: values.length / 3 }, (_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`);
     this.#writing = this.#writing
       .then(() =>

@@ -3,7 +3,7 @@ import { openSqlite, retryBusy, type SqliteLocation } from '../../memory/node.js
 import { type ExperimentRow, experimentFromRow, metaFromRow, pagedTrials, type TrialRow } from './experiment-rows.js';
 import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
-import { type ChunkEntry, chunkJson, mergeTrials, orderedChunkTrials, trialsFromChunk } from './trial-chunks.js';
+import { ChunkBuilder, type ChunkEntry, mergeTrials, orderedChunkTrials, trialsFromChunk } from './trial-chunks.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS eval_experiments (
@@ -37,9 +37,9 @@ const BATCH = 256;
 export class SqliteExperimentStore implements ExperimentStore {
   private readonly db: Database.Database;
   private readonly insertChunk: Database.Statement<[string, number, string]>;
-  private readonly writeChunks: (pending: Map<string, TrialRecord[]>, also?: () => void) => void;
-  /** The pending trials by experiment, written at the commit. */
-  private pending = new Map<string, TrialRecord[]>();
+  private readonly writeChunks: (pending: Map<string, ChunkBuilder>, also?: () => void) => void;
+  /** The pending trials by experiment, as the chunk row each will be at the commit. */
+  private pending = new Map<string, ChunkBuilder>();
   private unsaved = 0;
   /** The pending trials' commit: one promise for the whole batch, settled by `flush`. */
   private batch: { saved: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
@@ -51,12 +51,8 @@ export class SqliteExperimentStore implements ExperimentStore {
     this.db = db;
     retryBusy(() => db.exec(SCHEMA), busyTimeoutMs);
     this.insertChunk = db.prepare('INSERT INTO eval_trial_chunks (experiment_id, first_case, trials) VALUES (?, ?, ?)');
-    this.writeChunks = db.transaction((pending: Map<string, TrialRecord[]>, also?: () => void) => {
-      for (const [experimentId, trials] of pending) {
-        let first = trials[0].caseIndex;
-        for (const t of trials) if (t.caseIndex < first) first = t.caseIndex;
-        this.insertChunk.run(experimentId, first, chunkJson(trials));
-      }
+    this.writeChunks = db.transaction((pending: Map<string, ChunkBuilder>, also?: () => void) => {
+      for (const [experimentId, chunk] of pending) this.insertChunk.run(experimentId, chunk.firstCase, chunk.json());
       also?.();
     });
   }
@@ -112,9 +108,9 @@ export class SqliteExperimentStore implements ExperimentStore {
 
   saveTrial(experimentId: string, trial: TrialRecord): Promise<void> {
     const batch = this.batch ?? this.openBatch();
-    const trials = this.pending.get(experimentId);
-    if (trials) trials.push(trial);
-    else this.pending.set(experimentId, [trial]);
+    const chunk = this.pending.get(experimentId);
+    if (chunk) chunk.add(trial);
+    else this.pending.set(experimentId, new ChunkBuilder(trial));
     if (++this.unsaved >= BATCH) this.flush();
     return batch.saved;
   }

@@ -38,7 +38,7 @@ function scoreOf(s: ScoreResult, name: string | undefined): ScoreResult | number
     : s;
 }
 
-export function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] {
+function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] {
   const scores: (ScoreResult | number)[] = [];
   for (let j = 0; j < t.scores.length; j++) scores.push(scoreOf(t.scores[j], names[j]));
   const out: unknown[] = [
@@ -84,12 +84,30 @@ export function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] 
   return out;
 }
 
-/** The JSON of a chunk row holding `trials` (at least one). */
-export function chunkJson(trials: readonly TrialRecord[]): string {
-  const names = trials[0].scores.map((s) => s.name);
-  const tuples: unknown[][] = [];
-  for (const t of trials) tuples.push(trialTuple(t, names));
-  return JSON.stringify({ v: 1, s: names, t: tuples });
+/**
+ * A chunk row being filled, one trial at a time: each trial is made its tuple as it comes, so a store
+ * holds small arrays until its commit rather than the records (which then die young, cheap to collect).
+ */
+export class ChunkBuilder {
+  private readonly names: string[];
+  private readonly tuples: unknown[][] = [];
+  /** The lowest case index added. */
+  firstCase: number;
+
+  constructor(first: TrialRecord) {
+    this.names = first.scores.map((s) => s.name);
+    this.firstCase = first.caseIndex;
+    this.add(first);
+  }
+
+  add(t: TrialRecord): void {
+    this.tuples.push(trialTuple(t, this.names));
+    if (t.caseIndex < this.firstCase) this.firstCase = t.caseIndex;
+  }
+
+  json(): string {
+    return JSON.stringify({ v: 1, s: this.names, t: this.tuples });
+  }
 }
 
 /** The trials of a chunk row's JSON, in the order they were written. */
