@@ -118,6 +118,14 @@ describe('skills in an agent', () => {
     expect(result.steps[0].toolCalls[0].output).toMatch(/^- release-notes: /);
   });
 
+  it('a call to a tool that does not exist is told the skill tools it may call', async () => {
+    const model = scriptedModel([call('load_skil', { name: 'weather-report' }), 'ok']);
+    const result = await new Agent({ model, skills: [VALID] }).run('Weather in Lyon?');
+    const output = result.steps[0].toolCalls[0].output;
+    expect(output).toContain('Did you mean "load_skill"?');
+    expect(output).toContain('Available tools: load_skill, read_skill_file.');
+  });
+
   it('takes skills already loaded, and an agent without skills offers no skill tools', async () => {
     const skills = await loadSkills(path.join(VALID, 'release-notes'));
     const model = scriptedModel(() => 'ok');
