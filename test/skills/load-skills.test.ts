@@ -132,6 +132,26 @@ describe('loadSkills on a folder from the wild', () => {
     expect(names.sort()).toEqual(['cangjie-coding', 'deep-enough', 'record', 'review']);
   });
 
+  it("tells apart a marketplace's plugins' skills of one name as <plugin>:<name>, each with a warning", async () => {
+    const root = await skillsFolder({
+      'plugins/asciinema/skills/setup': md('name: setup\ndescription: Sets up asciinema.'),
+      'plugins/floating-clock/skills/setup': md('name: setup\ndescription: Sets up the clock.'),
+      'skills/setup': md('name: setup\ndescription: Sets up the marketplace.'),
+    });
+    const warnings: SkillWarning[] = [];
+    const skills = await loadSkills(root, { onWarning: (w) => warnings.push(w) });
+    expect(skills.map((s) => [s.name, s.description])).toEqual([
+      ['asciinema:setup', 'Sets up asciinema.'],
+      ['floating-clock:setup', 'Sets up the clock.'],
+      ['setup', 'Sets up the marketplace.'],
+    ]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      'Other skills are named "setup" too; this one is loaded as "asciinema:setup".',
+      'Other skills are named "setup" too; this one is loaded as "floating-clock:setup".',
+    ]);
+    await expect(loadSkills(root, { strict: true })).rejects.toThrow('Two skills are named "setup"');
+  });
+
   it('strict mode refuses the first broken rule, as a validator would', async () => {
     const root = await skillsFolder({ long: md(`name: long\ndescription: ${'d'.repeat(1100)}`) });
     await expect(loadSkills(root, { strict: true })).rejects.toThrow('"description" must be at most 1024 characters');
