@@ -56,14 +56,17 @@ export function readPyJson(text: string): unknown {
   };
   const string = (): string => {
     const start = at;
+    let escaped = false;
     at++;
     for (;;) {
       const c = text.charCodeAt(at);
       if (Number.isNaN(c) || c < 0x20) fail('Unterminated string or control character');
       if (c === 34) break;
+      if (c === 92) escaped = true;
       at += c === 92 ? 2 : 1;
     }
     at++;
+    if (!escaped) return text.slice(start + 1, at - 1);
     try {
       return JSON.parse(text.slice(start, at)) as string;
     } catch {
@@ -99,7 +102,9 @@ export function readPyJson(text: string): unknown {
         expect(',');
       }
     }
-    for (const [word, constant] of CONSTANTS) {
+    // A word (true, NaN, -Infinity…) is tried only where no digit starts a number.
+    const digit = /[0-9]/.test(text[at] === '-' ? (text[at + 1] ?? '') : (c ?? ''));
+    for (const [word, constant] of digit ? [] : CONSTANTS) {
       if (text.startsWith(word, at)) {
         at += word.length;
         return constant;

@@ -42,7 +42,7 @@ export function toolCalls(expected?: readonly ExpectedCallInput[], options: Tool
 }
 
 /** The calls a run's model made: a step's raw native calls when it kept them, else the calls as they ran. */
-export function modelCallsOf(run: RunLike | undefined): ActualCall[] {
+function modelCallsOf(run: RunLike | undefined): ActualCall[] {
   const calls: ActualCall[] = [];
   for (const step of run?.steps ?? []) {
     const raw = step.rawToolCalls;
