@@ -329,7 +329,8 @@ export function checkToolCalls(
     const names = calls.map((c) => c.name).join(', ') || 'none';
     return fail('wrong_count', `Wrong number of calls: expected ${expected.length}, got ${calls.length} (${names}).`);
   }
-  const schemaOf = (name: string) => options.tools?.find((t) => sameName(name, t.name) || t.name === name);
+  // The tool under the expected name, or under the underscored name a provider was given for a dotted one.
+  const schemaOf = (name: string) => options.tools?.find((t) => sameName(t.name, name) || sameName(name, t.name));
   const matched = new Set<number>();
   for (const [i, want] of expected.entries()) {
     const schema = schemaOf(want.name);

@@ -133,6 +133,19 @@ describe('toolCalls against the leaderboard checker: decoding, lists and variabl
     expect(raw('{"city": "Paris", "toString": "x"}', {}).error).toMatch(/Unexpected parameter: "toString"/);
   });
 
+  it("finds a tool's schema under the underscored name a provider was given for a dotted one", () => {
+    const hypot: ToolSchema = {
+      name: 'math_hypot',
+      parameters: { properties: { x: { type: 'integer' }, y: { type: 'integer' } }, required: ['x', 'y'] },
+    };
+    // y may be left out by the answer, but the schema requires it.
+    const expected = [{ name: 'math.hypot', arguments: { x: [3], y: [4, ''] } }];
+    const check = (args: string) =>
+      checkToolCalls([{ name: 'math_hypot', arguments: args }], expected, { tools: [hypot] });
+    expect(check('{"x": 3, "y": 4}').valid).toBe(true);
+    expect(check('{"x": 3}').error).toMatch(/Missing required parameter: "y"/);
+  });
+
   it("scores a real run by the model's raw arguments: 5.0 for an integer fails though the tool took it", async () => {
     const plan = defineTool({
       name: 'plan_trip',
