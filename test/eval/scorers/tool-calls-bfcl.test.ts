@@ -1,6 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { applyScorer, checkToolCalls, type ExpectedCall, type ToolSchema, toolCalls } from '../../../src/eval/index.js';
+import {
+  applyScorer,
+  checkToolCalls,
+  type ExpectedCall,
+  rescore,
+  type ToolSchema,
+  toolCalls,
+  traceItems,
+} from '../../../src/eval/index.js';
 import { Agent, defineTool, scriptedModel } from '../../../src/index.js';
 
 /**
@@ -146,21 +157,34 @@ describe('toolCalls against the leaderboard checker: decoding, lists and variabl
     expect(check('{"x": 3}').error).toMatch(/Missing required parameter: "y"/);
   });
 
+  const plan = defineTool({
+    name: 'plan_trip',
+    description: 'Plan a trip',
+    input: z.object({ city: z.string(), days: z.number().int() }),
+    run: ({ city, days }) => `${days} days in ${city}`,
+  });
+  const agentWith = (args: string, traceFile?: string) => {
+    const model = scriptedModel([{ text: '', toolCalls: [{ id: 'c1', name: 'plan_trip', arguments: args }] }, 'ok']);
+    return new Agent({ model, tools: [plan], streaming: false, traceFile });
+  };
+  const scorer = toolCalls(want({ days: [5] }), { tools: [PLAN] });
+
   it("scores a real run by the model's raw arguments: 5.0 for an integer fails though the tool took it", async () => {
-    const plan = defineTool({
-      name: 'plan_trip',
-      description: 'Plan a trip',
-      input: z.object({ city: z.string(), days: z.number().int() }),
-      run: ({ city, days }) => `${days} days in ${city}`,
-    });
-    const runWith = async (args: string) => {
-      const model = scriptedModel([{ text: '', toolCalls: [{ id: 'c1', name: 'plan_trip', arguments: args }] }, 'ok']);
-      const result = await new Agent({ model, tools: [plan], streaming: false }).run('Plan 5 days in Paris');
-      return applyScorer(toolCalls(want({ days: [5] }), { tools: [PLAN] }), { input: '', output: '', run: result });
-    };
+    const runWith = async (args: string) =>
+      applyScorer(scorer, { input: '', output: '', run: await agentWith(args).run('Plan 5 days in Paris') });
     expect((await runWith('{"city": "Paris", "days": 5}')).pass).toBe(true);
     const floatDays = await runWith('{"city": "Paris", "days": 5.0}');
     expect(floatDays.pass).toBe(false);
     expect(floatDays.reason).toMatch(/Incorrect type for days/);
+  });
+
+  it("rescores a trace by the model's raw arguments, which its model_response events keep", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bfcl-trace-'));
+    const passes = async (args: string, file: string) => {
+      await agentWith(args, join(dir, file)).run('Plan 5 days in Paris');
+      for await (const r of rescore(traceItems([join(dir, file)]), [scorer])) return r.scores[0].pass;
+    };
+    expect(await passes('{"city": "Paris", "days": 5}', 'int.jsonl')).toBe(true);
+    expect(await passes('{"city": "Paris", "days": 5.0}', 'float.jsonl')).toBe(false);
   });
 });
