@@ -115,7 +115,21 @@ describe('loadSkills on a folder from the wild', () => {
     const empty = await skillsFolder({ 'only/broken': md('name: broken') });
     await expect(loadSkills(empty)).rejects.toThrow(/holds no usable skill\. Skipped: .*"description" is required/);
     const nothing = await skillsFolder({});
-    await expect(loadSkills(nothing)).rejects.toThrow('No folder below it holds a SKILL.md.');
+    await expect(loadSkills(nothing)).rejects.toThrow('No folder below it holds a SKILL.md (looked 5 levels down');
+  });
+
+  it("finds a project's skills in the hidden folders agents keep them in, and a plugin marketplace's four levels down", async () => {
+    const root = await skillsFolder({
+      '.agents/skills/cangjie-coding': md('name: cangjie-coding\ndescription: Writes Cangjie code.'),
+      '.claude/skills/review': md('name: review\ndescription: Reviews a change.'),
+      'plugins/asciinema/skills/record': md('name: record\ndescription: Records a terminal session.'),
+      // Not looked into: any other hidden folder, and anything deeper than five levels.
+      '.git/hooks/skill': md('name: skill\ndescription: Not a skill.'),
+      'a/b/c/d/e/too-deep': md('name: too-deep\ndescription: Too deep.'),
+      'a/b/c/d/deep-enough': md('name: deep-enough\ndescription: Five levels down.'),
+    });
+    const names = (await loadSkills(root)).map((s) => s.name);
+    expect(names.sort()).toEqual(['cangjie-coding', 'deep-enough', 'record', 'review']);
   });
 
   it('strict mode refuses the first broken rule, as a validator would', async () => {

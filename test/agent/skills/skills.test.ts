@@ -118,6 +118,31 @@ describe('skills in an agent', () => {
     expect(result.steps[0].toolCalls[0].output).toMatch(/^- release-notes: /);
   });
 
+  it('a run starts with at most 50 skill warnings, and one more saying how many were left out', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'skills-many-'));
+    temps.push(root);
+    for (let i = 0; i < 60; i++) {
+      await cp(path.join(VALID, 'release-notes'), path.join(root, `s${i}`), { recursive: true });
+    }
+    const events: AgentEvent[] = [];
+    const result = await new Agent({ model: scriptedModel(['ok']), skills: [root] }).run('x', {
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.status).toBe('done');
+    const warnings = events.filter((e) => e.type === 'warning');
+    // Each copy's name differs from its folder's (60 warnings), and all but the first share one name (59).
+    expect(warnings).toHaveLength(51);
+    expect(warnings.at(-1)).toMatchObject({ code: 'skill', message: expect.stringMatching(/^69 more skill warnings/) });
+  });
+
+  it('a call to a tool that does not exist is told the skill tools it may call', async () => {
+    const model = scriptedModel([call('load_skil', { name: 'weather-report' }), 'ok']);
+    const result = await new Agent({ model, skills: [VALID] }).run('Weather in Lyon?');
+    const output = result.steps[0].toolCalls[0].output;
+    expect(output).toContain('Did you mean "load_skill"?');
+    expect(output).toContain('Available tools: load_skill, read_skill_file.');
+  });
+
   it('takes skills already loaded, and an agent without skills offers no skill tools', async () => {
     const skills = await loadSkills(path.join(VALID, 'release-notes'));
     const model = scriptedModel(() => 'ok');
