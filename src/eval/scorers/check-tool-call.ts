@@ -215,7 +215,10 @@ function checkValue(
   exact: boolean,
 ): CallCheck {
   const declared = pyTypeOf(schema?.type);
-  const expected = declared ?? answersType(allowed, undefined);
+  const answers = answersType(allowed, undefined);
+  // Without a schema, a numeric answer does not say int or float (JavaScript reads the answer 5.0 as 5):
+  // any number stands, as for a float parameter.
+  const expected = declared ?? (answers === 'int' ? 'float' : answers);
   if (expected === undefined) return pyIn(value, allowed) ? OK : invalid('others', param, value, allowed);
   const item = expected === 'list' ? pyTypeOf(schema?.items?.type) : undefined;
   // The checker turns an int into a float for a float parameter, at the top level only.

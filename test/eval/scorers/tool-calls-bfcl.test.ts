@@ -60,6 +60,14 @@ describe('toolCalls against the leaderboard checker: numbers as Python reads the
     expect(parsed.valid).toBe(true);
   });
 
+  it('without a schema, lets any number stand for a numeric answer (the answer 5.0 reads as 5 in JavaScript)', () => {
+    const check = (text: string) => checkToolCalls([{ name: 'plan_trip', arguments: text }], want({ budget: [300] }));
+    expect(check('{"city": "Paris", "budget": 300.0}').valid).toBe(true);
+    expect(check('{"city": "Paris", "budget": 300}').valid).toBe(true);
+    expect(check('{"city": "Paris", "budget": true}').valid).toBe(false);
+    expect(check('{"city": "Paris", "budget": "300"}').valid).toBe(false);
+  });
+
   it('turns an integer into a float at the top level only: not inside a list of floats', () => {
     expect(raw('{"city": "Paris", "budget": 300}', { budget: [300.5, 300] }).valid).toBe(true);
     // Python: type(1) is int, the item type is float, and the allowed list's first item is a float.
