@@ -130,10 +130,11 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
       ? [workspacePrompt(workspace, flags.language), flags.instructions].filter(Boolean).join('\n\n')
       : flags.instructions;
     // Loaded before the run, so a SKILL.md that breaks a rule is reported (naming the file) once, before any model call.
-    const warn = (w: SkillWarning) => {
-      if (!flags.quiet) process.stderr.write(colorsFor(process.stderr).yellow(`warning: ${skillWarningText(w)}\n`));
-    };
-    const skills = flags.skills?.length ? await loadSkills(flags.skills, { onWarning: warn }) : undefined;
+    const warned: SkillWarning[] = [];
+    const skills = flags.skills?.length
+      ? await loadSkills(flags.skills, { onWarning: (w) => warned.push(w) })
+      : undefined;
+    if (!flags.quiet) printSkillWarnings(warned);
     const agent = new Agent({
       model,
       tools,
@@ -174,4 +175,11 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
   } finally {
     await workspace?.dispose();
   }
+}
+
+/** A folder's skill warnings on stderr, the first 50 of them and how many more (a big public folder has a thousand). */
+function printSkillWarnings(warnings: SkillWarning[]): void {
+  const yellow = colorsFor(process.stderr).yellow;
+  for (const w of warnings.slice(0, 50)) process.stderr.write(yellow(`warning: ${skillWarningText(w)}\n`));
+  if (warnings.length > 50) process.stderr.write(yellow(`warning: and ${warnings.length - 50} more skill warnings\n`));
 }

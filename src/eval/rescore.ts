@@ -4,7 +4,8 @@ import { type RunLike, type ScoreResult, type Scorer, scoreAll } from './scorers
 
 /**
  * A run rebuilt from its trace events, for scoring offline: status, answer, usage and duration from
- * `run_end`, the tool calls from `tool_start`/`tool_end`, one step per traced step. The input comes from
+ * `run_end`, the tool calls from `tool_start`/`tool_end` (and as the model sent them from its
+ * `model_response`), one step per traced step. The input comes from
  * `run_start`. A trace without `run_end` (a run killed midway) reads as `failed`.
  */
 export function runFromTrace(events: readonly AgentEvent[]): { input: string; run: RunLike } {
@@ -19,6 +20,8 @@ export function runFromTrace(events: readonly AgentEvent[]): { input: string; ru
     error: end?.error ?? (end ? undefined : { code: 'no_run_end', message: 'the trace has no run_end event' }),
     steps: summary.steps.map((step) => ({
       kind: step.final !== undefined ? 'final' : step.tools.length ? 'tool_calls' : 'invalid',
+      // The native calls exactly as the model sent them (its last reply in the step), for `toolCalls`.
+      rawToolCalls: step.modelCalls.at(-1)?.response?.toolCalls,
       toolCalls: step.tools.map((tool) => ({
         id: tool.callId,
         name: tool.tool,

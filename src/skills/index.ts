@@ -11,7 +11,7 @@ export {
   type SkillsOption,
   skillWarningText,
 } from './resolve-skills.js';
-export type { Skill } from './skill.js';
+export { SKILL_SEARCH_DEPTH, type Skill } from './skill.js';
 export {
   LOAD_SKILL,
   provideSkillKit,

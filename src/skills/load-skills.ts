@@ -3,14 +3,19 @@ import path from 'node:path';
 import { ConfigError } from '../core/index.js';
 import { resolveInRoot } from '../tools/node.js';
 import { readSkillMarkdown, type SkillData } from './read-skill-markdown.js';
-import type { Skill } from './skill.js';
+import { SKILL_SEARCH_DEPTH, type Skill } from './skill.js';
 import { provideSkillKit } from './skill-kit.js';
 import { SKILL_KIT } from './skill-tools.js';
 
 const MAX_FILE_CHARS = 100_000;
 const MAX_LISTED_FILES = 200;
-/** How deep below a given folder skills are looked for (`repo/skills/pdf/SKILL.md` is two levels down). */
-const MAX_DEPTH = 3;
+/** Folders looked into below one given folder, at most (a home folder given by mistake is not walked whole). */
+const MAX_FOLDERS = 20_000;
+/**
+ * Hidden folders where agents keep a project's skills (`.agents/skills`, `.claude/skills`...): looked into
+ * like any other folder, as the clients that read them do; every other hidden folder is not.
+ */
+const AGENT_FOLDERS = new Set(['.agents', '.claude', '.codex', '.cursor', '.gemini', '.github', '.opencode']);
 
 const invalid = (file: string, problem: string) =>
   new ConfigError({ message: `Invalid skill ${file}: ${problem} (see https://agentskills.io/specification).` });
@@ -103,24 +108,60 @@ const hasSkillFile = (folder: string) =>
     () => false,
   );
 
-/** The skill folders at or below `folder`: a folder with a SKILL.md is a skill and is not looked into further. */
-async function findSkillFolders(folder: string, depth = 0): Promise<string[]> {
+/**
+ * The skill folders at or below `folder`, up to `SKILL_SEARCH_DEPTH` levels down: a folder with a SKILL.md is a
+ * skill and is not looked into further. `budget.left` counts the folders still to be looked into.
+ */
+async function findSkillFolders(folder: string, depth = 0, budget = { left: MAX_FOLDERS }): Promise<string[]> {
   if (await hasSkillFile(folder)) return [folder];
-  if (depth >= MAX_DEPTH) return [];
+  if (depth >= SKILL_SEARCH_DEPTH || budget.left <= 0) return [];
+  budget.left--;
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   const found: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    found.push(...(await findSkillFolders(path.join(folder, entry.name), depth + 1)));
+    if (!entry.isDirectory() || entry.name === 'node_modules') continue;
+    if (entry.name.startsWith('.') && !AGENT_FOLDERS.has(entry.name)) continue;
+    found.push(...(await findSkillFolders(path.join(folder, entry.name), depth + 1, budget)));
   }
   return found;
 }
 
 /**
+ * Skills of one name in different parts of one folder (each plugin of a marketplace with its own `setup`) are
+ * told apart as Claude Code tells plugin skills apart: `<plugin>:<name>`, the plugin being the nearest folder
+ * above the skill that is not a `skills` folder. One right below the given folder (or its `skills/`) keeps its
+ * name. Each renamed skill is a warning; twins this cannot tell apart are left as they are (the first is kept).
+ */
+function qualifyTwins(found: Skill[], folder: string, options: LoadSkillsOptions): Skill[] {
+  const count = new Map<string, number>();
+  for (const skill of found) count.set(skill.name, (count.get(skill.name) ?? 0) + 1);
+  if (options.strict || found.every((s) => count.get(s.name) === 1)) return found;
+  const ownerOf = (skill: Skill): string | undefined => {
+    const above = path.relative(folder, path.dirname(path.dirname(skill.file))).split(path.sep);
+    return above.reverse().find((part) => part && part !== '..' && !/^\.?skills$/.test(part));
+  };
+  const named = found.map((skill) => {
+    const owner = count.get(skill.name)! > 1 ? ownerOf(skill) : undefined;
+    return owner ? { ...skill, name: `${owner}:${skill.name}` } : skill;
+  });
+  const taken = new Map<string, number>();
+  for (const skill of named) taken.set(skill.name, (taken.get(skill.name) ?? 0) + 1);
+  return named.map((skill, i) => {
+    const plain = found[i];
+    // Two twins of one plugin, say: renaming them tells nothing apart.
+    if (skill === plain || taken.get(skill.name)! > 1) return plain;
+    const message = `Other skills are named "${plain.name}" too; this one is loaded as "${skill.name}".`;
+    options.onWarning?.({ file: skill.file, message, skipped: false });
+    return skill;
+  });
+}
+
+/**
  * Loads Agent Skills from folders: each folder is a skill (it holds a `SKILL.md`) or holds skills (folders
- * below it, up to three levels down, that do). A skill that breaks a rule of the specification is read as
+ * below it, up to five levels down, that do; of the hidden folders, only where agents keep skills, such as `.claude` and `.agents`). A skill that breaks a rule of the specification is read as
  * leniently as the reference clients read it, and each broken rule is a warning (`onWarning`); one that
- * cannot be used is skipped with a warning; of two skills with one name the first is kept. A folder that is
+ * cannot be used is skipped with a warning; twins in two plugins of one folder are told apart (`qualifyTwins`), and
+ * of two skills with one name otherwise the first is kept. A folder that is
  * missing, or that holds no usable skill, is a `ConfigError`. Nothing in a skill is run: scripts are files to read.
  *
  * @example
@@ -151,10 +192,12 @@ export async function loadSkills(
       if (skill) found.push(skill);
     }
     if (found.length === 0) {
-      const why = skipped.length ? ` Skipped: ${skipped.join(' ')}` : ' No folder below it holds a SKILL.md.';
+      const why = skipped.length
+        ? ` Skipped: ${skipped.join(' ')}`
+        : ` No folder below it holds a SKILL.md (looked ${SKILL_SEARCH_DEPTH} levels down, and into ${[...AGENT_FOLDERS].join(' ')} of the hidden ones).`;
       throw new ConfigError({ message: `The skills folder ${folder} holds no usable skill.${why}` });
     }
-    for (const skill of found) {
+    for (const skill of qualifyTwins(found, folder, options)) {
       const other = seen.get(skill.name);
       if (!other) {
         seen.set(skill.name, skill.file);

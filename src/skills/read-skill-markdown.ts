@@ -46,8 +46,15 @@ function readFrontmatter(yaml: string, problems: SkillProblem[]): Record<string,
       data = parseYaml(quotePlainValues(yaml));
       problems.push({ severity: 'warning', message: `its frontmatter is not valid YAML (${reason}); read leniently` });
     } catch {
-      problems.push({ severity: 'error', message: `its frontmatter is not valid YAML: ${reason}` });
-      return undefined;
+      data = readLines(yaml);
+      if (!Object.keys(data as object).length) {
+        problems.push({ severity: 'error', message: `its frontmatter is not valid YAML: ${reason}` });
+        return undefined;
+      }
+      problems.push({
+        severity: 'warning',
+        message: `its frontmatter is not valid YAML (${reason}); read line by line`,
+      });
     }
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
@@ -55,6 +62,47 @@ function readFrontmatter(yaml: string, problems: SkillProblem[]): Record<string,
     return undefined;
   }
   return data as Record<string, unknown>;
+}
+
+/**
+ * The frontmatter read line by line, when even the lenient YAML reading fails (a description starting with
+ * `**`, a quote left open over several lines): each top-level `key: value` with the lines below it that are
+ * not keys, a value's enclosing quotes taken off.
+ */
+function readLines(yaml: string): Record<string, unknown> {
+  const fields: Record<string, string> = {};
+  let key: string | undefined;
+  for (const line of yaml.split(/\r?\n/)) {
+    const field = /^([A-Za-z][\w-]*):(?:[ \t]+(.*))?$/.exec(line);
+    if (field) {
+      key = field[1];
+      fields[key] = field[2] ?? '';
+    } else if (key !== undefined) fields[key] += `\n${line}`;
+  }
+  for (const [k, value] of Object.entries(fields)) {
+    const text = value.trim();
+    const quote = text[0] === '"' || text[0] === "'" ? text[0] : undefined;
+    fields[k] = quote ? text.slice(1, text.endsWith(quote) && text.length > 1 ? -1 : undefined).trim() : text;
+  }
+  return fields;
+}
+
+/**
+ * The first paragraph of prose in a markdown body (not a heading, comment, fence, table or image), on one
+ * line: what Claude Code takes as the description of a skill that has none.
+ */
+function firstParagraph(markdown: string): string {
+  const lines: string[] = [];
+  let fenced = false;
+  for (const raw of markdown.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (/^(```|~~~)/.test(line)) fenced = !fenced;
+    const prose = !fenced && line !== '' && !/^(```|~~~|#|<!--|<\/?[A-Za-z]|!\[|\||---|===)/.test(line);
+    if (prose) lines.push(line);
+    else if (lines.length) break;
+  }
+  const text = lines.join(' ');
+  return text.length > 1024 ? `${text.slice(0, 1023)}…` : text;
 }
 
 /** `name`: the folder's name stands in when it is missing; a name off the rules is kept, with a warning. */
@@ -120,13 +168,15 @@ export function readSkillMarkdown(text: string, where: { file: string; folder: s
   const problems: SkillProblem[] = [];
   const warn = (message: string) => problems.push({ severity: 'warning', message });
   const match = FRONTMATTER.exec(text);
-  if (!match) {
-    return {
-      problems: [{ severity: 'error', message: 'it must start with YAML frontmatter between two "---" lines' }],
-    };
+  // Without frontmatter, as Claude Code reads one: its folder's name, and its first paragraph as the description.
+  if (!match && !firstParagraph(text)) {
+    problems.push({ severity: 'error', message: 'it must start with YAML frontmatter between two "---" lines' });
+    return { problems };
   }
-  const fields = readFrontmatter(match[1], problems);
+  if (!match) warn('it must start with YAML frontmatter between two "---" lines; read without it');
+  const fields = match ? readFrontmatter(match[1], problems) : {};
   if (!fields) return { problems };
+  const body = (match ? text.slice(match[0].length) : text.replace(/^\uFEFF/, '')).trim();
   const unknown = Object.keys(fields).filter((k) => !FIELDS.has(k));
   if (unknown.length) {
     const list = unknown.map((k) => `"${k}"`).join(', ');
@@ -135,10 +185,14 @@ export function readSkillMarkdown(text: string, where: { file: string; folder: s
     );
   }
   const name = readName(fields.name, where.folder, warn);
-  const description = typeof fields.description === 'string' ? fields.description.trim() : '';
+  let description = typeof fields.description === 'string' ? fields.description.trim() : '';
   if (!description) {
-    problems.push({ severity: 'error', message: '"description" is required' });
-    return { problems };
+    description = firstParagraph(body);
+    if (!description) {
+      problems.push({ severity: 'error', message: '"description" is required' });
+      return { problems };
+    }
+    if (match) warn('"description" is required; the first paragraph of the body is used');
   }
   if (description.length > 1024) warn(`"description" must be at most 1024 characters (got ${description.length})`);
   const license = readText('license', fields.license, Number.POSITIVE_INFINITY, warn);
@@ -152,7 +206,7 @@ export function readSkillMarkdown(text: string, where: { file: string; folder: s
     ...(license ? { license } : {}),
     ...(compatibility ? { compatibility } : {}),
     ...(metadata ? { metadata } : {}),
-    body: text.slice(match[0].length).trim(),
+    body,
     file: where.file,
   };
   return { skill, problems };

@@ -24,3 +24,9 @@ export interface Skill {
   /** Reads one of the skill's files as text; refuses paths that leave the skill's folder. Never runs anything. */
   readFile(path: string): Promise<string>;
 }
+
+/**
+ * Levels below a given folder searched for a `SKILL.md`: a plugin marketplace keeps its skills at
+ * `plugins/<plugin>/skills/<skill>/SKILL.md`, four levels down.
+ */
+export const SKILL_SEARCH_DEPTH = 5;

@@ -166,8 +166,10 @@ export class ToolRegistry {
   lookup(name: string): ToolLookup {
     const entry = this.#entry(name);
     if (entry && entry.disabled === undefined) return { ok: true, tool: entry.tool };
+    // The built-ins a run offered (hidden here: load_skill, search_tools...) are tools the model may call too.
     const available = this.list().map((t) => t.name);
-    const listing = available.length > 0 ? `Available tools: ${available.join(', ')}.` : 'No tools are available.';
+    for (const hidden of this.#hidden.values()) if (hidden.disabled === undefined) available.push(hidden.tool.name);
+    const listing = available.length > 0 ? availableList(available) : 'No tools are available.';
     if (entry) {
       const message = `Tool "${entry.tool.name}" is disabled for the rest of this run because ${entry.disabled}. Do not call it again. ${listing}`;
       return { ok: false, reason: 'disabled', message, suggestions: [] };
@@ -248,4 +250,12 @@ export class ToolRegistry {
     this.#version++;
     return this;
   }
+}
+
+/** Names listed in an unknown-tool message, at most: a routed agent may hold thousands of tools. */
+const LISTED_NAMES = 40;
+
+function availableList(names: string[]): string {
+  if (names.length <= LISTED_NAMES) return `Available tools: ${names.join(', ')}.`;
+  return `Available tools include ${names.slice(0, LISTED_NAMES).join(', ')}, and ${names.length - LISTED_NAMES} more.`;
 }

@@ -2,21 +2,19 @@ import {
   provideSkillKit,
   type ResolvedSkills,
   SKILL_KIT,
+  SKILL_SEARCH_DEPTH,
   type Skill,
   type SkillWarning,
   skillMarkdownReader,
 } from '../skills/index.js';
 import type { Workspace } from './workspace.js';
 
-/** Levels below the skills folder searched for a `SKILL.md`, as `loadSkills` searches a folder on disk. */
-const MAX_DEPTH = 3;
-
 const folderOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
 const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
 
 /**
  * The Agent Skills kept in a workspace's `.skills/` folder (or `folder`), read through the workspace itself, so
- * they work on every backend and runtime: a folder with a `SKILL.md` is a skill, up to three levels down.
+ * they work on every backend and runtime: a folder with a `SKILL.md` is a skill, up to five levels down.
  * They are read as leniently as `loadSkills` reads skills on disk: each broken rule is a warning, a skill that
  * cannot be used is skipped with one, and of two skills with one name the first is kept. Unlike `loadSkills`, a
  * workspace without the folder simply has no skills. A skill's `readFile` stays inside the skill's folder.
@@ -37,7 +35,7 @@ export async function workspaceSkills(ws: Workspace, folder = '.skills'): Promis
   const all = await ws.glob(`${root}/**`);
   const skillFiles = all
     .filter((file) => file.endsWith('/SKILL.md'))
-    .filter((file) => file.split('/').length - root.split('/').length - 1 <= MAX_DEPTH)
+    .filter((file) => file.split('/').length - root.split('/').length - 1 <= SKILL_SEARCH_DEPTH)
     .sort();
   const skills: Skill[] = [];
   const warnings: SkillWarning[] = [];

@@ -71,8 +71,52 @@ describe('reading a SKILL.md leniently, as the reference clients do', () => {
     expect(problems.map((p) => p.message)).toEqual([`"name" is required; the folder's name "周报" is used`]);
   });
 
+  it('reads a skill without frontmatter or description as Claude Code does: the folder names it, its first paragraph describes it', () => {
+    const bare = readSkillMarkdown(
+      '# 三层记忆系统\n\n三层记忆架构 - 解决 AI 的记忆丢失问题。\n\n## 概述\n正文',
+      where('triple-layer-memory'),
+    );
+    expect(bare.skill).toMatchObject({
+      name: 'triple-layer-memory',
+      description: '三层记忆架构 - 解决 AI 的记忆丢失问题。',
+      body: expect.stringMatching(/^# 三层记忆系统/),
+    });
+    expect(bare.problems.map((p) => p.message)).toEqual([
+      'it must start with YAML frontmatter between two "---" lines; read without it',
+      `"name" is required; the folder's name "triple-layer-memory" is used`,
+    ]);
+    const empty = readSkillMarkdown(
+      md('name: x\ndescription: ""', '# X\n\n```sh\nx run\n```\nRuns x on a file.'),
+      where('x'),
+    );
+    expect(empty.skill?.description).toBe('Runs x on a file.');
+    expect(empty.problems.map((p) => p.message)).toContain(
+      '"description" is required; the first paragraph of the body is used',
+    );
+  });
+
+  it('reads frontmatter that no YAML reading accepts line by line (an open quote, a description starting with **)', () => {
+    const open = md(
+      'name: claw-diary\ndescription: "个人AI代理的日记：\n- 使用 `/diary` 查看总结；\n- 使用 `/diary:stats` 查看数据。"\nversion: "1.1.2"',
+    );
+    const diary = readSkillMarkdown(open, where('claw-diary'));
+    expect(diary.skill?.description).toBe(
+      '个人AI代理的日记：\n- 使用 `/diary` 查看总结；\n- 使用 `/diary:stats` 查看数据。',
+    );
+    expect(diary.problems[0].message).toMatch(/^its frontmatter is not valid YAML \(.*\); read line by line$/);
+    const starred = md(
+      'name: auto-memory\ndescription: **不可摧毁的代理内存**——数据被永久存储。\nmetadata:\n  openclaw:\n    emoji: "x"',
+    );
+    const memory = readSkillMarkdown(starred, where('auto-memory'));
+    expect(memory.skill).toMatchObject({
+      name: 'auto-memory',
+      description: '**不可摧毁的代理内存**——数据被永久存储。',
+    });
+    expect(memory.skill?.metadata).toBeUndefined();
+  });
+
   it('cannot use a skill with no frontmatter, no description or unreadable YAML', () => {
-    for (const text of ['# Just a title', md('name: x'), md('name: x\ndescription: [unclosed')]) {
+    for (const text of ['# Just a title', md('name: x', '# Only a title'), '---\n  name: [x\n---\nDo it.\n']) {
       const { skill, problems } = readSkillMarkdown(text, where('x'));
       expect(skill).toBeUndefined();
       expect(problems.some((p) => p.severity === 'error')).toBe(true);
@@ -112,10 +156,44 @@ describe('loadSkills on a folder from the wild', () => {
 
   it('a missing folder, or one with no usable skill, stays a clear error', async () => {
     await expect(loadSkills('/no/such/skills')).rejects.toThrow('The skills folder /no/such/skills does not exist.');
-    const empty = await skillsFolder({ 'only/broken': md('name: broken') });
+    const empty = await skillsFolder({ 'only/broken': md('name: broken', '# Only a title') });
     await expect(loadSkills(empty)).rejects.toThrow(/holds no usable skill\. Skipped: .*"description" is required/);
     const nothing = await skillsFolder({});
-    await expect(loadSkills(nothing)).rejects.toThrow('No folder below it holds a SKILL.md.');
+    await expect(loadSkills(nothing)).rejects.toThrow('No folder below it holds a SKILL.md (looked 5 levels down');
+  });
+
+  it("finds a project's skills in the hidden folders agents keep them in, and a plugin marketplace's four levels down", async () => {
+    const root = await skillsFolder({
+      '.agents/skills/cangjie-coding': md('name: cangjie-coding\ndescription: Writes Cangjie code.'),
+      '.claude/skills/review': md('name: review\ndescription: Reviews a change.'),
+      'plugins/asciinema/skills/record': md('name: record\ndescription: Records a terminal session.'),
+      // Not looked into: any other hidden folder, and anything deeper than five levels.
+      '.git/hooks/skill': md('name: skill\ndescription: Not a skill.'),
+      'a/b/c/d/e/too-deep': md('name: too-deep\ndescription: Too deep.'),
+      'a/b/c/d/deep-enough': md('name: deep-enough\ndescription: Five levels down.'),
+    });
+    const names = (await loadSkills(root)).map((s) => s.name);
+    expect(names.sort()).toEqual(['cangjie-coding', 'deep-enough', 'record', 'review']);
+  });
+
+  it("tells apart a marketplace's plugins' skills of one name as <plugin>:<name>, each with a warning", async () => {
+    const root = await skillsFolder({
+      'plugins/asciinema/skills/setup': md('name: setup\ndescription: Sets up asciinema.'),
+      'plugins/floating-clock/skills/setup': md('name: setup\ndescription: Sets up the clock.'),
+      'skills/setup': md('name: setup\ndescription: Sets up the marketplace.'),
+    });
+    const warnings: SkillWarning[] = [];
+    const skills = await loadSkills(root, { onWarning: (w) => warnings.push(w) });
+    expect(skills.map((s) => [s.name, s.description])).toEqual([
+      ['asciinema:setup', 'Sets up asciinema.'],
+      ['floating-clock:setup', 'Sets up the clock.'],
+      ['setup', 'Sets up the marketplace.'],
+    ]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      'Other skills are named "setup" too; this one is loaded as "asciinema:setup".',
+      'Other skills are named "setup" too; this one is loaded as "floating-clock:setup".',
+    ]);
+    await expect(loadSkills(root, { strict: true })).rejects.toThrow('Two skills are named "setup"');
   });
 
   it('strict mode refuses the first broken rule, as a validator would', async () => {

@@ -91,6 +91,26 @@ describe('ToolRegistry', () => {
     expect(lookup.message).toContain('Available tools: search, get_weather, calculator.');
   });
 
+  it('lists the built-ins a run offered (hidden tools) among the available ones, and suggests them', () => {
+    const registry = new ToolRegistry();
+    registry.register(make('load_skill'), { hidden: true });
+    const lookup = registry.lookup('load_skil');
+    expect(lookup.ok).toBe(false);
+    if (lookup.ok) return;
+    expect(lookup.message).toContain('Did you mean "load_skill"');
+    expect(lookup.message).toContain('Available tools: load_skill.');
+    expect(lookup.message).not.toContain('No tools are available');
+  });
+
+  it('lists at most 40 names for a registry of thousands', () => {
+    const registry = new ToolRegistry(Array.from({ length: 4000 }, (_, i) => make(`tool_${i}`)));
+    const lookup = registry.lookup('nothing_like_it');
+    if (lookup.ok) throw new Error('found');
+    expect(lookup.message).toContain('Available tools include tool_0, tool_1,');
+    expect(lookup.message).toContain('tool_39, and 3960 more.');
+    expect(lookup.message.length).toBeLessThan(800);
+  });
+
   it('suggests nothing for a name far from every tool', () => {
     const registry = new ToolRegistry([make('search')]);
     const lookup = registry.lookup('translate_document');

@@ -62,7 +62,7 @@ describe('workspaceAgent skills and context', () => {
         // Over the specification's 1,024 characters: loaded with a warning, as the reference clients do.
         '.skills/long-one/SKILL.md': skillMd('long-one', 'x'.repeat(1100)),
         // No frontmatter: skipped with a warning, never an error.
-        '.skills/broken/SKILL.md': 'just text\n',
+        '.skills/broken/SKILL.md': '# just a title\n',
         'data.csv': '地区,金额\n华东,10\n',
       },
     });

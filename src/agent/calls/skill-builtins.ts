@@ -23,10 +23,36 @@ export function activeSkill(steps: readonly Step[], skills: readonly Skill[]): S
 }
 
 /**
- * The tools a skill allows, out of all the run's tools. An entry names a tool (`get_weather`) or a tool
- * with arguments in Claude Code's form (`Bash(git:*)`), which allows the tool.
+ * Claude Code's tool names, as skills written for it list them in `allowed-tools`, and the thinkflow tools
+ * that do the same work (the workspace's, the web tools).
  */
-export function allowedBy(skill: Skill, all: readonly ToolSpec[]): ToolSpec[] {
-  const names = new Set((skill.allowedTools ?? []).map((entry) => entry.replace(/\(.*$/, '')));
-  return all.filter((t) => names.has(t.name));
+const CLAUDE_CODE_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  bash: ['bash'],
+  read: ['read_file'],
+  write: ['write_file'],
+  edit: ['edit_file'],
+  multiedit: ['edit_file'],
+  glob: ['glob'],
+  grep: ['grep'],
+  ls: ['ls', 'list_files'],
+  webfetch: ['http_get'],
+  websearch: ['web_search'],
+  todowrite: ['todos'],
+};
+
+/**
+ * The tools a skill allows, out of all the run's tools. An entry names a tool (`get_weather`, any case), a
+ * tool with arguments in Claude Code's form (`Bash(git:*)`, which allows the tool), or one of Claude Code's
+ * tools (`Read`, `WebFetch`), which allows thinkflow's tool for that work. A list that names none of the
+ * run's tools (a skill written for another agent's tools) narrows nothing (undefined): the run keeps its tools.
+ */
+export function allowedBy(skill: Skill, all: readonly ToolSpec[]): ToolSpec[] | undefined {
+  const names = new Set<string>();
+  for (const entry of skill.allowedTools ?? []) {
+    const name = entry.replace(/\(.*$/, '').trim().toLowerCase();
+    names.add(name);
+    for (const ours of CLAUDE_CODE_TOOLS[name] ?? []) names.add(ours);
+  }
+  const allowed = all.filter((t) => names.has(t.name.toLowerCase()));
+  return allowed.length ? allowed : undefined;
 }

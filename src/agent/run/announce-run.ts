@@ -15,6 +15,9 @@ export function announceRun(state: RunState, config: LoopConfig, emit: Emit): vo
   for (const w of config.warnings ?? []) emit(event(state, 'warning', w));
 }
 
+/** Skill warnings a run starts with, at most; one more says how many were left out. */
+const SKILL_WARNINGS = 50;
+
 /** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, skills, routing. */
 export function startWarnings(
   recall: string | undefined,
@@ -22,6 +25,12 @@ export function startWarnings(
   routing?: { code: string; message: string },
 ) {
   if (!recall && skills.length === 0 && !routing) return undefined;
-  const warnings = skills.map((w) => ({ code: 'skill', message: skillWarningText(w) }));
+  // A big public folder read leniently may have a thousand; every run would start with all of them.
+  const warnings = skills.slice(0, SKILL_WARNINGS).map((w) => ({ code: 'skill', message: skillWarningText(w) }));
+  if (skills.length > SKILL_WARNINGS) {
+    const more = skills.length - SKILL_WARNINGS;
+    const message = `${more} more skill warnings are not repeated here; loadSkills(folders, { onWarning }) reports every one.`;
+    warnings.push({ code: 'skill', message });
+  }
   return [...(recall ? [{ code: 'memory_recall', message: recall }] : []), ...warnings, ...(routing ? [routing] : [])];
 }

@@ -59,7 +59,8 @@ async function prepareAwaited(ctx: RunContext, head: PromptHead, index: number):
 function narrowed(ctx: RunContext, step: DraftStep): DraftStep {
   const { config } = ctx;
   const skill = config.skills?.length ? activeSkill(ctx.state.steps, config.skills) : undefined;
-  if (skill?.allowedTools) step = withTools(config, step, allowedBy(skill, config.tools.registry.specs()));
+  const allowed = skill?.allowedTools && allowedBy(skill, config.tools.registry.specs());
+  if (allowed) step = withTools(config, step, allowed);
   const offered = withBuiltins({ ctx, specs: step.specs, all: config.tools.registry.specs() });
   return offered === step.specs ? step : withTools(config, step, [...offered]);
 }

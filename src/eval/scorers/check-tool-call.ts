@@ -1,9 +1,23 @@
 /**
  * The function-calling leaderboard's AST check (BFCL `ast_checker`), written again for thinkflow's calls:
  * a call is right when its name matches, no unknown parameter appears, the required ones are there, and
- * each value is among the allowed values (`""` among them marks a parameter that may be left out).
- * Strings compare after the checker's normalisation; an integer stands where a float is expected.
+ * each value has the parameter's Python type and is among the allowed values (`""` among them marks a
+ * parameter that may be left out). Values are read and compared as the checker's Python does (see
+ * `py-value.ts`): from the model's raw argument text when it is known, so `5.0` is a float.
  */
+import {
+  answerType,
+  hasKey,
+  isDict,
+  isPyType,
+  PyFloat,
+  PyJsonError,
+  type PyType,
+  pyEquals,
+  pyIn,
+  pyRepr,
+  readPyJson,
+} from './py-value.js';
 
 /** The values a parameter may take. `""` among them means it may be left out. */
 export type AllowedValues = readonly unknown[];
@@ -26,7 +40,11 @@ export interface ToolSchema {
   parameters?: { properties?: Readonly<Record<string, ParamSchema>>; required?: readonly string[] };
 }
 
-/** A call as the model made it. */
+/**
+ * A call as the model made it. `arguments` is best the raw JSON text the model sent (a step's
+ * `rawToolCalls`): it is read as Python's `json.loads` reads it, float literals kept. An object already
+ * parsed is taken as it is, an integral number in it counting as an int or a float (its literal is lost).
+ */
 export interface ActualCall {
   name: string;
   arguments: unknown;
@@ -36,7 +54,7 @@ export interface ActualCall {
 export interface CallCheck {
   valid: boolean;
   error?: string;
-  /** The leaderboard's error kinds: `wrong_func_name`, `missing_required`, `unexpected_param`, `type_error`, `value_error`, `missing_optional`, `wrong_count`, `cannot_find_match`. */
+  /** The leaderboard's error kinds: `wrong_func_name`, `missing_required`, `unexpected_param`, `type_error:simple`, `type_error:nested`, `value_error:…`, `missing_optional`, `wrong_count`, `cannot_find_match`, `decoder_failed`, `wrong_output_format`. */
   errorType?: string;
 }
 
@@ -54,113 +72,105 @@ export function standardizeString(text: string): string {
     .replace(/'/g, '"');
 }
 
-/** The checker's types: a JSON Schema (or BFCL) type name read as the kind of value it needs. */
-type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'dict' | 'skip';
-
-function kindOf(type: string | undefined): Kind | undefined {
+/** A schema type (the leaderboard's, or the JSON Schema one it is converted to for providers) as a Python type. */
+function pyTypeOf(type: string | undefined): PyType | undefined {
   switch (type) {
     case 'string':
     case 'any':
-      return 'string';
+      return 'str';
     case 'integer':
-      return 'integer';
-    // JSON does not tell 1 from 1.0: any number stands for a float (the checker's int-to-float rule).
+      return 'int';
     case 'float':
     case 'number':
-      return 'number';
+      return 'float';
     case 'boolean':
-      return 'boolean';
+      return 'bool';
     case 'array':
     case 'tuple':
-      return 'array';
+      return 'list';
     case 'dict':
-      return 'dict';
-    // As in the checker, a parameter typed `object` is not checked.
     case 'object':
-      return 'skip';
+      return 'dict';
     default:
       return undefined;
   }
 }
 
-function kindOfValue(value: unknown): Kind {
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
-  if (typeof value === 'boolean') return 'boolean';
-  if (Array.isArray(value)) return 'array';
-  return 'dict';
+/** The type of the first allowed value that is not `""`: the type a variable name or `null` answer stands for. */
+function answersType(allowed: AllowedValues, slot: PyType | undefined): PyType | undefined {
+  const first = allowed.find((a) => a !== '');
+  return first === undefined ? undefined : answerType(first, slot);
 }
 
-function fits(value: unknown, kind: Kind): boolean {
-  switch (kind) {
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'dict':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'skip':
-      return true;
-    default:
-      return kindOfValue(value) === kind && value !== null;
-  }
+interface TypeCheck extends CallCheck {
+  variable?: boolean;
 }
 
-/** Deep equality as Python's `==` on JSON values. */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
-  if (fits(a, 'dict') && fits(b, 'dict')) {
-    const ka = Object.keys(a as object);
-    const kb = Object.keys(b as object);
-    return (
-      ka.length === kb.length &&
-      ka.every((k) => k in (b as object) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+/**
+ * The checker's type rule: the value has the expected type, or the type of the allowed values (a
+ * variable); a list's items have the item type, or that of the first item of some allowed list (any
+ * allowed value that is not a list lets the items be). `variable` is set when the allowed values' type is
+ * not the expected one: the value is then compared as it is, not normalised.
+ */
+function typeCheck(
+  param: string,
+  value: unknown,
+  allowed: AllowedValues,
+  expected: PyType,
+  item: PyType | undefined,
+  exact: boolean,
+): TypeCheck {
+  const answers = answersType(allowed, expected);
+  const variable = answers !== undefined && answers !== expected;
+  if (isPyType(value, expected, exact)) {
+    if (item === undefined) return { valid: true, variable };
+    const items = value as unknown[];
+    const fits = (option: unknown) =>
+      !Array.isArray(option) || items.every((v) => typeCheck(param, v, option, item, undefined, exact).valid);
+    if (allowed.some(fits)) return { valid: true, variable };
+    return fail(
+      'type_error:nested',
+      `Nested type check failed for ${param}: items must be ${item}, got ${pyRepr(value)}.`,
     );
   }
-  return false;
+  if (answers !== undefined && isPyType(value, answers, exact)) return { valid: true, variable: true };
+  return fail('type_error:simple', `Incorrect type for ${param}: expected ${expected}, got ${pyRepr(value)}.`);
 }
 
 const norm = (value: unknown) => (typeof value === 'string' ? standardizeString(value) : value);
-const among = (value: unknown, allowed: AllowedValues) => allowed.some((a) => same(value, a));
+const invalid = (kind: string, param: string, value: unknown, allowed: AllowedValues) =>
+  fail(`value_error:${kind}`, `Invalid value for ${param}: ${pyRepr(value)}. Expected one of ${pyRepr(allowed)}.`);
 
 function checkString(param: string, value: string, allowed: AllowedValues): CallCheck {
   const options = allowed.filter((a): a is string => typeof a === 'string').map(standardizeString);
-  return options.includes(standardizeString(value))
-    ? OK
-    : fail(
-        'value_error:string',
-        `Invalid value for ${param}: ${JSON.stringify(value)}. Expected one of ${JSON.stringify(allowed)}.`,
-      );
+  return options.includes(standardizeString(value)) ? OK : invalid('string', param, value, allowed);
 }
 
+/** Lists compare item by item after normalising the strings among them; an allowed string reads as its characters (`""` as an empty list). */
 function checkList(param: string, value: unknown[], allowed: AllowedValues): CallCheck {
   const got = value.map(norm);
-  const options = allowed.filter(Array.isArray).map((list) => list.map(norm));
-  return options.some((option) => same(got, option))
-    ? OK
-    : fail(
-        'value_error:list',
-        `Invalid value for ${param}: ${JSON.stringify(value)}. Expected one of ${JSON.stringify(allowed)}.`,
-      );
+  const options = allowed.flatMap((a) =>
+    Array.isArray(a) ? [a.map(norm)] : typeof a === 'string' ? [[...a].map(norm)] : [],
+  );
+  return options.some((option) => pyEquals(got, option)) ? OK : invalid('list', param, value, allowed);
 }
 
+/** A dictionary matches one allowed dictionary: no unknown key, each value among that key's allowed values, each key without `""` present. */
 function checkDict(param: string, value: Record<string, unknown>, allowed: AllowedValues): CallCheck {
   let last = fail('value_error:dict', `Invalid value for ${param}: no allowed dictionary.`);
   for (const option of allowed) {
-    if (option === '' || !fits(option, 'dict')) continue;
-    const fields = option as Record<string, AllowedValues>;
-    const unknownKey = Object.keys(value).find((key) => !(key in fields));
+    if (!isDict(option)) continue;
+    const unknownKey = Object.keys(value).find((key) => !hasKey(option, key));
     if (unknownKey !== undefined) {
       last = fail('value_error:dict_key', `Unexpected dict key ${JSON.stringify(unknownKey)} in ${param}.`);
       continue;
     }
-    const wrong = Object.keys(value).find((key) => !among(norm(value[key]), asList(fields[key]).map(norm)));
+    const wrong = Object.keys(value).find((key) => !pyIn(norm(value[key]), asList(option[key]).map(norm)));
     if (wrong !== undefined) {
-      last = fail('value_error:dict_value', `Invalid value for ${param}.${wrong}: ${JSON.stringify(value[wrong])}.`);
+      last = fail('value_error:dict_value', `Invalid value for ${param}.${wrong}: ${pyRepr(value[wrong])}.`);
       continue;
     }
-    const missing = Object.keys(fields).find((key) => !(key in value) && !asList(fields[key]).includes(''));
+    const missing = Object.keys(option).find((key) => !hasKey(value, key) && !asList(option[key]).includes(''));
     if (missing !== undefined) {
       last = fail('value_error:dict_key', `Missing dict key ${JSON.stringify(missing)} in ${param}.`);
       continue;
@@ -170,15 +180,17 @@ function checkDict(param: string, value: Record<string, unknown>, allowed: Allow
   return last;
 }
 
+/** A list of dictionaries matches an allowed list of as many, dictionary by dictionary in order (`""` is a list of none). */
 function checkDictList(param: string, value: unknown[], allowed: AllowedValues): CallCheck {
   let last = fail('value_error:list_dict_count', `Wrong number of dictionaries in ${param}.`);
   for (const option of allowed) {
-    if (!Array.isArray(option) || option.length !== value.length) continue;
+    const list = option === '' ? [] : option;
+    if (!Array.isArray(list) || list.length !== value.length) continue;
     const bad = value
       .map((item, i) =>
-        fits(item, 'dict')
-          ? checkDict(param, item as Record<string, unknown>, [option[i]])
-          : fail('type_error', `${param}[${i}] is not a dictionary.`),
+        isDict(item)
+          ? checkDict(param, item, [list[i]])
+          : fail('type_error:nested', `${param}[${i}] is not a dictionary.`),
       )
       .find((c) => !c.valid);
     if (!bad) return OK;
@@ -191,46 +203,40 @@ function asList(value: unknown): AllowedValues {
   return Array.isArray(value) ? value : [value];
 }
 
-/** Checks one parameter's value: its type (from the schema, else from the allowed values), then its value. */
-function checkValue(param: string, value: unknown, allowed: AllowedValues, schema: ParamSchema | undefined): CallCheck {
-  const answerKind = allowed.find((a) => a !== '');
-  const declared = kindOf(schema?.type) ?? (answerKind === undefined ? undefined : kindOfValue(answerKind));
-  if (declared === 'skip') return OK;
-  if (declared && !fits(value, declared)) {
-    // An allowed value of another type than the schema's stands for a variable name: compare as it is.
-    const variable =
-      answerKind !== undefined && !fits(answerKind, declared) && kindOfValue(value) === kindOfValue(answerKind);
-    if (!variable)
-      return fail(
-        'type_error',
-        `Incorrect type for ${param}: expected ${schema?.type ?? declared}, got ${JSON.stringify(value)}.`,
-      );
-    return among(value, allowed)
-      ? OK
-      : fail('value_error:others', `Invalid value for ${param}: ${JSON.stringify(value)}.`);
+/**
+ * Checks one parameter's value: its type (from the schema, else from the allowed values), then its value.
+ * `exact`: the value was read from the raw text, so an integral number is an int.
+ */
+function checkValue(
+  param: string,
+  value: unknown,
+  allowed: AllowedValues,
+  schema: ParamSchema | undefined,
+  exact: boolean,
+): CallCheck {
+  const declared = pyTypeOf(schema?.type);
+  const answers = answersType(allowed, undefined);
+  // Without a schema, a numeric answer does not say int or float (JavaScript reads the answer 5.0 as 5):
+  // any number stands, as for a float parameter.
+  const expected = declared ?? (answers === 'int' ? 'float' : answers);
+  if (expected === undefined) return pyIn(value, allowed) ? OK : invalid('others', param, value, allowed);
+  const item = expected === 'list' ? pyTypeOf(schema?.items?.type) : undefined;
+  // The checker turns an int into a float for a float parameter, at the top level only.
+  const read =
+    expected === 'float' && typeof value === 'number' && Number.isInteger(value) ? new PyFloat(value) : value;
+  const types = typeCheck(param, read, allowed, expected, item, exact);
+  if (!types.valid) return types;
+  if (!types.variable) {
+    if (expected === 'dict') return checkDict(param, read as Record<string, unknown>, allowed);
+    if (expected === 'str') return checkString(param, read as string, allowed);
+    if (expected === 'list') {
+      const list = read as unknown[];
+      // Without an item type, a non-empty list of dictionaries is checked as one.
+      const dicts = item === 'dict' || (item === undefined && list.length > 0 && list.every(isDict));
+      return dicts ? checkDictList(param, list, allowed) : checkList(param, list, allowed);
+    }
   }
-  const itemKind = kindOf(schema?.items?.type);
-  if (
-    declared === 'array' &&
-    itemKind &&
-    itemKind !== 'skip' &&
-    !(value as unknown[]).every((item) => fits(item, itemKind))
-  ) {
-    return fail('type_error:nested', `Nested type check failed for ${param}: items must be ${schema?.items?.type}.`);
-  }
-  if (typeof value === 'string') return checkString(param, value, allowed);
-  if (Array.isArray(value)) {
-    const dicts =
-      itemKind === 'dict' || (itemKind === undefined && value.length > 0 && value.every((v) => fits(v, 'dict')));
-    return dicts ? checkDictList(param, value, allowed) : checkList(param, value, allowed);
-  }
-  if (fits(value, 'dict')) return checkDict(param, value as Record<string, unknown>, allowed);
-  return among(value, allowed)
-    ? OK
-    : fail(
-        'value_error:others',
-        `Invalid value for ${param}: ${JSON.stringify(value)}. Expected one of ${JSON.stringify(allowed)}.`,
-      );
+  return pyIn(read, allowed) ? OK : invalid('others', param, read, allowed);
 }
 
 /** A name matches as written, or with dots read as underscores (providers that forbid dots in names). */
@@ -238,28 +244,66 @@ function sameName(actual: string, expected: string): boolean {
   return actual === expected || actual === expected.replace(/\./g, '_');
 }
 
+/** A call's arguments as the checker reads them, or why they cannot be read. */
+interface DecodedCall {
+  name: string;
+  args?: Record<string, unknown>;
+  /** Read from the raw text: integral numbers are ints. */
+  exact: boolean;
+  error?: CallCheck;
+}
+
+/**
+ * Reads a call's arguments as the leaderboard's decoder does: raw text through `json.loads`, which must
+ * give an object. An already parsed object is taken as it is; no arguments at all read as `{}`.
+ */
+function decode(call: ActualCall): DecodedCall {
+  const { name, arguments: given } = call;
+  if (given === undefined) return { name, args: {}, exact: false };
+  if (typeof given !== 'string') {
+    return isDict(given)
+      ? { name, args: given, exact: false }
+      : { name, exact: false, error: fail('wrong_output_format', `Arguments of ${name} are not an object.`) };
+  }
+  let read: unknown;
+  try {
+    read = readPyJson(given);
+  } catch (error) {
+    const why = error instanceof PyJsonError ? error.message : String(error);
+    return { name, exact: true, error: fail('decoder_failed', `Arguments of ${name} are not JSON: ${why}.`) };
+  }
+  return isDict(read)
+    ? { name, args: read, exact: true }
+    : { name, exact: true, error: fail('wrong_output_format', `Arguments of ${name} are not an object.`) };
+}
+
 /** Checks one call against one expected call, rule by rule in the checker's order. */
 export function checkToolCall(call: ActualCall, expected: ExpectedCall, schema?: ToolSchema): CallCheck {
+  return checkDecoded(decode(call), expected, schema);
+}
+
+function checkDecoded(call: DecodedCall, expected: ExpectedCall, schema?: ToolSchema): CallCheck {
   if (!sameName(call.name, expected.name)) {
     return fail(
       'wrong_func_name',
       `Function name ${JSON.stringify(expected.name)} not found (got ${JSON.stringify(call.name)}).`,
     );
   }
-  const args = fits(call.arguments, 'dict') ? (call.arguments as Record<string, unknown>) : {};
+  if (call.error || !call.args) return call.error ?? fail('wrong_output_format', 'No arguments.');
+  const args = call.args;
+  const wanted = expected.arguments;
   const properties = schema?.parameters?.properties;
-  const required =
-    schema?.parameters?.required ?? Object.keys(expected.arguments).filter((p) => !expected.arguments[p].includes(''));
-  const missing = required.find((param) => !(param in args));
+  const required = schema?.parameters?.required ?? Object.keys(wanted).filter((p) => !asList(wanted[p]).includes(''));
+  const missing = required.find((param) => !hasKey(args, param));
   if (missing !== undefined) return fail('missing_required', `Missing required parameter: ${JSON.stringify(missing)}.`);
   for (const [param, value] of Object.entries(args)) {
-    if ((properties && !(param in properties)) || !(param in expected.arguments)) {
+    if ((properties && !hasKey(properties, param)) || !hasKey(wanted, param)) {
       return fail('unexpected_param', `Unexpected parameter: ${JSON.stringify(param)}.`);
     }
-    const verdict = checkValue(param, value, expected.arguments[param], properties?.[param]);
+    const verdict = checkValue(param, value, asList(wanted[param]), properties?.[param], call.exact);
     if (!verdict.valid) return verdict;
   }
-  const left = Object.keys(expected.arguments).find((p) => !(p in args) && !expected.arguments[p].includes(''));
+  const left = Object.keys(wanted).find((p) => !hasKey(args, p) && !asList(wanted[p]).includes(''));
   if (left !== undefined) {
     return fail(
       'missing_optional',
@@ -272,30 +316,36 @@ export function checkToolCall(call: ActualCall, expected: ExpectedCall, schema?:
 /**
  * Checks a set of calls: as many calls as expected, each expected call matched by a distinct call (in any
  * order, taking for each expected call the first unmatched call that passes, as the checker does; or in
- * order with `ordered`). No expected call (a relevance case) is right only when no call was made.
+ * order with `ordered`). No expected call (an irrelevance case) is right only when no call was made; as
+ * for the leaderboard, calls whose raw arguments do not decode to an object are no call.
  */
 export function checkToolCalls(
   calls: readonly ActualCall[],
   expected: readonly ExpectedCall[],
   options: { tools?: readonly ToolSchema[]; ordered?: boolean } = {},
 ): CallCheck {
+  const decoded = calls.map(decode);
+  // The leaderboard decodes a reply whole: one call it cannot read and the reply holds no call.
+  const noCall = decoded.length === 0 || decoded.some((c) => c.error !== undefined);
+  if (expected.length === 0 && noCall) return OK;
   if (calls.length !== expected.length) {
     const names = calls.map((c) => c.name).join(', ') || 'none';
     return fail('wrong_count', `Wrong number of calls: expected ${expected.length}, got ${calls.length} (${names}).`);
   }
-  const schemaOf = (name: string) => options.tools?.find((t) => sameName(name, t.name) || t.name === name);
+  // The tool under the expected name, or under the underscored name a provider was given for a dotted one.
+  const schemaOf = (name: string) => options.tools?.find((t) => sameName(t.name, name) || sameName(name, t.name));
   const matched = new Set<number>();
   for (const [i, want] of expected.entries()) {
     const schema = schemaOf(want.name);
     if (options.ordered) {
-      const verdict = checkToolCall(calls[i], want, schema);
+      const verdict = checkDecoded(decoded[i], want, schema);
       if (!verdict.valid) return { ...verdict, error: `call ${i + 1}: ${verdict.error}` };
       continue;
     }
     let lastError: CallCheck | undefined;
-    const found = calls.findIndex((call, index) => {
+    const found = decoded.findIndex((call, index) => {
       if (matched.has(index)) return false;
-      const verdict = checkToolCall(call, want, schema);
+      const verdict = checkDecoded(call, want, schema);
       if (!verdict.valid) lastError = verdict;
       return verdict.valid;
     });

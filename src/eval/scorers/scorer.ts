@@ -8,7 +8,8 @@ export interface RunLike {
   runId?: string;
   status: RunStatus;
   output: string;
-  steps: readonly Pick<Step, 'kind' | 'toolCalls'>[];
+  /** Each step's calls as they ran, and (from a live run) the native calls exactly as the model sent them. */
+  steps: readonly (Pick<Step, 'kind' | 'toolCalls'> & Partial<Pick<Step, 'rawToolCalls'>>)[];
   usage: RunUsage;
   durationMs: number;
   error?: { code: string; message: string };

@@ -1,5 +1,11 @@
-import { type AllowedValues, checkToolCalls, type ExpectedCall, type ToolSchema } from './check-tool-call.js';
-import { callsOf, createScorer, type Scorer } from './scorer.js';
+import {
+  type ActualCall,
+  type AllowedValues,
+  checkToolCalls,
+  type ExpectedCall,
+  type ToolSchema,
+} from './check-tool-call.js';
+import { createScorer, type RunLike, type Scorer } from './scorer.js';
 
 /** An expected call as thinkflow writes it (`{ name, arguments }`) or as the leaderboard does (`{ get_weather: { city: ['Paris'] } }`). */
 export type ExpectedCallInput = ExpectedCall | Readonly<Record<string, Readonly<Record<string, AllowedValues>>>>;
@@ -16,8 +22,10 @@ export interface ToolCallsOptions {
 /**
  * Scores a run's tool calls with the leaderboard's AST-check rules (see `checkToolCall`): 1 when every
  * expected call is matched by exactly one call, 0 with the failed rule as the reason. An empty list
- * expects no call (a relevance case). Without `expected`, the case's `expected` is read (a list of calls,
- * or `{ toolCalls: [...] }`).
+ * expects no call (an irrelevance case). Without `expected`, the case's `expected` is read (a list of
+ * calls, or `{ toolCalls: [...] }`). A step's native calls are read from the model's raw argument text
+ * (`rawToolCalls`), as the leaderboard reads them; calls of text protocols and of traces, from the
+ * parsed input.
  *
  * @example
  * toolCalls([{ name: 'get_weather', arguments: { city: ['Paris', 'Paris, France'], unit: ['celsius', ''] } }])
@@ -27,10 +35,21 @@ export function toolCalls(expected?: readonly ExpectedCallInput[], options: Tool
     name: options.name ?? 'toolCalls',
     score: ({ run, expected: caseExpected }) => {
       const want = (expected ?? expectedCallsOf(caseExpected)).map(toExpectedCall);
-      const verdict = checkToolCalls(callsOf(run), want, options);
+      const verdict = checkToolCalls(modelCallsOf(run), want, options);
       return verdict.valid ? { score: 1 } : { score: 0, reason: `${verdict.errorType}: ${verdict.error}` };
     },
   });
+}
+
+/** The calls a run's model made: a step's raw native calls when it kept them, else the calls as they ran. */
+function modelCallsOf(run: RunLike | undefined): ActualCall[] {
+  const calls: ActualCall[] = [];
+  for (const step of run?.steps ?? []) {
+    const raw = step.rawToolCalls;
+    if (raw && raw.length > 0) for (const call of raw) calls.push({ name: call.name, arguments: call.arguments });
+    else for (const call of step.toolCalls) calls.push({ name: call.name, arguments: call.input });
+  }
+  return calls;
 }
 
 function expectedCallsOf(value: unknown): readonly ExpectedCallInput[] {

@@ -10,7 +10,7 @@ const LONG = `Writes haiku. ${'Each poem has three lines of five, seven and five
   1100,
 );
 
-/** A folder of three skills: one good, one with a 1,100-character description, one with no frontmatter. */
+/** A folder of three skills: one good, one with a 1,100-character description, one with no frontmatter nor prose. */
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'thinkflow-skill-warnings-'));
   const skill = async (name: string, text: string) => {
@@ -22,7 +22,7 @@ beforeAll(async () => {
     '---\nname: release-notes\ndescription: Drafts release notes.\n---\nGroup the changes.\n',
   );
   await skill('haiku', `---\nname: haiku\ndescription: ${LONG}\n---\nCount syllables.\n`);
-  await skill('no-frontmatter', '# Just a body\nNo frontmatter here.\n');
+  await skill('no-frontmatter', '# Just a title, nothing to describe the skill\n');
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

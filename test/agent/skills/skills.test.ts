@@ -109,6 +109,29 @@ describe('skills in an agent', () => {
     expect(result.steps[2].toolCalls[0].output).toContain('Plain, friendly');
   });
 
+  it("reads Claude Code's tool names in allowed-tools, and a list naming none of the run's tools narrows nothing", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'skills-cc-'));
+    temps.push(root);
+    const skill = async (name: string, allowed: string) => {
+      await cp(path.join(VALID, 'release-notes'), path.join(root, name), { recursive: true });
+      const text = `---\nname: ${name}\ndescription: The ${name} skill.\nallowed-tools: ${allowed}\n---\nDo it.\n`;
+      await writeFile(path.join(root, name, 'SKILL.md'), text);
+    };
+    await skill('files', 'Read Bash(git:*) WebFetch');
+    await skill('elsewhere', 'mcp__brex__search NotebookEdit');
+    const ours = ['read_file', 'bash', 'http_get', 'write_file', 'get_weather'].map(tool);
+    const model = scriptedModel([
+      call('load_skill', { name: 'files' }),
+      call('load_skill', { name: 'elsewhere' }),
+      'ok',
+    ]);
+    await new Agent({ model, tools: ours, skills: [root] }).run('x');
+    const names = (i: number) => model.calls[i].tools?.map((t) => t.name);
+    expect(names(1)).toEqual(['read_file', 'bash', 'http_get', 'load_skill', 'read_skill_file']);
+    // Written for another agent's tools: the run keeps all of its own.
+    expect(names(2)).toEqual([...ours.map((t) => t.name), 'load_skill', 'read_skill_file']);
+  });
+
   it('beyond the catalogue budget, skills are found with search_skills', async () => {
     const model = scriptedModel([call('search_skills', { query: 'release notes from merged changes' }), 'ok']);
     const result = await new Agent({ model, tools, skills: [VALID], skillCatalogTokens: 60 }).run('Draft notes.');
@@ -116,6 +139,31 @@ describe('skills in an agent', () => {
     expect(system).toMatch(/more skills are not listed: find them with search_skills/);
     expect(model.calls[0].tools?.map((t) => t.name)).toContain('search_skills');
     expect(result.steps[0].toolCalls[0].output).toMatch(/^- release-notes: /);
+  });
+
+  it('a run starts with at most 50 skill warnings, and one more saying how many were left out', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'skills-many-'));
+    temps.push(root);
+    for (let i = 0; i < 60; i++) {
+      await cp(path.join(VALID, 'release-notes'), path.join(root, `s${i}`), { recursive: true });
+    }
+    const events: AgentEvent[] = [];
+    const result = await new Agent({ model: scriptedModel(['ok']), skills: [root] }).run('x', {
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.status).toBe('done');
+    const warnings = events.filter((e) => e.type === 'warning');
+    // Each copy's name differs from its folder's (60 warnings), and all but the first share one name (59).
+    expect(warnings).toHaveLength(51);
+    expect(warnings.at(-1)).toMatchObject({ code: 'skill', message: expect.stringMatching(/^69 more skill warnings/) });
+  });
+
+  it('a call to a tool that does not exist is told the skill tools it may call', async () => {
+    const model = scriptedModel([call('load_skil', { name: 'weather-report' }), 'ok']);
+    const result = await new Agent({ model, skills: [VALID] }).run('Weather in Lyon?');
+    const output = result.steps[0].toolCalls[0].output;
+    expect(output).toContain('Did you mean "load_skill"?');
+    expect(output).toContain('Available tools: load_skill, read_skill_file.');
   });
 
   it('takes skills already loaded, and an agent without skills offers no skill tools', async () => {

@@ -71,7 +71,10 @@ export async function checkUrl(raw: string | URL, policy: UrlPolicy): Promise<Ur
     for (const { address } of addresses) {
       const problem = addressProblem(address);
       if (problem) {
-        return { ok: false, reason: `Refused: ${hostname} resolves to ${address}, a ${problem} address.` };
+        return {
+          ok: false,
+          reason: `Refused: ${hostname} resolves to ${address}, ${/^[aeiouAEIOU]/.test(problem) ? 'an' : 'a'} ${problem} address.`,
+        };
       }
     }
   }
