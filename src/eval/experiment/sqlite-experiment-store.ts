@@ -19,6 +19,9 @@ CREATE TABLE IF NOT EXISTS eval_trial_chunks (
 );
 CREATE INDEX IF NOT EXISTS eval_trial_chunks_experiment ON eval_trial_chunks (experiment_id, first_case);`;
 
+/** The page size of a file this store creates (an existing file keeps its own). */
+const PAGE_SIZE = 8192;
+
 /** Trials written in one transaction at most. */
 const BATCH = 256;
 
@@ -47,7 +50,8 @@ export class SqliteExperimentStore implements ExperimentStore {
   private readonly statements = new Map<string, Database.Statement<unknown[]>>();
 
   constructor(location: SqliteLocation = {}) {
-    const { db, busyTimeoutMs } = openSqlite(location);
+    // A new file gets 8 KB pages, as the run store gives its own: a commit's chunk row spans fewer pages.
+    const { db, busyTimeoutMs } = openSqlite({ ...location, pageSize: PAGE_SIZE });
     this.db = db;
     retryBusy(() => db.exec(SCHEMA), busyTimeoutMs);
     this.insertChunk = db.prepare('INSERT INTO eval_trial_chunks (experiment_id, first_case, trials) VALUES (?, ?, ?)');
