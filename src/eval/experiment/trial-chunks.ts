@@ -3,17 +3,19 @@ import type { TrialRecord } from './experiment-types.js';
 
 /**
  * Trials as the SQL stores write them since #47's chunk rows: the trials committed together, as one row
- * holding one JSON document, `{"v":1,"s":[scorer names],"t":[trial, …]}`. A trial is an array:
+ * holding one JSON document, `{"v":1,"s":[scorer names],"r":run id start,"t":[trial, …]}`. A trial is an
+ * array:
  *
  *   [caseIndex, trial, flags, input, output, status, scores, steps, llmCalls, promptTokens,
  *    completionTokens, latencyMs, …the optional fields set in `flags`, in the order of the bits]
  *
- * `flags`: 1 passed, 2 a case id other than the 1-based position, 4 expected (set, not undefined), 8 error, 16 costUsd,
- * 32 scorerCostUsd, 64 runId. A score is its number when it is `{ name, score, pass: score >= 1 }` with
- * the name at its position in `s`, else the score object itself.
+ * `flags`: 1 passed, 2 a case id other than the 1-based position, 4 expected (set, not undefined),
+ * 8 error, 16 costUsd, 32 scorerCostUsd, 64 runId (always the last field, written without the start `r`
+ * that every run id of the row shares). A score is its number when it is `{ name, score, pass: score >= 1 }`
+ * with the name at its position in `s`, else the score object itself.
  *
- * One row and one `JSON.stringify` per commit, and no key names: about a third of the bytes of a row per
- * trial, which is what writing costs (a trial's row was most of runExperiment's cost over agent.run).
+ * One row and one `JSON.stringify` per commit, and no key names: about half the bytes of a compact row
+ * per trial, which is what writing costs (a trial's row was most of runExperiment's cost over agent.run).
  */
 const PASS = 1;
 const CASE_ID = 2;
@@ -91,6 +93,8 @@ function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] {
 export class ChunkBuilder {
   private readonly names: string[];
   private readonly tuples: unknown[][] = [];
+  /** The longest start the run ids added share (a process's run ids differ only in a counter at the end). */
+  private runPrefix: string | undefined;
   /** The lowest case index added. */
   firstCase: number;
 
@@ -103,16 +107,33 @@ export class ChunkBuilder {
   add(t: TrialRecord): void {
     this.tuples.push(trialTuple(t, this.names));
     if (t.caseIndex < this.firstCase) this.firstCase = t.caseIndex;
+    const id = t.runId;
+    if (id === undefined) return;
+    const prefix = this.runPrefix;
+    if (prefix === undefined) {
+      this.runPrefix = id;
+      return;
+    }
+    let n = 0;
+    const max = Math.min(prefix.length, id.length);
+    while (n < max && prefix.charCodeAt(n) === id.charCodeAt(n)) n++;
+    if (n < prefix.length) this.runPrefix = prefix.slice(0, n);
   }
 
+  /** The row's JSON; a run id (the last field of its trial) is written without the start they all share, in `r`. */
   json(): string {
-    return JSON.stringify({ v: 1, s: this.names, t: this.tuples });
+    const r = this.runPrefix;
+    if (!r) return JSON.stringify({ v: 1, s: this.names, t: this.tuples });
+    for (const u of this.tuples) {
+      if ((u[2] as number) & RUN_ID) u[u.length - 1] = (u[u.length - 1] as string).slice(r.length);
+    }
+    return JSON.stringify({ v: 1, s: this.names, r, t: this.tuples });
   }
 }
 
 /** The trials of a chunk row's JSON, in the order they were written. */
 export function trialsFromChunk(text: string): TrialRecord[] {
-  const { s: names, t: tuples } = JSON.parse(text) as { s: string[]; t: unknown[][] };
+  const { s: names, t: tuples, r = '' } = JSON.parse(text) as { s: string[]; t: unknown[][]; r?: string };
   return tuples.map((u) => {
     const flags = u[2] as number;
     const record: TrialRecord = {
@@ -138,7 +159,7 @@ export function trialsFromChunk(text: string): TrialRecord[] {
     if (flags & ERROR) record.error = u[at++] as string;
     if (flags & COST) record.costUsd = u[at++] as number;
     if (flags & SCORER_COST) record.scorerCostUsd = u[at++] as number;
-    if (flags & RUN_ID) record.runId = u[at++] as string;
+    if (flags & RUN_ID) record.runId = r + (u[at++] as string);
     return record;
   });
 }

@@ -139,6 +139,29 @@ describe.each(stores)('trial rows in the %s store', (_name, open) => {
   });
 });
 
+describe('chunk rows', () => {
+  it('keep the start the run ids of a commit share once, and read every run id back whole', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'trial-rows-')), 'thinkflow.db');
+    const store = new SqliteExperimentStore({ file });
+    await store.createExperiment(meta);
+    const start = '3f2a9c1e-77d4-4b1a-9e0f-';
+    const ids = [`${start}000000000001`, `${start}00000000000a`, undefined, start];
+    const saved = ids.map((runId, caseIndex): TrialRecord => {
+      const { runId: _, ...rest } = records[0];
+      const trial = { ...rest, caseIndex, caseId: String(caseIndex + 1) };
+      return runId === undefined ? trial : { ...trial, runId };
+    });
+    await Promise.all(saved.map((t) => store.saveTrial('rows', t)));
+    expect(await readAll(store)).toStrictEqual(saved);
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    const row = db.prepare('SELECT trials FROM eval_trial_chunks').pluck().get() as string;
+    db.close();
+    expect(JSON.parse(row).r).toBe(start);
+    expect(row).not.toContain(`${start}000000000001`);
+  });
+});
+
 describe('trial rows in SQLite files', () => {
   it('writes less than the records themselves, and reads rows stored one trial a row, as the record itself', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'trial-rows-')), 'thinkflow.db');
