@@ -14,8 +14,8 @@ import type { TrialRecord } from './experiment-types.js';
  * that every run id of the row shares). A score is its number when it is `{ name, score, pass: score >= 1 }`
  * with the name at its position in `s`, else the score object itself.
  *
- * One row and one `JSON.stringify` per commit, and no key names: about half the bytes of a compact row
- * per trial, which is what writing costs (a trial's row was most of runExperiment's cost over agent.run).
+ * One row and one `JSON.stringify` per commit, and no key names: about a third of the bytes of a compact
+ * row per trial, which is what writing costs (a trial's row was most of runExperiment's cost over agent.run).
  */
 const PASS = 1;
 const CASE_ID = 2;
