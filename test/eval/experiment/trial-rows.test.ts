@@ -137,6 +137,22 @@ describe.each(stores)('trial rows in the %s store', (_name, open) => {
     expect((await store.finishedTrials(id)).size).toBe(6);
     await store.close?.();
   });
+
+  it('keeps the trials of experiments saved in the same commit apart', async () => {
+    const store = open();
+    const [a, b] = [uniqueName('a'), uniqueName('b')];
+    await store.createExperiment({ ...meta, id: a });
+    await store.createExperiment({ ...meta, id: b });
+    await Promise.all([
+      store.saveTrial(a, records[0]),
+      store.saveTrial(b, records[1]),
+      store.saveTrial(a, records[2]),
+      store.saveTrial(b, records[0]),
+    ]);
+    expect(await readAll(store, a)).toStrictEqual([records[0], records[2]]);
+    expect(await readAll(store, b)).toStrictEqual([records[0], records[1]]);
+    await store.close?.();
+  });
 });
 
 describe('chunk rows', () => {
