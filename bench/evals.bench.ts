@@ -2,6 +2,7 @@
  * What evals cost, measured in one process:
  * - deterministic scorers: scored items per second, each scorer alone and all nine together (target ≥ 20,000/s);
  * - runExperiment's overhead per case against plain agent.run on the same agent and inputs (target ≤ 1.2×),
+ *   on the built package when there is one (`npm run build` first; THINKFLOW_BENCH_DIST=src: the sources),
  *   with the in-memory store (what runExperiment uses without a `store`) and with SqliteExperimentStore;
  *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each (EVALS_GC=1: a
  *   garbage collection before each pass; it made the ratios no steadier and runExperiment's higher, perhaps as the
@@ -14,7 +15,7 @@
  * Run: node --expose-gc --import tsx bench/evals.bench.ts (EVALS_BENCH=online for the server part alone,
  * EVALS_BENCH=overhead for the runExperiment part alone)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -101,7 +102,48 @@ async function scorerThroughput(): Promise<void> {
   );
 }
 
+/**
+ * What the overhead part measures: the built package when there is one (what users run; under tsx every
+ * named closure of the sources gains esbuild's `__name` call, which slows `agent.run` about 2× and flatters
+ * the ratio), else the sources. THINKFLOW_BENCH_DIST=src measures the sources.
+ */
+async function overheadBuild() {
+  const dist =
+    (process.env.THINKFLOW_BENCH_DIST ??
+      (existsSync(new URL('../dist/index.js', import.meta.url)) ? 'dist' : 'src')) !== 'src';
+  if (!dist) {
+    return {
+      label: 'src under tsx',
+      Agent,
+      defineTool,
+      scriptedModel,
+      runExperiment,
+      contains,
+      noError,
+      SqliteExperimentStore,
+    };
+  }
+  const core = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
+  const evals = (await import(
+    new URL('../dist/entries/eval.js', import.meta.url).href
+  )) as typeof import('../src/entries/eval.js');
+  const { runExperiment: run, contains: has, noError: ok, SqliteExperimentStore: Store } = evals;
+  return {
+    label: 'dist',
+    Agent: core.Agent,
+    defineTool: core.defineTool,
+    scriptedModel: core.scriptedModel,
+    runExperiment: run,
+    contains: has,
+    noError: ok,
+    SqliteExperimentStore: Store,
+  };
+}
+
 async function experimentOverhead(): Promise<void> {
+  const { label, Agent, defineTool, scriptedModel, runExperiment, contains, noError, SqliteExperimentStore } =
+    await overheadBuild();
+  console.log(`runExperiment overhead, measured on ${label}:`);
   const echo = defineTool({
     name: 'echo',
     description: 'Echo.',
