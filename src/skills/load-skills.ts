@@ -129,8 +129,9 @@ async function findSkillFolders(folder: string, depth = 0, budget = { left: MAX_
 /**
  * Skills of one name in different parts of one folder (each plugin of a marketplace with its own `setup`) are
  * told apart as Claude Code tells plugin skills apart: `<plugin>:<name>`, the plugin being the nearest folder
- * above the skill that is not a `skills` folder. One right below the given folder (or its `skills/`) keeps its
- * name. Each renamed skill is a warning; twins this cannot tell apart are left as they are (the first is kept).
+ * above the skill that is not a `skills` folder nor an agent's hidden one. One right below the given folder (or
+ * its `skills/`, `.claude/skills/`) keeps its name. Each renamed skill is a warning; twins this cannot tell
+ * apart are left as they are (the first is kept).
  */
 function qualifyTwins(found: Skill[], folder: string, options: LoadSkillsOptions): Skill[] {
   const count = new Map<string, number>();
@@ -138,7 +139,8 @@ function qualifyTwins(found: Skill[], folder: string, options: LoadSkillsOptions
   if (options.strict || found.every((s) => count.get(s.name) === 1)) return found;
   const ownerOf = (skill: Skill): string | undefined => {
     const above = path.relative(folder, path.dirname(path.dirname(skill.file))).split(path.sep);
-    return above.reverse().find((part) => part && part !== '..' && !/^\.?skills$/.test(part));
+    // A `skills` folder, or an agent's hidden one (`.claude/skills/x`), names no plugin.
+    return above.reverse().find((part) => part && part !== '..' && part !== 'skills' && !AGENT_FOLDERS.has(part));
   };
   const named = found.map((skill) => {
     const owner = count.get(skill.name)! > 1 ? ownerOf(skill) : undefined;

@@ -194,6 +194,13 @@ describe('loadSkills on a folder from the wild', () => {
       'Other skills are named "setup" too; this one is loaded as "floating-clock:setup".',
     ]);
     await expect(loadSkills(root, { strict: true })).rejects.toThrow('Two skills are named "setup"');
+    // A project's copy in .claude/skills and in skills/ names no plugin: the first is kept, as before.
+    const copies = await skillsFolder({
+      '.claude/skills/review': md('name: review\ndescription: The hidden copy.'),
+      'skills/review': md('name: review\ndescription: The other copy.'),
+    });
+    const kept = await loadSkills(copies, { onWarning: () => {} });
+    expect(kept.map((s) => [s.name, s.description])).toEqual([['review', 'The hidden copy.']]);
   });
 
   it('strict mode refuses the first broken rule, as a validator would', async () => {
