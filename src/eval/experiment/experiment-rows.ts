@@ -10,7 +10,7 @@ export interface ExperimentRow {
   summary?: string | null;
 }
 
-/** A trial as the SQL stores keep it: its key columns and the record as JSON (`trialJson`). */
+/** A trial as earlier versions of the SQL stores kept it, one a row: its key columns and the record as JSON. */
 export interface TrialRow {
   case_index: number;
   trial: number;
@@ -46,32 +46,10 @@ export async function* pagedTrials(
 }
 
 /**
- * A trial's record as the SQL stores write it: JSON with one- and two-letter keys, without what the key
- * columns hold (case index, trial) or the case id when it is the default (the 1-based position). A third
- * of the bytes of the record's own JSON, serialised and written once per trial, on the case's path.
+ * The compact keyed form earlier versions wrote, one trial a row (before the chunk rows of trial-chunks.ts):
+ * one- and two-letter keys, without what the key columns hold (case index, trial) or the case id when it is
+ * the default (the 1-based position).
  */
-export function trialJson(t: TrialRecord): string {
-  return JSON.stringify({
-    i: t.caseId === String(t.caseIndex + 1) ? undefined : t.caseId,
-    in: t.input,
-    x: t.expected,
-    o: t.output,
-    s: t.status,
-    e: t.error,
-    p: t.pass ? 1 : 0,
-    sc: t.scores,
-    n: t.steps,
-    l: t.llmCalls,
-    pt: t.promptTokens,
-    ct: t.completionTokens,
-    $: t.costUsd,
-    s$: t.scorerCostUsd,
-    ms: t.latencyMs,
-    r: t.runId,
-  });
-}
-
-/** What `trialJson` writes. */
 interface CompactTrial {
   i?: string;
   in: unknown;
@@ -91,7 +69,7 @@ interface CompactTrial {
   r?: string;
 }
 
-/** A stored trial's record: written by `trialJson`, or (rows stored before it) the record's own JSON. */
+/** A stored trial row's record: the compact keyed form (`CompactTrial`), or (rows stored before it) the record's own JSON. */
 export function trialFromRow(row: TrialRow): TrialRecord {
   const stored = JSON.parse(row.record) as CompactTrial | TrialRecord;
   if ('caseIndex' in stored) return stored;

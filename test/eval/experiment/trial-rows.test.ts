@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { trialJson } from '../../../src/eval/experiment/experiment-rows.js';
 import {
   type ExperimentStore,
   PostgresExperimentStore,
@@ -154,6 +153,28 @@ describe.each(stores)('trial rows in the %s store', (_name, open) => {
     await store.close?.();
   });
 });
+
+/** A trial as the SQL stores wrote it one a row, in the compact keyed form, before the chunk rows. */
+function trialJson(t: TrialRecord): string {
+  return JSON.stringify({
+    i: t.caseId === String(t.caseIndex + 1) ? undefined : t.caseId,
+    in: t.input,
+    x: t.expected,
+    o: t.output,
+    s: t.status,
+    e: t.error,
+    p: t.pass ? 1 : 0,
+    sc: t.scores,
+    n: t.steps,
+    l: t.llmCalls,
+    pt: t.promptTokens,
+    ct: t.completionTokens,
+    $: t.costUsd,
+    s$: t.scorerCostUsd,
+    ms: t.latencyMs,
+    r: t.runId,
+  });
+}
 
 describe('chunk rows', () => {
   it('keep the start the run ids of a commit share once, and read every run id back whole', async () => {
