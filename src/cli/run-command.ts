@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { Agent, createToolRouter } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
-import { type SkillWarning, skillWarningText } from '../skills/index.js';
+import { type SkillWarning, shownSkillWarnings } from '../skills/index.js';
 import { loadSkills } from '../skills/node.js';
 import { type Workspace, workspacePrompt, workspaceTools } from '../workspace/index.js';
 import { colorsFor, useColor } from './colors.js';
@@ -180,6 +180,7 @@ async function runOnce(argument: string | undefined, flags: RunFlags): Promise<n
 /** A folder's skill warnings on stderr, the first 50 of them and how many more (a big public folder has a thousand). */
 function printSkillWarnings(warnings: SkillWarning[]): void {
   const yellow = colorsFor(process.stderr).yellow;
-  for (const w of warnings.slice(0, 50)) process.stderr.write(yellow(`warning: ${skillWarningText(w)}\n`));
-  if (warnings.length > 50) process.stderr.write(yellow(`warning: and ${warnings.length - 50} more skill warnings\n`));
+  const { lines, more } = shownSkillWarnings(warnings);
+  for (const line of lines) process.stderr.write(yellow(`warning: ${line}\n`));
+  if (more > 0) process.stderr.write(yellow(`warning: and ${more} more skill warnings\n`));
 }

@@ -9,6 +9,7 @@ export {
   type ResolvedSkills,
   resolveSkills,
   type SkillsOption,
+  shownSkillWarnings,
   skillWarningText,
 } from './resolve-skills.js';
 export { SKILL_SEARCH_DEPTH, type Skill } from './skill.js';

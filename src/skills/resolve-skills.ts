@@ -45,6 +45,15 @@ export function skillWarningText(warning: SkillWarning): string {
   return `${warning.file}: ${warning.message}${warning.skipped ? ' The skill was skipped.' : ''}`;
 }
 
+/** Skill warnings shown at a run's start or by the CLI, at most: a big public folder read leniently has a thousand. */
+const SHOWN_WARNINGS = 50;
+
+/** The warnings to show, as `skillWarningText` lines (the first 50), and how many more there are. */
+export function shownSkillWarnings(warnings: readonly SkillWarning[]): { lines: string[]; more: number } {
+  const lines = warnings.slice(0, SHOWN_WARNINGS).map(skillWarningText);
+  return { lines, more: warnings.length - lines.length };
+}
+
 // Through a parameter, not the constant itself: esbuild folds a constant into a literal `import()`, which edge
 // runtimes (workerd) refuse at load when the module is not in the bundle.
 function importLoader(specifier: string): Promise<unknown> {

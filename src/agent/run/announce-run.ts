@@ -1,5 +1,5 @@
 import { withFields } from '../../core/index.js';
-import { type ResolvedSkills, skillWarningText } from '../../skills/index.js';
+import { type ResolvedSkills, shownSkillWarnings } from '../../skills/index.js';
 import type { LoopConfig } from './loop-config.js';
 import { type Emit, event, type RunState } from './run-state.js';
 
@@ -15,9 +15,6 @@ export function announceRun(state: RunState, config: LoopConfig, emit: Emit): vo
   for (const w of config.warnings ?? []) emit(event(state, 'warning', w));
 }
 
-/** Skill warnings a run starts with, at most; one more says how many were left out. */
-const SKILL_WARNINGS = 50;
-
 /** The problems found before a run starts, emitted as `warning` events after `run_start`: memory recall, skills, routing. */
 export function startWarnings(
   recall: string | undefined,
@@ -25,10 +22,10 @@ export function startWarnings(
   routing?: { code: string; message: string },
 ) {
   if (!recall && skills.length === 0 && !routing) return undefined;
-  // A big public folder read leniently may have a thousand; every run would start with all of them.
-  const warnings = skills.slice(0, SKILL_WARNINGS).map((w) => ({ code: 'skill', message: skillWarningText(w) }));
-  if (skills.length > SKILL_WARNINGS) {
-    const more = skills.length - SKILL_WARNINGS;
+  // The first 50, and one saying how many more: every run would start with all of them.
+  const { lines, more } = shownSkillWarnings(skills);
+  const warnings = lines.map((message) => ({ code: 'skill', message }));
+  if (more > 0) {
     const message = `${more} more skill warnings are not repeated here; loadSkills(folders, { onWarning }) reports every one.`;
     warnings.push({ code: 'skill', message });
   }
