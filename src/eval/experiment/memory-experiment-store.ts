@@ -7,8 +7,11 @@ import type {
 } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 
-/** What a save returns: the trial is kept at once, so every save answers with this one settled promise. */
-const SAVED = Promise.resolve();
+/**
+ * What a save returns: the trial is kept at once, so every save answers with this one settled promise
+ * (and `runExperiment`, seeing it, counts the trial finished without waiting on it).
+ */
+export const SAVED = Promise.resolve();
 
 const byKey = (a: TrialRecord, b: TrialRecord) => a.caseIndex - b.caseIndex || a.trial - b.trial;
 

@@ -19,8 +19,22 @@ import type {
 const MAX_UNSAVED = 256;
 
 import { trialKey } from './experiment-types.js';
+import { SAVED } from './memory-experiment-store.js';
 import { callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
 import { summaryTally } from './summary-tally.js';
+
+/** Trials a store answered for with one promise (one SQLite commit): they settle together. */
+interface SaveGroup {
+  saved: Promise<void>;
+  /** The trials in it, and how many of them passed. */
+  count: number;
+  passed: number;
+  /** Their records, kept for onProgress only (the counts above do without). */
+  records: TrialRecord[] | undefined;
+  settled: boolean;
+  /** `saved` with the group settled after it. */
+  done: Promise<void>;
+}
 
 /** Progress after each finished trial. */
 export interface ExperimentProgress {
@@ -113,20 +127,12 @@ async function runAll<Input>(
   task: Task,
   cache: CacheStore | undefined,
 ): Promise<Experiment> {
-  const { scorers } = options;
+  const { scorers, data, onProgress } = options;
   const trials = Math.max(1, Math.floor(options.trials ?? 1));
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
-  // One literal per case (no spread: see runTrial).
-  const items = options.data.map((row, index) => ({
-    id: row.id ?? String(index + 1),
-    input: row.input as unknown,
-    expected: row.expected,
-    metadata: row.metadata,
-    index,
-  }));
-  const meta = await openExperiment(store, options, items.length, trials);
+  const meta = await openExperiment(store, options, data.length, trials);
   // The summary is folded as trials finish; a resumed experiment first folds the trials already stored.
-  const tally = summaryTally(trials, items.length);
+  const tally = summaryTally(trials, data.length);
   const finished = new Set<string>();
   if (options.resume) {
     for await (const t of store.trials(meta.id)) {
@@ -135,69 +141,102 @@ async function runAll<Input>(
     }
   }
   const started = Date.now();
-  const total = items.length * trials;
+  const total = data.length * trials;
   let done = finished.size;
-
-  function* jobs() {
-    for (const item of items) {
-      for (let t = 0; t < trials; t++) {
-        if (!finished.size || !finished.has(trialKey(item.index, t))) yield { item, trial: t };
-      }
-    }
-  }
-  const queue = jobs();
-  const context = { signal: options.signal, cache };
   let passed = tally.passed;
+  /** The next job: job j is trial j % trials of case ⌊j / trials⌋ (a counter, not an object per job). */
+  let nextJob = 0;
+  const takeJob = (): number => {
+    while (nextJob < total) {
+      const job = nextJob++;
+      if (!finished.size || !finished.has(trialKey(Math.floor(job / trials), job % trials))) return job;
+    }
+    return -1;
+  };
+  const context = { signal: options.signal, cache };
   // A trial counts as finished (progress, `done`) once its store has it. The next trial starts while the
   // store writes, so a store may commit several together (SQLite does); at most MAX_UNSAVED wait at once.
-  // Trials a store answers with one promise (one commit) settle together, in the order they were saved.
-  let group: { saved: Promise<void>; records: TrialRecord[]; settled: boolean; done: Promise<void> } | undefined;
+  // Trials a store answers with one promise (one commit) settle together, in the order they were saved;
+  // their records are held until then only for onProgress. The in-memory store has a trial when
+  // `saveTrial` returns (it answers with SAVED): that trial is finished at once.
+  let group: SaveGroup | undefined;
   let unsaved = 0;
   const settling = new Set<Promise<void>>();
   // The first failed save (or throwing onProgress): it ends the experiment.
   let saveError: { error: unknown } | undefined;
-  const settle = (records: TrialRecord[]) => {
-    unsaved -= records.length;
-    for (const record of records) {
-      done++;
-      if (record.pass) passed++;
-      try {
-        options.onProgress?.({ done, total, passed, caseId: record.caseId, pass: record.pass, trial: record });
-      } catch (error) {
-        saveError ??= { error };
-      }
+  const progress = (record: TrialRecord) => {
+    try {
+      onProgress?.({ done, total, passed, caseId: record.caseId, pass: record.pass, trial: record });
+    } catch (error) {
+      saveError ??= { error };
     }
   };
-  const save = (record: TrialRecord): Promise<void> => {
-    unsaved++;
-    const saved = store.saveTrial(meta.id, record);
-    if (group && group.saved === saved && !group.settled) {
-      group.records.push(record);
-      return group.done;
+  const settle = (g: SaveGroup) => {
+    g.settled = true;
+    settling.delete(g.done);
+    unsaved -= g.count;
+    if (!g.records) {
+      done += g.count;
+      passed += g.passed;
+      return;
     }
-    const g = { saved, records: [record], settled: false, done: saved };
-    g.done = saved.then(
-      () => {
-        g.settled = true;
-        settling.delete(g.done);
-        settle(g.records);
-      },
-      (error: unknown) => {
-        g.settled = true;
-        settling.delete(g.done);
-        unsaved -= g.records.length;
-        saveError ??= { error };
-      },
-    );
-    settling.add(g.done);
-    group = g;
+    for (const record of g.records) {
+      done++;
+      if (record.pass) passed++;
+      progress(record);
+    }
+  };
+  const save = (record: TrialRecord): Promise<void> | undefined => {
+    const saved = store.saveTrial(meta.id, record);
+    if (saved === SAVED) {
+      done++;
+      if (record.pass) passed++;
+      if (onProgress) progress(record);
+      return undefined;
+    }
+    unsaved++;
+    let g = group;
+    if (!g || g.saved !== saved || g.settled) {
+      const fresh: SaveGroup = {
+        saved,
+        count: 0,
+        passed: 0,
+        records: onProgress ? [] : undefined,
+        settled: false,
+        done: saved,
+      };
+      fresh.done = saved.then(
+        () => settle(fresh),
+        (error: unknown) => {
+          fresh.settled = true;
+          settling.delete(fresh.done);
+          unsaved -= fresh.count;
+          saveError ??= { error };
+        },
+      );
+      settling.add(fresh.done);
+      group = g = fresh;
+    }
+    g.count++;
+    if (record.pass) g.passed++;
+    g.records?.push(record);
     return g.done;
   };
   async function worker(): Promise<void> {
-    for (let next = queue.next(); !next.done; next = queue.next()) {
+    for (let job = takeJob(); job >= 0; job = takeJob()) {
       options.signal?.throwIfAborted();
       if (saveError) throw saveError.error;
-      const { item, trial } = next.value;
+      const index = Math.floor(job / trials);
+      const trial = job - index * trials;
+      const row = data[index];
+      // One literal per trial (no spread: see trialRecord); it dies with the trial.
+      const item = {
+        id: row.id ?? String(index + 1),
+        input: row.input as unknown,
+        expected: row.expected,
+        metadata: row.metadata,
+        index,
+      };
       // The task is awaited here, and its answer scored without a promise when every scorer is synchronous.
       const started = performance.now();
       let record: TrialRecord | Promise<TrialRecord> | undefined;
@@ -211,7 +250,7 @@ async function runAll<Input>(
       if (!('caseIndex' in record)) record = await record;
       tally.add(record);
       const saved = save(record);
-      if (unsaved >= MAX_UNSAVED) await saved;
+      if (saved && unsaved >= MAX_UNSAVED) await saved;
     }
   }
   let summary: ExperimentSummary | undefined;

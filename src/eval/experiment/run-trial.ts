@@ -63,23 +63,8 @@ export function failedTrial(
   latencyMs: number,
 ): TrialRecord {
   const message = errorMessage(error);
-  return {
-    caseId: item.id,
-    caseIndex: item.index,
-    trial,
-    input: item.input,
-    expected: item.expected,
-    output: '',
-    status: 'error',
-    error: message,
-    pass: false,
-    scores: scorers.map((s) => ({ name: s.name, score: 0, pass: false, error: `the task failed: ${message}` })),
-    steps: 0,
-    llmCalls: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-    latencyMs,
-  };
+  const scores = scorers.map((s) => ({ name: s.name, score: 0, pass: false, error: `the task failed: ${message}` }));
+  return trialRecord(item, trial, undefined, '', scores, latencyMs, message);
 }
 
 /**
@@ -113,6 +98,11 @@ export function scoredTrial(
   return trialRecord(item, trial, run, output, scored, latencyMs);
 }
 
+/**
+ * A trial's record, made in one literal of its final shape (every optional field in it, unset ones
+ * undefined): fields added after a literal cost a map transition each and, past the literal's own slots,
+ * a second object to hold them, and records of two shapes make every reader of them slower.
+ */
 function trialRecord(
   item: EvalItem & { index: number },
   trial: number,
@@ -120,34 +110,35 @@ function trialRecord(
   output: string,
   scores: ScoreResult[],
   latencyMs: number,
+  taskError?: string,
 ): TrialRecord {
-  let pass = true;
+  let pass = taskError === undefined;
   let scorerCost = 0;
-  for (const s of scores) {
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i];
     if (!s.pass) pass = false;
     if (s.costUsd) scorerCost += s.costUsd;
   }
-  const record: TrialRecord = {
+  return {
     caseId: item.id,
     caseIndex: item.index,
     trial,
     input: item.input,
     expected: item.expected,
     output,
-    status: run?.status ?? 'done',
+    status: taskError === undefined ? (run?.status ?? 'done') : 'error',
+    error: taskError ?? run?.error?.message,
     pass,
     scores,
     steps: run?.steps.length ?? 0,
     llmCalls: run?.usage.llmCalls ?? 0,
     promptTokens: run?.usage.promptTokens ?? 0,
     completionTokens: run?.usage.completionTokens ?? 0,
+    costUsd: run?.usage.costUsd,
+    scorerCostUsd: scorerCost || undefined,
     latencyMs,
+    runId: run?.runId || undefined,
   };
-  if (run?.error) record.error = run.error.message;
-  if (run?.usage.costUsd !== undefined) record.costUsd = run.usage.costUsd;
-  if (scorerCost) record.scorerCostUsd = scorerCost;
-  if (run?.runId) record.runId = run.runId;
-  return record;
 }
 
 /** Runs one trial of one case and scores it (what `runExperiment` does per trial). */
