@@ -44,6 +44,23 @@ export function bootstrapMean(
   return { mean: m, low: means[Math.floor(0.025 * resamples)], high: means[Math.ceil(0.975 * resamples) - 1], n };
 }
 
+/**
+ * `bootstrapMean` of `n` values each 0 or 1, `ones` of them 1, from those counts alone: the same estimate,
+ * without the values.
+ */
+export function bootstrapBinary(
+  n: number,
+  ones: number,
+  options: { resamples?: number; seed?: number } = {},
+): Estimate {
+  const m = n ? ones / n : 0;
+  if (n < 2 || ones === 0 || ones === n) return { mean: m, low: m, high: m, n };
+  const resamples = options.resamples ?? 1000;
+  const means = binomialMeans(n, { low: 0, high: 1, count: ones }, resamples, (options.seed ?? 47) >>> 0);
+  means.sort();
+  return { mean: m, low: means[Math.floor(0.025 * resamples)], high: means[Math.ceil(0.975 * resamples) - 1], n };
+}
+
 /** The values' levels when there are at most two (`count` of them at `high`), else undefined. */
 function twoLevels(values: readonly number[]): { low: number; high: number; count: number } | undefined {
   let low = values[0];

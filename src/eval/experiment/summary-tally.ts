@@ -1,5 +1,5 @@
 import type { ExperimentSummary, ScorerSummary, TrialRecord } from './experiment-types.js';
-import { bootstrapMean, passAtK, passHatK } from './stats.js';
+import { bootstrapBinary, bootstrapMean, passAtK, passHatK } from './stats.js';
 
 /**
  * An experiment's summary folded one trial at a time, in any order: `add` each trial as it finishes
@@ -28,10 +28,13 @@ class Slots {
     this.data = new Array<number>(Math.max(64, size)).fill(Number.NaN);
   }
 
-  set(at: number, value: number): void {
+  /** Sets the number at `at`, and returns the one it replaces (NaN when none was set). */
+  set(at: number, value: number): number {
     while (at >= this.data.length) this.data.push(Number.NaN);
+    const before = this.data[at];
     this.data[at] = value;
     if (at >= this.length) this.length = at + 1;
+    return before;
   }
 
   get(at: number): number {
@@ -46,7 +49,14 @@ interface ScorerTally {
   n: number;
   passed: number;
   errors: number;
+  /** Positions set in `values`, how many of them hold 1, and whether every one holds 0 or 1. */
+  set: number;
+  ones: number;
+  binary: boolean;
 }
+
+/** Where a case that ran `n` trials, `p` of them passed, is counted in the histogram (every p ≤ n apart). */
+const bucket = (n: number, p: number) => (n * (n + 1)) / 2 + p;
 
 /**
  * A tally for an experiment of `trials` trials per case (trial numbers are below it) and, when known,
@@ -60,6 +70,8 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
   /** The tallies in the order of the last trial's scores: scorers come in the same order trial after trial. */
   const inOrder: ScorerTally[] = [];
   const latencies: number[] = [];
+  /** Cases by how many trials they ran and how many passed, at `bucket(n, p)`: what pass@k and pass^k read. */
+  const byCounts: number[] = [0];
   const totals = {
     trials: 0,
     passed: 0,
@@ -76,18 +88,39 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
 
   function add(t: TrialRecord): void {
     const c = t.caseIndex;
-    caseTrials.set(c, (caseTrials.get(c) || 0) + 1);
-    casePassed.set(c, (casePassed.get(c) || 0) + (t.pass ? 1 : 0));
+    // The case moves from its bucket of the histogram (trials run, passed) to the next.
+    const n = caseTrials.get(c) || 0;
+    const p = casePassed.get(c) || 0;
+    const q = p + (t.pass ? 1 : 0);
+    if (n) byCounts[bucket(n, p)]--;
+    const into = bucket(n + 1, q);
+    while (byCounts.length <= into) byCounts.push(0);
+    byCounts[into]++;
+    caseTrials.set(c, n + 1);
+    casePassed.set(c, q);
     const slot = c * k + t.trial;
     for (let j = 0; j < t.scores.length; j++) {
       const s = t.scores[j];
       let tally = inOrder[j]?.name === s.name ? inOrder[j] : scorers.get(s.name);
       if (!tally) {
-        tally = { name: s.name, values: new Slots(cases * k), n: 0, passed: 0, errors: 0 };
+        tally = {
+          name: s.name,
+          values: new Slots(cases * k),
+          n: 0,
+          passed: 0,
+          errors: 0,
+          set: 0,
+          ones: 0,
+          binary: true,
+        };
         scorers.set(s.name, tally);
       }
       inOrder[j] = tally;
-      tally.values.set(slot, s.score);
+      const before = tally.values.set(slot, s.score);
+      if (Number.isNaN(before)) tally.set++;
+      else if (before === 1) tally.ones--;
+      if (s.score === 1) tally.ones++;
+      else if (s.score !== 0) tally.binary = false;
       tally.n++;
       if (s.pass) tally.passed++;
       if (s.error) tally.errors++;
@@ -107,60 +140,67 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
     latencies.push(t.latencyMs);
   }
 
-  function summary(options: { durationMs: number; seed?: number }): ExperimentSummary {
-    // Once per experiment, but over every case: plain loops over the slots' arrays, no object per case.
-    const trialsOf: number[] = [];
-    const passedOf: number[] = [];
-    for (let c = 0; c < caseTrials.length; c++) {
-      const n = caseTrials.get(c);
-      if (n > 0) {
-        trialsOf.push(n);
-        passedOf.push(casePassed.get(c));
+  /** A scorer's mean over cases with its interval: one mean per case (over its trials, in trial order), in case order. */
+  function estimate(tally: ScorerTally, seed: number | undefined) {
+    // One trial a case, each scored 0 or 1 (pass/fail scorers): the case means are those scores, and
+    // their count of ones is all the bootstrap reads, without a loop over the cases.
+    if (k === 1 && tally.binary) return bootstrapBinary(tally.set, tally.ones, { seed });
+    // Trials of a case are not counted as independent, and the seeded bootstrap sees the same
+    // sequence on every run.
+    const means: number[] = [];
+    const values = tally.values.data;
+    const end = Math.min(caseTrials.length * k, values.length);
+    for (let from = 0; from < end; from += k) {
+      let sum = 0;
+      let n = 0;
+      for (let at = from; at < from + k && at < end; at++) {
+        const v = values[at];
+        if (!Number.isNaN(v)) {
+          sum += v;
+          n++;
+        }
       }
+      if (n) means.push(sum / n);
     }
+    return bootstrapMean(means, { seed });
+  }
+
+  function summary(options: { durationMs: number; seed?: number }): ExperimentSummary {
+    // Once per experiment, and then mostly cold: nothing here loops over the cases but the latencies'
+    // sort (the histogram and the scorers' counts were kept as trials came).
     const summaries: Record<string, ScorerSummary> = {};
     for (const [name, tally] of scorers) {
-      // One mean per case (over its trials, in trial order), in case order: trials of a case are not
-      // counted as independent, and the seeded bootstrap sees the same sequence on every run.
-      const means: number[] = [];
-      const values = tally.values.data;
-      const end = Math.min(caseTrials.length * k, values.length);
-      for (let from = 0; from < end; from += k) {
-        let sum = 0;
-        let n = 0;
-        for (let at = from; at < from + k && at < end; at++) {
-          const v = values[at];
-          if (!Number.isNaN(v)) {
-            sum += v;
-            n++;
-          }
-        }
-        if (n) means.push(sum / n);
-      }
-      const estimate = bootstrapMean(means, { seed: options.seed });
+      const { mean, low, high, n } = estimate(tally, options.seed);
       summaries[name] = {
-        mean: estimate.mean,
-        low: estimate.low,
-        high: estimate.high,
-        n: estimate.n,
+        mean,
+        low,
+        high,
+        n,
         passRate: tally.n ? tally.passed / tally.n : 0,
         errors: tally.errors,
       };
     }
     const passAt: Record<number, number> = {};
     const passHat: Record<number, number> = {};
-    const cases = trialsOf.length;
+    let cases = 0;
+    for (let at = 0; at < byCounts.length; at++) cases += byCounts[at];
     for (let j = 1; j <= trials; j++) {
-      let at = 0;
-      let hat = 0;
-      for (let i = 0; i < cases; i++) {
-        at += passAtK(trialsOf[i], passedOf[i], j);
-        hat += passHatK(trialsOf[i], passedOf[i], j);
+      let sumAt = 0;
+      let sumHat = 0;
+      for (let n = 1, at = 1; at < byCounts.length; n++) {
+        for (let p = 0; p <= n; p++, at++) {
+          const count = byCounts[at];
+          if (!count) continue;
+          sumAt += count * passAtK(n, p, j);
+          sumHat += count * passHatK(n, p, j);
+        }
       }
-      passAt[j] = cases ? at / cases : 0;
-      passHat[j] = cases ? hat / cases : 0;
+      passAt[j] = cases ? sumAt / cases : 0;
+      passHat[j] = cases ? sumHat / cases : 0;
     }
     const sorted = Float64Array.from(latencies).sort();
+    let latencySum = 0;
+    for (let i = 0; i < sorted.length; i++) latencySum += sorted[i];
     return {
       cases,
       trials: totals.trials,
@@ -176,7 +216,7 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
       completionTokens: totals.completionTokens,
       costUsd: priced && anyCost ? totals.cost : undefined,
       scorerCostUsd: totals.scorerCost,
-      meanLatencyMs: sorted.length ? sorted.reduce((s, v) => s + v, 0) / sorted.length : 0,
+      meanLatencyMs: sorted.length ? latencySum / sorted.length : 0,
       p95LatencyMs: sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] : 0,
       durationMs: options.durationMs,
     };

@@ -85,6 +85,35 @@ describe('the summary tally', () => {
     expect(ordered).toMatchObject({ cases: 50, trials: 150, steps: 150 });
   });
 
+  it('gives one trial a case of pass/fail scores, read from their counts, the interval and pass@1 of the scores themselves', () => {
+    const random = mulberry32(5);
+    for (const [cases, share] of [
+      [1, 1],
+      [30, 0],
+      [30, 1],
+      [200, 0.7],
+    ]) {
+      const scores = Array.from({ length: cases }, () => (random() < share ? 1 : 0));
+      const tally = summaryTally(1);
+      for (const [c, score] of scores.entries()) tally.add(trial(c, 0, score, c));
+      const summary = tally.summary({ durationMs: 1, seed: 9 });
+      const { mean, low, high, n } = bootstrapMean(scores, { seed: 9 });
+      expect(summary.scorers.a).toMatchObject({ mean, low, high, n });
+      expect(summary.cases).toBe(cases);
+      expect(summary.passAtK[1]).toBeCloseTo(scores.filter((s) => s === 1).length / cases, 12);
+      // Case 0 scored again: its last score is the one the interval reads, as a re-run trial's is.
+      const again = summaryTally(1);
+      again.add(trial(0, 0, 1 - scores[0], 5));
+      for (const [c, score] of scores.entries()) again.add(trial(c, 0, score, c));
+      expect(again.summary({ durationMs: 1, seed: 9 }).scorers.a).toMatchObject({ mean, low, high, n });
+    }
+    // A score between 0 and 1 takes the path over each case's values: the same interval.
+    const tally = summaryTally(1);
+    const mixed = [1, 0.5, 0, 1, 1, 0.25];
+    for (const [c, score] of mixed.entries()) tally.add(trial(c, 0, score, c));
+    expect(tally.summary({ durationMs: 1 }).scorers.a).toMatchObject(bootstrapMean(mixed));
+  });
+
   it('is what the store holds when an experiment runs several trials at once', async () => {
     const store = memoryExperimentStore();
     const experiment = await runExperiment({
