@@ -1,33 +1,63 @@
 import type { ScoreResult } from '../scorers/scorer.js';
 import type { TrialRecord } from './experiment-types.js';
+import { trialsFromChunkV1 } from './trial-chunks-v1.js';
 
 /**
- * Trials as the SQL stores write them since #47's chunk rows: the trials committed together, as one row
- * holding one JSON document, `{"v":1,"s":[scorer names],"r":run id start,"t":[trial, …]}`. A trial is an
- * array:
+ * Trials as the SQL stores write them: the trials committed together, as one row holding one JSON
+ * document, `{"v":2,"s":[scorer names],"n":trials,"r":run id start,"t":[…]}`. `t` holds each trial in
+ * turn, as a mask and then the fields whose bit it sets, in the order of the bits. A field left out is the
+ * previous trial's (the row is read in order), except the case index, one more than the previous trial's,
+ * and the case id, the 1-based position. So a trial writes what changed: in a run of cases of one expected
+ * answer with the same counts and scores, its input, run id and latency (18 bytes a trial of the bench's
+ * agent, against 65 in the rows of trial-chunks-v1.ts, which are still read).
  *
- *   [caseIndex, trial, flags, input, output, status, scores, steps, llmCalls, promptTokens,
- *    completionTokens, latencyMs, …the optional fields set in `flags`, in the order of the bits]
- *
- * `flags`: 1 passed, 2 a case id other than the 1-based position, 4 expected (set, not undefined),
- * 8 error, 16 costUsd, 32 scorerCostUsd, 64 runId (always the last field, written without the start `r`
- * that every run id of the row shares). A score is its number when it is `{ name, score, pass: score >= 1 }`
- * with the name at its position in `s`, else the score object itself.
- *
- * One row and one `JSON.stringify` per commit, and no key names: about a third of the bytes of a compact
- * row per trial, which is what writing costs (a trial's row was most of runExperiment's cost over agent.run).
+ * A score is its number when it is `{ name, score, pass: score >= 1 }` with the name at its position in
+ * `s`, else the score object itself. A run id is written without the start `r` that every run id of the
+ * row shares. `null` is an optional field unset (error, costs, run id); `expected` unset is a bit of its own.
  */
-const PASS = 1;
-const CASE_ID = 2;
-const EXPECTED = 4;
-const ERROR = 8;
-const COST = 16;
-const SCORER_COST = 32;
-const RUN_ID = 64;
+const INPUT = 1;
+const RUN_ID = 2;
+const LATENCY = 4;
+const OUTPUT = 8;
+const CASE_INDEX = 16;
+const TRIAL = 32;
+const PASS = 64;
+const SCORES = 128;
+const STATUS = 256;
+const STEPS = 512;
+const LLM_CALLS = 1024;
+const PROMPT_TOKENS = 2048;
+const COMPLETION_TOKENS = 4096;
+const EXPECTED = 8192;
+const NO_EXPECTED = 16384;
+const CASE_ID = 32768;
+const ERROR = 65536;
+const COST = 131072;
+const SCORER_COST = 262144;
 
-/** The fixed fields before the optional ones. */
-const FIXED = 12;
+/** What a row's first trial is compared with: its input and scores always differ from these. */
+const START: TrialRecord = {
+  caseId: '',
+  caseIndex: -1,
+  trial: 0,
+  input: Symbol('no input'),
+  expected: undefined,
+  output: '',
+  status: 'done',
+  error: undefined,
+  pass: true,
+  scores: [],
+  steps: 0,
+  llmCalls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  costUsd: undefined,
+  scorerCostUsd: undefined,
+  latencyMs: 0,
+  runId: undefined,
+};
 
+/** The score as a row keeps it: its number when name and pass are those it implies and nothing else is set. */
 function scoreOf(s: ScoreResult, name: string | undefined): ScoreResult | number {
   return s.name === name &&
     s.pass === s.score >= 1 &&
@@ -40,59 +70,21 @@ function scoreOf(s: ScoreResult, name: string | undefined): ScoreResult | number
     : s;
 }
 
-function trialTuple(t: TrialRecord, names: readonly string[]): unknown[] {
-  const scores: (ScoreResult | number)[] = [];
-  for (let j = 0; j < t.scores.length; j++) scores.push(scoreOf(t.scores[j], names[j]));
-  const out: unknown[] = [
-    t.caseIndex,
-    t.trial,
-    0,
-    t.input,
-    t.output,
-    t.status,
-    scores,
-    t.steps,
-    t.llmCalls,
-    t.promptTokens,
-    t.completionTokens,
-    t.latencyMs,
-  ];
-  let flags = t.pass ? PASS : 0;
-  if (t.caseId !== String(t.caseIndex + 1)) {
-    flags |= CASE_ID;
-    out.push(t.caseId);
-  }
-  if (t.expected !== undefined) {
-    flags |= EXPECTED;
-    out.push(t.expected);
-  }
-  if (t.error !== undefined) {
-    flags |= ERROR;
-    out.push(t.error);
-  }
-  if (t.costUsd !== undefined) {
-    flags |= COST;
-    out.push(t.costUsd);
-  }
-  if (t.scorerCostUsd !== undefined) {
-    flags |= SCORER_COST;
-    out.push(t.scorerCostUsd);
-  }
-  if (t.runId !== undefined) {
-    flags |= RUN_ID;
-    out.push(t.runId);
-  }
-  out[2] = flags;
-  return out;
-}
-
 /**
- * A chunk row being filled, one trial at a time: each trial is made its tuple as it comes, so a store
- * holds small arrays until its commit rather than the records (which then die young, cheap to collect).
+ * A chunk row being filled, one trial at a time: each trial is made its tuple as it comes (what changed
+ * since the one before), so a store holds small arrays until its commit rather than the records.
  */
 export class ChunkBuilder {
   private readonly names: string[];
-  private readonly tuples: unknown[][] = [];
+  /** Every trial's mask and fields, one after another: no array per trial. */
+  private readonly values: unknown[] = [];
+  /** How many trials were added. */
+  private count = 0;
+  /** Where each run id is in `values` (cut to the shared start in `json`). */
+  private readonly runIds: number[] = [];
+  private last: TrialRecord = START;
+  /** The last scores written, as written. */
+  private lastScores: (ScoreResult | number)[] = [];
   /** The longest start the run ids added share (a process's run ids differ only in a counter at the end). */
   private runPrefix: string | undefined;
   /** The lowest case index added. */
@@ -105,10 +97,112 @@ export class ChunkBuilder {
   }
 
   add(t: TrialRecord): void {
-    this.tuples.push(trialTuple(t, this.names));
+    const b = this.last;
+    this.last = t;
+    const u = this.values;
+    const maskAt = u.length;
+    u.push(0);
+    let mask = 0;
+    if (t.input !== b.input) {
+      mask |= INPUT;
+      u.push(t.input);
+    }
+    if (t.runId !== b.runId) {
+      mask |= RUN_ID;
+      if (t.runId === undefined) u.push(null);
+      else {
+        this.runIds.push(u.length);
+        u.push(t.runId);
+        this.shareRunPrefix(t.runId);
+      }
+    }
+    if (t.latencyMs !== b.latencyMs) {
+      mask |= LATENCY;
+      u.push(t.latencyMs);
+    }
+    if (t.output !== b.output) {
+      mask |= OUTPUT;
+      u.push(t.output);
+    }
+    if (t.caseIndex !== b.caseIndex + 1) {
+      mask |= CASE_INDEX;
+      u.push(t.caseIndex);
+    }
+    if (t.trial !== b.trial) {
+      mask |= TRIAL;
+      u.push(t.trial);
+    }
+    if (t.pass !== b.pass) {
+      mask |= PASS;
+      u.push(t.pass ? 1 : 0);
+    }
+    if (!this.sameScores(t.scores)) {
+      mask |= SCORES;
+      const scores: (ScoreResult | number)[] = [];
+      for (let j = 0; j < t.scores.length; j++) scores.push(scoreOf(t.scores[j], this.names[j]));
+      u.push(scores);
+      this.lastScores = scores;
+    }
+    if (t.status !== b.status) {
+      mask |= STATUS;
+      u.push(t.status);
+    }
+    if (t.steps !== b.steps) {
+      mask |= STEPS;
+      u.push(t.steps);
+    }
+    if (t.llmCalls !== b.llmCalls) {
+      mask |= LLM_CALLS;
+      u.push(t.llmCalls);
+    }
+    if (t.promptTokens !== b.promptTokens) {
+      mask |= PROMPT_TOKENS;
+      u.push(t.promptTokens);
+    }
+    if (t.completionTokens !== b.completionTokens) {
+      mask |= COMPLETION_TOKENS;
+      u.push(t.completionTokens);
+    }
+    if (t.expected !== b.expected) {
+      if (t.expected === undefined) mask |= NO_EXPECTED;
+      else {
+        mask |= EXPECTED;
+        u.push(t.expected);
+      }
+    }
+    if (t.caseId !== String(t.caseIndex + 1)) {
+      mask |= CASE_ID;
+      u.push(t.caseId);
+    }
+    if (t.error !== b.error) {
+      mask |= ERROR;
+      u.push(t.error ?? null);
+    }
+    if (t.costUsd !== b.costUsd) {
+      mask |= COST;
+      u.push(t.costUsd ?? null);
+    }
+    if (t.scorerCostUsd !== b.scorerCostUsd) {
+      mask |= SCORER_COST;
+      u.push(t.scorerCostUsd ?? null);
+    }
+    u[maskAt] = mask;
+    this.count++;
     if (t.caseIndex < this.firstCase) this.firstCase = t.caseIndex;
-    const id = t.runId;
-    if (id === undefined) return;
+  }
+
+  /** Whether the scores are those last written, each a number there (score objects are always written). */
+  private sameScores(scores: readonly ScoreResult[]): boolean {
+    const last = this.lastScores;
+    if (scores.length !== last.length) return false;
+    for (let j = 0; j < scores.length; j++) {
+      const s = scoreOf(scores[j], this.names[j]);
+      if (typeof s !== 'number' || s !== last[j]) return false;
+    }
+    return true;
+  }
+
+  private shareRunPrefix(id: string): void {
     const prefix = this.runPrefix;
     if (prefix === undefined) {
       this.runPrefix = id;
@@ -120,48 +214,79 @@ export class ChunkBuilder {
     if (n < prefix.length) this.runPrefix = prefix.slice(0, n);
   }
 
-  /** The row's JSON; a run id (the last field of its trial) is written without the start they all share, in `r`. */
+  /** The row's JSON; a run id is written without the start they all share, in `r`. */
   json(): string {
+    const { names, values, count } = this;
     const r = this.runPrefix;
-    if (!r) return JSON.stringify({ v: 1, s: this.names, t: this.tuples });
-    for (const u of this.tuples) {
-      if ((u[2] as number) & RUN_ID) u[u.length - 1] = (u[u.length - 1] as string).slice(r.length);
-    }
-    return JSON.stringify({ v: 1, s: this.names, r, t: this.tuples });
+    if (!r) return JSON.stringify({ v: 2, s: names, n: count, t: values });
+    for (const at of this.runIds) values[at] = (values[at] as string).slice(r.length);
+    return JSON.stringify({ v: 2, s: names, n: count, r, t: values });
   }
 }
 
-/** The trials of a chunk row's JSON, in the order they were written. */
+/** The trials of a chunk row's JSON (either version), in the order they were written. */
 export function trialsFromChunk(text: string): TrialRecord[] {
-  const { s: names, t: tuples, r = '' } = JSON.parse(text) as { s: string[]; t: unknown[][]; r?: string };
-  return tuples.map((u) => {
-    const flags = u[2] as number;
+  const row = JSON.parse(text) as { v: number; s: string[]; t: unknown[]; r?: string };
+  return row.v === 1 ? trialsFromChunkV1(row as { s: string[]; t: unknown[][]; r?: string }) : trialsFromChunkV2(row);
+}
+
+/** A field unset: `null` in a row. */
+const unset = <T>(value: unknown) => (value === null ? undefined : (value as T));
+
+function trialsFromChunkV2({ s: names, t: u, r = '' }: { s: string[]; t: unknown[]; r?: string }) {
+  const out: TrialRecord[] = [];
+  // The previous trial's fields: what a field left out of a tuple is.
+  let { input, runId, latencyMs, output, caseIndex, trial, pass, status, steps, llmCalls } = START;
+  let { promptTokens, completionTokens, expected, error, costUsd, scorerCostUsd } = START;
+  let scores: (ScoreResult | number)[] = [];
+  for (let at = 0; at < u.length; ) {
+    const mask = u[at++] as number;
+    if (mask & INPUT) input = u[at++];
+    if (mask & RUN_ID) {
+      const id = unset<string>(u[at++]);
+      runId = id === undefined ? undefined : r + id;
+    }
+    if (mask & LATENCY) latencyMs = u[at++] as number;
+    if (mask & OUTPUT) output = u[at++] as string;
+    caseIndex = mask & CASE_INDEX ? (u[at++] as number) : caseIndex + 1;
+    if (mask & TRIAL) trial = u[at++] as number;
+    if (mask & PASS) pass = u[at++] === 1;
+    if (mask & SCORES) scores = u[at++] as (ScoreResult | number)[];
+    if (mask & STATUS) status = u[at++] as TrialRecord['status'];
+    if (mask & STEPS) steps = u[at++] as number;
+    if (mask & LLM_CALLS) llmCalls = u[at++] as number;
+    if (mask & PROMPT_TOKENS) promptTokens = u[at++] as number;
+    if (mask & COMPLETION_TOKENS) completionTokens = u[at++] as number;
+    if (mask & NO_EXPECTED) expected = undefined;
+    else if (mask & EXPECTED) expected = u[at++];
+    const caseId = mask & CASE_ID ? (u[at++] as string) : String(caseIndex + 1);
+    if (mask & ERROR) error = unset<string>(u[at++]);
+    if (mask & COST) costUsd = unset<number>(u[at++]);
+    if (mask & SCORER_COST) scorerCostUsd = unset<number>(u[at++]);
     const record: TrialRecord = {
-      caseId: '',
-      caseIndex: u[0] as number,
-      trial: u[1] as number,
-      input: u[3],
-      output: u[4] as string,
-      status: u[5] as TrialRecord['status'],
-      pass: (flags & PASS) !== 0,
-      scores: (u[6] as (ScoreResult | number)[]).map((s, j) =>
-        typeof s === 'number' ? { name: names[j], score: s, pass: s >= 1 } : s,
-      ),
-      steps: u[7] as number,
-      llmCalls: u[8] as number,
-      promptTokens: u[9] as number,
-      completionTokens: u[10] as number,
-      latencyMs: u[11] as number,
+      caseId,
+      caseIndex,
+      trial,
+      input,
+      output,
+      status,
+      pass,
+      // Each trial its own score objects, also where its scores are the previous trial's.
+      scores: scores.map((s, j) => (typeof s === 'number' ? { name: names[j], score: s, pass: s >= 1 } : { ...s })),
+      steps,
+      llmCalls,
+      promptTokens,
+      completionTokens,
+      latencyMs,
     };
-    let at = FIXED;
-    record.caseId = flags & CASE_ID ? (u[at++] as string) : String(record.caseIndex + 1);
-    if (flags & EXPECTED) record.expected = u[at++];
-    if (flags & ERROR) record.error = u[at++] as string;
-    if (flags & COST) record.costUsd = u[at++] as number;
-    if (flags & SCORER_COST) record.scorerCostUsd = u[at++] as number;
-    if (flags & RUN_ID) record.runId = r + (u[at++] as string);
-    return record;
-  });
+    if (expected !== undefined) record.expected = expected;
+    if (error !== undefined) record.error = error;
+    if (costUsd !== undefined) record.costUsd = costUsd;
+    if (scorerCostUsd !== undefined) record.scorerCostUsd = scorerCostUsd;
+    if (runId !== undefined) record.runId = runId;
+    out.push(record);
+  }
+  return out;
 }
 
 /** A chunk row's number (rows written later have higher ones) and the lowest case index it holds. */

@@ -12,11 +12,9 @@ describe('trials committed in batches', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'commits-')), 'thinkflow.db');
     const store = new SqliteExperimentStore({ file });
     const reader = new Database(file, { readonly: true });
-    // Trials are committed as chunk rows, each a JSON document holding its trials in `t`.
+    // Trials are committed as chunk rows, each a JSON document holding how many trials it has in `n`.
     const count = reader
-      .prepare(
-        "SELECT coalesce(sum(json_array_length(trials, '$.t')), 0) FROM eval_trial_chunks WHERE experiment_id = ?",
-      )
+      .prepare("SELECT coalesce(sum(trials ->> '$.n'), 0) FROM eval_trial_chunks WHERE experiment_id = ?")
       .pluck();
     const seen: [number, number][] = [];
     const experiment = await runExperiment({

@@ -1,0 +1,214 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { ChunkBuilder, trialsFromChunk } from '../../../src/eval/experiment/trial-chunks.js';
+import { SqliteExperimentStore, type TrialRecord } from '../../../src/eval/index.js';
+
+const run = '3f2a9c1e-77d4-4b1a-9e0f-';
+
+const base: TrialRecord = {
+  caseId: '1',
+  caseIndex: 0,
+  trial: 0,
+  input: 'q0',
+  expected: 'a',
+  output: 'a',
+  status: 'done',
+  pass: true,
+  scores: [
+    { name: 'exact', score: 1, pass: true },
+    { name: 'judge', score: 0.8, pass: true, reason: 'fine', costUsd: 0.001, tokens: 12, metadata: { k: 1 } },
+  ],
+  steps: 2,
+  llmCalls: 2,
+  promptTokens: 120,
+  completionTokens: 20,
+  costUsd: 0.0004,
+  scorerCostUsd: 0.001,
+  latencyMs: 31.5,
+  runId: `${run}000000000001`,
+};
+
+/** Trials in the order a commit could hold them, each field changing, coming back, or set and unset in turn. */
+const object = { question: 'refund?', user: { id: 7 } };
+const sequence: TrialRecord[] = [
+  base,
+  { ...base, caseId: '2', caseIndex: 1, input: 'q1', runId: `${run}000000000002` },
+  {
+    caseId: 'billing-7',
+    caseIndex: 0,
+    trial: 1,
+    input: 'q0',
+    output: '',
+    status: 'error',
+    error: 'the model timed out',
+    pass: false,
+    scores: [{ name: 'exact', score: 0, pass: false, error: 'the task failed: the model timed out' }],
+    steps: 0,
+    llmCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: 0.25,
+  },
+  {
+    caseId: '6',
+    caseIndex: 5,
+    trial: 0,
+    input: object,
+    expected: null,
+    output: 'b',
+    status: 'failed',
+    pass: false,
+    scores: [
+      { name: 'exact', score: 0, pass: false },
+      { name: 'judge', score: 0.5, pass: false },
+    ],
+    steps: 5,
+    llmCalls: 5,
+    promptTokens: 1,
+    completionTokens: 1,
+    latencyMs: 3,
+    runId: 'another-process-1',
+  },
+  {
+    caseId: '6',
+    caseIndex: 5,
+    trial: 1,
+    input: object,
+    expected: null,
+    output: 'b',
+    status: 'failed',
+    pass: false,
+    scores: [
+      { name: 'exact', score: 0, pass: false },
+      { name: 'judge', score: 0.5, pass: false },
+    ],
+    steps: 5,
+    llmCalls: 5,
+    promptTokens: 1,
+    completionTokens: 1,
+    latencyMs: 3,
+  },
+  { ...base, caseId: '7', caseIndex: 6, input: 'q6', expected: undefined, costUsd: undefined, runId: undefined },
+];
+
+function roundTrip(trials: readonly TrialRecord[]): { json: string; read: TrialRecord[] } {
+  const chunk = new ChunkBuilder(trials[0]);
+  for (const t of trials.slice(1)) chunk.add(t);
+  const json = chunk.json();
+  return { json, read: trialsFromChunk(json) };
+}
+
+describe('a chunk row', () => {
+  it('reads back every field of every trial, as each field changes, comes back, or is set and unset', () => {
+    const { json, read } = roundTrip(sequence);
+    const { expected: _, costUsd: __, runId: ___, ...last } = sequence[5];
+    expect(read).toStrictEqual([...sequence.slice(0, 5), last]);
+    expect(JSON.parse(json)).toMatchObject({ v: 2, n: 6, s: ['exact', 'judge'] });
+    // Each trial its own scores, also where the row wrote them once for both.
+    expect(read[4].scores[0]).not.toBe(read[3].scores[0]);
+    expect(read[4].scores).toEqual(read[3].scores);
+  });
+
+  it('writes of each trial what changed since the one before', () => {
+    const trials = Array.from({ length: 256 }, (__, i): TrialRecord => {
+      const { scorerCostUsd: _, ...rest } = base;
+      return {
+        ...rest,
+        caseId: String(i + 1),
+        caseIndex: i,
+        input: `q${i}`,
+        scores: [{ name: 'exact', score: 1, pass: true }],
+        runId: `${run}${(i + 1).toString(16).padStart(12, '0')}`,
+      };
+    });
+    const { json, read } = roundTrip(trials);
+    expect(read).toStrictEqual(trials);
+    // A trial is its mask, input and the end of its run id: about 18 bytes.
+    expect(json.length / 256).toBeLessThan(20);
+    expect(JSON.parse(json).r).toBe(`${run}000000000`);
+  });
+
+  it('of the first version (one array a trial) is still read, also from a store file', async () => {
+    const v1 = JSON.stringify({
+      v: 1,
+      s: ['exact', 'judge'],
+      r: run,
+      t: [
+        [
+          0,
+          0,
+          85,
+          'q0',
+          'a',
+          'done',
+          [1, { name: 'judge', score: 0.8, pass: true, reason: 'fine' }],
+          2,
+          2,
+          120,
+          20,
+          31.5,
+          'a',
+          0.0004,
+          '000000000001',
+        ],
+        [1, 1, 10, object, '', 'error', [0, 0], 0, 0, 0, 0, 0.25, 'billing-7', 'the model timed out'],
+      ],
+    });
+    const trials: TrialRecord[] = [
+      {
+        caseId: '1',
+        caseIndex: 0,
+        trial: 0,
+        input: 'q0',
+        output: 'a',
+        status: 'done',
+        pass: true,
+        scores: [
+          { name: 'exact', score: 1, pass: true },
+          { name: 'judge', score: 0.8, pass: true, reason: 'fine' },
+        ],
+        steps: 2,
+        llmCalls: 2,
+        promptTokens: 120,
+        completionTokens: 20,
+        latencyMs: 31.5,
+        expected: 'a',
+        costUsd: 0.0004,
+        runId: `${run}000000000001`,
+      },
+      {
+        caseId: 'billing-7',
+        caseIndex: 1,
+        trial: 1,
+        input: object,
+        output: '',
+        status: 'error',
+        pass: false,
+        scores: [
+          { name: 'exact', score: 0, pass: false },
+          { name: 'judge', score: 0, pass: false },
+        ],
+        steps: 0,
+        llmCalls: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: 0.25,
+        error: 'the model timed out',
+      },
+    ];
+    expect(trialsFromChunk(v1)).toStrictEqual(trials);
+    const file = join(mkdtempSync(join(tmpdir(), 'chunks-')), 'thinkflow.db');
+    await new SqliteExperimentStore({ file }).close();
+    const db = new Database(file);
+    db.prepare("INSERT INTO eval_trial_chunks (experiment_id, first_case, trials) VALUES ('old', 0, ?)").run(v1);
+    db.close();
+    const store = new SqliteExperimentStore({ file });
+    const read: TrialRecord[] = [];
+    for await (const t of store.trials('old')) read.push(t);
+    expect(read).toStrictEqual(trials);
+    await store.close();
+  });
+});
