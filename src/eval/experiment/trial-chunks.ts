@@ -4,16 +4,16 @@ import { trialsFromChunkV1 } from './trial-chunks-v1.js';
 
 /**
  * Trials as the SQL stores write them: the trials committed together, as one row holding one JSON
- * document, `{"v":2,"s":[scorer names],"n":trials,"r":run id start,"t":[…]}`. `t` holds each trial in
- * turn, as a mask and then the fields whose bit it sets, in the order of the bits. A field left out is the
- * previous trial's (the row is read in order), except the case index, one more than the previous trial's,
- * and the case id, the 1-based position. So a trial writes what changed: in a run of cases of one expected
- * answer with the same counts and scores, its input, run id and latency (18 bytes a trial of the bench's
- * agent, against 65 in the rows of trial-chunks-v1.ts, which are still read).
+ * document, `{"v":2,"s":[scorer names],"n":trials,"t":[…]}`. `t` holds each trial in turn, as a mask and
+ * then the fields whose bit it sets, in the order of the bits. A field left out is the previous trial's
+ * (the row is read in order), except the case index, one more than the previous trial's, and the case id,
+ * the 1-based position. So a trial writes what changed: in a run of cases of one expected answer with the
+ * same counts and scores, its input, run id and latency (48 bytes a trial of the bench's agent, 36 of them
+ * the run id; 65 in the rows of trial-chunks-v1.ts, which are still read).
  *
  * A score is its number when it is `{ name, score, pass: score >= 1 }` with the name at its position in
- * `s`, else the score object itself. A run id is written without the start `r` that every run id of the
- * row shares. `null` is an optional field unset (error, costs, run id); `expected` unset is a bit of its own.
+ * `s`, else the score object itself. `null` is an optional field unset (error, costs, run id); `expected`
+ * unset is a bit of its own.
  */
 const INPUT = 1;
 const RUN_ID = 2;
@@ -80,13 +80,9 @@ export class ChunkBuilder {
   private readonly values: unknown[] = [];
   /** How many trials were added. */
   private count = 0;
-  /** Where each run id is in `values` (cut to the shared start in `json`). */
-  private readonly runIds: number[] = [];
   private last: TrialRecord = START;
   /** The last scores written, as written. */
   private lastScores: (ScoreResult | number)[] = [];
-  /** The longest start the run ids added share (a process's run ids differ only in a counter at the end). */
-  private runPrefix: string | undefined;
   /** The lowest case index added. */
   firstCase: number;
 
@@ -107,14 +103,14 @@ export class ChunkBuilder {
       mask |= INPUT;
       u.push(t.input);
     }
-    if (t.runId !== b.runId) {
+    // A run id is written whole whenever there is one: two run ids are never alike, and comparing them
+    // (or finding the start they share, as the first chunk rows did) costs more than writing them.
+    if (t.runId !== undefined) {
       mask |= RUN_ID;
-      if (t.runId === undefined) u.push(null);
-      else {
-        this.runIds.push(u.length);
-        u.push(t.runId);
-        this.shareRunPrefix(t.runId);
-      }
+      u.push(t.runId);
+    } else if (b.runId !== undefined) {
+      mask |= RUN_ID;
+      u.push(null);
     }
     if (t.latencyMs !== b.latencyMs) {
       mask |= LATENCY;
@@ -202,28 +198,9 @@ export class ChunkBuilder {
     return true;
   }
 
-  private shareRunPrefix(id: string): void {
-    const prefix = this.runPrefix;
-    if (prefix === undefined) {
-      this.runPrefix = id;
-      return;
-    }
-    // Most ids start with the prefix already: `startsWith` tells in 60 ns, a loop over the characters
-    // takes 200 (a run id of the loop is a rope of two strings, made flat at the first read).
-    if (id.startsWith(prefix)) return;
-    let n = 0;
-    const max = Math.min(prefix.length, id.length);
-    while (n < max && prefix.charCodeAt(n) === id.charCodeAt(n)) n++;
-    if (n < prefix.length) this.runPrefix = prefix.slice(0, n);
-  }
-
-  /** The row's JSON; a run id is written without the start they all share, in `r`. */
+  /** The row's JSON. */
   json(): string {
-    const { names, values, count } = this;
-    const r = this.runPrefix;
-    if (!r) return JSON.stringify({ v: 2, s: names, n: count, t: values });
-    for (const at of this.runIds) values[at] = (values[at] as string).slice(r.length);
-    return JSON.stringify({ v: 2, s: names, n: count, r, t: values });
+    return JSON.stringify({ v: 2, s: this.names, n: this.count, t: this.values });
   }
 }
 
@@ -236,7 +213,7 @@ export function trialsFromChunk(text: string): TrialRecord[] {
 /** A field unset: `null` in a row. */
 const unset = <T>(value: unknown) => (value === null ? undefined : (value as T));
 
-function trialsFromChunkV2({ s: names, t: u, r = '' }: { s: string[]; t: unknown[]; r?: string }) {
+function trialsFromChunkV2({ s: names, t: u }: { s: string[]; t: unknown[] }) {
   const out: TrialRecord[] = [];
   // The previous trial's fields: what a field left out of a tuple is.
   let { input, runId, latencyMs, output, caseIndex, trial, pass, status, steps, llmCalls } = START;
@@ -245,10 +222,7 @@ function trialsFromChunkV2({ s: names, t: u, r = '' }: { s: string[]; t: unknown
   for (let at = 0; at < u.length; ) {
     const mask = u[at++] as number;
     if (mask & INPUT) input = u[at++];
-    if (mask & RUN_ID) {
-      const id = unset<string>(u[at++]);
-      runId = id === undefined ? undefined : r + id;
-    }
+    if (mask & RUN_ID) runId = unset<string>(u[at++]);
     if (mask & LATENCY) latencyMs = u[at++] as number;
     if (mask & OUTPUT) output = u[at++] as string;
     caseIndex = mask & CASE_INDEX ? (u[at++] as number) : caseIndex + 1;

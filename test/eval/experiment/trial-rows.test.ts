@@ -177,7 +177,7 @@ function trialJson(t: TrialRecord): string {
 }
 
 describe('chunk rows', () => {
-  it('keep the start the run ids of a commit share once, and read every run id back whole', async () => {
+  it('read every run id back whole, also where a trial between has none', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'trial-rows-')), 'thinkflow.db');
     const store = new SqliteExperimentStore({ file });
     await store.createExperiment(meta);
@@ -191,11 +191,6 @@ describe('chunk rows', () => {
     await Promise.all(saved.map((t) => store.saveTrial('rows', t)));
     expect(await readAll(store)).toStrictEqual(saved);
     await store.close();
-    const db = new Database(file, { readonly: true });
-    const row = db.prepare('SELECT trials FROM eval_trial_chunks').pluck().get() as string;
-    db.close();
-    expect(JSON.parse(row).r).toBe(start);
-    expect(row).not.toContain(`${start}000000000001`);
   });
 });
 
