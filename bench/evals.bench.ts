@@ -4,7 +4,8 @@
  * - runExperiment's overhead per case against plain agent.run on the same agent and inputs (target ≤ 1.2×),
  *   on the built package when there is one (`npm run build` first; THINKFLOW_BENCH_DIST=src: the sources),
  *   with the in-memory store (what runExperiment uses without a `store`) and with SqliteExperimentStore;
- *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each (EVALS_GC=1: a
+ *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each, a pass five
+ *   experiments of 1,000 cases (EVALS_EXPERIMENTS; plain agent.run: as many times the 1,000 runs) (EVALS_GC=1: a
  *   garbage collection before each pass; it made the ratios no steadier and runExperiment's higher, perhaps as the
  *   young generation starts small again after one); the SQLite store is one file open for the whole
  *   bench, and opening and closing one per experiment is timed apart. Figures: docs/evals.md#benchmarks;
@@ -162,7 +163,11 @@ async function experimentOverhead(): Promise<void> {
     });
   const n = 1_000;
   const data = Array.from({ length: n }, (_, i) => ({ input: `q${i}`, expected: '4' }));
-  // Each side: a fresh agent of the same config, the same 1,000 inputs, one at a time. Wall and CPU time
+  // A pass is EVALS_EXPERIMENTS experiments of the 1,000 cases (default 5; plain: as many times the 1,000
+  // runs): a single one is 10 ms on the built package, so whether a collection fell in it moved a pass by
+  // ±30%; five span several collections each.
+  const experiments = Math.max(1, Number(process.env.EVALS_EXPERIMENTS ?? 5));
+  // Each side: a fresh agent of the same config per 1,000 inputs, one at a time. Wall and CPU time
   // per case (CPU time is less disturbed by other processes on a shared machine).
   // EVALS_GC=1: a collection before each side, so garbage left by the previous side is not charged to it.
   const measure = async (work: () => Promise<void>) => {
@@ -171,12 +176,15 @@ async function experimentOverhead(): Promise<void> {
     const started = performance.now();
     await work();
     const used = process.cpuUsage(cpu);
-    return { wall: ((performance.now() - started) * 1000) / n, cpu: (used.user + used.system) / n };
+    const cases = n * experiments;
+    return { wall: ((performance.now() - started) * 1000) / cases, cpu: (used.user + used.system) / cases };
   };
   const plain = () =>
     measure(async () => {
-      const agent = makeAgent();
-      for (const row of data) await agent.run(row.input);
+      for (let e = 0; e < experiments; e++) {
+        const agent = makeAgent();
+        for (const row of data) await agent.run(row.input);
+      }
     });
   // `store` unset is what runExperiment gives without options: the in-memory store. The SQLite store is
   // one file holding every experiment, open for the whole bench, as a data dir's thinkflow.db is in a
@@ -185,14 +193,16 @@ async function experimentOverhead(): Promise<void> {
   const sqliteStore = new SqliteExperimentStore({ file: join(dir, 'experiments.db') });
   const experiment = (sqlite: boolean) =>
     measure(async () => {
-      await runExperiment({
-        name: 'bench',
-        data,
-        task: makeAgent(),
-        scorers: [contains(), noError()],
-        concurrency: 1,
-        store: sqlite ? sqliteStore : undefined,
-      });
+      for (let e = 0; e < experiments; e++) {
+        await runExperiment({
+          name: 'bench',
+          data,
+          task: makeAgent(),
+          scorers: [contains(), noError()],
+          concurrency: 1,
+          store: sqlite ? sqliteStore : undefined,
+        });
+      }
     });
   for (let i = 0; i < 3; i++) {
     await plain();
@@ -210,8 +220,8 @@ async function experimentOverhead(): Promise<void> {
   };
   for (let round = 1; round <= rounds; round++) {
     // A round is REPEATS passes over the three sides, the order rotating each pass; a side's figure in
-    // the round is its median pass (one pass is 25 ms or so, which a burst of load from another
-    // process can double).
+    // the round is its median pass (one pass is 50 to 80 ms on the built package, which a burst of load
+    // from another process can double).
     const passes: Record<string, { wall: number; cpu: number }[]> = { base: [], memory: [], sqlite: [] };
     const order = ['base', 'memory', 'sqlite'];
     for (let pass = 0; pass < REPEATS; pass++) {
@@ -387,12 +397,16 @@ async function onlineScoringOverhead(): Promise<void> {
 // `EVALS_BENCH=online` runs the online-scoring part alone, `EVALS_BENCH=overhead` the runExperiment part alone.
 const part = process.env.EVALS_BENCH;
 if (part === 'overhead') {
-  console.log('runExperiment overhead per case (1,000 cases, 2-step agent, instant scripted model, concurrency 1):');
+  console.log(
+    'runExperiment overhead per case (experiments of 1,000 cases, 2-step agent, instant scripted model, concurrency 1):',
+  );
   await experimentOverhead();
 } else if (part !== 'online') {
   console.log('deterministic scorers (20,000 items):');
   await scorerThroughput();
-  console.log('runExperiment overhead per case (1,000 cases, 2-step agent, instant scripted model, concurrency 1):');
+  console.log(
+    'runExperiment overhead per case (experiments of 1,000 cases, 2-step agent, instant scripted model, concurrency 1):',
+  );
   await experimentOverhead();
   console.log('rescore of stored runs:');
   await rescoreStored();
