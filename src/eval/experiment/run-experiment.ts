@@ -11,12 +11,13 @@ import type {
 } from './experiment-types.js';
 
 /**
- * Trials a store may hold uncommitted while the next ones run (SQLite commits them together, at most 256
- * a transaction). Only tasks that finish within one turn of the event loop fill it: a task that waits on
- * anything (a model, a timer) lets the store commit every turn. A kill loses at most these, which never
- * counted as finished and run again on resume.
+ * Trials a store may hold uncommitted while the next ones run (SQLite commits them together, at most 1,024
+ * a transaction). Only tasks that finish within one turn of the event loop fill it (scripted or cached
+ * ones, whose 1,024 trials take milliseconds to run again): a task that waits on anything (a model, a
+ * timer) lets the store commit every turn. A kill loses at most these, which never counted as finished
+ * and run again on resume.
  */
-const MAX_UNSAVED = 256;
+const MAX_UNSAVED = 1024;
 
 import { trialKey } from './experiment-types.js';
 import { SAVED } from './memory-experiment-store.js';
