@@ -1,6 +1,7 @@
 /**
  * Framework overhead per step: thinkflow's loop against a hand-written loop doing the same work
- * (the floor), on a 5-step task (four tool calls, then the answer) with an instant model.
+ * (the floor), on a 5-step task (four tool calls, then the answer) with an instant model, with a synchronous
+ * and an async tool; and on the shape #44 measures: five steps, the second a parallel pair of calls.
  * Also: 8 concurrent 50 ms tool calls in one step, and retained heap over thousands of runs.
  * Run: npm run build && node --expose-gc --import tsx bench/loop-overhead.bench.ts
  */
@@ -42,13 +43,32 @@ const script: ModelResponse[] = [
   { text: 'The answer is 20.' },
 ];
 
+/** The issue's shape (#44): five steps, the second a parallel pair of calls. */
+const pairScript: ModelResponse[] = [
+  script[0],
+  {
+    text: '',
+    toolCalls: [
+      { id: 'p1', name: 'add', arguments: '{"a":2,"b":2}' },
+      { id: 'p2', name: 'add', arguments: '{"a":5,"b":5}' },
+    ],
+  },
+  script[2],
+  script[3],
+  { text: 'The answer is 30.' },
+];
+
 type NextReply = (messages: Message[], turn: number) => ModelResponse | Promise<ModelResponse>;
 
 /**
  * The floor: the same five model turns and four tool calls, written by hand. Bare, it reads the script
  * itself; with `next`, it asks for each reply as a hand-written agent asks its model.
  */
-async function handWritten(tool: AddTool, next: NextReply = (_, turn) => script[turn]): Promise<string> {
+async function handWritten(
+  tool: AddTool,
+  replies: ModelResponse[] = script,
+  next: NextReply = (_, turn) => replies[turn],
+): Promise<string> {
   const messages: Message[] = [
     { role: 'system', content: 'You are helpful.' },
     { role: 'user', content: 'Add things.' },
@@ -72,14 +92,14 @@ async function handWritten(tool: AddTool, next: NextReply = (_, turn) => script[
  * the messages and tools a user's own loop would send (the work a hand-written agent on thinkflow's
  * model layer does).
  */
-function handWrittenWithModel(tool: AddTool): Promise<string> {
-  const model = scriptedModel(script);
+function handWrittenWithModel(tool: AddTool, replies: ModelResponse[] = script): Promise<string> {
+  const model = scriptedModel(replies);
   const tools = [{ name: tool.name, description: tool.description, parameters: tool.parameters }];
-  return handWritten(tool, (messages) => model.generate({ messages, tools }));
+  return handWritten(tool, replies, (messages) => model.generate({ messages, tools }));
 }
 
-async function thinkflowRun(tool: AddTool): Promise<string> {
-  const agent = new Agent({ model: scriptedModel(script), tools: [tool], streaming: false });
+async function thinkflowRun(tool: AddTool, replies: ModelResponse[] = script): Promise<string> {
+  const agent = new Agent({ model: scriptedModel(replies), tools: [tool], streaming: false });
   const result = await agent.run('Add things.');
   if (result.status !== 'done') throw new Error(result.status);
   return result.output;
@@ -115,14 +135,15 @@ function median(samples: number[]): number {
 // runs after 300 warm-up runs measured the JIT warming up half the time, reading up to 2× slower).
 const RUNS = 2000;
 const ROUNDS = 11;
-for (const [label, tool] of [
-  ['a synchronous tool', add],
-  ['an async tool', addAsync],
+for (const [label, tool, replies] of [
+  ['a synchronous tool', add, script],
+  ['an async tool', addAsync, script],
+  ['a synchronous tool and a parallel pair (the shape of #44)', add, pairScript],
 ] as const) {
   for (let i = 0; i < 3000; i++) {
-    await handWritten(tool);
-    await handWrittenWithModel(tool);
-    await thinkflowRun(tool);
+    await handWritten(tool, replies);
+    await handWrittenWithModel(tool, replies);
+    await thinkflowRun(tool, replies);
   }
   let floor = Number.POSITIVE_INFINITY;
   let ours = Number.POSITIVE_INFINITY;
@@ -130,9 +151,9 @@ for (const [label, tool] of [
   let oursCpu = Number.POSITIVE_INFINITY;
   const samples = { hand: [] as number[], withModel: [] as number[], agent: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
-    const hand = await timeIt(() => handWritten(tool), RUNS, samples.hand);
-    await timeIt(() => handWrittenWithModel(tool), RUNS, samples.withModel);
-    const agent = await timeIt(() => thinkflowRun(tool), RUNS, samples.agent);
+    const hand = await timeIt(() => handWritten(tool, replies), RUNS, samples.hand);
+    await timeIt(() => handWrittenWithModel(tool, replies), RUNS, samples.withModel);
+    const agent = await timeIt(() => thinkflowRun(tool, replies), RUNS, samples.agent);
     floor = Math.min(floor, hand.wall);
     ours = Math.min(ours, agent.wall);
     floorCpu = Math.min(floorCpu, hand.cpu);

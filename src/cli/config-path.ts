@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { ConfigError } from '../core/index.js';
 
 /** The config file names `serve`, `worker`, `workflow` and `runs fork` look for, in order, without `--config`. */
@@ -20,12 +20,26 @@ export function configPath(flag: string | undefined, command: string): string {
   if (flag !== undefined) return flag;
   const found = DEFAULT_CONFIGS.find((name) => existsSync(name));
   if (found) return found;
+  // A config under a near name (`thinkflow.yaml`, `Thinkflow.config.YAML`): say how to have it read.
+  const near = readdirSync('.').find((name) => NEAR_NAME.test(name) && !DEFAULT_CONFIGS.includes(name));
   throw new ConfigError({
     message: [
       `No thinkflow.config.ts (or .mts, .js, .mjs, .yaml, .yml, .json) here for \`thinkflow ${command}\`.`,
+      ...(near
+        ? [
+            `  ${near} is here but not read by that name: rename it thinkflow.config${extensionOf(near)}, or pass --config ${near}.`,
+          ]
+        : []),
       '  The ready-made demo (the demo agent and its tools, in your browser, no API key):  thinkflow studio',
       '  Your own agents: write thinkflow.config.yaml, e.g.  agents: { assistant: { model: demo } },',
       '  then  thinkflow serve  (or pass --config FILE).',
     ].join('\n'),
   });
+}
+
+/** `thinkflow.yaml`, `thinkflow.config.yml`'s neighbours: a config file a newcomer named otherwise. */
+const NEAR_NAME = /^thinkflow(\.config)?\.(ts|mts|js|mjs|ya?ml|json)$/i;
+
+function extensionOf(name: string): string {
+  return name.slice(name.lastIndexOf('.')).toLowerCase();
 }

@@ -3,7 +3,6 @@
  * `SKILL.md` folders from disk is the Node face (`node.ts`); an agent given skill folders loads it on its first run.
  */
 
-export type { SkillWarning } from './load-skills.js';
 export {
   hasSkills,
   type ResolvedSkills,
@@ -12,7 +11,7 @@ export {
   shownSkillWarnings,
   skillWarningText,
 } from './resolve-skills.js';
-export { SKILL_SEARCH_DEPTH, type Skill } from './skill.js';
+export { SKILL_SEARCH_DEPTH, type Skill, type SkillWarning } from './skill.js';
 export {
   LOAD_SKILL,
   provideSkillKit,
@@ -21,6 +20,7 @@ export {
   skillKit,
 } from './skill-kit.js';
 export { SKILL_KIT } from './skill-tools.js';
+export { AGENT_FOLDERS, qualifyTwins, type TwinsContext } from './skill-twins.js';
 
 /**
  * The `SKILL.md` reader (`readSkillMarkdown`), loaded on first use: it brings the YAML parser, which importing

@@ -3,20 +3,17 @@ import path from 'node:path';
 import { ConfigError } from '../core/index.js';
 import { resolveInRoot } from '../tools/node.js';
 import { readSkillMarkdown, type SkillData } from './read-skill-markdown.js';
-import { SKILL_SEARCH_DEPTH, type Skill } from './skill.js';
+import { SKILL_SEARCH_DEPTH, type Skill, type SkillWarning } from './skill.js';
 import { provideSkillKit } from './skill-kit.js';
 import { SKILL_KIT } from './skill-tools.js';
+import { AGENT_FOLDERS, qualifyTwins } from './skill-twins.js';
+
+export type { SkillWarning } from './skill.js';
 
 const MAX_FILE_CHARS = 100_000;
 const MAX_LISTED_FILES = 200;
 /** Folders looked into below one given folder, at most (a home folder given by mistake is not walked whole). */
 const MAX_FOLDERS = 20_000;
-/**
- * Hidden folders where agents keep a project's skills (`.agents/skills`, `.claude/skills`...): looked into
- * like any other folder, as the clients that read them do; every other hidden folder is not.
- */
-const AGENT_FOLDERS = new Set(['.agents', '.claude', '.codex', '.cursor', '.gemini', '.github', '.opencode']);
-
 const invalid = (file: string, problem: string) =>
   new ConfigError({ message: `Invalid skill ${file}: ${problem} (see https://agentskills.io/specification).` });
 
@@ -63,15 +60,6 @@ function fileReader(root: string) {
       ? `${text.slice(0, MAX_FILE_CHARS)}\n[cut at ${MAX_FILE_CHARS} characters]`
       : text;
   };
-}
-
-/** A skill that breaks a rule of the specification: loaded as the reference clients load it, or skipped. */
-export interface SkillWarning {
-  /** The `SKILL.md` it concerns. */
-  file: string;
-  message: string;
-  /** True when the skill could not be used at all and was left out. */
-  skipped: boolean;
 }
 
 export interface LoadSkillsOptions {
@@ -127,38 +115,6 @@ async function findSkillFolders(folder: string, depth = 0, budget = { left: MAX_
 }
 
 /**
- * Skills of one name in different parts of one folder (each plugin of a marketplace with its own `setup`) are
- * told apart as Claude Code tells plugin skills apart: `<plugin>:<name>`, the plugin being the nearest folder
- * above the skill that is not a `skills` folder nor an agent's hidden one. One right below the given folder (or
- * its `skills/`, `.claude/skills/`) keeps its name. Each renamed skill is a warning; twins this cannot tell
- * apart are left as they are (the first is kept).
- */
-function qualifyTwins(found: Skill[], folder: string, options: LoadSkillsOptions): Skill[] {
-  const count = new Map<string, number>();
-  for (const skill of found) count.set(skill.name, (count.get(skill.name) ?? 0) + 1);
-  if (options.strict || found.every((s) => count.get(s.name) === 1)) return found;
-  const ownerOf = (skill: Skill): string | undefined => {
-    const above = path.relative(folder, path.dirname(path.dirname(skill.file))).split(path.sep);
-    // A `skills` folder, or an agent's hidden one (`.claude/skills/x`), names no plugin.
-    return above.reverse().find((part) => part && part !== '..' && part !== 'skills' && !AGENT_FOLDERS.has(part));
-  };
-  const named = found.map((skill) => {
-    const owner = count.get(skill.name)! > 1 ? ownerOf(skill) : undefined;
-    return owner ? { ...skill, name: `${owner}:${skill.name}` } : skill;
-  });
-  const taken = new Map<string, number>();
-  for (const skill of named) taken.set(skill.name, (taken.get(skill.name) ?? 0) + 1);
-  return named.map((skill, i) => {
-    const plain = found[i];
-    // Two twins of one plugin, say: renaming them tells nothing apart.
-    if (skill === plain || taken.get(skill.name)! > 1) return plain;
-    const message = `Other skills are named "${plain.name}" too; this one is loaded as "${skill.name}".`;
-    options.onWarning?.({ file: skill.file, message, skipped: false });
-    return skill;
-  });
-}
-
-/**
  * Loads Agent Skills from folders: each folder is a skill (it holds a `SKILL.md`) or holds skills (folders
  * below it, up to five levels down, that do; of the hidden folders, only where agents keep skills, such as `.claude` and `.agents`). A skill that breaks a rule of the specification is read as
  * leniently as the reference clients read it, and each broken rule is a warning (`onWarning`); one that
@@ -199,7 +155,10 @@ export async function loadSkills(
         : ` No folder below it holds a SKILL.md (looked ${SKILL_SEARCH_DEPTH} levels down, and into ${[...AGENT_FOLDERS].join(' ')} of the hidden ones).`;
       throw new ConfigError({ message: `The skills folder ${folder} holds no usable skill.${why}` });
     }
-    for (const skill of qualifyTwins(found, folder, options)) {
+    // Folders from the given one to the skill's parent: \`plugins/<plugin>/skills\` names <plugin>.
+    const above = (skill: Skill) => path.relative(folder, path.dirname(path.dirname(skill.file))).split(path.sep);
+    const named = options.strict ? found : qualifyTwins(found, { above, onWarning: options.onWarning });
+    for (const skill of named) {
       const other = seen.get(skill.name);
       if (!other) {
         seen.set(skill.name, skill.file);

@@ -1,5 +1,4 @@
-import type { SkillWarning } from './load-skills.js';
-import type { Skill } from './skill.js';
+import type { Skill, SkillWarning } from './skill.js';
 
 // A variable, so bundlers for browsers and edge runtimes do not pull the Node-only loader (node:fs) in:
 // only an agent given skill folders loads it, on its first run.

@@ -30,3 +30,12 @@ export interface Skill {
  * `plugins/<plugin>/skills/<skill>/SKILL.md`, four levels down.
  */
 export const SKILL_SEARCH_DEPTH = 5;
+
+/** A skill that breaks a rule of the specification: loaded as the reference clients load it, or skipped. */
+export interface SkillWarning {
+  /** The `SKILL.md` it concerns. */
+  file: string;
+  message: string;
+  /** True when the skill could not be used at all and was left out. */
+  skipped: boolean;
+}

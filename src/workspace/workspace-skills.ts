@@ -1,5 +1,7 @@
 import {
+  AGENT_FOLDERS,
   provideSkillKit,
+  qualifyTwins,
   type ResolvedSkills,
   SKILL_KIT,
   SKILL_SEARCH_DEPTH,
@@ -16,7 +18,8 @@ const baseName = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
  * The Agent Skills kept in a workspace's `.skills/` folder (or `folder`), read through the workspace itself, so
  * they work on every backend and runtime: a folder with a `SKILL.md` is a skill, up to five levels down.
  * They are read as leniently as `loadSkills` reads skills on disk: each broken rule is a warning, a skill that
- * cannot be used is skipped with one, and of two skills with one name the first is kept. Unlike `loadSkills`, a
+ * cannot be used is skipped with one, same-named skills of two plugins load as `<plugin>:<name>`, and of two skills
+ * with one name otherwise the first is kept. Unlike `loadSkills`, a
  * workspace without the folder simply has no skills. A skill's `readFile` stays inside the skill's folder.
  *
  * @example
@@ -33,13 +36,13 @@ export async function workspaceSkills(ws: Workspace, folder = '.skills'): Promis
   );
   if (!exists) return { skills: [], warnings: [] };
   const all = await ws.glob(`${root}/**`);
+  const depth = (file: string) => file.split('/').length - root.split('/').length - 1;
   const skillFiles = all
-    .filter((file) => file.endsWith('/SKILL.md'))
-    .filter((file) => file.split('/').length - root.split('/').length - 1 <= SKILL_SEARCH_DEPTH)
+    .filter((file) => file.endsWith('/SKILL.md') && depth(file) <= SKILL_SEARCH_DEPTH && looked(file, root))
     .sort();
-  const skills: Skill[] = [];
+  const found: Skill[] = [];
   const warnings: SkillWarning[] = [];
-  const seen = new Map<string, string>();
+  const onWarning = (warning: SkillWarning) => warnings.push(warning);
   const taken: string[] = [];
   for (const file of skillFiles) {
     const dir = folderOf(file);
@@ -47,21 +50,39 @@ export async function workspaceSkills(ws: Workspace, folder = '.skills'): Promis
     if (taken.some((outer) => dir.startsWith(`${outer}/`))) continue;
     taken.push(dir);
     const reading = readSkillMarkdown(await ws.readFile(file), { file, folder: baseName(dir) });
-    for (const problem of reading.problems) {
-      warnings.push({ file, message: `${problem.message}.`, skipped: !reading.skill });
-    }
+    for (const problem of reading.problems)
+      onWarning({ file, message: `${problem.message}.`, skipped: !reading.skill });
     if (!reading.skill) continue;
-    const other = seen.get(reading.skill.name);
+    const files = all.filter((f) => f.startsWith(`${dir}/`) && f !== file).map((f) => f.slice(dir.length + 1));
+    found.push({ ...reading.skill, files, readFile: skillFileReader(ws, dir) });
+  }
+  // Folders from the root to the skill's parent: `plugins/<plugin>/skills` names <plugin>.
+  const above = (skill: Skill) =>
+    folderOf(folderOf(skill.file))
+      .slice(root.length + 1)
+      .split('/');
+  const skills: Skill[] = [];
+  const seen = new Map<string, string>();
+  for (const skill of qualifyTwins(found, { above, onWarning })) {
+    const other = seen.get(skill.name);
     if (other) {
-      const message = `Two skills are named "${reading.skill.name}": ${other} and ${file}. The first is kept.`;
-      warnings.push({ file, message, skipped: true });
+      const message = `Two skills are named "${skill.name}": ${other} and ${skill.file}. The first is kept.`;
+      warnings.push({ file: skill.file, message, skipped: true });
       continue;
     }
-    seen.set(reading.skill.name, file);
-    const files = all.filter((f) => f.startsWith(`${dir}/`) && f !== file).map((f) => f.slice(dir.length + 1));
-    skills.push({ ...reading.skill, files, readFile: skillFileReader(ws, dir) });
+    seen.set(skill.name, skill.file);
+    skills.push(skill);
   }
   return { skills, warnings };
+}
+
+/** Not below `node_modules` nor a hidden folder other than the agents' own (`.claude`...), as `loadSkills` looks. */
+function looked(file: string, root: string): boolean {
+  const parts = file
+    .slice(root.length + 1)
+    .split('/')
+    .slice(0, -1);
+  return parts.every((part) => part !== 'node_modules' && (!part.startsWith('.') || AGENT_FOLDERS.has(part)));
 }
 
 /** Reads a file of the skill in `dir`; a path that is absolute or climbs out of the skill's folder is refused. */

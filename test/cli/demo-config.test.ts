@@ -76,6 +76,19 @@ describe('the demo model under `thinkflow serve` with a YAML config', { timeout:
       cleanup();
     }
   });
+
+  it('a config named otherwise (thinkflow.yaml) is named in the error, with the rename and the flag that read it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tf-near-config-'));
+    writeFileSync(join(dir, 'thinkflow.yaml'), 'agents:\n  demo:\n    model: demo\n');
+    try {
+      const result = await runCli(['serve', '--port', '0', '--data-dir', dir], { cwd: dir });
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('rename it thinkflow.config.yaml, or pass --config thinkflow.yaml');
+      expect(result.stderr).toContain('thinkflow studio');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 /** `thinkflow serve` with no `--config`, started in `cwd`. */
