@@ -89,6 +89,35 @@ describe('experiment stores', () => {
   });
 });
 
+describe('the SQLite store', () => {
+  it("commits an experiment's row with its first trials or on the next turn of the event loop, and refuses an id taken", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'experiments-'));
+    dirs.push(dir);
+    const file = join(dir, 'thinkflow.db');
+    const store = new SqliteExperimentStore({ file });
+    const meta = {
+      id: 'early',
+      name: 'early',
+      startedAt: '2026-12-06T00:00:00.000Z',
+      status: 'running' as const,
+      cases: 1,
+      trials: 1,
+      scorers: [],
+    };
+    await store.createExperiment(meta);
+    // Read by the store itself at once, by another connection once a turn of the event loop has passed.
+    expect((await store.getExperiment('early'))?.meta).toEqual(meta);
+    await store.createExperiment({ ...meta, id: 'later' });
+    await expect(store.createExperiment({ ...meta, id: 'later' })).rejects.toThrow('in this store already');
+    await new Promise((resolve) => setImmediate(resolve));
+    const other = new SqliteExperimentStore({ file });
+    expect((await other.listExperiments()).map((m) => m.id).sort()).toEqual(['early', 'later']);
+    await expect(other.createExperiment(meta)).rejects.toThrow('in this store already');
+    await other.close();
+    await store.close();
+  });
+});
+
 describe('runExperiment cache', () => {
   it("answers an unchanged re-run from the cache: the agent's model is not called again", async () => {
     const model = scriptedModel((request) => `yes to ${request.messages.at(-1)?.content}`);
