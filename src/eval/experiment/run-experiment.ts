@@ -68,8 +68,10 @@ export interface RunExperimentOptions<Input = unknown> {
   /** Trials at once. Default 4. */
   concurrency?: number;
   /**
-   * Where the experiment and each trial are kept as they finish: a store, a `postgres://` URL
-   * (`PostgresExperimentStore`), or a SQLite file path (`SqliteExperimentStore`). Default: in memory.
+   * Where the experiment and each trial are kept as they finish: a store (`memoryExperimentStore()` keeps
+   * them in memory), a `postgres://` URL (`PostgresExperimentStore`), or a SQLite file path
+   * (`SqliteExperimentStore`). Default: none, the trials are not kept (nothing could read them back: the
+   * experiment returned holds the summary, and `onProgress` hands out each trial as it finishes).
    */
   store?: ExperimentStore | string;
   /**
