@@ -29,6 +29,7 @@ import {
   contains,
   exact,
   jsonMatch,
+  memoryExperimentStore,
   noError,
   numeric,
   type RunLike,
@@ -122,13 +123,20 @@ async function overheadBuild() {
       contains,
       noError,
       SqliteExperimentStore,
+      memoryExperimentStore,
     };
   }
   const core = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
   const evals = (await import(
     new URL('../dist/entries/eval.js', import.meta.url).href
   )) as typeof import('../src/entries/eval.js');
-  const { runExperiment: run, contains: has, noError: ok, SqliteExperimentStore: Store } = evals;
+  const {
+    runExperiment: run,
+    contains: has,
+    noError: ok,
+    SqliteExperimentStore: Store,
+    memoryExperimentStore: memoryStore,
+  } = evals;
   return {
     label: 'dist',
     Agent: core.Agent,
@@ -138,12 +146,22 @@ async function overheadBuild() {
     contains: has,
     noError: ok,
     SqliteExperimentStore: Store,
+    memoryExperimentStore: memoryStore,
   };
 }
 
 async function experimentOverhead(): Promise<void> {
-  const { label, Agent, defineTool, scriptedModel, runExperiment, contains, noError, SqliteExperimentStore } =
-    await overheadBuild();
+  const {
+    label,
+    Agent,
+    defineTool,
+    scriptedModel,
+    runExperiment,
+    contains,
+    noError,
+    SqliteExperimentStore,
+    memoryExperimentStore,
+  } = await overheadBuild();
   console.log(`runExperiment overhead, measured on ${label}:`);
   const echo = defineTool({
     name: 'echo',
@@ -186,12 +204,19 @@ async function experimentOverhead(): Promise<void> {
         for (const row of data) await agent.run(row.input);
       }
     });
-  // `store` unset is what runExperiment gives without options: the in-memory store. The SQLite store is
-  // one file holding every experiment, open for the whole bench, as a data dir's thinkflow.db is in a
-  // server or a script running several experiments: the per-case figure is the cost of the trials, and
+  // Three sides of runExperiment: `store` unset, what runExperiment gives without options (the experiment
+  // in memory, no trial kept); `memoryExperimentStore()`, every trial kept in memory; and the SQLite
+  // store, one file holding every experiment, open for the whole bench, as a data dir's thinkflow.db is in
+  // a server or a script running several experiments: the per-case figure is the cost of the trials, and
   // opening and closing a store (once per experiment for `thinkflow eval run`) is timed apart below.
   const sqliteStore = new SqliteExperimentStore({ file: join(dir, 'experiments.db') });
-  const experiment = (sqlite: boolean) =>
+  const sides = {
+    none: { label: 'no store (the default)', store: () => undefined },
+    memory: { label: 'memoryExperimentStore()', store: () => memoryExperimentStore() },
+    sqlite: { label: 'SqliteExperimentStore', store: () => sqliteStore },
+  };
+  type Side = keyof typeof sides;
+  const experiment = (side: Side) =>
     measure(async () => {
       for (let e = 0; e < experiments; e++) {
         await runExperiment({
@@ -200,62 +225,57 @@ async function experimentOverhead(): Promise<void> {
           task: makeAgent(),
           scorers: [contains(), noError()],
           concurrency: 1,
-          store: sqlite ? sqliteStore : undefined,
+          store: sides[side].store(),
         });
       }
     });
+  const names = Object.keys(sides) as Side[];
   for (let i = 0; i < 3; i++) {
     await plain();
-    await experiment(false);
-    await experiment(true);
+    for (const side of names) await experiment(side);
   }
-  // The machine is shared: interleave the three (order rotating), and read each round's ratios.
+  // The machine is shared: interleave the sides (order rotating), and read each round's ratios.
   const rounds = Number(process.env.EVALS_ROUNDS ?? 9);
   const REPEATS = 5;
-  const ratios = {
-    memory: [] as number[],
-    sqlite: [] as number[],
-    memoryWall: [] as number[],
-    sqliteWall: [] as number[],
+  const ratios = Object.fromEntries(names.map((side) => [side, { cpu: [] as number[], wall: [] as number[] }]));
+  const middle = (xs: { wall: number; cpu: number }[]) => {
+    const at = xs.length >> 1;
+    return {
+      cpu: xs.map((x) => x.cpu).sort((a, b) => a - b)[at],
+      wall: xs.map((x) => x.wall).sort((a, b) => a - b)[at],
+    };
   };
+  const us = (x: number) => `${x.toFixed(0)} µs`;
   for (let round = 1; round <= rounds; round++) {
-    // A round is REPEATS passes over the three sides, the order rotating each pass; a side's figure in
-    // the round is its median pass (one pass is 50 to 80 ms on the built package, which a burst of load
-    // from another process can double).
-    const passes: Record<string, { wall: number; cpu: number }[]> = { base: [], memory: [], sqlite: [] };
-    const order = ['base', 'memory', 'sqlite'];
+    // A round is REPEATS passes over the sides, the order rotating each pass; a side's figure in the
+    // round is its median pass (one pass is 50 to 80 ms on the built package, which a burst of load from
+    // another process can double).
+    const passes: Record<string, { wall: number; cpu: number }[]> = { base: [] };
+    for (const side of names) passes[side] = [];
+    const order = ['base', ...names];
     for (let pass = 0; pass < REPEATS; pass++) {
       order.push(order.shift() as string);
-      for (const which of order)
-        passes[which].push(which === 'base' ? await plain() : await experiment(which === 'sqlite'));
+      for (const which of order) passes[which].push(which === 'base' ? await plain() : await experiment(which as Side));
     }
-    const middle = (xs: { wall: number; cpu: number }[]) => {
-      const at = xs.length >> 1;
-      return {
-        cpu: xs.map((x) => x.cpu).sort((a, b) => a - b)[at],
-        wall: xs.map((x) => x.wall).sort((a, b) => a - b)[at],
-      };
-    };
     const base = middle(passes.base);
-    const memory = middle(passes.memory);
-    const sqlite = middle(passes.sqlite);
-    ratios.memory.push(memory.cpu / base.cpu);
-    ratios.sqlite.push(sqlite.cpu / base.cpu);
-    ratios.memoryWall.push(memory.wall / base.wall);
-    ratios.sqliteWall.push(sqlite.wall / base.wall);
-    const us = (x: number) => `${x.toFixed(0)} µs`;
-    console.log(
-      `  round ${round}: agent.run ${us(base.cpu)} CPU (${us(base.wall)} wall) a case · runExperiment, in-memory store (the default) ${us(memory.cpu)} = ${(memory.cpu / base.cpu).toFixed(2)}× (wall ${(memory.wall / base.wall).toFixed(2)}×) · SqliteExperimentStore ${us(sqlite.cpu)} = ${(sqlite.cpu / base.cpu).toFixed(2)}× (wall ${(sqlite.wall / base.wall).toFixed(2)}×)`,
-    );
+    const line = names.map((side) => {
+      const m = middle(passes[side]);
+      ratios[side].cpu.push(m.cpu / base.cpu);
+      ratios[side].wall.push(m.wall / base.wall);
+      return `${sides[side].label} ${us(m.cpu)} = ${(m.cpu / base.cpu).toFixed(2)}× (wall ${(m.wall / base.wall).toFixed(2)}×)`;
+    });
+    console.log(`  round ${round}: agent.run ${us(base.cpu)} CPU (${us(base.wall)} wall) a case · ${line.join(' · ')}`);
   }
   const range = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b);
     return `median ${sorted[sorted.length >> 1].toFixed(2)}× (${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}×)`;
   };
   console.log(
-    `  runExperiment / agent.run, CPU time per case over ${rounds} rounds: in-memory store (the default) ${range(ratios.memory)}; SqliteExperimentStore ${range(ratios.sqlite)} (target ≤ 1.2×)`,
+    `  runExperiment / agent.run, CPU time per case over ${rounds} rounds: ${names.map((side) => `${sides[side].label} ${range(ratios[side].cpu)}`).join('; ')} (target ≤ 1.2×)`,
   );
-  console.log(`  same by wall time: in-memory ${range(ratios.memoryWall)}; SQLite ${range(ratios.sqliteWall)}`);
+  console.log(
+    `  same by wall time: ${names.map((side) => `${sides[side].label} ${range(ratios[side].wall)}`).join('; ')}`,
+  );
   await sqliteStore.close();
   // What a store opened per experiment adds: opening a new file (WAL mode, tables) and closing it
   // (which checkpoints the WAL) around an experiment's 1,000 trials.
