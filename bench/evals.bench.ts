@@ -3,7 +3,7 @@
  * - deterministic scorers: scored items per second, each scorer alone and all nine together (target ≥ 20,000/s);
  * - runExperiment's overhead per case against plain agent.run on the same agent and inputs (target ≤ 1.2×),
  *   on the built package when there is one (`npm run build` first; THINKFLOW_BENCH_DIST=src: the sources),
- *   with the in-memory store (what runExperiment uses without a `store`) and with SqliteExperimentStore;
+ *   without a store (the default: no trial kept), with memoryExperimentStore() and with SqliteExperimentStore;
  *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each, a pass five
  *   experiments of 1,000 cases (EVALS_EXPERIMENTS; plain agent.run: as many times the 1,000 runs) (EVALS_GC=1: a
  *   garbage collection before each pass; it made the ratios no steadier and runExperiment's higher, perhaps as the
