@@ -3,7 +3,7 @@
  * - deterministic scorers: scored items per second, each scorer alone and all nine together (target ≥ 20,000/s);
  * - runExperiment's overhead per case against plain agent.run on the same agent and inputs (target ≤ 1.2×),
  *   on the built package when there is one (`npm run build` first; THINKFLOW_BENCH_DIST=src: the sources),
- *   without a store (the default: no trial kept), with memoryExperimentStore() and with SqliteExperimentStore;
+ *   with the in-memory store (what runExperiment uses without a `store`) and with SqliteExperimentStore;
  *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each, a pass five
  *   experiments of 1,000 cases (EVALS_EXPERIMENTS; plain agent.run: as many times the 1,000 runs) (EVALS_GC=1: a
  *   garbage collection before each pass; it made the ratios no steadier and runExperiment's higher, perhaps as the
@@ -29,7 +29,6 @@ import {
   contains,
   exact,
   jsonMatch,
-  memoryExperimentStore,
   noError,
   numeric,
   type RunLike,
@@ -123,20 +122,13 @@ async function overheadBuild() {
       contains,
       noError,
       SqliteExperimentStore,
-      memoryExperimentStore,
     };
   }
   const core = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
   const evals = (await import(
     new URL('../dist/entries/eval.js', import.meta.url).href
   )) as typeof import('../src/entries/eval.js');
-  const {
-    runExperiment: run,
-    contains: has,
-    noError: ok,
-    SqliteExperimentStore: Store,
-    memoryExperimentStore: memoryStore,
-  } = evals;
+  const { runExperiment: run, contains: has, noError: ok, SqliteExperimentStore: Store } = evals;
   return {
     label: 'dist',
     Agent: core.Agent,
@@ -146,22 +138,12 @@ async function overheadBuild() {
     contains: has,
     noError: ok,
     SqliteExperimentStore: Store,
-    memoryExperimentStore: memoryStore,
   };
 }
 
 async function experimentOverhead(): Promise<void> {
-  const {
-    label,
-    Agent,
-    defineTool,
-    scriptedModel,
-    runExperiment,
-    contains,
-    noError,
-    SqliteExperimentStore,
-    memoryExperimentStore,
-  } = await overheadBuild();
+  const { label, Agent, defineTool, scriptedModel, runExperiment, contains, noError, SqliteExperimentStore } =
+    await overheadBuild();
   console.log(`runExperiment overhead, measured on ${label}:`);
   const echo = defineTool({
     name: 'echo',
@@ -204,15 +186,14 @@ async function experimentOverhead(): Promise<void> {
         for (const row of data) await agent.run(row.input);
       }
     });
-  // Three sides of runExperiment: `store` unset, what runExperiment gives without options (the experiment
-  // in memory, no trial kept); `memoryExperimentStore()`, every trial kept in memory; and the SQLite
-  // store, one file holding every experiment, open for the whole bench, as a data dir's thinkflow.db is in
-  // a server or a script running several experiments: the per-case figure is the cost of the trials, and
-  // opening and closing a store (once per experiment for `thinkflow eval run`) is timed apart below.
+  // Two sides of runExperiment: `store` unset, what runExperiment gives without options (the in-memory
+  // store, every trial kept); and the SQLite store, one file holding every experiment, open for the whole
+  // bench, as a data dir's thinkflow.db is in a server or a script running several experiments: the
+  // per-case figure is the cost of the trials, and opening and closing a store (once per experiment for
+  // `thinkflow eval run`) is timed apart below.
   const sqliteStore = new SqliteExperimentStore({ file: join(dir, 'experiments.db') });
   const sides = {
-    none: { label: 'no store (the default)', store: () => undefined },
-    memory: { label: 'memoryExperimentStore()', store: () => memoryExperimentStore() },
+    memory: { label: 'in-memory store (the default)', store: () => undefined },
     sqlite: { label: 'SqliteExperimentStore', store: () => sqliteStore },
   };
   type Side = keyof typeof sides;

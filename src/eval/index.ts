@@ -16,6 +16,7 @@ export {
 export type {
   Experiment,
   ExperimentMeta,
+  ExperimentResult,
   ExperimentStore,
   ExperimentSummary,
   ScorerSummary,

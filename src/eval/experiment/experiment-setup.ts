@@ -1,21 +1,20 @@
 import { type CacheStore, cachedModel, memoryCacheStore } from '../../cache/index.js';
 import type { Model } from '../../llm/index.js';
 import type { ExperimentStore } from './experiment-types.js';
-import { memoryExperimentStore, SAVED } from './memory-experiment-store.js';
+import { memoryExperimentStore } from './memory-experiment-store.js';
 import { PostgresExperimentStore } from './postgres-experiment-store.js';
 import type { AgentLike, Task } from './run-trial.js';
 import { SqliteExperimentStore } from './sqlite-experiment-store.js';
 
 /**
  * The experiment store an option names: a store as it is, a `postgres://` URL (PostgreSQL), another
- * string (a SQLite file), or nothing (the experiment in memory, no trial kept: `trialsUnkept`). `owned`
- * says the experiment opened it, and closes it.
+ * string (a SQLite file), or nothing (in memory). `owned` says the experiment opened it, and closes it.
  */
 export function experimentStoreOf(store: ExperimentStore | string | undefined): {
   store: ExperimentStore;
   owned: boolean;
 } {
-  if (store === undefined) return { store: trialsUnkept(), owned: false };
+  if (store === undefined) return { store: memoryExperimentStore(), owned: false };
   if (typeof store !== 'string') return { store, owned: false };
   if (/^postgres(ql)?:\/\//.test(store)) {
     return { store: new PostgresExperimentStore({ connectionString: store }), owned: true };
@@ -48,15 +47,4 @@ export function cachedTask(task: Task, cache: CacheStore | undefined): Task {
   if (!cache || !isAgent(task)) return task;
   const Rebuild = task.constructor as new (options: { model: Model }) => AgentLike;
   return new Rebuild({ ...task.options, model: cachedModel(task.options.model, { store: cache }) });
-}
-
-/**
- * What `runExperiment` keeps when given no store: the experiment in memory, and no trial. Nothing could
- * read the trials back (the experiment returned holds its summary, and `onProgress` hands out each trial
- * as it finishes), and records held to the experiment's end cost a 10 µs agent run about 1 µs each in
- * garbage collection.
- */
-function trialsUnkept(): ExperimentStore {
-  const store = memoryExperimentStore();
-  return { ...store, saveTrial: () => SAVED };
 }

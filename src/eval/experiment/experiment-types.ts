@@ -78,6 +78,16 @@ export interface ExperimentSummary {
   durationMs: number;
 }
 
+/**
+ * What `runExperiment` returns: the experiment, its summary, and its trials, read from its store each time
+ * they are iterated (case by case, trial by trial; a store the experiment opened from a path is opened
+ * again to read them). `trials` is not enumerable: JSON and spreads of the experiment leave it out.
+ * It is what `compareExperiments` and `writeExperimentJson` take.
+ */
+export interface ExperimentResult extends Experiment {
+  readonly trials: AsyncIterable<TrialRecord>;
+}
+
 /** A finished (or resumed) experiment: what it was, and its summary. The trials are in its store. */
 export interface Experiment {
   meta: ExperimentMeta;

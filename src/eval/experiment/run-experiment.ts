@@ -5,6 +5,7 @@ import { cachedTask, cacheOf, experimentStoreOf } from './experiment-setup.js';
 import type {
   Experiment,
   ExperimentMeta,
+  ExperimentResult,
   ExperimentStore,
   ExperimentSummary,
   TrialRecord,
@@ -68,10 +69,9 @@ export interface RunExperimentOptions<Input = unknown> {
   /** Trials at once. Default 4. */
   concurrency?: number;
   /**
-   * Where the experiment and each trial are kept as they finish: a store (`memoryExperimentStore()` keeps
-   * them in memory), a `postgres://` URL (`PostgresExperimentStore`), or a SQLite file path
-   * (`SqliteExperimentStore`). Default: none, the trials are not kept (nothing could read them back: the
-   * experiment returned holds the summary, and `onProgress` hands out each trial as it finishes).
+   * Where the experiment and each trial are kept as they finish: a store, a `postgres://` URL
+   * (`PostgresExperimentStore`), or a SQLite file path (`SqliteExperimentStore`). Default: in memory. The
+   * experiment returned reads its trials back from it (`experiment.trials`).
    */
   store?: ExperimentStore | string;
   /**
@@ -94,8 +94,9 @@ export interface RunExperimentOptions<Input = unknown> {
 
 /**
  * Runs every case `trials` times through the task (an Agent or a function), scores each trial with every
- * scorer, stores each trial as it finishes, and returns the experiment's summary: pass rate, pass@k, pass^k,
- * and per scorer a mean with a bootstrap 95% interval. A scorer that throws is recorded as that scorer's
+ * scorer, stores each trial as it finishes, and returns the experiment: its summary (pass rate, pass@k,
+ * pass^k, and per scorer a mean with a bootstrap 95% interval) and its trials, read back from the store
+ * (`for await (const t of experiment.trials)`: each case's scores, status, steps, tokens, cost, latency, run id). A scorer that throws is recorded as that scorer's
  * error; a task that throws is a failed trial. Resume a killed experiment with `resume: id` and the same data.
  *
  * @example
@@ -107,8 +108,9 @@ export interface RunExperimentOptions<Input = unknown> {
  *   trials: 3,
  * });
  * console.log(experiment.summary.passAtK[3], experiment.summary.scorers.contains);
+ * for await (const t of experiment.trials) if (!t.pass) console.log(t.caseId, t.scores);
  */
-export async function runExperiment<Input>(options: RunExperimentOptions<Input>): Promise<Experiment> {
+export async function runExperiment<Input>(options: RunExperimentOptions<Input>): Promise<ExperimentResult> {
   const { task } = options;
   if (typeof task === 'string') {
     throw new ConfigError({
@@ -118,9 +120,23 @@ export async function runExperiment<Input>(options: RunExperimentOptions<Input>)
   const { store, owned } = experimentStoreOf(options.store);
   const cache = cacheOf(options.cache);
   try {
-    return await runAll(options, store, cachedTask(task as Task, cache), cache);
+    const experiment = await runAll(options, store, cachedTask(task as Task, cache), cache);
+    const id = experiment.meta.id;
+    const read = owned ? () => readReopened(options.store as string, id) : () => store.trials(id);
+    const trials: AsyncIterable<TrialRecord> = { [Symbol.asyncIterator]: () => read()[Symbol.asyncIterator]() };
+    return Object.defineProperty(experiment, 'trials', { value: trials }) as ExperimentResult;
   } finally {
     if (owned) await store.close?.();
+  }
+}
+
+/** The trials of an experiment whose store the experiment opened from a path and closed: opened again to read them. */
+async function* readReopened(path: string, id: string): AsyncGenerator<TrialRecord> {
+  const { store } = experimentStoreOf(path);
+  try {
+    yield* store.trials(id);
+  } finally {
+    await store.close?.();
   }
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   bootstrapMean,
+  compareExperiments,
   contains,
   createScorer,
   exact,
@@ -146,6 +147,36 @@ describe('runExperiment', () => {
       ['contains', true],
       ['toolCalls', true],
     ]);
+  });
+
+  it('returns its trials, read from its store: in memory, from a SQLite path it opened again, ready to compare', async () => {
+    const data = ['a', 'b', 'c'].map((id) => ({ id, input: id, expected: 'yes' }));
+    const scorers = [exact()];
+    const before = await runExperiment({ name: 'before', data, task: () => 'yes', scorers, trials: 2 });
+    const read = async (trials: AsyncIterable<{ caseId: string; trial: number; pass: boolean }>) => {
+      const out: string[] = [];
+      for await (const t of trials) out.push(`${t.caseId}${t.trial}${t.pass ? '+' : '-'}`);
+      return out;
+    };
+    expect(await read(before.trials)).toEqual(['a0+', 'a1+', 'b0+', 'b1+', 'c0+', 'c1+']);
+    // Read again: each iteration reads the store anew.
+    expect((await read(before.trials)).length).toBe(6);
+    // Not part of the experiment's JSON.
+    expect(Object.keys(JSON.parse(JSON.stringify(before)))).toEqual(['meta', 'summary']);
+
+    const file = join(mkdtempSync(join(tmpdir(), 'exp-trials-')), 'thinkflow.db');
+    const after = await runExperiment({
+      name: 'after',
+      data,
+      task: (input) => (input === 'b' ? 'no' : 'yes'),
+      scorers,
+      trials: 2,
+      store: file,
+    });
+    expect(await read(after.trials)).toEqual(['a0+', 'a1+', 'b0-', 'b1-', 'c0+', 'c1+']);
+    const comparison = await compareExperiments(before, after, { maxBroken: 0 });
+    expect(comparison.verdict).toBe('regression');
+    expect(comparison.broken).toEqual(['b']);
   });
 
   it('refuses an agent name outside the CLI, naming the fix', async () => {
