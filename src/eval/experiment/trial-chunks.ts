@@ -198,6 +198,11 @@ export class ChunkBuilder {
     return true;
   }
 
+  /** How many trials were added. */
+  get size(): number {
+    return this.count;
+  }
+
   /** The row's JSON. */
   json(): string {
     return JSON.stringify({ v: 2, s: this.names, n: this.count, t: this.values });
