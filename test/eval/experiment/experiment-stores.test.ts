@@ -73,6 +73,10 @@ describe('experiment stores', () => {
     const pool = new pg.Pool({ connectionString: TEST_PG });
     try {
       expect((await loadExperiment(pgStore, viaUrl.meta.id)).summary?.passed).toBe(3);
+      // The experiment returned reads its trials through a store opened again from the URL.
+      const read: string[] = [];
+      for await (const t of viaUrl.trials) read.push(`${t.caseId}:${t.output}`);
+      expect(read).toEqual(['a:yes', 'b:yes', 'c:yes']);
     } finally {
       await pool.query('DELETE FROM thinkflow.eval_trial_chunks WHERE experiment_id = $1', [viaUrl.meta.id]);
       await pool.query('DELETE FROM thinkflow.eval_experiments WHERE id = $1', [viaUrl.meta.id]);
