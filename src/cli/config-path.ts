@@ -21,7 +21,7 @@ export function configPath(flag: string | undefined, command: string): string {
   const found = DEFAULT_CONFIGS.find((name) => existsSync(name));
   if (found) return found;
   // A config under a near name (`thinkflow.yaml`, `Thinkflow.config.YAML`): say how to have it read.
-  const near = readdirSync('.').find((name) => NEAR_NAME.test(name) && !DEFAULT_CONFIGS.includes(name));
+  const near = listed().find((name) => NEAR_NAME.test(name) && !DEFAULT_CONFIGS.includes(name));
   throw new ConfigError({
     message: [
       `No thinkflow.config.ts (or .mts, .js, .mjs, .yaml, .yml, .json) here for \`thinkflow ${command}\`.`,
@@ -42,4 +42,13 @@ const NEAR_NAME = /^thinkflow(\.config)?\.(ts|mts|js|mjs|ya?ml|json)$/i;
 
 function extensionOf(name: string): string {
   return name.slice(name.lastIndexOf('.')).toLowerCase();
+}
+
+/** The working folder's names; none when it cannot be listed (the error above is still the one to give). */
+function listed(): string[] {
+  try {
+    return readdirSync('.');
+  } catch {
+    return [];
+  }
 }

@@ -10,6 +10,10 @@ import type {
   ExperimentSummary,
   TrialRecord,
 } from './experiment-types.js';
+import { trialKey } from './experiment-types.js';
+import { SAVED } from './memory-experiment-store.js';
+import { callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
+import { summaryTally } from './summary-tally.js';
 
 /**
  * Trials a store may hold uncommitted while the next ones run (SQLite commits them together, at most 1,024
@@ -19,11 +23,6 @@ import type {
  * and run again on resume.
  */
 const MAX_UNSAVED = 1024;
-
-import { trialKey } from './experiment-types.js';
-import { SAVED } from './memory-experiment-store.js';
-import { callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
-import { summaryTally } from './summary-tally.js';
 
 /** Trials a store answered for with one promise (one SQLite commit): they settle together. */
 interface SaveGroup {
@@ -96,8 +95,8 @@ export interface RunExperimentOptions<Input = unknown> {
  * Runs every case `trials` times through the task (an Agent or a function), scores each trial with every
  * scorer, stores each trial as it finishes, and returns the experiment: its summary (pass rate, pass@k,
  * pass^k, and per scorer a mean with a bootstrap 95% interval) and its trials, read back from the store
- * (`for await (const t of experiment.trials)`: each case's scores, status, steps, tokens, cost, latency, run id). A scorer that throws is recorded as that scorer's
- * error; a task that throws is a failed trial. Resume a killed experiment with `resume: id` and the same data.
+ * (`for await (const t of experiment.trials)`: each case's scores, status, steps, tokens, cost, latency and
+ * run id). A scorer that throws is recorded as that scorer's error; a task that throws is a failed trial. Resume a killed experiment with `resume: id` and the same data.
  *
  * @example
  * const experiment = await runExperiment({
