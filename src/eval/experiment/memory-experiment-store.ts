@@ -85,8 +85,8 @@ export function memoryExperimentStore(): ExperimentStore {
       if (kept) for await (const t of trialsOf(kept)) keys.add(trialKey(t.caseIndex, t.trial));
       return keys;
     },
-    trials(id) {
-      return trialsOf(get(id));
+    async *trials(id) {
+      yield* trialsOf(get(id));
     },
     async finishExperiment(id, summary) {
       const found = get(id);
