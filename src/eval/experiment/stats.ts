@@ -40,8 +40,7 @@ export function bootstrapMean(
   const levels = twoLevels(values);
   if (levels && levels.high === levels.low) return { mean: m, low: m, high: m, n };
   const means = levels ? binomialMeans(n, levels, resamples, seed) : resampledMeans(values, resamples, seed);
-  means.sort();
-  return { mean: m, low: means[Math.floor(0.025 * resamples)], high: means[Math.ceil(0.975 * resamples) - 1], n };
+  return percentileInterval(m, n, means);
 }
 
 /**
@@ -57,6 +56,12 @@ export function bootstrapBinary(
   if (n < 2 || ones === 0 || ones === n) return { mean: m, low: m, high: m, n };
   const resamples = options.resamples ?? 1000;
   const means = binomialMeans(n, { low: 0, high: 1, count: ones }, resamples, (options.seed ?? 47) >>> 0);
+  return percentileInterval(m, n, means);
+}
+
+/** The estimate with the 2.5th and 97.5th percentiles of the resample means as its interval (sorts `means`). */
+function percentileInterval(m: number, n: number, means: Float64Array): Estimate {
+  const resamples = means.length;
   means.sort();
   return { mean: m, low: means[Math.floor(0.025 * resamples)], high: means[Math.ceil(0.975 * resamples) - 1], n };
 }
