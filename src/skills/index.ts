@@ -20,7 +20,7 @@ export {
   skillKit,
 } from './skill-kit.js';
 export { SKILL_KIT } from './skill-tools.js';
-export { AGENT_FOLDERS, qualifyTwins, type TwinsContext } from './skill-twins.js';
+export { qualifyTwins, searchedFolder, type TwinsContext } from './skill-twins.js';
 
 /**
  * The `SKILL.md` reader (`readSkillMarkdown`), loaded on first use: it brings the YAML parser, which importing

@@ -6,7 +6,7 @@ import { readSkillMarkdown, type SkillData } from './read-skill-markdown.js';
 import { SKILL_SEARCH_DEPTH, type Skill, type SkillWarning } from './skill.js';
 import { provideSkillKit } from './skill-kit.js';
 import { SKILL_KIT } from './skill-tools.js';
-import { AGENT_FOLDERS, qualifyTwins } from './skill-twins.js';
+import { AGENT_FOLDERS, qualifyTwins, searchedFolder } from './skill-twins.js';
 
 export type { SkillWarning } from './skill.js';
 
@@ -107,8 +107,7 @@ async function findSkillFolders(folder: string, depth = 0, budget = { left: MAX_
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   const found: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!entry.isDirectory() || entry.name === 'node_modules') continue;
-    if (entry.name.startsWith('.') && !AGENT_FOLDERS.has(entry.name)) continue;
+    if (!entry.isDirectory() || !searchedFolder(entry.name)) continue;
     found.push(...(await findSkillFolders(path.join(folder, entry.name), depth + 1, budget)));
   }
   return found;

@@ -14,6 +14,14 @@ export const AGENT_FOLDERS: ReadonlySet<string> = new Set([
   '.opencode',
 ]);
 
+/**
+ * Whether skills are looked for in a folder of this name: not in `node_modules` (a dependency's bundled
+ * skills), nor in a hidden folder other than the agents' own. `loadSkills` and `workspaceSkills` share this rule.
+ */
+export function searchedFolder(name: string): boolean {
+  return name !== 'node_modules' && (!name.startsWith('.') || AGENT_FOLDERS.has(name));
+}
+
 /** What `qualifyTwins` needs of the folder the skills were found in. */
 export interface TwinsContext {
   /** The folders between the searched folder and a skill's own folder, outermost first ('/'-separated or not). */

@@ -1,5 +1,4 @@
 import {
-  AGENT_FOLDERS,
   provideSkillKit,
   qualifyTwins,
   type ResolvedSkills,
@@ -7,6 +6,7 @@ import {
   SKILL_SEARCH_DEPTH,
   type Skill,
   type SkillWarning,
+  searchedFolder,
   skillMarkdownReader,
 } from '../skills/index.js';
 import type { Workspace } from './workspace.js';
@@ -82,7 +82,7 @@ function looked(file: string, root: string): boolean {
     .slice(root.length + 1)
     .split('/')
     .slice(0, -1);
-  return parts.every((part) => part !== 'node_modules' && (!part.startsWith('.') || AGENT_FOLDERS.has(part)));
+  return parts.every(searchedFolder);
 }
 
 /** Reads a file of the skill in `dir`; a path that is absolute or climbs out of the skill's folder is refused. */
