@@ -59,6 +59,11 @@ const NO_RECALL: Awaited<ReturnType<typeof recallFor>> = { block: '', memories: 
 
 const NO_SKILLS: ResolvedSkills = Object.freeze({ skills: [], warnings: [] });
 
+/** Two prompt blocks, the empty ones left out (`[a, b].filter(Boolean).join`, without the arrays each run). */
+function joinBlocks(a: string, b: string | undefined): string {
+  return a && b ? `${a}\n\n${b}` : a || b || '';
+}
+
 /**
  * An agent: a model, tools and a protocol, run as a think → act → observe loop.
  *
@@ -86,7 +91,8 @@ export class Agent<T = unknown> {
     this.options = options;
     this.name = options.name;
     this.#handoffs = handoffTools(options.handoffs);
-    this.#handoffNames = new Set(this.#handoffs.keys());
+    // No handoffs (most agents, often made per request): the loop's handoff check is skipped.
+    this.#handoffNames = this.#handoffs.size ? new Set(this.#handoffs.keys()) : undefined;
     // The workspace's tools come with the factory that made it (virtualWorkspace, sandboxWorkspace); for a
     // Workspace of your own the first run loads them (#older).
     const kit = options.workspace && workspaceKit();
@@ -94,11 +100,12 @@ export class Agent<T = unknown> {
     const workspace = kit
       ? kit.tools(options.workspace!, { language: options.language, policy: options.workspacePolicy })
       : [];
-    this.tools = new ToolRegistry([
-      ...(options.tools ?? []),
-      ...workspace,
-      ...[...this.#handoffs.values()].map((h) => h.tool),
-    ]);
+    // The user's tools as given when nothing is added to them: no copies for an agent made per request.
+    this.tools = new ToolRegistry(
+      workspace.length || this.#handoffs.size
+        ? [...(options.tools ?? []), ...workspace, ...[...this.#handoffs.values()].map((h) => h.tool)]
+        : (options.tools ?? []),
+    );
     // A protocol object may bring tools (CodeAct's run_code: each reply's code block runs as a call of it).
     const protocol = options.protocol;
     if (typeof protocol === 'object' && protocol.name === 'code' && !protocol.tools?.length) {
@@ -111,7 +118,7 @@ export class Agent<T = unknown> {
   }
 
   readonly #handoffs: ReturnType<typeof handoffTools>;
-  readonly #handoffNames: Set<string>;
+  readonly #handoffNames: Set<string> | undefined;
   #workspaceAdded: boolean;
   /** `protocol: 'code'`: codeAct(), loaded on the first run. */
   #codeAct: Protocol | undefined;
@@ -133,10 +140,13 @@ export class Agent<T = unknown> {
   async run(input: string, options: RunOptions = {}): Promise<RunResult<T>> {
     const runId = options.runId ?? newRunId();
     const trace = this.options.traceFile ? createTraceWriter(this.options.traceFile) : undefined;
-    const subscribers = [options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f);
-    const emit = fanOut(subscribers);
+    // A run nobody listens to emits into a shared no-op: no subscriber array or fan-out closure per run.
+    const silent = !options.onEvent && !trace?.write;
+    const emit = silent
+      ? ignoreEvent
+      : fanOut([options.onEvent, trace?.write].filter((f): f is (e: AgentEvent) => void => !!f));
     try {
-      const setup = this.#setup(input, options, { runId, emit, silent: subscribers.length === 0 });
+      const setup = this.#setup(input, options, { runId, emit, silent });
       const { state, config } = setup instanceof Promise ? await setup : setup;
       const result = await runLoop(state, config, emit);
       if (options.sessionId)
@@ -283,7 +293,7 @@ export class Agent<T = unknown> {
       prompt: this.#promptContext(
         tools.registry.specs() as ToolSpec[],
         language,
-        [recall.block, catalog?.text ?? ''].filter(Boolean).join('\n\n'),
+        joinBlocks(recall.block, catalog?.text),
         runAgentOptions.outputSchema,
       ),
       responseFormat: protocol.name === 'native' ? this.#responseFormat(options.outputSchema) : undefined,

@@ -16,9 +16,11 @@ export function createApprovalGate(approve: Approver | undefined): {
   gate: ApprovalGate;
   ask: (request: ApprovalRequest) => Promise<boolean>;
 } {
-  let queue: Promise<unknown> = Promise.resolve();
+  // Made at the first question: most runs ask none, and each run makes a gate.
+  let queue: Promise<unknown> | undefined;
   const ask = (request: ApprovalRequest): Promise<boolean> => {
     if (!approve) return Promise.resolve(false);
+    queue ??= Promise.resolve();
     const answer = queue.then(() => approve(request)).then((ok) => ok === true);
     queue = answer.catch(() => undefined);
     return answer;

@@ -19,6 +19,9 @@ interface Entry {
 
 const specs = new WeakMap<AnyTool, ToolSpec>();
 
+/** The registry `fork()` is copying, for the constructor it calls (set and read synchronously, at once). */
+let forkSource: ToolRegistry | undefined;
+
 /**
  * The tool as providers see it: one frozen spec object per tool, shared by every registry that holds
  * the tool, so caches of prompt text can key on its identity. A tool changed since is specced anew.
@@ -56,9 +59,9 @@ export class ToolRegistry {
   // The listed tools and their forgiving keys. A fork shares them with the registry it came from
   // (`#shared` on both) until either changes them: then it copies them first, so a fork costs the
   // same at 4,000 tools as at 10, and a run that never disables a tool never copies.
-  #entries = new Map<string, Entry>();
-  #byKey = new Map<string, string>();
-  #shared = false;
+  #entries: Map<string, Entry>;
+  #byKey: Map<string, string>;
+  #shared: boolean;
   /** Hidden tools (the loop's built-ins): few, and each registry's own. */
   #hidden = new Map<string, Entry>();
   #specs: ToolSpec[] | undefined;
@@ -66,6 +69,12 @@ export class ToolRegistry {
   #version = 0;
 
   constructor(tools: Iterable<AnyTool> = []) {
+    // A fork (one per run) takes its source's tables as they are, not two new maps it would drop at once.
+    const source = forkSource;
+    forkSource = undefined;
+    this.#shared = source !== undefined;
+    this.#entries = source ? source.#entries : new Map();
+    this.#byKey = source ? source.#byKey : new Map();
     for (const tool of tools) this.register(tool);
   }
 
@@ -184,12 +193,10 @@ export class ToolRegistry {
    * it shares the tool table (and the `specs()` array) until one side changes it.
    */
   fork(): ToolRegistry {
+    forkSource = this;
     const copy = new ToolRegistry();
     this.#shared = true;
-    copy.#shared = true;
-    copy.#entries = this.#entries;
-    copy.#byKey = this.#byKey;
-    for (const [name, entry] of this.#hidden) copy.#hidden.set(name, { ...entry });
+    if (this.#hidden.size) for (const [name, entry] of this.#hidden) copy.#hidden.set(name, { ...entry });
     copy.#specs = this.#specs;
     copy.#enabled = this.#enabled;
     return copy;
