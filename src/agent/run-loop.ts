@@ -1,6 +1,6 @@
 import type { RunResult } from '../core/index.js';
 import { replyLanguage } from '../protocols/index.js';
-import { guardText, runStepTools } from './calls/index.js';
+import { guardText, handoffCall, runStepTools } from './calls/index.js';
 import { finishPendingStep } from './durable/index.js';
 import { budgetGuard, invalidStreakGuard, maxStepsGuard, type StopReason } from './guards/index.js';
 import {
@@ -68,7 +68,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
 
       // 1. Prepare the step: its model, prompt and tools.
       const index = state.steps.length;
-      emit(event(state, 'step_start', { step: index }));
+      if (!state.silent) emit(event(state, 'step_start', { step: index }));
       const preparing = prepareStep(ctx, head, index);
       const prepared = preparing instanceof Promise ? await preparing : preparing;
       if (ctx.checkpoints) await ctx.checkpoints.save(state);
@@ -114,7 +114,7 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
       // 5. Record the step, hand off or reflect if asked, and check the guards again.
       state.steps.push(step);
       if (options.afterStep) await options.afterStep(step, stepState(ctx, index, prepared));
-      const handoff = step.toolCalls.find((c) => c.ok && config.handoffTools?.has(c.tool ?? c.name));
+      const handoff = handoffCall(config.handoffTools, step);
       if (handoff && config.handoff && !stop) {
         const target = await config.handoff(handoff.tool ?? handoff.name, step, ctx);
         if (target.status === 'done') final = { answer: target.output, object: target.object };

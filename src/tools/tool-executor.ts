@@ -7,7 +7,14 @@ import { fitsWithin } from './fits-within.js';
 import { runJournaledCall } from './journaled-call.js';
 import type { NestedCalls } from './nested-calls.js';
 import { isRetryableError, retryDelay } from './retryable-tool-error.js';
-import { type LazySignal, runWithTimeout, sleep, startTimed, type TimedOutcome } from './run-with-timeout.js';
+import {
+  type LazySignal,
+  runWithTimeout,
+  sleep,
+  startTimed,
+  type TimedOptions,
+  type TimedOutcome,
+} from './run-with-timeout.js';
 import { serializeOutput } from './serialize-output.js';
 import { streamExecution, type ToolExecution } from './stream-execution.js';
 import type { AnyTool, Logger, ToolContext } from './tool.js';
@@ -121,8 +128,11 @@ interface RunExecutor {
   failureCounts: Map<string, number> | undefined;
 }
 
-/** A call whose tool resolved and whose arguments validated: what runs once it is approved and has a slot. */
-interface Admitted {
+/**
+ * A call whose tool resolved and whose arguments validated: what runs once it is approved and has a slot.
+ * It is also the timed run's options (`timeoutMs`, `signal`, `startedAt`): no options object per call.
+ */
+interface Admitted extends TimedOptions {
   exec: RunExecutor;
   call: ReadToolCall;
   index: number;
@@ -133,7 +143,7 @@ interface Admitted {
   batch: CallBatch;
   /** Set as the call starts: its start record, when it began (`performance.now()`), and how its slot is freed. */
   start: ToolStartRecord | undefined;
-  began: number;
+  startedAt: number;
   release: () => void;
 }
 
@@ -311,8 +321,10 @@ function runCall(exec: RunExecutor, call: ReadToolCall, index: number, opts: Exe
     input: args.value,
     opts,
     batch,
+    timeoutMs: tool.timeoutMs ?? exec.timeoutMs,
+    signal: opts.signal,
     start: undefined,
-    began: 0,
+    startedAt: 0,
     release: noRelease,
   };
   const denial = exec.approval.gate(tool, args.value, call.id);
@@ -393,13 +405,12 @@ function invoke(admitted: Admitted, release: () => void): undefined {
   };
   notify(exec, opts.onStart, start);
   admitted.start = start;
-  admitted.began = performance.now();
+  admitted.startedAt = performance.now();
   admitted.release = release;
   if (journal && tool.replays !== true) return invokeJournaled(admitted, journal);
   let now: TimedOutcome<unknown> | undefined;
   try {
-    const timing = { timeoutMs: tool.timeoutMs ?? exec.timeoutMs, signal, startedAt: admitted.began };
-    now = startTimed(runAdmitted, timing, settleLater, admitted);
+    now = startTimed(runAdmitted, admitted, settleLater, admitted);
   } catch (error) {
     release();
     throw error;
@@ -455,7 +466,7 @@ function finish(admitted: Admitted, outcome: TimedOutcome<unknown>, attempts: nu
   const { exec, tool, opts } = admitted;
   const start = admitted.start!;
   const { observationLimit, recallCut } = exec;
-  const durationMs = Math.round((performance.now() - admitted.began) * 1000) / 1000;
+  const durationMs = Math.round((performance.now() - admitted.startedAt) * 1000) / 1000;
   let output: string;
   let errorKind: ToolErrorKind | undefined;
   let media: ToolEndRecord['media'];

@@ -6,4 +6,4 @@ export { type RunBuiltin, registerOffered, runBuiltins, withBuiltins } from './r
 export { createRunTools, endedByTool, runStepCalls, runStepTools } from './run-tools.js';
 export { foundTools, searchToolsBuiltin } from './search-tools-tool.js';
 export { activeSkill, allowedBy, skillBuiltins } from './skill-builtins.js';
-export { joinOutputs, skippedCall } from './step-records.js';
+export { handoffCall, joinOutputs, skippedCall } from './step-records.js';

@@ -122,7 +122,8 @@ function afterCalls(
 /** The step's observation, one per call in call order (labelled when several), and its event. */
 function observed(ctx: RunContext, step: Step, calls: ReadToolCall[], stop: StepStop): StepStop {
   step.observation = joinOutputs(step.toolCalls, calls.length > 1);
-  ctx.emit(event(ctx.state, 'observation', { step: step.index, text: step.observation }));
+  // A silent run builds no event (nor its fields): nobody would see it.
+  if (!ctx.state.silent) ctx.emit(event(ctx.state, 'observation', { step: step.index, text: step.observation }));
   return stop;
 }
 

@@ -31,3 +31,10 @@ export function joinOutputs(records: readonly ToolCallRecord[], labelled: boolea
   }
   return text;
 }
+
+/** The step's first successful call of a handoff tool: none to look for when the agent has no handoffs. */
+export function handoffCall(handoffTools: ReadonlySet<string> | undefined, step: Step): ToolCallRecord | undefined {
+  if (!handoffTools) return undefined;
+  for (const call of step.toolCalls) if (call.ok && handoffTools.has(call.tool ?? call.name)) return call;
+  return undefined;
+}

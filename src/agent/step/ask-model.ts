@@ -16,6 +16,8 @@ export interface ModelCall {
 }
 
 const ignore = () => {};
+const SILENT_STREAMED = Object.freeze({ streaming: true, onDelta: ignore, onReasoning: ignore });
+const SILENT_WHOLE = Object.freeze({ streaming: false, onDelta: ignore, onReasoning: ignore });
 
 /** A model call under way (`startModelCall`): the request as sent, when it started, and the reply to come. */
 export interface ModelAsked {
@@ -48,9 +50,16 @@ export function startModelCall(scope: RunScope, call: ModelCall): ModelAsked {
   }
   // Only the `model_response` event reads the clock (a silent run reads none).
   const started = silent ? 0 : Date.now();
-  const onDelta = silent ? ignore : (text: string) => emit(event(state, 'model_delta', { step, text }));
-  const onReasoning = silent ? ignore : (text: string) => emit(event(state, 'reasoning_delta', { step, text }));
-  const streamed = { streaming: call.streaming, onDelta, onReasoning };
+  // A silent run's call options are one of two shared objects: no closures or options per step.
+  const streamed = silent
+    ? call.streaming
+      ? SILENT_STREAMED
+      : SILENT_WHOLE
+    : {
+        streaming: call.streaming,
+        onDelta: (text: string) => emit(event(state, 'model_delta', { step, text })),
+        onReasoning: (text: string) => emit(event(state, 'reasoning_delta', { step, text })),
+      };
   // Under a journal the call is a step, streamed as it runs; a replay after a restart reads the whole
   // reply from the journal, and streams nothing.
   const reply = scope.journal
