@@ -12,7 +12,7 @@ import type {
 } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 import { SAVED } from './memory-experiment-store.js';
-import { callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
+import { type CaseRow, callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
 import { summaryTally } from './summary-tally.js';
 
 /**
@@ -246,25 +246,17 @@ async function runAll<Input>(
       if (saveError) throw saveError.error;
       const index = Math.floor(job / trials);
       const trial = job - index * trials;
-      const row = data[index];
-      // One literal per trial (no spread: see trialRecord); it dies with the trial.
-      const item = {
-        id: row.id ?? String(index + 1),
-        input: row.input as unknown,
-        expected: row.expected,
-        metadata: row.metadata,
-        index,
-      };
+      const row: CaseRow = data[index];
       // The task is awaited here, and its answer scored without a promise when every scorer is synchronous.
       const started = performance.now();
       let record: TrialRecord | Promise<TrialRecord> | undefined;
       let value: Awaited<ReturnType<typeof callTask>> = '';
       try {
-        value = await callTask(task, item, trial, context);
+        value = await callTask(task, row, index, trial, context);
       } catch (error) {
-        record = failedTrial(scorers, item, trial, error, performance.now() - started);
+        record = failedTrial(scorers, row, index, trial, error, performance.now() - started);
       }
-      record ??= scoredTrial(scorers, item, trial, value, started);
+      record ??= scoredTrial(scorers, row, index, trial, value, started);
       if (!('caseIndex' in record)) record = await record;
       tally.add(record);
       const saved = save(record);
