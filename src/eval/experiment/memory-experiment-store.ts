@@ -74,8 +74,7 @@ export function memoryExperimentStore(): ExperimentStore {
       } catch (error) {
         return Promise.reject(error);
       }
-      // Run ids are kept whole: in memory, telling which can be left out costs more than their bytes.
-      if (!kept.filling) kept.filling = new ChunkBuilder(trial, { wholeRunIds: true });
+      if (!kept.filling) kept.filling = new ChunkBuilder(trial);
       else kept.filling.add(trial);
       if (kept.filling.size >= CHUNK_TRIALS) seal(kept);
       return SAVED;

@@ -129,11 +129,6 @@ describe('a chunk row', () => {
     // A trial is its mask and input (its run id follows the one before): under 10 bytes, of 300 in the record's JSON.
     expect(json.length / 256).toBeLessThan(10);
     expect(JSON.stringify(trials).length / 256).toBeGreaterThan(300);
-    // Kept whole (the in-memory store), each run id is written: 38 bytes more a trial, read back alike.
-    const whole = new ChunkBuilder(trials[0], { wholeRunIds: true });
-    for (const t of trials.slice(1)) whole.add(t);
-    expect(whole.json().length / 256).toBeGreaterThan(40);
-    expect(trialsFromChunk(whole.json())).toStrictEqual(trials);
   });
 
   it('writes a run id only where it is not the one before with its counter plus one', () => {
