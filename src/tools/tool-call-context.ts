@@ -2,52 +2,71 @@ import type { NestedCalls } from './nested-calls.js';
 import type { LazySignal } from './run-with-timeout.js';
 import type { ApprovalRequest, Logger, ParentRun, ToolContext } from './tool.js';
 
-/** What a call's context holds beyond the run's basics: who answers questions, the parent run, nested calls. */
-export interface CallExtras extends Pick<ToolContext, 'ask' | 'parent'> {
-  /** Makes the nested-call handle of a call, on first read of `ctx.nested`. */
-  nest?: (callId: string, tool: string) => NestedCalls;
-  tool?: string;
+/** What every call of a run shares: the run, its logger, who approves and who answers, the parent run. */
+export interface CallScope {
+  runId: string;
+  logger: Logger;
+  approve: (request: ApprovalRequest) => Promise<boolean>;
+  /** Answers `ctx.ask(question)`, told which call asks; without it tools see no `ask`. */
+  ask?: (question: string, call: { callId: string; tool: string }) => Promise<string>;
+  parent?: ParentRun;
 }
 
 /**
- * The context one tool run receives. A class so `signal` is a prototype getter: the AbortSignal
- * is only made if the tool reads it, with no per-call accessor closures.
+ * The context one tool run receives. A class so `signal`, `approve`, `ask` and `nested` are prototype
+ * getters: the AbortSignal and the call's own functions are made only if the tool reads them, so a call
+ * costs this one object (docs/loop.md).
  */
 export class ToolCallContext implements ToolContext {
+  readonly #scope: CallScope;
   readonly #handle: LazySignal;
+  readonly #tool: string;
+  readonly #nest: ((callId: string, tool: string) => NestedCalls) | undefined;
+  #approve: ((request: ApprovalRequest) => Promise<boolean>) | undefined;
+  #ask: ((question: string) => Promise<string>) | undefined;
   readonly runId: string;
   readonly callId: string;
   readonly logger: Logger;
-  readonly approve: (request: ApprovalRequest) => Promise<boolean>;
-  readonly ask?: (question: string) => Promise<string>;
   readonly parent?: ParentRun;
-  readonly #extras: CallExtras;
 
   constructor(
+    scope: CallScope,
     handle: LazySignal,
-    runId: string,
     callId: string,
-    logger: Logger,
-    approve: (request: ApprovalRequest) => Promise<boolean>,
-    extras: CallExtras = {},
+    tool: string,
+    nest?: (callId: string, tool: string) => NestedCalls,
   ) {
-    this.#extras = extras;
-    this.ask = extras.ask;
-    this.parent = extras.parent;
+    this.#scope = scope;
     this.#handle = handle;
-    this.runId = runId;
+    this.#tool = tool;
+    this.#nest = nest;
+    this.runId = scope.runId;
     this.callId = callId;
-    this.logger = logger;
-    // The call's id goes with each question it asks, so the answer finds its call.
-    this.approve = (request) => approve({ ...request, callId });
+    this.logger = scope.logger;
+    this.parent = scope.parent;
   }
 
   get signal(): AbortSignal {
     return this.#handle.signal;
   }
 
+  /** Asks for approval; the call's id goes with the request, so the answer finds its call. */
+  get approve(): (request: ApprovalRequest) => Promise<boolean> {
+    const { approve } = this.#scope;
+    this.#approve ??= (request) => approve({ ...request, callId: this.callId });
+    return this.#approve;
+  }
+
+  /** Puts a question to a person (the run's `ask`), or undefined when nobody answers. */
+  get ask(): ((question: string) => Promise<string>) | undefined {
+    const { ask } = this.#scope;
+    if (!ask) return undefined;
+    const call = { callId: this.callId, tool: this.#tool };
+    this.#ask ??= (question) => ask(question, call);
+    return this.#ask;
+  }
+
   get nested(): NestedCalls | undefined {
-    const { nest, tool } = this.#extras;
-    return nest && tool ? nest(this.callId, tool) : undefined;
+    return this.#nest ? this.#nest(this.callId, this.#tool) : undefined;
   }
 }
