@@ -4,7 +4,8 @@
  * - runExperiment's overhead per case against plain agent.run on the same agent and inputs (target ≤ 1.2×),
  *   on the built package when there is one (`npm run build` first; THINKFLOW_BENCH_DIST=src: the sources),
  *   with the in-memory store (what runExperiment uses without a `store`) and with SqliteExperimentStore;
- *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each, a pass five
+ *   CPU and wall time, interleaved rounds (EVALS_ROUNDS, default 9) of five passes each (each pass in a
+ *   shuffled order, seeded), a pass five
  *   experiments of 1,000 cases (EVALS_EXPERIMENTS; plain agent.run: as many times the 1,000 runs) (EVALS_GC=1: a
  *   garbage collection before each pass; it made the ratios no steadier and runExperiment's higher, perhaps as the
  *   young generation starts small again after one); the SQLite store is one file open for the whole
@@ -215,8 +216,24 @@ async function experimentOverhead(): Promise<void> {
     await plain();
     for (const side of names) await experiment(side);
   }
-  // The machine is shared: interleave the sides (order rotating), and read each round's ratios.
+  // The machine is shared: interleave the sides (in a shuffled order each pass), and read each round's ratios.
   const rounds = Number(process.env.EVALS_ROUNDS ?? 9);
+  // A pass's order is drawn anew (seeded, so runs repeat): with the order only rotated, each side always
+  // came right after the same other side, and garbage a pass leaves is collected in the next one's, so
+  // one side always paid for the same other's (the in-memory store's for plain agent.run's).
+  let seed = 47;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const shuffle = (xs: string[]) => {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [xs[i], xs[j]] = [xs[j], xs[i]];
+    }
+  };
   const REPEATS = 5;
   const ratios = Object.fromEntries(names.map((side) => [side, { cpu: [] as number[], wall: [] as number[] }]));
   const middle = (xs: { wall: number; cpu: number }[]) => {
@@ -228,14 +245,14 @@ async function experimentOverhead(): Promise<void> {
   };
   const us = (x: number) => `${x.toFixed(0)} µs`;
   for (let round = 1; round <= rounds; round++) {
-    // A round is REPEATS passes over the sides, the order rotating each pass; a side's figure in the
+    // A round is REPEATS passes over the sides, each pass in its own order; a side's figure in the
     // round is its median pass (one pass is 50 to 80 ms on the built package, which a burst of load from
     // another process can double).
     const passes: Record<string, { wall: number; cpu: number }[]> = { base: [] };
     for (const side of names) passes[side] = [];
     const order = ['base', ...names];
     for (let pass = 0; pass < REPEATS; pass++) {
-      order.push(order.shift() as string);
+      shuffle(order);
       for (const which of order) passes[which].push(which === 'base' ? await plain() : await experiment(which as Side));
     }
     const base = middle(passes.base);

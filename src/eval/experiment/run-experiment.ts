@@ -12,7 +12,7 @@ import type {
 } from './experiment-types.js';
 import { trialKey } from './experiment-types.js';
 import { SAVED } from './memory-experiment-store.js';
-import { callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
+import { type CaseRow, callTask, failedTrial, scoredTrial, type Task } from './run-trial.js';
 import { summaryTally } from './summary-tally.js';
 
 /**
@@ -172,6 +172,11 @@ async function runAll<Input>(
     return -1;
   };
   const context = { signal: options.signal, cache };
+  // A trial's latency is its run's durationMs when it has one (an Agent's runs always do): the clock is
+  // read before the task (60 ns a read here, a tenth of runExperiment's own cost a case) only for a
+  // function task, which may answer with text, or once an agent's run came without one (that trial
+  // counts about 0 ms). A task that throws is timed only where the clock was read.
+  let clocked = typeof task === 'function';
   // A trial counts as finished (progress, `done`) once its store has it. The next trial starts while the
   // store writes, so a store may commit several together (SQLite does); at most MAX_UNSAVED wait at once.
   // Trials a store answers with one promise (one commit) settle together, in the order they were saved;
@@ -246,25 +251,21 @@ async function runAll<Input>(
       if (saveError) throw saveError.error;
       const index = Math.floor(job / trials);
       const trial = job - index * trials;
-      const row = data[index];
-      // One literal per trial (no spread: see trialRecord); it dies with the trial.
-      const item = {
-        id: row.id ?? String(index + 1),
-        input: row.input as unknown,
-        expected: row.expected,
-        metadata: row.metadata,
-        index,
-      };
+      const row: CaseRow = data[index];
       // The task is awaited here, and its answer scored without a promise when every scorer is synchronous.
-      const started = performance.now();
+      let started = clocked ? performance.now() : 0;
       let record: TrialRecord | Promise<TrialRecord> | undefined;
       let value: Awaited<ReturnType<typeof callTask>> = '';
       try {
-        value = await callTask(task, item, trial, context);
+        value = await callTask(task, row, index, trial, context);
       } catch (error) {
-        record = failedTrial(scorers, item, trial, error, performance.now() - started);
+        record = failedTrial(scorers, row, index, trial, error, clocked ? performance.now() - started : 0);
       }
-      record ??= scoredTrial(scorers, item, trial, value, started);
+      if (!clocked && (typeof value === 'string' || value.durationMs === undefined)) {
+        clocked = true;
+        started = performance.now();
+      }
+      record ??= scoredTrial(scorers, row, index, trial, value, started);
       if (!('caseIndex' in record)) record = await record;
       tally.add(record);
       const saved = save(record);

@@ -30,41 +30,53 @@ export type TaskFunction<Input = unknown> = (
 export type Task<Input = unknown> = AgentLike | TaskFunction<Input>;
 
 /**
+ * A case as given (a dataset row; its id defaults to its 1-based position). A trial reads it with its
+ * position rather than from an item made per trial: that object was a case's garbage, and collections
+ * beside an agent's runs cost in proportion to it.
+ */
+export type CaseRow = Omit<EvalItem, 'id'> & { id?: string };
+
+/** The case's id: its row's, else its 1-based position. */
+export const caseIdOf = (row: CaseRow, index: number): string => row.id ?? String(index + 1);
+
+/**
  * Calls the task for one trial: an Agent's `run` (a promise), or a function task, whose value may come
  * without a promise. The function task's context is made for it alone; an Agent gets the plain
  * `agent.run(input)` without a signal (the agent copies a given options object).
  */
 export function callTask(
   task: Task,
-  item: EvalItem & { id: string },
+  row: CaseRow,
+  index: number,
   trial: number,
   context: { signal?: AbortSignal; cache?: CacheStore },
 ): Promise<RunLike | string> | RunLike | string {
   if (typeof task === 'function') {
-    return task(item.input, {
-      caseId: item.id,
+    return task(row.input, {
+      caseId: caseIdOf(row, index),
       trial,
-      expected: item.expected,
-      metadata: item.metadata,
+      expected: row.expected,
+      metadata: row.metadata,
       signal: context.signal,
       cache: context.cache,
     });
   }
-  const text = typeof item.input === 'string' ? item.input : stableJson(item.input);
+  const text = typeof row.input === 'string' ? row.input : stableJson(row.input);
   return context.signal ? task.run(text, { signal: context.signal }) : task.run(text);
 }
 
 /** The record of a trial whose task threw: failed, each scorer with the task's error. */
 export function failedTrial(
   scorers: readonly Scorer[],
-  item: EvalItem & { index: number },
+  row: CaseRow,
+  index: number,
   trial: number,
   error: unknown,
   latencyMs: number,
 ): TrialRecord {
   const message = errorMessage(error);
   const scores = scorers.map((s) => ({ name: s.name, score: 0, pass: false, error: `the task failed: ${message}` }));
-  return trialRecord(item, trial, undefined, '', scores, latencyMs, message);
+  return trialRecord(row, index, trial, undefined, '', scores, latencyMs, message);
 }
 
 /**
@@ -78,7 +90,8 @@ export function failedTrial(
  */
 export function scoredTrial(
   scorers: readonly Scorer[],
-  item: EvalItem & { index: number },
+  row: CaseRow,
+  index: number,
   trial: number,
   value: RunLike | string,
   started: number,
@@ -88,14 +101,16 @@ export function scoredTrial(
   const latencyMs = run?.durationMs ?? performance.now() - started;
   const output = typeof value === 'string' ? value : value.output;
   const scored = scoreAll(scorers, {
-    input: item.input,
+    input: row.input,
     output,
-    expected: item.expected,
-    metadata: item.metadata,
+    expected: row.expected,
+    metadata: row.metadata,
     run,
   });
-  if (!Array.isArray(scored)) return scored.then((scores) => trialRecord(item, trial, run, output, scores, latencyMs));
-  return trialRecord(item, trial, run, output, scored, latencyMs);
+  if (!Array.isArray(scored)) {
+    return scored.then((scores) => trialRecord(row, index, trial, run, output, scores, latencyMs));
+  }
+  return trialRecord(row, index, trial, run, output, scored, latencyMs);
 }
 
 /**
@@ -104,7 +119,8 @@ export function scoredTrial(
  * a second object to hold them, and records of two shapes make every reader of them slower.
  */
 function trialRecord(
-  item: EvalItem & { index: number },
+  row: CaseRow,
+  index: number,
   trial: number,
   run: RunLike | undefined,
   output: string,
@@ -120,11 +136,11 @@ function trialRecord(
     if (s.costUsd) scorerCost += s.costUsd;
   }
   return {
-    caseId: item.id,
-    caseIndex: item.index,
+    caseId: caseIdOf(row, index),
+    caseIndex: index,
     trial,
-    input: item.input,
-    expected: item.expected,
+    input: row.input,
+    expected: row.expected,
     output,
     status: taskError === undefined ? (run?.status ?? 'done') : 'error',
     error: taskError ?? run?.error?.message,
@@ -152,9 +168,9 @@ export async function runTrial(
   const started = performance.now();
   let value: RunLike | string;
   try {
-    value = await callTask(task, item, trial, context);
+    value = await callTask(task, item, item.index, trial, context);
   } catch (error) {
-    return failedTrial(scorers, item, trial, error, performance.now() - started);
+    return failedTrial(scorers, item, item.index, trial, error, performance.now() - started);
   }
-  return scoredTrial(scorers, item, trial, value, started);
+  return scoredTrial(scorers, item, item.index, trial, value, started);
 }

@@ -74,6 +74,36 @@ describe('runExperiment', () => {
     expect(bootstrapMean([0, 1, 1, 0, 1], { seed: 1 })).toEqual(bootstrapMean([0, 1, 1, 0, 1], { seed: 1 }));
   });
 
+  it("takes a trial's latency from its run, and times an agent whose runs have no durationMs from then on", async () => {
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const run = {
+      runId: 'r',
+      status: 'done' as const,
+      output: 'ok',
+      steps: [],
+      usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
+    };
+    const timed = { run: async () => ({ ...run, usage: { ...run.usage }, durationMs: 7 }) };
+    // A JavaScript wrapper leaving durationMs out: its first trial counts about 0 ms (not its 25), the next ones are timed.
+    const untimed = {
+      run: async () => {
+        await wait(25);
+        return { ...run };
+      },
+    } as unknown as typeof timed;
+    const data = [{ input: 'a' }, { input: 'b' }, { input: 'c' }];
+    const latencies = async (task: typeof timed) => {
+      const experiment = await runExperiment({ name: 'latency', data, task, scorers: [noError()], concurrency: 1 });
+      const out: number[] = [];
+      for await (const t of experiment.trials) out.push(t.latencyMs);
+      return out;
+    };
+    expect(await latencies(timed)).toEqual([7, 7, 7]);
+    const [first, ...rest] = await latencies(untimed);
+    expect(first).toBeLessThan(5);
+    for (const latency of rest) expect(latency).toBeGreaterThanOrEqual(20);
+  });
+
   it('records a task that throws as a failed trial and a scorer that throws as that scorer error', async () => {
     const flaky = createScorer({
       name: 'picky',

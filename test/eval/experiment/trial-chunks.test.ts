@@ -106,7 +106,7 @@ describe('a chunk row', () => {
     const { json, read } = roundTrip(sequence);
     const { expected: _, costUsd: __, runId: ___, ...last } = sequence[5];
     expect(read).toStrictEqual([...sequence.slice(0, 5), last]);
-    expect(JSON.parse(json)).toMatchObject({ v: 2, n: 6, s: ['exact', 'judge'] });
+    expect(JSON.parse(json)).toMatchObject({ v: 3, n: 6, s: ['exact', 'judge'] });
     // Each trial its own scores, also where the row wrote them once for both.
     expect(read[4].scores[0]).not.toBe(read[3].scores[0]);
     expect(read[4].scores).toEqual(read[3].scores);
@@ -126,9 +126,51 @@ describe('a chunk row', () => {
     });
     const { json, read } = roundTrip(trials);
     expect(read).toStrictEqual(trials);
-    // A trial is its mask, input and run id (38 bytes written whole): under 50 bytes, of 300 in the record's JSON.
-    expect(json.length / 256).toBeLessThan(50);
+    // A trial is its mask and input (its run id follows the one before): under 10 bytes, of 300 in the record's JSON.
+    expect(json.length / 256).toBeLessThan(10);
     expect(JSON.stringify(trials).length / 256).toBeGreaterThan(300);
+  });
+
+  it('writes a run id only where it is not the one before with its counter plus one', () => {
+    const ids = [
+      `${run}000000000009`,
+      `${run}00000000000a`, // follows
+      `${run}00000000000c`, // skips one
+      `${run}00000000000D`, // upper case: not a counter thinkflow writes
+      'r-1',
+      'r-1', // an id with no counter, again
+      undefined,
+      undefined,
+      `${run}ffffffffffff`,
+      `${run}ffffffffffff`, // the last counter, again: nothing follows it
+      `x${run.slice(1)}00000000000e`, // another start
+      `x${run.slice(1)}00000000000f`,
+    ];
+    const trials = ids.map((runId, i): TrialRecord => ({ ...base, caseId: String(i + 1), caseIndex: i, runId }));
+    const { json, read } = roundTrip(trials);
+    expect(read.map((t) => t.runId)).toEqual(ids);
+    const written = (JSON.parse(json) as { t: unknown[] }).t.filter((v) => typeof v === 'string' && v.length > 2);
+    expect(written).toEqual([
+      `${run}000000000009`,
+      `${run}00000000000c`,
+      `${run}00000000000D`,
+      'r-1',
+      `${run}ffffffffffff`,
+      `x${run.slice(1)}00000000000e`,
+    ]);
+  });
+
+  it('of the second version (every run id written) is still read', () => {
+    // As the second version's writer wrote it: run ids r-1, r-2, then two unset.
+    const v2 =
+      '{"v":2,"s":["exact"],"n":4,"t":[16015,"q0","r-1",3,"a",[1],2,2,120,20,"a",3,"q1","r-2",3,"q2",null,1,"q3"]}';
+    expect(trialsFromChunk(v2).map((t) => [t.caseIndex, t.input, t.runId])).toEqual([
+      [0, 'q0', 'r-1'],
+      [1, 'q1', 'r-2'],
+      [2, 'q2', undefined],
+      [3, 'q3', undefined],
+    ]);
+    expect(() => trialsFromChunk('{"v":9,"s":[],"n":0,"t":[]}')).toThrow('version 9');
   });
 
   it('of the first version (one array a trial) is still read, also from a store file', async () => {
