@@ -15,11 +15,16 @@ export interface ScriptedModelOptions {
   streamChunkSize?: number;
   /** What the model claims it can do (e.g. `{ images: false }` to test a text-only model). */
   capabilities?: Partial<ModelCapabilities>;
+  /**
+   * Keep every request in `calls` (default true). A function script can serve calls without end (a soak,
+   * a bench, a demo server): with `record: false` the model keeps none, so its memory stays flat.
+   */
+  record?: boolean;
 }
 
 /** A scripted model: also records every request it received. */
 export interface ScriptedModel extends Model {
-  /** Every request received, in order (the signal is dropped). */
+  /** Every request received, in order (the signal is dropped); empty with `record: false`. */
   readonly calls: Omit<ModelRequest, 'signal'>[];
 }
 
@@ -39,11 +44,13 @@ export function scriptedModel(
 ): ScriptedModel {
   const calls: Omit<ModelRequest, 'signal'>[] = [];
   const id = options.id ?? 'scripted';
+  const record = options.record !== false;
+  let served = 0;
 
   async function next(request: ModelRequest): Promise<ModelResponse> {
     const signal = request.signal;
-    const index = calls.length;
-    calls.push(withoutSignal(request));
+    const index = served++;
+    if (record) calls.push(withoutSignal(request));
     if (signal?.aborted) throw abortError(id);
     if (options.delayMs) await sleep(options.delayMs, signal, id);
     let reply: ScriptedReply;

@@ -14,6 +14,26 @@ describe('scriptedModel', () => {
     expect(model.capabilities.nativeTools).toBe(true);
   });
 
+  it('keeps no request with record: false, and still serves the script in order', async () => {
+    const model = scriptedModel(['one', 'two'], { record: false });
+    const a = await model.generate({ messages: [{ role: 'user', content: 'hi' }] });
+    const b = await model.generate({ messages: [{ role: 'user', content: 'again' }] });
+    expect([a.text, b.text]).toEqual(['one', 'two']);
+    expect(model.calls).toEqual([]);
+    // A function script is told each call's index as before.
+    const indexes: number[] = [];
+    const counted = scriptedModel(
+      (_, i) => {
+        indexes.push(i);
+        return `call ${i}`;
+      },
+      { record: false },
+    );
+    for (let i = 0; i < 3; i++) await counted.generate({ messages: [] });
+    expect(indexes).toEqual([0, 1, 2]);
+    await expect(model.generate({ messages: [] })).rejects.toThrow(/ran out of replies: call 3/);
+  });
+
   it('throws a clear error when the script runs out', async () => {
     const model = scriptedModel(['only']);
     await model.generate({ messages: [] });
