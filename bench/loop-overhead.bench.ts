@@ -1,7 +1,8 @@
 /**
  * Framework overhead per step: thinkflow's loop against a hand-written loop doing the same work
  * (the floor), on a 5-step task (four tool calls, then the answer) with an instant model, with a synchronous
- * and an async tool; and on the shape #44 measures: five steps, the second a parallel pair of calls.
+ * and an async tool; and on the shape #44 measures: five steps, the second a parallel pair of calls, with
+ * `streaming: false` and with streaming left on (the default, the scripted model streaming each reply).
  * Also: 8 concurrent 50 ms tool calls in one step, and retained heap over thousands of runs.
  * Run: npm run build && node --expose-gc --import tsx bench/loop-overhead.bench.ts
  */
@@ -98,8 +99,8 @@ function handWrittenWithModel(tool: AddTool, replies: ModelResponse[] = script):
   return handWritten(tool, replies, (messages) => model.generate({ messages, tools }));
 }
 
-async function thinkflowRun(tool: AddTool, replies: ModelResponse[] = script): Promise<string> {
-  const agent = new Agent({ model: scriptedModel(replies), tools: [tool], streaming: false });
+async function thinkflowRun(tool: AddTool, replies: ModelResponse[] = script, streaming = false): Promise<string> {
+  const agent = new Agent({ model: scriptedModel(replies), tools: [tool], streaming });
   const result = await agent.run('Add things.');
   if (result.status !== 'done') throw new Error(result.status);
   return result.output;
@@ -135,15 +136,17 @@ function median(samples: number[]): number {
 // runs after 300 warm-up runs measured the JIT warming up half the time, reading up to 2× slower).
 const RUNS = 2000;
 const ROUNDS = 11;
-for (const [label, tool, replies] of [
-  ['a synchronous tool', add, script],
-  ['an async tool', addAsync, script],
-  ['a synchronous tool and a parallel pair (the shape of #44)', add, pairScript],
+// The last case leaves `streaming` at its default (on): the scripted model streams each reply in pieces.
+for (const [label, tool, replies, streaming] of [
+  ['a synchronous tool', add, script, false],
+  ['an async tool', addAsync, script, false],
+  ['a synchronous tool and a parallel pair (the shape of #44)', add, pairScript, false],
+  ['the parallel pair, streaming on (the default)', add, pairScript, true],
 ] as const) {
   for (let i = 0; i < 3000; i++) {
     await handWritten(tool, replies);
     await handWrittenWithModel(tool, replies);
-    await thinkflowRun(tool, replies);
+    await thinkflowRun(tool, replies, streaming);
   }
   let floor = Number.POSITIVE_INFINITY;
   let ours = Number.POSITIVE_INFINITY;
@@ -153,7 +156,7 @@ for (const [label, tool, replies] of [
   for (let round = 0; round < ROUNDS; round++) {
     const hand = await timeIt(() => handWritten(tool, replies), RUNS, samples.hand);
     await timeIt(() => handWrittenWithModel(tool, replies), RUNS, samples.withModel);
-    const agent = await timeIt(() => thinkflowRun(tool, replies), RUNS, samples.agent);
+    const agent = await timeIt(() => thinkflowRun(tool, replies, streaming), RUNS, samples.agent);
     floor = Math.min(floor, hand.wall);
     ours = Math.min(ours, agent.wall);
     floorCpu = Math.min(floorCpu, hand.cpu);
