@@ -33,7 +33,7 @@ interface AgentWithOptions extends AgentLike {
   readonly options: { model: Model };
 }
 
-function isAgent(task: Task): task is AgentWithOptions {
+export function isAgent(task: Task): task is AgentWithOptions {
   const options = (task as Partial<AgentWithOptions>).options;
   return typeof task === 'object' && typeof options?.model?.generate === 'function';
 }

@@ -1,7 +1,7 @@
 import type { CacheStore } from '../../cache/index.js';
 import { ConfigError } from '../../core/index.js';
 import type { Scorer } from '../scorers/scorer.js';
-import { cachedTask, cacheOf, experimentStoreOf } from './experiment-setup.js';
+import { cachedTask, cacheOf, experimentStoreOf, isAgent } from './experiment-setup.js';
 import type {
   Experiment,
   ExperimentMeta,
@@ -172,11 +172,12 @@ async function runAll<Input>(
     return -1;
   };
   const context = { signal: options.signal, cache };
-  // A trial's latency is its run's durationMs when it has one (an Agent's runs always do): the clock is
-  // read before the task (60 ns a read here, a tenth of runExperiment's own cost a case) only for a
-  // function task, which may answer with text, or once an agent's run came without one (that trial
-  // counts about 0 ms). A task that throws is timed only where the clock was read.
-  let clocked = typeof task === 'function';
+  // A trial's latency is its run's durationMs when it has one: a thinkflow Agent's runs always do, and it
+  // never rejects, so for an Agent alone the clock is not read before the task (60 ns a read here, a
+  // tenth of runExperiment's own cost a case). A function task, which may answer with text, and a wrapper
+  // of your own, which may leave durationMs out or throw, are timed from their first trial; an Agent-shaped
+  // task whose run came without durationMs is timed from then on (that one trial counts about 0 ms).
+  let clocked = !isAgent(task);
   // A trial counts as finished (progress, `done`) once its store has it. The next trial starts while the
   // store writes, so a store may commit several together (SQLite does); at most MAX_UNSAVED wait at once.
   // Trials a store answers with one promise (one commit) settle together, in the order they were saved;

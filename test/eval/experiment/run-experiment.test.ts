@@ -74,7 +74,7 @@ describe('runExperiment', () => {
     expect(bootstrapMean([0, 1, 1, 0, 1], { seed: 1 })).toEqual(bootstrapMean([0, 1, 1, 0, 1], { seed: 1 }));
   });
 
-  it("takes a trial's latency from its run, and times an agent whose runs have no durationMs from then on", async () => {
+  it("takes a trial's latency from its run, and times a wrapper whose runs have no durationMs from its first trial", async () => {
     const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const run = {
       runId: 'r',
@@ -84,7 +84,7 @@ describe('runExperiment', () => {
       usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
     };
     const timed = { run: async () => ({ ...run, usage: { ...run.usage }, durationMs: 7 }) };
-    // A JavaScript wrapper leaving durationMs out: its first trial counts about 0 ms (not its 25), the next ones are timed.
+    // A JavaScript wrapper leaving durationMs out: every trial is timed, the first one too.
     const untimed = {
       run: async () => {
         await wait(25);
@@ -99,8 +99,13 @@ describe('runExperiment', () => {
       return out;
     };
     expect(await latencies(timed)).toEqual([7, 7, 7]);
-    const [first, ...rest] = await latencies(untimed);
-    expect(first).toBeLessThan(5);
+    const untimedLatencies = await latencies(untimed);
+    expect(untimedLatencies).toHaveLength(3);
+    for (const latency of untimedLatencies) expect(latency).toBeGreaterThanOrEqual(20);
+    // Agent-shaped (its options hold a model) but its runs without durationMs: timed once that shows.
+    const agentShaped = { ...untimed, options: { model: { generate: async () => ({ text: '' }) } } };
+    const [first, ...rest] = await latencies(agentShaped);
+    expect(first).toBeLessThan(20);
     for (const latency of rest) expect(latency).toBeGreaterThanOrEqual(20);
   });
 
