@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { nextRunId, RunIdSequence } from '../../../src/eval/experiment/run-id-sequence.js';
 import { ChunkBuilder, trialsFromChunk } from '../../../src/eval/experiment/trial-chunks.js';
 import { SqliteExperimentStore, type TrialRecord } from '../../../src/eval/index.js';
 
@@ -131,6 +132,19 @@ describe('a chunk row', () => {
     expect(JSON.stringify(trials).length / 256).toBeGreaterThan(300);
   });
 
+  it('writes a case id only where it is not the 1-based position', () => {
+    const ids = ['1', '02', '3 ', '', '+5', '60', '7', '8.0', '9', '10', '1e1', '12'];
+    const trials = ids.map(
+      (caseId, i): TrialRecord => ({ ...base, caseId, caseIndex: i, input: `q${i}`, runId: undefined }),
+    );
+    const { json, read } = roundTrip(trials);
+    expect(read.map((t) => t.caseId)).toEqual(ids);
+    const written = (JSON.parse(json) as { t: unknown[] }).t.filter(
+      (v) => typeof v === 'string' && !/^(q\d+|a)$/.test(v),
+    );
+    expect(written).toEqual(['02', '3 ', '', '+5', '60', '8.0', '1e1']);
+  });
+
   it('writes a run id only where it is not the one before with its counter plus one', () => {
     const ids = [
       `${run}000000000009`,
@@ -158,6 +172,33 @@ describe('a chunk row', () => {
       `${run}ffffffffffff`,
       `x${run.slice(1)}00000000000e`,
     ]);
+  });
+
+  it('tells a run id that follows the one before exactly as nextRunId reads it, across carries', () => {
+    const hex = (n: number) => n.toString(16).padStart(12, '0');
+    const ids: (string | undefined)[] = [];
+    // Counters counting up through carries (0x0e, 0x0f, 0x10, 0xff, 0x100, 0xfff, 0x1000), with gaps,
+    // repeats, a digit one too high at the end, another start, an id of another length, and unset ones.
+    for (const n of [0xd, 0xe, 0xf, 0x10, 0x11, 0xfe, 0xff, 0x100, 0x101, 0xffe, 0xfff, 0x1000, 0x1000, 0x1002]) {
+      ids.push(`${run}${hex(n)}`);
+    }
+    ids.push(`${run}${hex(0x1003)}`, `x${run.slice(1)}${hex(0x1004)}`, `x${run.slice(1)}${hex(0x1005)}`);
+    ids.push(`${run}${hex(0x1006)}`, `${run}${hex(0x1007)}`, `${run}${hex(0x1009)}`, `${run}${hex(0x1008)}`);
+    ids.push(`${run}0${hex(0x1009)}`, `${run}0${hex(0x100a)}`, undefined, `${run}${hex(0x100b)}`);
+    ids.push(
+      `${run}${hex(16 ** 12 - 2)}`,
+      `${run}${hex(16 ** 12 - 1)}`,
+      `${run}${hex(16 ** 12 - 1)}`,
+      'r-1',
+      'r-1',
+      'r-2',
+    );
+    const sequence = new RunIdSequence();
+    const told = ids.map((id) => sequence.follows(id));
+    const expected = ids.map((id, i) => i > 0 && id === nextRunId(ids[i - 1]));
+    expected[0] = false;
+    expect(told).toEqual(expected);
+    expect(told.filter(Boolean).length).toBeGreaterThan(15);
   });
 
   it('of the second version (every run id written) is still read', () => {
