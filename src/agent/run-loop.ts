@@ -75,8 +75,8 @@ export async function runLoop(state: RunState, config: LoopConfig, emit: Emit): 
 
       // 2. Ask the model.
       const request = stepRequest(config, prepared, { stop: stopSequences, signal: abort.signal });
-      const streaming = options.streaming ?? true;
-      const asked = startModelCall(ctx, { model: prepared.model, request, step: index, streaming });
+      const call = { model: prepared.model, request, step: index, streaming: options.streaming ?? true };
+      const asked = startModelCall(ctx, call, prepared.chars);
       const response = modelAnswered(ctx, asked, await asked.reply);
 
       // 3. Read the reply, once, into the next move: final, tool_calls or invalid (the step's kind).

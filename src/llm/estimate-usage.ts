@@ -110,21 +110,28 @@ function charsOf(content: Message['content']): number {
 
 const CHARS_PER_TOKEN = 4;
 
+/** What one message adds to `roughUsage`'s prompt count, in characters (a prompt's count is the sum over its messages). */
+export function messageChars(message: Message): number {
+  let chars = charsOf(message.content) + PER_MESSAGE * CHARS_PER_TOKEN;
+  if (message.role === 'assistant')
+    for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length;
+  return chars;
+}
+
 /**
  * A quick usage estimate for a reply whose model reported none (scripted, demo, some local servers),
  * flagged `estimated: true`: about four characters a token, from lengths alone. The loop makes one per
- * such reply, so it never runs a tokenizer (that cost ~20 µs a step; see docs/loop.md).
+ * such reply, so it never runs a tokenizer (that cost ~20 µs a step; see docs/loop.md). `promptChars`,
+ * when the caller already has it, is the sum of `messageChars` over the request's messages: the loop
+ * keeps it as its prompt grows, so a step counts only its new messages, not the whole prompt again.
  */
 export function roughUsage(
   request: Pick<ModelRequest, 'messages' | 'tools'>,
   response: Pick<ModelResponse, 'text' | 'toolCalls'>,
+  promptChars?: number,
 ): Usage {
-  let prompt = 0;
-  for (const message of request.messages) {
-    prompt += charsOf(message.content) + PER_MESSAGE * CHARS_PER_TOKEN;
-    if (message.role === 'assistant')
-      for (const call of message.toolCalls ?? []) prompt += call.name.length + call.arguments.length;
-  }
+  let prompt = promptChars ?? 0;
+  if (promptChars === undefined) for (const message of request.messages) prompt += messageChars(message);
   if (request.tools?.length) prompt += toolsChars(request.tools);
   let completion = response.text.length;
   for (const call of response.toolCalls ?? []) completion += call.name.length + call.arguments.length;

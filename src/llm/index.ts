@@ -3,7 +3,13 @@ export type { ChaosKind, ChaosModel, ChaosModelOptions, ChaosRecord } from './ch
 export { CHAOS_KINDS, chaosModel, mulberry32 } from './chaos/chaos-model.js';
 export { countTokens, type TokenCounterKind, tokenCounterKind } from './count-tokens.js';
 export { demoModel } from './demo-model.js';
-export { estimateCompletionTokens, estimatePromptTokens, roughUsage, withUsage } from './estimate-usage.js';
+export {
+  estimateCompletionTokens,
+  estimatePromptTokens,
+  messageChars,
+  roughUsage,
+  withUsage,
+} from './estimate-usage.js';
 export { type FallbackModelsOptions, fallbackModels } from './fallback-models.js';
 export { cacheShare, formatMs, usageDetail } from './format-usage.js';
 export { generateToolCallId } from './generate-id.js';

@@ -62,8 +62,8 @@ export class ToolRegistry {
   #entries: Map<string, Entry>;
   #byKey: Map<string, string>;
   #shared: boolean;
-  /** Hidden tools (the loop's built-ins): few, and each registry's own. */
-  #hidden = new Map<string, Entry>();
+  /** Hidden tools (the loop's built-ins): few, each registry's own, and made at the first (most runs have none). */
+  #hidden: Map<string, Entry> | undefined = undefined;
   #specs: ToolSpec[] | undefined;
   #enabled: AnyTool[] | undefined;
   #version = 0;
@@ -88,13 +88,14 @@ export class ToolRegistry {
    * A `hidden` tool can be called but is left out of `specs()` and `list()` (which keep their arrays).
    */
   register(tool: AnyTool, options: { replace?: boolean; hidden?: boolean } = {}): this {
-    const taken = this.#entries.has(tool.name) || this.#hidden.has(tool.name);
+    const taken = this.#entries.has(tool.name) || this.#hidden?.has(tool.name) === true;
     if (taken && !options.replace) {
       throw new ConfigError({ message: `A tool named "${tool.name}" is already registered; rename one of them.` });
     }
     if (taken) this.#forget(tool.name);
     const spec = specOf(tool);
     if (options.hidden) {
+      this.#hidden ??= new Map();
       this.#hidden.set(tool.name, { tool, spec, hidden: true });
       return this;
     }
@@ -106,7 +107,7 @@ export class ToolRegistry {
 
   /** Removes a tool; returns whether it was there. */
   unregister(name: string): boolean {
-    if (this.#hidden.delete(name)) return true;
+    if (this.#hidden?.delete(name)) return true;
     if (!this.#entries.has(name)) return false;
     this.#forget(name);
     this.#changed();
@@ -150,7 +151,7 @@ export class ToolRegistry {
 
   /** Every registered tool, enabled or not, hidden ones last. */
   all(): AnyTool[] {
-    return [...this.#entries.values(), ...this.#hidden.values()].map((e) => e.tool);
+    return [...this.#entries.values(), ...(this.#hidden?.values() ?? [])].map((e) => e.tool);
   }
 
   /** The enabled tools as providers see them. Same array instance until the set changes. */
@@ -177,7 +178,8 @@ export class ToolRegistry {
     if (entry && entry.disabled === undefined) return { ok: true, tool: entry.tool };
     // The built-ins a run offered (hidden here: load_skill, search_tools...) are tools the model may call too.
     const available = this.list().map((t) => t.name);
-    for (const hidden of this.#hidden.values()) if (hidden.disabled === undefined) available.push(hidden.tool.name);
+    for (const hidden of this.#hidden?.values() ?? [])
+      if (hidden.disabled === undefined) available.push(hidden.tool.name);
     const listing = available.length > 0 ? availableList(available) : 'No tools are available.';
     if (entry) {
       const message = `Tool "${entry.tool.name}" is disabled for the rest of this run because ${entry.disabled}. Do not call it again. ${listing}`;
@@ -196,7 +198,7 @@ export class ToolRegistry {
     forkSource = this;
     const copy = new ToolRegistry();
     this.#shared = true;
-    if (this.#hidden.size) for (const [name, entry] of this.#hidden) copy.#hidden.set(name, { ...entry });
+    if (this.#hidden?.size) copy.#hidden = new Map([...this.#hidden].map(([name, entry]) => [name, { ...entry }]));
     copy.#specs = this.#specs;
     copy.#enabled = this.#enabled;
     return copy;
@@ -222,7 +224,7 @@ export class ToolRegistry {
 
   /** Takes a tool out of both tables (its forgiving keys too). */
   #forget(name: string): void {
-    if (this.#hidden.delete(name)) return;
+    if (this.#hidden?.delete(name)) return;
     this.#own();
     this.#entries.delete(name);
     this.#byKey.clear();
@@ -242,11 +244,12 @@ export class ToolRegistry {
   }
 
   #entry(name: string): Entry | undefined {
-    const exact = this.#entries.get(name) ?? this.#hidden.get(name);
+    const exact = this.#entries.get(name) ?? this.#hidden?.get(name);
     if (exact) return exact;
     const key = normalizeToolName(name);
     const canonical = this.#byKey.get(key) ?? this.#byKey.get(prefixedToolNameKey(name));
     if (canonical !== undefined) return this.#entries.get(canonical);
+    if (!this.#hidden) return undefined;
     for (const entry of this.#hidden.values()) if (normalizeToolName(entry.tool.name) === key) return entry;
     return undefined;
   }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, ToolSpec } from '../../src/core/index.js';
-import { estimateCompletionTokens, estimatePromptTokens, roughUsage, withUsage } from '../../src/llm/index.js';
+import { z } from 'zod';
+import { Agent } from '../../src/agent/index.js';
+import type { Message, ModelResponse, ToolSpec } from '../../src/core/index.js';
+import {
+  estimateCompletionTokens,
+  estimatePromptTokens,
+  roughUsage,
+  scriptedModel,
+  withUsage,
+} from '../../src/llm/index.js';
+import { defineTool } from '../../src/tools/index.js';
 
 const request = { messages: [{ role: 'user' as const, content: 'What is the weather in Paris today?' }] };
 
@@ -85,5 +94,57 @@ describe('roughUsage', () => {
     const call = { id: 'c', name: 'add', arguments: '{"a":1,"b":2}' };
     expect(roughUsage({ messages }, { text: '', toolCalls: [call] }).completionTokens).toBe(4);
     expect(roughUsage({ messages }, { text: '' }).completionTokens).toBe(1);
+  });
+
+  it('gives a run the estimate of every request as sent, though the loop counts only each step’s new messages', async () => {
+    const add = defineTool({
+      name: 'add',
+      description: 'Adds two numbers.',
+      input: z.object({ a: z.number(), b: z.number() }),
+      run: ({ a, b }) => `和是 ${a + b}`,
+    });
+    const replies: (ModelResponse | string)[] = [
+      { text: '先算第一个。', toolCalls: [{ id: 'c1', name: 'add', arguments: '{"a":1,"b":2}' }] },
+      {
+        text: '',
+        toolCalls: [
+          { id: 'p1', name: 'add', arguments: '{"a":3,"b":4}' },
+          { id: 'p2', name: 'add', arguments: '{"a":5,"b":6}' },
+        ],
+      },
+      { text: '', toolCalls: [{ id: 'c3', name: 'nope', arguments: '{}' }] },
+      '答案是 3、7 和 11。',
+    ];
+    const history: Message[] = [
+      { role: 'user', content: '你好' },
+      { role: 'assistant', content: '你好！有什么可以帮你？' },
+    ];
+    // The run's own projected prompt (counted as it grows), and a `beforeStep` that adds a message in
+    // place to the array it is shown (counted whole).
+    const plain = scriptedModel(replies);
+    const pushed = scriptedModel(replies);
+    const runs = [
+      await new Agent({ model: plain, tools: [add], streaming: false }).run('把三组数加起来', { history }),
+      await new Agent({
+        model: pushed,
+        tools: [add],
+        beforeStep: (s) => {
+          s.messages.push({ role: 'user', content: `第 ${s.step} 步的提醒` });
+          return undefined;
+        },
+      }).run('把三组数加起来', { history }),
+    ];
+    for (const [i, model] of [plain, pushed].entries()) {
+      const run = runs[i];
+      expect(run.status).toBe('done');
+      const expected = model.calls.reduce((sum, request, k) => {
+        const given = replies[k];
+        const reply = typeof given === 'string' ? { text: given } : given;
+        return sum + roughUsage(request, reply).promptTokens;
+      }, 0);
+      expect(model.calls).toHaveLength(4);
+      expect(run.usage.promptTokens).toBe(expected);
+    }
+    expect(pushed.calls[1].messages.at(-1)).toEqual({ role: 'user', content: '第 1 步的提醒' });
   });
 });

@@ -14,7 +14,6 @@ export interface ObservationReading {
    */
   readonly inputs?: readonly { readonly name?: string; readonly input: unknown }[];
   normal?: string;
-  digitless?: string;
   /** `normal` of the text with its numbers, dates and ids masked (see `maskedOf`). */
   masked?: string;
   /** How often each character bigram of `normal` occurs (see `countGrams`). */
@@ -25,7 +24,9 @@ export interface ObservationReading {
 
 /** A reading of `text` (what `inputs` asked for), analysed lazily. */
 export function readObservation(text: string, inputs?: ObservationReading['inputs']): ObservationReading {
-  return { text, inputs };
+  // Every field in the literal: filled in later, a field added to the object would move it to a new
+  // shape and allocate its out-of-object store (the loop reads one observation a step).
+  return { text, inputs, normal: undefined, masked: undefined, grams: undefined, maskedGrams: undefined };
 }
 
 const SPACE_PUNCTUATION_SYMBOL = /[\s\p{P}\p{S}]+/gu;
@@ -69,19 +70,29 @@ function normalizeAscii(text: string): string {
   return from === 0 ? lower : out + lower.slice(from);
 }
 
-/** The text with each run of ASCII digits as one `0` (what `replace(/\d+/g, '0')` gives). */
-function withoutDigits(text: string): string {
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (!isDigit(text.charCodeAt(i))) continue;
-    let end = i + 1;
-    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
-    out += `${text.slice(from, i)}0`;
-    from = end;
-    i = end - 1;
+/**
+ * Whether `a` and `b` are the same once each run of ASCII digits is one `0` (what comparing
+ * `a.replace(/\d+/g, '0')` with `b.replace(/\d+/g, '0')` gives), compared in place: the loop compares
+ * every observation with the one before, and most differ, so nothing is built for them.
+ */
+function sameWithoutDigits(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(j);
+    const dx = isDigit(x);
+    if (dx !== isDigit(y)) return false;
+    if (dx) {
+      while (i < a.length && isDigit(a.charCodeAt(i))) i++;
+      while (j < b.length && isDigit(b.charCodeAt(j))) j++;
+      continue;
+    }
+    if (x !== y) return false;
+    i++;
+    j++;
   }
-  return from === 0 ? text : out + text.slice(from);
+  return i === a.length && j === b.length;
 }
 
 function isDigit(code: number): boolean {
@@ -91,11 +102,6 @@ function isDigit(code: number): boolean {
 function normalOf(reading: ObservationReading): string {
   reading.normal ??= normalize(reading.text);
   return reading.normal;
-}
-
-function digitlessOf(reading: ObservationReading): string {
-  reading.digitless ??= withoutDigits(normalOf(reading));
-  return reading.digitless;
 }
 
 /** Observations shorter than this (an error, an empty result) are alike when only numbers or ids differ. */
@@ -225,7 +231,7 @@ export function readingSimilarity(x: ObservationReading, y: ObservationReading, 
   if (isShort(x) && isShort(y) && hasWords(normalOf(x)) && maskedOf(x) === maskedOf(y) && hasWords(maskedOf(x))) {
     return followsInput(x, y) || followsInput(y, x) ? 0 : 1;
   }
-  if (digitlessOf(x) === digitlessOf(y)) return 0;
+  if (sameWithoutDigits(normalOf(x), normalOf(y))) return 0;
   const a = gramCount(x);
   const b = gramCount(y);
   const total = a + b;

@@ -1,4 +1,5 @@
 import type { Message, Step } from '../../core/index.js';
+import { messageChars } from '../../llm/index.js';
 import type { Language, Protocol } from '../../protocols/index.js';
 
 /**
@@ -57,7 +58,8 @@ export function projectMessages(
  * `projectMessages` for one run, kept between steps: each call appends the messages of the steps added
  * since the last one, so a step's prompt costs its new messages plus one array copy, not a pass over
  * every earlier step. It starts over when the head or an earlier step changed (a reflection's notes,
- * a replaced step).
+ * a replaced step). It also keeps the prompt's size as `roughUsage` counts it (`messageChars`), added to
+ * as messages are: `chars(messages)` gives it for the array `prompt` last returned, else undefined.
  */
 export function createPromptProjector(project: (step: Step) => Message[]) {
   let kept:
@@ -68,6 +70,11 @@ export function createPromptProjector(project: (step: Step) => Message[]) {
         seen: Step[];
         notes: unknown[];
         messages: Message[];
+        /** `messageChars` summed over `messages`. */
+        chars: number;
+        /** The copy the last call returned, and its length then (a caller may push to it). */
+        returned: Message[] | undefined;
+        length: number;
       }
     | undefined;
   const partsOf = (head: PromptHead) => [head.system, head.history, head.question, head.edited];
@@ -82,19 +89,43 @@ export function createPromptProjector(project: (step: Step) => Message[]) {
     }
     return true;
   };
-  return (head: PromptHead, steps: readonly Step[]): Message[] => {
-    if (head.edited) return projectMessages(head, steps, project);
+  const prompt = (head: PromptHead, steps: readonly Step[]): Message[] => {
+    if (head.edited) {
+      if (kept) kept.returned = undefined;
+      return projectMessages(head, steps, project);
+    }
     if (!valid(head, steps)) {
       const messages = [head.system, ...head.history, head.question];
-      kept = { head, parts: partsOf(head), steps, seen: [], notes: [], messages };
+      let chars = 0;
+      for (const m of messages) chars += messageChars(m);
+      kept = {
+        head,
+        parts: partsOf(head),
+        steps,
+        seen: [],
+        notes: [],
+        messages,
+        chars,
+        returned: undefined,
+        length: 0,
+      };
     }
     const k = kept!;
     for (let i = k.seen.length; i < steps.length; i++) {
       const step = steps[i];
-      for (const m of project(step)) k.messages.push(m);
+      for (const m of project(step)) {
+        k.messages.push(m);
+        k.chars += messageChars(m);
+      }
       k.seen.push(step);
       k.notes.push(step.notes);
     }
-    return k.messages.slice();
+    const copy = k.messages.slice();
+    k.returned = copy;
+    k.length = copy.length;
+    return copy;
   };
+  const chars = (messages: readonly Message[]): number | undefined =>
+    kept && messages === kept.returned && messages.length === kept.length ? kept.chars : undefined;
+  return { prompt, chars };
 }

@@ -69,6 +69,8 @@ export interface RunContext extends RunScope {
   project: (step: Step) => Message[];
   /** The prompt of the steps so far (`projectMessages`), extended step by step (`createPromptProjector`). */
   prompt: (head: PromptHead, steps: readonly Step[]) => Message[];
+  /** The size of the array `prompt` last returned, as `roughUsage` counts it; undefined for any other array. */
+  promptChars: (messages: readonly Message[]) => number | undefined;
   repetition: RepetitionTracker;
   sameObservation: SameObservationTracker;
   /** The built-ins made and registered so far in this run, with their specs (`withBuiltins`). */
@@ -87,6 +89,10 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
   const { options, run } = config;
   const abort = linkAbort(run.signal, (run.budget ?? options.budget)?.maxDurationMs);
   const project = createStepProjector(config.protocol, config.language);
+  // Without a context window each step is projected once, by the growing prompt: no per-step cache needed.
+  const projector = createPromptProjector(
+    config.context ? project : (step) => config.protocol.stepMessages(step, config.language),
+  );
   const ctx: RunContext = {
     state,
     config,
@@ -95,10 +101,8 @@ export function createRunContext(state: RunState, config: LoopConfig, emit: Emit
     journal: run.journal,
     checkpoints: createCheckpointer(run.onCheckpoint),
     project,
-    // Without a context window each step is projected once, by the growing prompt: no per-step cache needed.
-    prompt: createPromptProjector(
-      config.context ? project : (step) => config.protocol.stepMessages(step, config.language),
-    ),
+    prompt: projector.prompt,
+    promptChars: projector.chars,
     // Made when a built-in is first offered (the field stays in the literal: one object shape).
     builtinSpecs: undefined,
     repetition: createRepetitionTracker(),

@@ -25,6 +25,8 @@ export interface ModelAsked {
   request: ModelRequest;
   started: number;
   reply: ModelResponse | Promise<ModelResponse>;
+  /** The request's messages as `roughUsage` counts them, when the caller kept the count (the loop's prompt). */
+  promptChars: number | undefined;
 }
 
 /**
@@ -40,7 +42,7 @@ export function askModel(scope: RunScope, call: ModelCall): Promise<ModelRespons
  * `askModel` in two halves, for the loop: this one emits `model_request` and calls the model; the loop
  * awaits the reply and hands it to `modelAnswered` (one promise and one `then` fewer per step; docs/loop.md).
  */
-export function startModelCall(scope: RunScope, call: ModelCall): ModelAsked {
+export function startModelCall(scope: RunScope, call: ModelCall, promptChars?: number): ModelAsked {
   const { state, emit } = scope;
   const { model, step } = call;
   const { silent } = state;
@@ -65,7 +67,7 @@ export function startModelCall(scope: RunScope, call: ModelCall): ModelAsked {
   const reply = scope.journal
     ? journaledCall(scope.journal, call, request, () => callModel(model, request, streamed))
     : callModel(model, request, streamed);
-  return { call, request, started, reply };
+  return { call, request, started, reply, promptChars };
 }
 
 /** The model's reply to a call `startModelCall` began: its usage counted (estimated when not reported), `model_response` emitted. */
@@ -74,7 +76,9 @@ export function modelAnswered(scope: RunScope, asked: ModelAsked, reply: ModelRe
   const { call, request, started } = asked;
   const { model, step } = call;
   const cached = reply.cached === true;
-  const response = ownReply(reply, cached ? reply.usage : (reply.usage ?? roughUsage(request, reply)));
+  // The kept count is of the request as prepared: a request with its media stripped is counted again.
+  const chars = request === call.request ? asked.promptChars : undefined;
+  const response = ownReply(reply, cached ? reply.usage : (reply.usage ?? roughUsage(request, reply, chars)));
   addUsage(state, response.usage, cached);
   const cost = call.cost && response.usage ? costOf(model.id, response.usage) : undefined;
   if (cost !== undefined) state.usage.costUsd = (state.usage.costUsd ?? 0) + cost;

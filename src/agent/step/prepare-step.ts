@@ -15,6 +15,8 @@ export interface PreparedStep {
   specs: ToolSpec[];
   /** The request's `tools` field (native protocol; undefined for text protocols, which put `specs` in the prompt). */
   tools: ToolSpec[] | undefined;
+  /** `messages` as `roughUsage` counts them, when the run's prompt was sent as projected (else counted when needed). */
+  chars: number | undefined;
 }
 
 /** The system message of a prompt. The one place it is rendered (and cached across runs by `systemPromptFor`). */
@@ -35,7 +37,10 @@ export function prepareStep(ctx: RunContext, head: PromptHead, index: number): P
   const { config } = ctx;
   if (config.context || config.router || config.options.beforeStep) return prepareAwaited(ctx, head, index);
   const messages = ctx.prompt(head, ctx.state.steps);
-  return prepared(ctx, narrowed(ctx, { model: config.model, messages, specs: config.prompt.tools }));
+  const step = prepared(ctx, narrowed(ctx, { model: config.model, messages, specs: config.prompt.tools }));
+  // The projector's count holds only for its own array (a skill or a built-in may replace the system message).
+  step.chars = step.messages === messages ? ctx.promptChars(messages) : undefined;
+  return step;
 }
 
 async function prepareAwaited(ctx: RunContext, head: PromptHead, index: number): Promise<PreparedStep> {
@@ -68,7 +73,7 @@ function narrowed(ctx: RunContext, step: DraftStep): DraftStep {
 /** The prepared step: its model, messages, tools, and the request's `tools` field for its protocol. */
 function prepared({ config }: RunContext, { model, messages, specs }: DraftStep): PreparedStep {
   const prompt = specs === config.prompt.tools ? config.prompt : { ...config.prompt, tools: specs };
-  return { model, messages, specs, tools: config.protocol.requestTools(prompt) };
+  return { model, messages, specs, tools: config.protocol.requestTools(prompt), chars: undefined };
 }
 
 /** What `beforeStep` and `afterStep` see of a step. */
