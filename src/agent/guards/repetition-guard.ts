@@ -10,20 +10,14 @@ export interface RepetitionTracker {
 }
 
 export function createRepetitionTracker(): RepetitionTracker {
-  // Per tool name, how often each input was seen, by the hash of its canonical JSON (no string is
-  // built for an object input: the loop checks every call).
-  const seen = new Map<string, Map<number, number>>();
+  // How often each call was seen, by the hash of its tool's name (any case) and its canonical JSON: one
+  // table for every tool, and no string built for an object input (the loop checks every call).
+  const seen = new Map<number, number>();
   return {
     check(tool, input) {
-      const name = tool.toLowerCase();
-      let counts = seen.get(name);
-      if (!counts) {
-        counts = new Map();
-        seen.set(name, counts);
-      }
-      const key = canonicalHash(input);
-      const count = (counts.get(key) ?? 0) + 1;
-      counts.set(key, count);
+      const key = callHash(tool, input);
+      const count = (seen.get(key) ?? 0) + 1;
+      seen.set(key, count);
       if (count === 2) {
         return {
           warning: `You already called ${tool} with these exact arguments. Do not repeat it: use the earlier result, try different arguments, or give the final answer.`,
@@ -104,6 +98,19 @@ export function canonicalHash(value: unknown): number {
   // no state object per call (docs/loop.md).
   ha = 0x811c9dc5;
   hb = 0x9747b28c;
+  return hashed(value);
+}
+
+/** `canonicalHash` of a call: its tool's name, case ignored, then its input. */
+function callHash(tool: string, input: unknown): number {
+  ha = 0x811c9dc5;
+  hb = 0x9747b28c;
+  feedString(tool.toLowerCase());
+  return hashed(input);
+}
+
+/** Feeds `value`'s canonical JSON into the hash begun, and reads the hash. */
+function hashed(value: unknown): number {
   const json = typeof value === 'string' ? parsedJson(value) : value;
   if (typeof json === 'string' || !isWalkable(json)) feedString(canonicalJson(json));
   else feedValue(json);
