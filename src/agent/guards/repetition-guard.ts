@@ -11,13 +11,32 @@ export interface RepetitionTracker {
 
 export function createRepetitionTracker(): RepetitionTracker {
   // How often each call was seen, by the hash of its tool's name (any case) and its canonical JSON: one
-  // table for every tool, and no string built for an object input (the loop checks every call).
-  const seen = new Map<number, number>();
+  // table for every tool, and no string built for an object input (the loop checks every call). A run's
+  // first calls are few: a scan of two arrays finds them in a third of the time a Map takes (its keys
+  // are boxed numbers, and it grows as it fills); past `SCANNED` distinct calls they move to a Map.
+  let hashes: number[] = [];
+  let counts: number[] = [];
+  let table: Map<number, number> | undefined;
+  const counted = (key: number): number => {
+    if (table) {
+      const count = (table.get(key) ?? 0) + 1;
+      table.set(key, count);
+      return count;
+    }
+    const at = hashes.indexOf(key);
+    if (at >= 0) return ++counts[at];
+    hashes.push(key);
+    counts.push(1);
+    if (hashes.length > SCANNED) {
+      table = new Map(hashes.map((hash, i) => [hash, counts[i]]));
+      hashes = [];
+      counts = [];
+    }
+    return 1;
+  };
   return {
     check(tool, input) {
-      const key = callHash(tool, input);
-      const count = (seen.get(key) ?? 0) + 1;
-      seen.set(key, count);
+      const count = counted(callHash(tool, input));
       if (count === 2) {
         return {
           warning: `You already called ${tool} with these exact arguments. Do not repeat it: use the earlier result, try different arguments, or give the final answer.`,
@@ -36,6 +55,9 @@ export function createRepetitionTracker(): RepetitionTracker {
     },
   };
 }
+
+/** Distinct calls a tracker scans before it keeps them in a Map. */
+const SCANNED = 32;
 
 /** A call's first time: nothing to say (one shared answer, not a new object per call). */
 const FIRST_TIME: { warning?: string; stop?: StopReason } = Object.freeze({});
