@@ -377,19 +377,17 @@ export class Agent<T = unknown> {
     recalled = '',
     outputSchema: z.ZodType | undefined = this.options.outputSchema,
   ): PromptContext {
-    const context = [recalled, outputSchema ? outputSchemaBlock(outputSchema, language) : ''].filter(Boolean);
+    const schemaBlock = outputSchema ? outputSchemaBlock(outputSchema, language) : '';
+    // No arrays for an agent with no blocks to add (most; often made per request).
+    const context = recalled || schemaBlock ? [recalled, schemaBlock].filter(Boolean) : undefined;
     const examples = this.options.examples?.map((e) => renderExample(e, { protocol: this.protocol.name, language }));
     const { workspace } = this.options;
     const instructions = workspace
       ? [this.options.instructions, workspaceKit()!.prompt(workspace, language)].filter(Boolean).join('\n\n')
       : this.options.instructions;
-    return {
-      instructions,
-      tools,
-      language,
-      ...(examples?.length ? { examples } : {}),
-      context: context.length ? context : undefined,
-    };
+    const prompt: PromptContext = { instructions, tools, language, context };
+    if (examples?.length) prompt.examples = examples;
+    return prompt;
   }
 
   /** The output schema as a structured-output request, built once for the agent's own schema. */

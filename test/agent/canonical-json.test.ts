@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalHash } from '../../src/agent/guards/repetition-guard.js';
+import { canonicalHash, createRepetitionTracker } from '../../src/agent/guards/repetition-guard.js';
 import { canonicalJson } from '../../src/agent/index.js';
 
 describe('canonicalJson', () => {
@@ -54,5 +54,24 @@ describe('canonicalJson', () => {
     expect(canonicalHash({ a: 1 })).not.toBe(canonicalHash({ a: '1' }));
     expect(canonicalHash({ a: [1, 2] })).not.toBe(canonicalHash({ a: [2, 1] }));
     expect(canonicalHash({ a: 2 ** 40 })).not.toBe(canonicalHash({ a: 2 ** 40 + 1 }));
+  });
+
+  it('the repetition tracker counts each call, tool name in any case, before and after it holds too many to scan', () => {
+    const tracker = createRepetitionTracker();
+    const verdict = (tool: string, input: unknown) => {
+      const seen = tracker.check(tool, input);
+      return seen.stop ? 'stop' : seen.warning ? 'warn' : 'first';
+    };
+    // 40 distinct calls: past the scanned few, the tracker keeps them in a table.
+    for (let i = 0; i < 40; i++) expect(verdict('search', { q: `query ${i}` })).toBe('first');
+    expect(verdict('Search', { q: ' query 0 ' })).toBe('warn');
+    expect(verdict('search', { q: 'query 39' })).toBe('warn');
+    expect(verdict('lookup', { q: 'query 39' })).toBe('first');
+    expect(verdict('SEARCH', '{"q":"query 0"}')).toBe('stop');
+    // Before the table: the same rules.
+    const early = createRepetitionTracker();
+    expect(early.check('a', { x: 1 }).warning).toBeUndefined();
+    expect(early.check('A', { x: 1 }).warning).toContain('already called A');
+    expect(early.check('a', { x: 1 }).stop?.code).toBe('repeated_call');
   });
 });

@@ -10,20 +10,33 @@ export interface RepetitionTracker {
 }
 
 export function createRepetitionTracker(): RepetitionTracker {
-  // Per tool name, how often each input was seen, by the hash of its canonical JSON (no string is
-  // built for an object input: the loop checks every call).
-  const seen = new Map<string, Map<number, number>>();
+  // How often each call was seen, by the hash of its tool's name (any case) and its canonical JSON: one
+  // table for every tool, and no string built for an object input (the loop checks every call). A run's
+  // first calls are few: a scan of two arrays finds them in a third of the time a Map takes (its keys
+  // are boxed numbers, and it grows as it fills); past `SCANNED` distinct calls they move to a Map.
+  let hashes: number[] = [];
+  let counts: number[] = [];
+  let table: Map<number, number> | undefined;
+  const counted = (key: number): number => {
+    if (table) {
+      const count = (table.get(key) ?? 0) + 1;
+      table.set(key, count);
+      return count;
+    }
+    const at = hashes.indexOf(key);
+    if (at >= 0) return ++counts[at];
+    hashes.push(key);
+    counts.push(1);
+    if (hashes.length > SCANNED) {
+      table = new Map(hashes.map((hash, i) => [hash, counts[i]]));
+      hashes = [];
+      counts = [];
+    }
+    return 1;
+  };
   return {
     check(tool, input) {
-      const name = tool.toLowerCase();
-      let counts = seen.get(name);
-      if (!counts) {
-        counts = new Map();
-        seen.set(name, counts);
-      }
-      const key = canonicalHash(input);
-      const count = (counts.get(key) ?? 0) + 1;
-      counts.set(key, count);
+      const count = counted(callHash(tool, input));
       if (count === 2) {
         return {
           warning: `You already called ${tool} with these exact arguments. Do not repeat it: use the earlier result, try different arguments, or give the final answer.`,
@@ -42,6 +55,9 @@ export function createRepetitionTracker(): RepetitionTracker {
     },
   };
 }
+
+/** Distinct calls a tracker scans before it keeps them in a Map. */
+const SCANNED = 32;
 
 /** A call's first time: nothing to say (one shared answer, not a new object per call). */
 const FIRST_TIME: { warning?: string; stop?: StopReason } = Object.freeze({});
@@ -104,6 +120,19 @@ export function canonicalHash(value: unknown): number {
   // no state object per call (docs/loop.md).
   ha = 0x811c9dc5;
   hb = 0x9747b28c;
+  return hashed(value);
+}
+
+/** `canonicalHash` of a call: its tool's name, case ignored, then its input. */
+function callHash(tool: string, input: unknown): number {
+  ha = 0x811c9dc5;
+  hb = 0x9747b28c;
+  feedString(tool.toLowerCase());
+  return hashed(input);
+}
+
+/** Feeds `value`'s canonical JSON into the hash begun, and reads the hash. */
+function hashed(value: unknown): number {
   const json = typeof value === 'string' ? parsedJson(value) : value;
   if (typeof json === 'string' || !isWalkable(json)) feedString(canonicalJson(json));
   else feedValue(json);

@@ -7,6 +7,9 @@ export function neverSignal(): AbortSignal {
   return never;
 }
 
+/** What `linkAbort` gives every run nothing can abort: one object, not one with two closures per run. */
+let unabortable: { signal: AbortSignal; reason: () => StopReason | undefined; dispose(): void } | undefined;
+
 export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message: 'The run was aborted.' };
 
 /**
@@ -15,7 +18,10 @@ export const ABORTED: StopReason = { status: 'aborted', code: 'aborted', message
  */
 export function linkAbort(outer: AbortSignal | undefined, maxDurationMs: number | undefined) {
   // Nothing can abort this run: share one signal rather than pay for a controller per run.
-  if (!outer && maxDurationMs === undefined) return { signal: neverSignal(), reason: () => undefined, dispose() {} };
+  if (!outer && maxDurationMs === undefined) {
+    unabortable ??= { signal: neverSignal(), reason: () => undefined, dispose() {} };
+    return unabortable;
+  }
   const controller = new AbortController();
   let why: StopReason | undefined;
   const onAbort = () => {

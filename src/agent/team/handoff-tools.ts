@@ -4,12 +4,17 @@ import { type AnyTool, defineTool } from '../../tools/index.js';
 import type { Handoff, RunOptions } from '../run/index.js';
 import { addChildUsage, event, type RunScope } from '../run/index.js';
 
+/** A handoff's tool, the handoff, and the name of the agent it hands to. */
+type HandoffTool = { tool: AnyTool; handoff: Handoff; name: string };
+
+const NO_HANDOFFS: ReadonlyMap<string, HandoffTool> = new Map();
+
 /** The `transfer_to_<name>` tools for an agent's handoffs, by tool name. */
-export function handoffTools(
-  handoffs: Handoff[] | undefined,
-): Map<string, { tool: AnyTool; handoff: Handoff; name: string }> {
-  const tools = new Map<string, { tool: AnyTool; handoff: Handoff; name: string }>();
-  for (const handoff of handoffs ?? []) {
+export function handoffTools(handoffs: Handoff[] | undefined): ReadonlyMap<string, HandoffTool> {
+  // Most agents have none, and are often made per request: one shared empty table for them all.
+  if (!handoffs?.length) return NO_HANDOFFS;
+  const tools = new Map<string, HandoffTool>();
+  for (const handoff of handoffs) {
     const name = (handoff.name ?? handoff.agent.name ?? `agent_${tools.size + 1}`).replace(/[^a-zA-Z0-9_-]/g, '_');
     const tool = defineTool({
       name: `transfer_to_${name}`,
