@@ -6,7 +6,7 @@
  * Run: node --import tsx bench/context-window.bench.ts
  */
 import { countTokens } from 'gpt-tokenizer';
-import { contentText, type Message } from '../src/core/index.js';
+import { contentText, type Message, mulberry32 } from '../src/core/index.js';
 import { scriptedModel } from '../src/llm/index.js';
 import { createContextWindow, defaultBudgetFor } from '../src/memory/index.js';
 
@@ -19,13 +19,7 @@ const model = scriptedModel(
 const budget = defaultBudgetFor(model)!;
 
 // Deterministic pseudo-random sizes (mulberry32) so every run measures the same script.
-let seed = 42;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const random = mulberry32(42);
 const vocabulary = 'the city population census river museum report year growth district data table source page'.split(
   ' ',
 );

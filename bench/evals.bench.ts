@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { Agent } from '../src/agent/index.js';
 import { storedRuns } from '../src/cli/eval-rescore-command.js';
-import type { RunResult } from '../src/core/index.js';
+import { mulberry32, type RunResult } from '../src/core/index.js';
 import {
   applyScorers,
   budget,
@@ -226,13 +226,7 @@ async function experimentOverhead(): Promise<void> {
   // A pass's order is drawn anew (seeded, so runs repeat): with the order only rotated, each side always
   // came right after the same other side, and garbage a pass leaves is collected in the next one's, so
   // one side always paid for the same other's (the in-memory store's for plain agent.run's).
-  let seed = 47;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(47);
   const shuffle = (xs: string[]) => {
     for (let i = xs.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
