@@ -60,6 +60,7 @@ export { mulberry32 } from './mulberry32.js';
 // Node built-ins reached lazily, so the core bundles for browsers and Workers (#38).
 export { maybeNodeBuiltin, nodeBuiltin, processEnv, writeStderr } from './node-builtin.js';
 export { type LenientJson, type LenientJsonOptions, parseJsonLenient } from './parse-json-lenient.js';
+export { parseJsonObject } from './parse-json-object.js';
 export {
   type ActionInput,
   type FinalReply,

@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { parseJsonObject } from './parse-json-object.js';
 
 /** The result of reading JSON leniently. */
 export type LenientJson = { ok: true; value: unknown; repaired: boolean } | { ok: false; error: string };
@@ -13,7 +14,7 @@ export interface LenientJsonOptions {
 }
 
 /**
- * The one lenient JSON reader: strict `JSON.parse` first (the fast path), and when that fails,
+ * The one lenient JSON reader: strict `JSON.parse` first (the fast path, `parseJsonObject`), and when that fails,
  * jsonrepair (single quotes, trailing commas, comments, unquoted keys, Python literals, missing
  * closing brackets), marked `repaired`. Never throws: a failure is `{ ok: false, error }`.
  *
@@ -23,7 +24,7 @@ export interface LenientJsonOptions {
  */
 export function parseJsonLenient(text: string, options?: LenientJsonOptions): LenientJson {
   try {
-    return { ok: true, value: JSON.parse(text), repaired: false };
+    return { ok: true, value: parseJsonObject(text), repaired: false };
   } catch (error) {
     if (options?.repair === false) return { ok: false, error: messageOf(error) };
   }
