@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { type AgentEvent, ConfigError, type Message, type RunResult, type Step, type ToolSpec } from '../core/index.js';
+import {
+  type AgentEvent,
+  ConfigError,
+  type Message,
+  newRunId,
+  type RunResult,
+  type Step,
+  type ToolSpec,
+} from '../core/index.js';
 import { costOf } from '../llm/index.js';
 import { coreProtocol, type Language, type PromptContext, type Protocol, renderExample } from '../protocols/index.js';
 import type { ResolvedSkills, Skill } from '../skills/index.js';
@@ -30,7 +38,6 @@ import {
   type Gathered,
   loadOlderFeature,
   type Made,
-  newRunId,
   type Routing,
   remainingBudget,
   routingFor,

@@ -14,7 +14,6 @@ export {
   type RunContext,
   type RunTools,
 } from './loop-config.js';
-export { newRunId } from './new-run-id.js';
 export { featureFix, loadOlderFeature, type OlderFeature, setFeatureImport } from './older-options.js';
 export { type Routing, routingFor } from './run-routing.js';
 export type { BuiltinsFor, Gathered, Made, Setup } from './run-setup.js';

@@ -5,6 +5,8 @@
  * run id only where it is not the one read after the previous trial's: that id with its counter one
  * higher, or, for an id that ends in no counter, the same id again.
  */
+import { issuedRightAfter } from '../../core/index.js';
+
 const DIGITS = 12;
 
 /** The highest counter 12 hex digits hold: the next after it is not predicted. */
@@ -50,15 +52,24 @@ export class RunIdSequence {
   private counter = -1;
   /** The last id but its last character, when its counter ends in a digit below f (else ''). */
   private stem = '';
+  /** Whether `start`, `counter` and `stem` describe `last` (set when they are read). */
+  private noted = false;
 
   /** Whether `id` follows the previous id (the previous is `id` from now on). */
   follows(id: string | undefined): boolean {
     const last = this.last;
     this.last = id;
     if (id === undefined || last === undefined) {
-      if (id !== undefined) this.note(id);
+      this.noted = false;
       return id === last;
     }
+    // The agent's runs one after another (an experiment at concurrency 1): told by the ids' identity,
+    // without reading them; the state below is brought up to date when a later id needs it.
+    if (issuedRightAfter(last, id)) {
+      this.noted = false;
+      return true;
+    }
+    if (!this.noted) this.note(last);
     const counter = this.counter;
     if (counter < 0 || counter >= LAST) {
       if (id === last) return true;
@@ -82,6 +93,7 @@ export class RunIdSequence {
   }
 
   private note(id: string): void {
+    this.noted = true;
     this.counter = counterOf(id);
     this.start = this.counter < 0 ? '' : id.slice(0, id.length - DIGITS);
     this.stem =

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { newRunId } from '../../../src/core/index.js';
 import { nextRunId, RunIdSequence } from '../../../src/eval/experiment/run-id-sequence.js';
 import { ChunkBuilder, trialsFromChunk } from '../../../src/eval/experiment/trial-chunks.js';
 import { SqliteExperimentStore, type TrialRecord } from '../../../src/eval/index.js';
@@ -199,6 +200,41 @@ describe('a chunk row', () => {
     expected[0] = false;
     expect(told).toEqual(expected);
     expect(told.filter(Boolean).length).toBeGreaterThan(15);
+  });
+
+  it("tells the agent's own run ids (newRunId, told by identity) as nextRunId reads them, also when runs interleave", () => {
+    const sequence = new RunIdSequence();
+    const ids: (string | undefined)[] = [];
+    const told: boolean[] = [];
+    // Each id told as it is issued, as an experiment's store tells its trials' run ids.
+    const see = (id: string | undefined) => {
+      ids.push(id);
+      told.push(sequence.follows(id));
+    };
+    see(newRunId());
+    see(newRunId()); // issued right after the one before
+    const skipped = newRunId();
+    see(newRunId()); // one issued between
+    see(newRunId());
+    see(skipped); // an older id after a newer one
+    const c = ids[2] as string;
+    see([...c].join('')); // equal to an id, not identical: follows `skipped`
+    see(nextRunId(c));
+    see(undefined);
+    see(newRunId());
+    see(newRunId());
+    const other = newRunId();
+    const last = newRunId();
+    see(last);
+    see(other); // issued in the other order
+    const x = newRunId();
+    newRunId();
+    see(x);
+    see(skipped); // right after x, which was issued second to last: not the last one issued
+    see(newRunId());
+    const expected = ids.map((id, i) => i > 0 && id === nextRunId(ids[i - 1]));
+    expect(told).toEqual(expected);
+    expect(told.map(Number).join('')).toBe('010101100100000');
   });
 
   it('of the second version (every run id written) is still read', () => {

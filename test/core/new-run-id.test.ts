@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { newRunId } from '../../../src/agent/run/new-run-id.js';
+import { newRunId } from '../../src/core/new-run-id.js';
 
 describe('newRunId', () => {
   it('gives every run of a process its own UUID-shaped id', () => {
@@ -11,7 +11,7 @@ describe('newRunId', () => {
   });
 
   it('keeps ids of different processes apart', () => {
-    const module = JSON.stringify(new URL('../../../src/agent/run/new-run-id.ts', import.meta.url).href);
+    const module = JSON.stringify(new URL('../../src/core/new-run-id.ts', import.meta.url).href);
     const script = `import { newRunId } from ${module}; console.log(newRunId());`;
     const first = () =>
       spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
