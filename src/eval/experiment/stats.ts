@@ -104,6 +104,33 @@ function resampledMeans(values: readonly number[], resamples: number, seed: numb
 }
 
 /**
+ * The `k`-th smallest of `values` (0-based), found in place in linear time on average (quickselect): a
+ * percentile without sorting every value. Reorders `values`; none may be NaN.
+ */
+export function kthSmallest(values: number[], k: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >> 1];
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swap = values[i];
+        values[i++] = values[j];
+        values[j--] = swap;
+      }
+    }
+    if (k <= j) high = j;
+    else if (k >= i) low = i;
+    else return values[k];
+  }
+  return values[k];
+}
+
+/**
  * Resample means of two-level data: a resample of n draws holds Binomial(n, count / n) values at `high`,
  * read off the binomial's cumulative distribution with one seeded uniform per resample.
  */

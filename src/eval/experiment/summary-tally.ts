@@ -1,5 +1,5 @@
 import type { ExperimentSummary, ScorerSummary, TrialRecord } from './experiment-types.js';
-import { bootstrapBinary, bootstrapMean, passAtK, passHatK } from './stats.js';
+import { bootstrapBinary, bootstrapMean, kthSmallest, passAtK, passHatK } from './stats.js';
 
 /**
  * An experiment's summary folded one trial at a time, in any order: `add` each trial as it finishes
@@ -69,7 +69,8 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
   const scorers = new Map<string, ScorerTally>();
   /** The tallies in the order of the last trial's scores: scorers come in the same order trial after trial. */
   const inOrder: ScorerTally[] = [];
-  const latencies: number[] = [];
+  /** Each trial's latency, at `caseIndex × trials + trial`. */
+  const latencies = new Slots(cases * k);
   /** Cases by how many trials they ran and how many passed, at `bucket(n, p)`: what pass@k and pass^k read. */
   const byCounts: number[] = [0];
   const totals = {
@@ -137,7 +138,7 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
       totals.cost += t.costUsd;
       anyCost = true;
     } else if (t.promptTokens + t.completionTokens > 0) priced = false;
-    latencies.push(t.latencyMs);
+    latencies.set(slot, t.latencyMs);
   }
 
   /** A scorer's mean over cases with its interval: one mean per case (over its trials, in trial order), in case order. */
@@ -198,9 +199,18 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
       passAt[j] = cases ? sumAt / cases : 0;
       passHat[j] = cases ? sumHat / cases : 0;
     }
-    const sorted = Float64Array.from(latencies).sort();
+    // Summed in position order (the same sum whatever order the trials came in), the 95th percentile
+    // picked by selection: a typed copy sorted whole cost about 0.1 µs a case of a 1,000-case experiment.
+    const present: number[] = [];
     let latencySum = 0;
-    for (let i = 0; i < sorted.length; i++) latencySum += sorted[i];
+    for (let at = 0; at < latencies.length; at++) {
+      const v = latencies.data[at];
+      if (!Number.isNaN(v)) {
+        latencySum += v;
+        present.push(v);
+      }
+    }
+    const timed = present.length;
     return {
       cases,
       trials: totals.trials,
@@ -216,8 +226,8 @@ export function summaryTally(trials: number, cases = 0): SummaryTally {
       completionTokens: totals.completionTokens,
       costUsd: priced && anyCost ? totals.cost : undefined,
       scorerCostUsd: totals.scorerCost,
-      meanLatencyMs: sorted.length ? latencySum / sorted.length : 0,
-      p95LatencyMs: sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] : 0,
+      meanLatencyMs: timed ? latencySum / timed : 0,
+      p95LatencyMs: timed ? kthSmallest(present, Math.min(timed - 1, Math.ceil(0.95 * timed) - 1)) : 0,
       durationMs: options.durationMs,
     };
   }

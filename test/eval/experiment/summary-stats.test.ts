@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../src/core/index.js';
+import { kthSmallest } from '../../../src/eval/experiment/stats.js';
 import { summaryTally } from '../../../src/eval/experiment/summary-tally.js';
 import {
   bootstrapMean,
@@ -83,6 +84,32 @@ describe('the summary tally', () => {
     for (const t of shuffled) tally.add(t);
     expect(tally.summary({ durationMs: 1 })).toEqual(ordered);
     expect(ordered).toMatchObject({ cases: 50, trials: 150, steps: 150 });
+  });
+
+  it('gives the mean and 95th percentile latency of the trials as a full sort reads them', async () => {
+    const random = mulberry32(13);
+    for (const n of [1, 2, 19, 20, 21, 400]) {
+      // Few distinct latencies (repeats) and many, as whole and fractional milliseconds.
+      const trials = Array.from({ length: n }, (_, c) =>
+        trial(c, 0, 1, n % 2 ? Math.floor(random() * 5) : random() * 1000),
+      );
+      const sorted = trials.map((t) => t.latencyMs).sort((a, b) => a - b);
+      const summary = await summarizeTrials(trials, { trials: 1, durationMs: 1 });
+      expect(summary.p95LatencyMs).toBe(sorted[Math.min(n - 1, Math.ceil(0.95 * n) - 1)]);
+      expect(summary.meanLatencyMs).toBeCloseTo(sorted.reduce((a, b) => a + b, 0) / n, 9);
+    }
+  });
+
+  it('picks the k-th smallest number as a sort does', () => {
+    const random = mulberry32(17);
+    for (let round = 0; round < 300; round++) {
+      const n = 1 + Math.floor(random() * 60);
+      const spread = random() < 0.5 ? 4 : 1000;
+      const values = Array.from({ length: n }, () => Math.floor(random() * spread) - spread / 2);
+      const sorted = [...values].sort((a, b) => a - b);
+      const k = Math.floor(random() * n);
+      expect(kthSmallest([...values], k)).toBe(sorted[k]);
+    }
   });
 
   it('gives one trial a case of pass/fail scores, read from their counts, the interval and pass@1 of the scores themselves', () => {
