@@ -116,19 +116,24 @@ function canonical(value: unknown): unknown {
  * fields left out), and differently but for a 1 in 2^53 chance.
  */
 export function canonicalHash(value: unknown): number {
-  // The two halves live in module state while one hash is worked out (synchronous, never re-entered):
-  // no state object per call (docs/loop.md).
-  ha = 0x811c9dc5;
-  hb = 0x9747b28c;
+  begin();
   return hashed(value);
 }
 
 /** `canonicalHash` of a call: its tool's name, case ignored, then its input. */
 function callHash(tool: string, input: unknown): number {
-  ha = 0x811c9dc5;
-  hb = 0x9747b28c;
+  begin();
   feedString(tool.toLowerCase());
   return hashed(input);
+}
+
+/**
+ * Starts a hash. The two halves live in module state while one hash is worked out (synchronous, never
+ * re-entered): no state object per call (docs/loop.md).
+ */
+function begin(): void {
+  ha = 0x811c9dc5;
+  hb = 0x9747b28c;
 }
 
 /** Feeds `value`'s canonical JSON into the hash begun, and reads the hash. */
