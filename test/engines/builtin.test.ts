@@ -26,6 +26,29 @@ function finished(runId: string): Promise<RunRecord> {
   }, 60_000);
 }
 
+/**
+ * The run's events as SSE so far: the stream stays open while the run goes on, so it is read until it
+ * ends or sends nothing for half a second, and only whole events are kept.
+ */
+async function eventsSoFar(runId: string) {
+  const abort = new AbortController();
+  const response = await fetch(`${url}/v1/runs/${runId}/events`, { signal: abort.signal });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const idle = new Promise<'idle'>((resolve) => {
+      timer = setTimeout(() => resolve('idle'), 500);
+    });
+    const read = await Promise.race([reader.read(), idle]);
+    clearTimeout(timer);
+    if (read === 'idle' || read.done) break;
+    text += read.value;
+  }
+  abort.abort();
+  return parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2));
+}
+
 async function startRun(agent: string, input: string, history?: unknown[]): Promise<string> {
   const response = await fetch(`${url}/v1/agents/${agent}/runs`, postJson({ input, history }));
   if (!response.ok) throw new Error(`start: ${response.status} ${await response.text()}`);
@@ -79,14 +102,14 @@ runEngineContract({
     return (await finished(runId)).status === 'aborted';
   },
   async events(runId) {
-    const events = parseSse(await (await fetch(`${url}/v1/runs/${runId}/events`)).text());
+    const events = await eventsSoFar(runId);
     return events.map((e) => {
       const event = JSON.parse(e.data) as { type: string; callId?: string };
       return { seq: Number(e.id), type: event.type, callId: event.callId };
     });
   },
   async steps(runId) {
-    const events = parseSse(await (await fetch(`${url}/v1/runs/${runId}/events`)).text());
+    const events = await eventsSoFar(runId);
     return events
       .map((e) => JSON.parse(e.data) as { type: string; tool?: string })
       .filter((e) => e.type === 'tool_end')

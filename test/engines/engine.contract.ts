@@ -113,6 +113,11 @@ export function runEngineContract(harness: EngineHarness): void {
       const runId = await harness.start('conformance', 'kill');
       const started = (label: string) => () => (lines(env.COUNT_FILE).includes(`start ${label}`) ? true : undefined);
       await eventually(started('b'), 60_000);
+      // c (beside b) ended and its record is written (its tool_end goes out after the record): killed any
+      // earlier, c would be cut off between its effect and its record, and run again as idempotent calls are.
+      const ended = (callId: string) => async () =>
+        (await harness.events(runId)).some((e) => e.type === 'tool_end' && e.callId === callId) ? true : undefined;
+      await eventually(ended('call-1-1'), 60_000);
       await first.kill();
       const second = await worker({ ...env, BLOCK_LABELS: 'd' });
       await eventually(started('d'), 60_000);
