@@ -27,6 +27,9 @@ export interface Model {
   /** Context window in tokens, when known; the context manager's budget defaults from it. */
   readonly contextWindow?: number;
   generate(request: ModelRequest): Promise<ModelResponse>;
-  /** Streams deltas; the last chunk is `{ type: 'response' }` with the whole reply. */
+  /**
+   * Streams deltas; the last chunk is `{ type: 'response' }` with the whole reply. The agent loop reads up
+   * to that chunk and then closes the stream (`return()`): work that must run after it goes in a `finally`.
+   */
   stream(request: ModelRequest): AsyncIterable<ModelChunk>;
 }
