@@ -46,7 +46,8 @@ async function eventsSoFar(runId: string) {
     text += read.value;
   }
   abort.abort();
-  return parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2));
+  const whole = text.lastIndexOf('\n\n');
+  return parseSse(whole < 0 ? '' : text.slice(0, whole + 2));
 }
 
 async function startRun(agent: string, input: string, history?: unknown[]): Promise<string> {
@@ -109,7 +110,8 @@ runEngineContract({
     });
   },
   async steps(runId) {
-    const events = await eventsSoFar(runId);
+    // Asked once the run ended: its stream ends by itself.
+    const events = parseSse(await (await fetch(`${url}/v1/runs/${runId}/events`)).text());
     return events
       .map((e) => JSON.parse(e.data) as { type: string; tool?: string })
       .filter((e) => e.type === 'tool_end')
