@@ -1,16 +1,16 @@
 /**
  * Run ids as a chunk row leaves them out (`"v":3`, trial-chunks.ts). thinkflow's agent numbers its runs:
- * a run id is a start its process keeps and a counter of 12 lowercase hex digits (agent/run/new-run-id.ts),
+ * a run id is a start its process keeps and a counter of 12 lowercase hex digits (core/new-run-id.ts),
  * so the trials of an experiment at concurrency 1 come with run ids counting up by one. A row writes a
  * run id only where it is not the one read after the previous trial's: that id with its counter one
  * higher, or, for an id that ends in no counter, the same id again.
  */
-import { issuedRightAfter } from '../../core/index.js';
+import { issuedRightAfter, LAST_RUN_ID_COUNTER, RUN_ID_COUNTER_DIGITS } from '../../core/index.js';
 
-const DIGITS = 12;
+const DIGITS = RUN_ID_COUNTER_DIGITS;
 
 /** The highest counter 12 hex digits hold: the next after it is not predicted. */
-const LAST = 16 ** DIGITS - 1;
+const LAST = LAST_RUN_ID_COUNTER;
 
 /** The counter in `id`'s 12 characters from `from` (lowercase hex), or -1 when they are not one. */
 function counterAt(id: string, from: number): number {
