@@ -262,7 +262,7 @@ async function runAll<Input>(
       } catch (error) {
         record = failedTrial(scorers, row, index, trial, error, clocked ? performance.now() - started : 0);
       }
-      if (!clocked && (typeof value === 'string' || value.durationMs === undefined)) {
+      if (!clocked && (typeof value === 'string' || value?.durationMs === undefined)) {
         clocked = true;
         started = performance.now();
       }

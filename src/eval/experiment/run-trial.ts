@@ -96,6 +96,9 @@ export function scoredTrial(
   value: RunLike | string,
   started: number,
 ): TrialRecord | Promise<TrialRecord> {
+  if (typeof value !== 'string' && typeof value?.output !== 'string') {
+    return failedTrial(scorers, row, index, trial, new Error(notAnAnswer(value)), performance.now() - started);
+  }
   const run = typeof value === 'string' ? undefined : value;
   // A run's own duration when it has one; the clock is read only when it has not.
   const latencyMs = run?.durationMs ?? performance.now() - started;
@@ -111,6 +114,31 @@ export function scoredTrial(
     return scored.then((scores) => trialRecord(row, index, trial, run, output, scores, latencyMs));
   }
   return trialRecord(row, index, trial, run, output, scored, latencyMs);
+}
+
+/**
+ * Why a task's answer is neither its text nor a run (an object with an `output` text): what it was,
+ * and what to return instead. Such an answer fails its trial with this message; it never ends the experiment.
+ */
+function notAnAnswer(value: unknown): string {
+  const hint = 'a task returns the answer text or a run with an `output` text (`return await agent.run(input)`)';
+  if (value === undefined || value === null) return `the task returned ${value}: ${hint}.`;
+  if (typeof value === 'object' && typeof (value as Partial<AgentLike>).run === 'function') {
+    return 'the task returned an agent rather than its run: pass the agent itself as `task`, or return `await agent.run(input)` from the function.';
+  }
+  const kind = Array.isArray(value)
+    ? 'an array'
+    : typeof value === 'object'
+      ? 'an object without an `output` text'
+      : `a ${typeof value}`;
+  let shown: string;
+  try {
+    shown = typeof value === 'object' ? (JSON.stringify(value) ?? String(value)) : String(value);
+  } catch {
+    shown = String(value);
+  }
+  if (shown.length > 80) shown = `${shown.slice(0, 79)}…`;
+  return `the task returned ${kind} (${shown}): ${hint}; for a value of your own, return its text (\`JSON.stringify(value)\`).`;
 }
 
 /**
@@ -146,11 +174,12 @@ function trialRecord(
     error: taskError ?? run?.error?.message,
     pass,
     scores,
-    steps: run?.steps.length ?? 0,
-    llmCalls: run?.usage.llmCalls ?? 0,
-    promptTokens: run?.usage.promptTokens ?? 0,
-    completionTokens: run?.usage.completionTokens ?? 0,
-    costUsd: run?.usage.costUsd,
+    // A run of your own may leave its steps or usage out: read as none.
+    steps: run?.steps?.length ?? 0,
+    llmCalls: run?.usage?.llmCalls ?? 0,
+    promptTokens: run?.usage?.promptTokens ?? 0,
+    completionTokens: run?.usage?.completionTokens ?? 0,
+    costUsd: run?.usage?.costUsd,
     scorerCostUsd: scorerCost || undefined,
     latencyMs,
     runId: run?.runId || undefined,

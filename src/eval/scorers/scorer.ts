@@ -147,6 +147,8 @@ function failedScore(scorer: Scorer, error: unknown): ScoreResult {
 }
 
 function toScoreResult(scorer: Scorer, verdict: Score): ScoreResult {
+  // A bare number is a score, from a scorer written by hand as from `createScorer`.
+  if (typeof verdict === 'number') verdict = { score: verdict };
   const { score, pass, reason, costUsd, tokens, metadata } = verdict ?? ({} as Score);
   if (typeof score !== 'number' || !(score >= 0 && score <= 1)) {
     return { name: scorer.name, score: 0, pass: false, error: `score must be a number in 0..1 (got ${String(score)})` };

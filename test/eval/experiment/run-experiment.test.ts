@@ -130,6 +130,36 @@ describe('runExperiment', () => {
     expect(experiment.summary.scorers.picky.errors).toBe(2);
   });
 
+  it('fails a trial whose task answered neither text nor a run, with what it returned, and goes on', async () => {
+    const agent = new Agent({ model: scriptedModel(['fine']) });
+    const answers: Record<string, unknown> = {
+      nothing: undefined,
+      null: null,
+      agent,
+      number: 42,
+      object: { answer: 'Paris' },
+      partial: { output: 'partial' }, // a run of one's own, without steps or usage
+      text: 'text',
+    };
+    const experiment = await runExperiment({
+      name: 'answers',
+      data: Object.keys(answers).map((input) => ({ input })),
+      task: async (input) => answers[input as string] as string,
+      scorers: [noError()],
+      concurrency: 1,
+    });
+    const trials: Record<string, { status: string; pass: boolean; error?: string; steps: number }> = {};
+    for await (const t of experiment.trials) trials[t.input as string] = t;
+    expect(experiment.summary).toMatchObject({ trials: 7, errors: 5 });
+    expect(trials.nothing.error).toMatch(/^the task returned undefined: a task returns the answer text or a run/);
+    expect(trials.null.error).toMatch(/^the task returned null:/);
+    expect(trials.agent.error).toMatch(/an agent rather than its run: pass the agent itself as `task`/);
+    expect(trials.number.error).toMatch(/^the task returned a number \(42\)/);
+    expect(trials.object.error).toContain('an object without an `output` text ({"answer":"Paris"})');
+    expect(trials.partial).toMatchObject({ status: 'done', pass: false, steps: 0 });
+    expect(trials.text).toMatchObject({ status: 'done', pass: true });
+  });
+
   it('keeps every trial in SQLite and writes and reads the experiment as JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-'));
     const store = new SqliteExperimentStore({ file: join(dir, 'thinkflow.db') });

@@ -11,6 +11,7 @@ import {
   numeric,
   type RunLike,
   regex,
+  type Scorer,
 } from '../../../src/eval/index.js';
 
 const run = (over: Partial<RunLike> = {}): RunLike => ({
@@ -113,6 +114,15 @@ describe('text scorers', () => {
     });
     const out = createScorer({ name: 'bad', score: () => 7 });
     expect((await applyScorer(out, { input: '', output: '' })).error).toMatch(/0\.\.1/);
+    // A scorer written by hand (not made by createScorer) may answer a bare number too.
+    const byHand = { name: 'byHand', score: () => 0.25 } as unknown as Scorer;
+    expect(await applyScorer(byHand, { input: '', output: '' })).toEqual({ name: 'byHand', score: 0.25, pass: false });
+    const byHandAsync = { name: 'byHandAsync', score: async () => 1 } as unknown as Scorer;
+    expect(await applyScorer(byHandAsync, { input: '', output: '' })).toEqual({
+      name: 'byHandAsync',
+      score: 1,
+      pass: true,
+    });
     const nan = createScorer({ name: 'nan', score: () => Number.NaN });
     expect((await applyScorer(nan, { input: '', output: '' })).error).toMatch(/0\.\.1/);
     const throws = createScorer({
