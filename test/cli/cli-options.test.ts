@@ -169,6 +169,13 @@ describe('help that teaches', () => {
     expect(helpOf(fullProgram)).toContain(EXIT_CODES_HELP);
   }, 120_000);
 
+  it('a reader that left (`thinkflow --help | head -1`) ends the command quietly, not with an EPIPE stack', async () => {
+    // The pipe's reading end is closed before the CLI (loading through tsx) writes its help.
+    const result = await runCli(['eval', 'rescore', '--help'], { onSpawn: (child) => child.stdout?.destroy() });
+    expect(result.stderr).not.toMatch(/EPIPE|Unhandled|at /);
+    expect(result.code).toBe(0);
+  }, 120_000);
+
   it('`serve` and `worker` usage mistakes exit 2 too', async () => {
     const serve = await runCli(['serve', '--queue', 'redis://127.0.0.1:6379']);
     expect(serve.code).toBe(2);
