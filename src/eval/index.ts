@@ -99,5 +99,11 @@ export {
   regex,
   type TextOptions,
 } from './scorers/text-scorers.js';
-export { type ExpectedCallInput, type ToolCallsOptions, toExpectedCall, toolCalls } from './scorers/tool-calls.js';
+export {
+  type ExpectedCallInput,
+  readExpectedCalls,
+  type ToolCallsOptions,
+  toExpectedCall,
+  toolCalls,
+} from './scorers/tool-calls.js';
 export { type ExpectedStep, type TrajectoryMode, trajectory } from './scorers/trajectory.js';

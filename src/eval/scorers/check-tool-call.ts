@@ -26,6 +26,12 @@ export type AllowedValues = readonly unknown[];
 export interface ExpectedCall {
   name: string;
   arguments: Readonly<Record<string, AllowedValues>>;
+  /**
+   * The allowed values were read from JSON text with their literals (`readExpectedCalls`): an integral
+   * number is an int, a float literal a `PyFloat`, as the leaderboard's `json.loads` reads its answers.
+   * Unset, an integral number where a float is expected may have been written `5.0`.
+   */
+  exact?: boolean;
 }
 
 /** A parameter's JSON Schema as the checker reads it (`type`, and `items.type` for arrays). */
@@ -96,10 +102,19 @@ function pyTypeOf(type: string | undefined): PyType | undefined {
   }
 }
 
+/** What checking one parameter's value knows besides the value: its name, and which literals are known. */
+interface ValueReading {
+  param: string;
+  /** The value was read from the model's raw text: an integral number is an int. */
+  exact: boolean;
+  /** The allowed values were read from JSON text with their literals (`ExpectedCall.exact`). */
+  exactAnswers: boolean;
+}
+
 /** The type of the first allowed value that is not `""`: the type a variable name or `null` answer stands for. */
-function answersType(allowed: AllowedValues, slot: PyType | undefined): PyType | undefined {
+function answersType(allowed: AllowedValues, slot: PyType | undefined, exact: boolean): PyType | undefined {
   const first = allowed.find((a) => a !== '');
-  return first === undefined ? undefined : answerType(first, slot);
+  return first === undefined ? undefined : answerType(first, slot, exact);
 }
 
 interface TypeCheck extends CallCheck {
@@ -113,20 +128,20 @@ interface TypeCheck extends CallCheck {
  * not the expected one: the value is then compared as it is, not normalised.
  */
 function typeCheck(
-  param: string,
+  reading: ValueReading,
   value: unknown,
   allowed: AllowedValues,
   expected: PyType,
-  item: PyType | undefined,
-  exact: boolean,
+  item?: PyType,
 ): TypeCheck {
-  const answers = answersType(allowed, expected);
+  const { param, exact } = reading;
+  const answers = answersType(allowed, expected, reading.exactAnswers);
   const variable = answers !== undefined && answers !== expected;
   if (isPyType(value, expected, exact)) {
     if (item === undefined) return { valid: true, variable };
     const items = value as unknown[];
     const fits = (option: unknown) =>
-      !Array.isArray(option) || items.every((v) => typeCheck(param, v, option, item, undefined, exact).valid);
+      !Array.isArray(option) || items.every((v) => typeCheck(reading, v, option, item).valid);
     if (allowed.some(fits)) return { valid: true, variable };
     return fail(
       'type_error:nested',
@@ -205,17 +220,16 @@ function asList(value: unknown): AllowedValues {
 
 /**
  * Checks one parameter's value: its type (from the schema, else from the allowed values), then its value.
- * `exact`: the value was read from the raw text, so an integral number is an int.
  */
 function checkValue(
-  param: string,
+  reading: ValueReading,
   value: unknown,
   allowed: AllowedValues,
   schema: ParamSchema | undefined,
-  exact: boolean,
 ): CallCheck {
+  const { param } = reading;
   const declared = pyTypeOf(schema?.type);
-  const answers = answersType(allowed, undefined);
+  const answers = answersType(allowed, undefined, reading.exactAnswers);
   // Without a schema, a numeric answer does not say int or float (JavaScript reads the answer 5.0 as 5):
   // any number stands, as for a float parameter.
   const expected = declared ?? (answers === 'int' ? 'float' : answers);
@@ -224,7 +238,7 @@ function checkValue(
   // The checker turns an int into a float for a float parameter, at the top level only.
   const read =
     expected === 'float' && typeof value === 'number' && Number.isInteger(value) ? new PyFloat(value) : value;
-  const types = typeCheck(param, read, allowed, expected, item, exact);
+  const types = typeCheck(reading, read, allowed, expected, item);
   if (!types.valid) return types;
   if (!types.variable) {
     if (expected === 'dict') return checkDict(param, read as Record<string, unknown>, allowed);
@@ -300,7 +314,8 @@ function checkDecoded(call: DecodedCall, expected: ExpectedCall, schema?: ToolSc
     if ((properties && !hasKey(properties, param)) || !hasKey(wanted, param)) {
       return fail('unexpected_param', `Unexpected parameter: ${JSON.stringify(param)}.`);
     }
-    const verdict = checkValue(param, value, asList(wanted[param]), properties?.[param], call.exact);
+    const reading = { param, exact: call.exact, exactAnswers: expected.exact === true };
+    const verdict = checkValue(reading, value, asList(wanted[param]), properties?.[param]);
     if (!verdict.valid) return verdict;
   }
   const left = Object.keys(wanted).find((p) => !hasKey(args, p) && !asList(wanted[p]).includes(''));

@@ -148,13 +148,14 @@ export function isPyType(value: unknown, t: PyType, exact: boolean): boolean {
 }
 
 /**
- * The Python type of an allowed value (an expected answer, parsed by JavaScript). An integral number in a
- * slot typed float reads as a float: the leaderboard's answers write floats there (`[5.0]`), which
- * JavaScript reads as 5.
+ * The Python type of an allowed value (an expected answer). Read from JSON text with its literals
+ * (`exact`: `readPyJson`, floats as `PyFloat`), an integral number is an int. Parsed by JavaScript, its
+ * literal is lost, and an integral number in a slot typed float reads as a float: the leaderboard's
+ * answers mostly write floats there (`[5.0]`, which JavaScript reads as 5; `[5]` is rarer).
  */
-export function answerType(value: unknown, slot: PyType | undefined): PyType | undefined {
+export function answerType(value: unknown, slot: PyType | undefined, exact = false): PyType | undefined {
   if (value instanceof PyFloat) return 'float';
-  if (typeof value === 'number') return Number.isInteger(value) && slot !== 'float' ? 'int' : 'float';
+  if (typeof value === 'number') return Number.isInteger(value) && (exact || slot !== 'float') ? 'int' : 'float';
   if (typeof value === 'string') return 'str';
   if (typeof value === 'boolean') return 'bool';
   if (value === null) return 'none';

@@ -46,7 +46,7 @@ export function scorerFromSpec(spec: string): Scorer {
     case 'budget':
       return budget(readLimits(arg ?? '', spec));
     case 'toolCalls':
-      return toolCalls(arg ? JSON.parse(readFileSync(arg, 'utf8')) : undefined);
+      return toolCalls(arg ? readFileSync(arg, 'utf8') : undefined);
     case 'trajectory': {
       if (!arg) break;
       const [steps, mode] = arg.split('@');

@@ -5,10 +5,35 @@ import {
   type ExpectedCall,
   type ToolSchema,
 } from './check-tool-call.js';
+import { readPyJson } from './py-value.js';
 import { createScorer, type RunLike, type Scorer } from './scorer.js';
 
 /** An expected call as thinkflow writes it (`{ name, arguments }`) or as the leaderboard does (`{ get_weather: { city: ['Paris'] } }`). */
 export type ExpectedCallInput = ExpectedCall | Readonly<Record<string, Readonly<Record<string, AllowedValues>>>>;
+
+/**
+ * Expected calls read from JSON text, as the leaderboard's checker reads its answers: with their literals
+ * (`5` an int, `5.0` a float), which matters where a list of floats is expected and the answer lists
+ * ints. The text is a list of calls in either form, `{ "toolCalls": [...] }`, or a line of the
+ * leaderboard's possible answers (`{ "id": ..., "ground_truth": [...] }`).
+ *
+ * @example
+ * toolCalls(readExpectedCalls('[{"array_sort": {"list": [[23, 45, 12]], "order": ["descending"]}}]'));
+ */
+export function readExpectedCalls(text: string): ExpectedCall[] {
+  let value: unknown;
+  try {
+    value = readPyJson(text);
+  } catch (error) {
+    throw new Error(`toolCalls: the expected calls are not JSON (${(error as Error).message})`);
+  }
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object' && Array.isArray((value as { ground_truth?: unknown }).ground_truth)
+      ? (value as { ground_truth: ExpectedCallInput[] }).ground_truth
+      : expectedCallsOf(value);
+  return list.map((call) => ({ ...toExpectedCall(call as ExpectedCallInput), exact: true }));
+}
 
 /** Options of `toolCalls`. */
 export interface ToolCallsOptions {
@@ -22,19 +47,25 @@ export interface ToolCallsOptions {
 /**
  * Scores a run's tool calls with the leaderboard's AST-check rules (see `checkToolCall`): 1 when every
  * expected call is matched by exactly one call, 0 with the failed rule as the reason. An empty list
- * expects no call (an irrelevance case). Without `expected`, the case's `expected` is read (a list of
- * calls, or `{ toolCalls: [...] }`). A step's native calls are read from the model's raw argument text
+ * expects no call (an irrelevance case). `expected` as JSON text is read with its literals
+ * (`readExpectedCalls`). Without `expected`, the case's `expected` is read (a list of calls,
+ * `{ toolCalls: [...] }`, or such JSON text). A step's native calls are read from the model's raw argument text
  * (`rawToolCalls`), as the leaderboard reads them; calls of text protocols and of traces, from the
  * parsed input.
  *
  * @example
  * toolCalls([{ name: 'get_weather', arguments: { city: ['Paris', 'Paris, France'], unit: ['celsius', ''] } }])
  */
-export function toolCalls(expected?: readonly ExpectedCallInput[], options: ToolCallsOptions = {}): Scorer {
+export function toolCalls(expected?: readonly ExpectedCallInput[] | string, options: ToolCallsOptions = {}): Scorer {
+  const given = typeof expected === 'string' ? readExpectedCalls(expected) : expected?.map(toExpectedCall);
   return createScorer({
     name: options.name ?? 'toolCalls',
     score: ({ run, expected: caseExpected }) => {
-      const want = (expected ?? expectedCallsOf(caseExpected)).map(toExpectedCall);
+      const want =
+        given ??
+        (typeof caseExpected === 'string'
+          ? readExpectedCalls(caseExpected)
+          : expectedCallsOf(caseExpected).map(toExpectedCall));
       const verdict = checkToolCalls(modelCallsOf(run), want, options);
       return verdict.valid ? { score: 1 } : { score: 0, reason: `${verdict.errorType}: ${verdict.error}` };
     },
@@ -78,5 +109,7 @@ export function toExpectedCall(input: ExpectedCallInput): ExpectedCall {
   const argumentsList: Record<string, AllowedValues> = {};
   for (const [param, allowed] of Object.entries(args))
     argumentsList[param] = Array.isArray(allowed) ? allowed : [allowed];
-  return { name, arguments: argumentsList };
+  return (input as ExpectedCall).exact
+    ? { name, arguments: argumentsList, exact: true }
+    : { name, arguments: argumentsList };
 }

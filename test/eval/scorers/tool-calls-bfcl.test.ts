@@ -7,6 +7,8 @@ import {
   applyScorer,
   checkToolCalls,
   type ExpectedCall,
+  type RunLike,
+  readExpectedCalls,
   rescore,
   type ToolSchema,
   toolCalls,
@@ -38,6 +40,14 @@ const PLAN: ToolSchema = {
 const want = (args: ExpectedCall['arguments']): ExpectedCall[] => [
   { name: 'plan_trip', arguments: { city: ['Paris'], ...args } },
 ];
+/** A run whose model sent one native call of plan_trip with this raw argument text. */
+const runOf = (text: string): RunLike => ({
+  status: 'done',
+  output: '',
+  steps: [{ kind: 'tool_calls', toolCalls: [], rawToolCalls: [{ id: 'c1', name: 'plan_trip', arguments: text }] }],
+  usage: { promptTokens: 0, completionTokens: 0, llmCalls: 1 },
+  durationMs: 1,
+});
 /** The verdict on one call whose arguments are the raw JSON text the model sent. */
 const raw = (text: string, args: ExpectedCall['arguments'], tools: ToolSchema[] = [PLAN]) =>
   checkToolCalls([{ name: 'plan_trip', arguments: text }], want(args), { tools });
@@ -87,6 +97,34 @@ describe('toolCalls against the leaderboard checker: numbers as Python reads the
   it('fails a float literal inside a list of integers', () => {
     expect(raw('{"city": "Paris", "counts": [1, 2]}', { counts: [[1, 2]] }).valid).toBe(true);
     expect(raw('{"city": "Paris", "counts": [1.0, 2]}', { counts: [[1, 2]] }).valid).toBe(false);
+  });
+
+  it('reads expected calls given as JSON text with their literals: an answer listing ints lets ints through a list of floats', () => {
+    // Python: the items are checked against the float type, or the type of the allowed list's first item.
+    const ints = readExpectedCalls('[{"plan_trip": {"city": ["Paris"], "weights": [[1, 2, 3]]}}]');
+    const floats = readExpectedCalls(
+      '{"id": "trip_7", "ground_truth": [{"plan_trip": {"city": ["Paris"], "weights": [[1.0, 2.0, 3.0]]}}]}',
+    );
+    const check = (text: string, expected: ExpectedCall[]) =>
+      checkToolCalls([{ name: 'plan_trip', arguments: text }], expected, { tools: [PLAN] }).valid;
+    expect(check('{"city": "Paris", "weights": [1, 2, 3]}', ints)).toBe(true);
+    expect(check('{"city": "Paris", "weights": [1.0, 2.0, 3.0]}', ints)).toBe(true);
+    expect(check('{"city": "Paris", "weights": [1, 2, 3]}', floats)).toBe(false);
+    expect(check('{"city": "Paris", "weights": [1.0, 2.0, 3.0]}', floats)).toBe(true);
+    // Parsed by JavaScript, the answer [[1, 2, 3]] may have been written [[1.0, 2.0, 3.0]]: read as floats.
+    expect(check('{"city": "Paris", "weights": [1, 2, 3]}', want({ weights: [[1, 2, 3]] }))).toBe(false);
+    // The same from the scorer: expected as text, or a case's expected as text.
+    const run = runOf('{"city": "Paris", "weights": [4, 5]}');
+    const text = '[{"plan_trip": {"city": ["Paris"], "weights": [[4, 5]]}}]';
+    expect(toolCalls(text, { tools: [PLAN] }).score({ input: '', output: '', run })).toMatchObject({ score: 1 });
+    expect(toolCalls(undefined, { tools: [PLAN] }).score({ input: '', output: '', run, expected: text })).toMatchObject(
+      {
+        score: 1,
+      },
+    );
+    expect(() => readExpectedCalls('[{"plan_trip": {"city": ["Paris"],}}]')).toThrow(
+      /toolCalls: the expected calls are not JSON \(Expecting property name/,
+    );
   });
 
   it('compares values with Python ==: True equals 1, 1 equals 1.0 (dictionary values are not type-checked)', () => {
