@@ -54,9 +54,11 @@ export async function evalRescore(sources: string[], flags: EvalRescoreFlags, io
   const store = flags.runs ? await openStore({ pg: flags.pg, dataDir: dataDir(flags.dataDir) }, undefined) : undefined;
   const totals = new Map(scorers.map((s) => [s.name, { passed: 0, n: 0, sum: 0 }]));
   let failed = false;
+  let scored = 0;
   try {
     const items = store ? storedRuns(store, flags.agent, Number(flags.limit ?? 1000)) : traceItems(sources);
     for await (const result of rescore(items, scorers)) {
+      scored++;
       for (const s of result.scores) {
         const t = totals.get(s.name) as { passed: number; n: number; sum: number };
         t.n++;
@@ -72,6 +74,12 @@ export async function evalRescore(sources: string[], flags: EvalRescoreFlags, io
     }
   } finally {
     await store?.close();
+  }
+  if (scored === 0) {
+    const where = store ? `stored runs${flags.agent ? ` of agent ${flags.agent}` : ''}` : sources.join(', ');
+    const verb = store ? 'are none' : sources.length === 1 ? 'holds no events' : 'hold no events';
+    io.stderr(`No run to score: ${where} ${verb}.\n`);
+    return EXIT_CODES.noAnswer;
   }
   if (!flags.json) {
     for (const [name, t] of totals)

@@ -14,6 +14,7 @@ import {
   renderTimeline,
   replayModel,
   replayTools,
+  traceRuns,
 } from '../trace/index.js';
 import { addExamples } from './global-options.js';
 import { createProgressBar, type ProgressSink } from './progress-bar.js';
@@ -30,6 +31,8 @@ export interface ReplayFlags {
   trace?: string;
   json?: boolean;
   show?: boolean;
+  /** Which run of a trace holding several (1-based, or a run id). */
+  run?: string;
 }
 
 /** What `thinkflow replay` found. */
@@ -50,7 +53,7 @@ export async function replayTrace(
   flags: ReplayFlags,
   io: CommandIo & { progress?: ProgressSink },
 ): Promise<number> {
-  const recorded = readTrace(file);
+  const recorded = pickRun(traceRuns(readTrace(file)), file, flags.run);
   const start = recorded.find((e): e is EventOf<'run_start'> => e.type === 'run_start' && !e.parentRunId);
   if (!start)
     throw new ConfigError({ message: `${file} has no run_start event: it is not a complete thinkflow trace.` });
@@ -98,6 +101,28 @@ export async function replayTrace(
   if (flags.show) io.stderr(renderTimeline(events, { color: io.color }));
   io.stdout(flags.json ? `${JSON.stringify(report, null, 2)}\n` : describe(report, io.color));
   return divergence ? 1 : 0;
+}
+
+/**
+ * The run to replay: the trace's only run, or the one `--run` names (its 1-based position, or its id)
+ * when the file holds several (`--trace` appends).
+ */
+function pickRun(runs: AgentEvent[][], file: string, which: string | undefined): AgentEvent[] {
+  if (which === undefined) {
+    if (runs.length <= 1) return runs[0] ?? [];
+    const ids = runs.map((run, i) => `${i + 1}: ${run[0]?.runId}`).join(', ');
+    throw new ConfigError({
+      message: `${file} holds ${runs.length} runs (${ids}): choose one with --run N or --run RUN_ID.`,
+    });
+  }
+  const byPosition = /^\d+$/.test(which) ? runs[Number(which) - 1] : undefined;
+  const picked = byPosition ?? runs.find((run) => run[0]?.runId === which);
+  if (!picked) {
+    throw new ConfigError({
+      message: `--run ${which}: ${file} holds ${runs.length === 1 ? 'one run' : `${runs.length} runs`}; give a position from 1 to ${runs.length} or a run id.`,
+    });
+  }
+  return picked;
 }
 
 function describe(report: ReplayReport, color: boolean): string {
@@ -152,6 +177,7 @@ export function registerReplayCommand(
     .option('--trace <file>', 'write the new run as a JSONL trace')
     .option('--show', 'print the new run as a timeline on stderr')
     .option('--json', 'print the report as JSON')
+    .option('--run <n|id>', 'the run to replay when the file holds several (its position from 1, or its id)')
     .action(async (file: string, flags: ReplayFlags) => {
       await exitWith(() => replayTrace(file, flags, io), {
         command: 'thinkflow replay',

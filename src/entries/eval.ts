@@ -71,6 +71,7 @@ export {
   type RunExperimentOptions,
   type RunLike,
   type RunSuiteOptions,
+  readExpectedCalls,
   readExperimentJson,
   regex,
   renderEvalHtml,

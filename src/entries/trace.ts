@@ -1,5 +1,5 @@
 /**
- * `thinkflow/trace`: a run's events as a JSONL trace, read back, summarized, rendered (terminal timeline,
+ * `thinkflow/trace`: a run's events as a JSONL trace, read back (run by run: `traceRuns`), summarized, rendered (terminal timeline,
  * HTML page), compared (first divergence) and replayed (`replayModel`, `replayTools`), with secrets
  * redacted. OpenTelemetry spans are in `thinkflow/otel`.
  */
@@ -26,6 +26,7 @@ export {
   TraceLine,
   type TraceSummary,
   type TraceWriter,
+  traceRuns,
   type WorkflowStepStatus,
   type WorkflowTracePass,
   type WorkflowTraceStep,

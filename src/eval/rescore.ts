@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../core/index.js';
-import { readTrace, summarizeTrace } from '../trace/index.js';
+import { readTrace, summarizeTrace, traceRuns } from '../trace/index.js';
 import { type RunLike, type ScoreResult, type Scorer, scoreAll } from './scorers/scorer.js';
 
 /**
@@ -77,10 +77,17 @@ export async function* rescore(
   }
 }
 
-/** Trace files as items to rescore (each file read when its turn comes). */
+/**
+ * Trace files as items to rescore, each file read when its turn comes: one item per run in it (a file
+ * `--trace` appended several runs to holds them all), named by the file, and by `#n` after it when the
+ * file holds more than one run. A file with no event holds no run.
+ */
 export function* traceItems(paths: Iterable<string>): Generator<RescoreItem> {
   for (const path of paths) {
-    const { input, run } = runFromTrace(readTrace(path));
-    yield { id: path, input, run };
+    const runs = traceRuns(readTrace(path));
+    for (const [i, events] of runs.entries()) {
+      const { input, run } = runFromTrace(events);
+      yield { id: runs.length > 1 ? `${path}#${i + 1}` : path, input, run };
+    }
   }
 }

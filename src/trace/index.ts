@@ -4,6 +4,7 @@ export { firstDivergence } from './replay/first-divergence.js';
 export { type ReplayModel, type ReplayModelOptions, replayModel } from './replay/replay-model.js';
 export { type ReplayToolsOptions, replayTools } from './replay/replay-tools.js';
 export { parseTrace, readTrace, TraceLine } from './trace-line.js';
+export { traceRuns } from './trace-runs.js';
 export { createTraceWriter, type TraceWriter } from './trace-writer.js';
 export { escapeHtml } from './view/html-assets.js';
 export { eventsToSpans, type OtelExporter, type OtelExporterOptions, otelExporter } from './view/otel-exporter.js';

@@ -15,7 +15,9 @@ export type TraceLine = z.infer<typeof TraceLine>;
 
 /**
  * Parses JSONL trace text into events. Blank lines are skipped; a bad line throws a `ConfigError`
- * naming `source` and the 1-based line number.
+ * naming `source` and the 1-based line number. A last line without its newline that is not JSON was cut
+ * off while it was written (a full disk, a copy of a trace still being written): it is left out, and
+ * the events before it are read.
  */
 export function parseTrace(text: string, source = 'trace'): AgentEvent[] {
   const events: AgentEvent[] = [];
@@ -27,6 +29,7 @@ export function parseTrace(text: string, source = 'trace'): AgentEvent[] {
     try {
       value = JSON.parse(line);
     } catch (error) {
+      if (index === lines.length - 1) break; // the last line, with no newline after it: cut off
       throw badLine(source, index + 1, `not valid JSON (${errorMessage(error)})`, line);
     }
     const parsed = TraceLine.safeParse(value);

@@ -53,9 +53,10 @@ export function createTraceWriter(path: string): TraceWriter {
     flush() {
       open.delete(writer);
       if (fd === undefined || pending.length === 0) return;
-      const text = pending.join('');
+      const bytes = new TextEncoder().encode(pending.join(''));
       pending = [];
-      writeSync(fd, text);
+      // A write may take fewer bytes than given: the rest follows, so no line is left cut off.
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
     },
     close() {
       if (fd === undefined) return;

@@ -131,6 +131,24 @@ describe('thinkflow eval run / compare / rescore', () => {
     await expect(evalRescore(['x.jsonl'], { scorer: ['nope'] }, io)).rejects.toThrow(/Unknown scorer "nope"/);
   });
 
+  it('says so when the traces hold no run, and names a --scorer toolCalls file it cannot read (a usage error)', async () => {
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const { out, io } = quiet();
+    expect(await evalRescore([empty], { scorer: ['noError'] }, io)).toBe(1);
+    expect(out.stderr).toBe(`No run to score: ${empty} holds no events.\n`);
+    const bad = join(dir, 'expected-bad.json');
+    writeFileSync(bad, '{"calls": []}\n');
+    const noFile = evalRescore([empty], { scorer: [`toolCalls:${join(dir, 'none.json')}`] }, io);
+    await expect(noFile).rejects.toMatchObject({
+      name: 'ConfigError',
+      message: expect.stringMatching(/none\.json: ENOENT/),
+    });
+    await expect(evalRescore([empty], { scorer: [`toolCalls:${bad}`] }, io)).rejects.toThrow(
+      /--scorer toolCalls:.*expected-bad\.json: toolCalls: the expected calls are a list of calls, .* \(got \{"calls": \[\]\}\)$/,
+    );
+  });
+
   it('answers an unchanged re-run from the reply cache: zero model calls; --no-cache calls again', async () => {
     let requests = 0;
     const server = createServer((req, res) => {

@@ -44,6 +44,30 @@ function tampered(name: string): string {
 }
 
 describe('thinkflow replay', () => {
+  it('asks which run to replay when the file holds several (--trace appends), and replays the one --run names', async () => {
+    const both = join(dir, 'both.jsonl');
+    const model = scriptedModel([
+      { text: '', toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"1+1"}' }] },
+      'Two.',
+      'Just text.',
+    ]);
+    const agent = new Agent({ model, tools: [calculatorTool], protocol: 'native', traceFile: both, streaming: false });
+    const first = await agent.run('What is 1+1?');
+    const second = await agent.run('Say something.');
+    await expect(replayTrace(both, {}, io())).rejects.toThrow(
+      new RegExp(
+        `both\\.jsonl holds 2 runs \\(1: ${first.runId}, 2: ${second.runId}\\): choose one with --run N or --run RUN_ID`,
+      ),
+    );
+    const out = io();
+    expect(await replayTrace(both, { run: '2' }, out)).toBe(0);
+    expect(out.out.join('')).toContain('replayed 1 step: done (recorded: done)');
+    expect(await replayTrace(both, { run: first.runId }, io())).toBe(0);
+    await expect(replayTrace(both, { run: '3' }, io())).rejects.toThrow(
+      /--run 3: .* holds 2 runs; give a position from 1 to 2 or a run id/,
+    );
+  });
+
   it('re-runs a trace with its recorded replies and the real tools: no divergence, exit 0', async () => {
     const out = io();
     expect(await replayTrace(traceFile, {}, out)).toBe(0);

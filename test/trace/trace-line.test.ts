@@ -42,9 +42,20 @@ describe('parseTrace', () => {
   });
 
   it('names the line number of a line that is not JSON', () => {
-    expect(() => parseTrace(`${JSON.stringify(start)}\n{oops`, 'run.jsonl')).toThrow(
+    expect(() => parseTrace(`${JSON.stringify(start)}\n{oops\n`, 'run.jsonl')).toThrow(
       /run\.jsonl line 2: not valid JSON/,
     );
+    expect(() => parseTrace(`${JSON.stringify(start)}\n{oops\n${JSON.stringify(start)}`, 'run.jsonl')).toThrow(
+      /run\.jsonl line 2: not valid JSON/,
+    );
+  });
+
+  it('leaves out a last line cut off while it was written (no newline after it), and reads the events before it', () => {
+    const step = JSON.stringify({ type: 'step_start', runId: 'r1', ts: 2, step: 1 });
+    const cut = `${JSON.stringify(start)}\n${step.slice(0, 20)}`;
+    expect(parseTrace(cut, 'run.jsonl').map((e) => e.type)).toEqual(['run_start']);
+    // Whole, the same last line without its newline is read.
+    expect(parseTrace(`${JSON.stringify(start)}\n${step}`).map((e) => e.type)).toEqual(['run_start', 'step_start']);
   });
 
   it('names the line number of a line without a type', () => {

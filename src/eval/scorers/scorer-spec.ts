@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, errorMessage } from '../../core/index.js';
 import { jsonMatch } from './json-match.js';
 import type { Scorer } from './scorer.js';
 import { budget, contains, exact, noError, numeric, regex } from './text-scorers.js';
@@ -46,7 +46,12 @@ export function scorerFromSpec(spec: string): Scorer {
     case 'budget':
       return budget(readLimits(arg ?? '', spec));
     case 'toolCalls':
-      return toolCalls(arg ? readFileSync(arg, 'utf8') : undefined);
+      if (!arg) return toolCalls();
+      try {
+        return toolCalls(readFileSync(arg, 'utf8'));
+      } catch (error) {
+        throw new ConfigError({ message: `--scorer ${spec}: ${errorMessage(error)}`, cause: error });
+      }
     case 'trajectory': {
       if (!arg) break;
       const [steps, mode] = arg.split('@');

@@ -31,7 +31,16 @@ export function readExpectedCalls(text: string): ExpectedCall[] {
     ? value
     : value && typeof value === 'object' && Array.isArray((value as { ground_truth?: unknown }).ground_truth)
       ? (value as { ground_truth: ExpectedCallInput[] }).ground_truth
-      : expectedCallsOf(value);
+      : value && typeof value === 'object' && Array.isArray((value as { toolCalls?: unknown }).toolCalls)
+        ? (value as { toolCalls: ExpectedCallInput[] }).toolCalls
+        : undefined;
+  if (!list) {
+    const flat = text.trim();
+    const shown = flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+    throw new Error(
+      `toolCalls: the expected calls are a list of calls, { "toolCalls": [...] } or { "ground_truth": [...] } (got ${shown})`,
+    );
+  }
   return list.map((call) => ({ ...toExpectedCall(call as ExpectedCallInput), exact: true }));
 }
 

@@ -1,7 +1,14 @@
 import type { Hono } from 'hono';
 import { Agent } from '../../agent/index.js';
 import { type AgentEvent, type EventOf, isThinkflowError } from '../../core/index.js';
-import { type Divergence, firstDivergence, parseTrace, replayModel, replayTools } from '../../trace/index.js';
+import {
+  type Divergence,
+  firstDivergence,
+  parseTrace,
+  replayModel,
+  replayTools,
+  traceRuns,
+} from '../../trace/index.js';
 import { apiError, bodyText } from '../http/index.js';
 import { type AgentEntry, resolveAgent } from '../records/index.js';
 import { noSuchAgent } from './run-routes.js';
@@ -43,6 +50,15 @@ export function replayRoute(app: Hono, agents: Record<string, AgentEntry>): void
     } catch (error) {
       if (!isThinkflowError(error)) throw error;
       return apiError(c, 'invalid_request', error.message);
+    }
+    const runs = traceRuns(recorded);
+    if (runs.length > 1) {
+      const ids = runs.map((run) => run[0]?.runId).join(', ');
+      return apiError(
+        c,
+        'invalid_request',
+        `The body holds ${runs.length} runs (${ids}), as a file --trace appended to does: send one run's trace.`,
+      );
     }
     const start = recorded.find((e): e is EventOf<'run_start'> => e.type === 'run_start' && !e.parentRunId);
     if (!start) {

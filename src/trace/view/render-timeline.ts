@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { type AgentEvent, plural } from '../../core/index.js';
 import { formatMs, usageDetail } from '../../llm/index.js';
+import { traceRuns } from '../trace-runs.js';
 import { summarizeTrace } from './summarize-trace.js';
 import { summarizeWorkflowTrace } from './summarize-workflow.js';
 import { type LineStyle, noteLines, oneLine, stepLines } from './timeline-lines.js';
@@ -17,8 +18,8 @@ export interface RenderTimelineOptions {
  * A run as a readable terminal timeline: header, each step with its model calls (duration, tokens),
  * thoughts, tool calls (input, duration, output or error), warnings and invalid replies, then the
  * final status with totals. A workflow's trace (its root a `workflow_start`) shows the workflow: each
- * step by path with its status, times and output, an agent step's own steps under it. Pure: events in,
- * text out.
+ * step by path with its status, times and output, an agent step's own steps under it. A trace of
+ * several runs (a file `--trace` appended to) shows each run in turn. Pure: events in, text out.
  *
  * @example
  * process.stdout.write(renderTimeline(readTrace('run.jsonl'), { color: true }));
@@ -27,7 +28,17 @@ export function renderTimeline(events: readonly AgentEvent[], options: RenderTim
   const c = pc.createColors(options.color ?? false);
   const max = options.maxText ?? 300;
   const style: LineStyle = { c, cut: (text: string) => oneLine(text, max) };
-  const { cut } = style;
+  // A file that holds several runs (`--trace` appends) shows each in turn.
+  const runs = traceRuns(events);
+  if (runs.length <= 1) return runTimeline(events, style);
+  return runs
+    .map((run, i) => `${c.bold(c.cyan(`── run ${i + 1} of ${runs.length} ──`))}\n${runTimeline(run, style)}`)
+    .join('\n');
+}
+
+/** One run's timeline (an agent run or a workflow). */
+function runTimeline(events: readonly AgentEvent[], style: LineStyle): string {
+  const { c, cut } = style;
   const workflow = summarizeWorkflowTrace(events);
   if (workflow) return `${workflowTimeline(workflow, style).join('\n')}\n`;
   const summary = summarizeTrace(events);

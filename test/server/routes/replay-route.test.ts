@@ -84,6 +84,18 @@ describe('POST /v1/agents/:name/replay', () => {
     expect(((await noStart.json()) as { error: { message: string } }).error.message).toContain('run_start');
   });
 
+  it('answers 400 for a body of several runs (a file --trace appended to), naming them', async () => {
+    const { request } = app();
+    const first = await recordedTrace(request);
+    const second = await recordedTrace(request);
+    const both = await replay(request, 'steps', `${first.trimEnd()}\n${second}`);
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as { error: { message: string } }).error.message).toMatch(
+      /^The body holds 2 runs \(.+, .+\), as a file --trace appended to does: send one run's trace\.$/,
+    );
+    expect((await replay(request, 'steps', second)).status).toBe(200);
+  });
+
   it('answers 404 for an unknown agent and 400 for one that is not an Agent', async () => {
     const { request } = app();
     const trace = await recordedTrace(request);
