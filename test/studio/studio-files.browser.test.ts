@@ -66,6 +66,35 @@ describe.skipIf(!hasChromium)('thinkflow studio files in headless Chromium', () 
     await page.close();
   }, 60_000);
 
+  it('opens a file holding two runs (--trace appends) one run at a time, and replays the one picked', async () => {
+    const run = async (input: string) => {
+      const { id } = (await (
+        await fetch(`${studio.server.url}/v1/agents/helper/runs?wait=true`, {
+          method: 'POST',
+          headers: { ...STUDIO_AUTH, 'content-type': 'application/json' },
+          body: JSON.stringify({ input }),
+        })
+      ).json()) as { id: string };
+      return (await fetch(`${studio.server.url}/v1/runs/${id}/trace`, { headers: STUDIO_AUTH })).text();
+    };
+    const both = join(studio.dir, 'both.jsonl');
+    writeFileSync(both, `${(await run('First question?')).trimEnd()}\n${await run('Second question?')}`);
+    const { page, errors } = await studio.open('#trace');
+    await page.setInputFiles('#trace-file', both);
+    await page.waitForSelector('#tree .node.final');
+    expect(await page.$$eval('#trace-run option', (options) => options.map((o) => o.textContent))).toEqual([
+      'run 1 of 2: First question?',
+      'run 2 of 2: Second question?',
+    ]);
+    await page.selectOption('#trace-run', '1');
+    await page.waitForSelector('#tree .node.final');
+    await page.selectOption('select[name=replay-agent]', 'helper');
+    await page.click('#replay');
+    await page.waitForSelector('#divergence[data-diverged=false]');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('opens a 500-step run with far fewer step rows in the page, scrolls to the last, keeps expanded steps open', async () => {
     const at = (step: number, type: string, rest: Record<string, unknown>) => ({
       type,

@@ -1,11 +1,19 @@
-import { plural } from '../../core/index.js';
+import { type AgentEvent, plural } from '../../core/index.js';
+import { traceRuns } from '../../trace/trace-runs.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';
 import { unfollow } from './live-run.js';
-import { type RunNode, traceEvents, treeOf } from './run-tree.js';
+import { type LooseEvent, traceEvents, treeOf } from './run-tree.js';
 import { agentNames, shell } from './shell.js';
 import { stepList } from './step-list.js';
+
+/** A run's question, cut to a line, to name it in the run picker. */
+function inputOf(run: LooseEvent[]): string {
+  const start = run.find((e) => e.type === 'run_start' && !e.parentRunId);
+  const input = typeof start?.input === 'string' ? start.input : (run[0]?.runId ?? '');
+  return input.length > 60 ? `${input.slice(0, 59)}…` : input;
+}
 
 /** What POST /v1/agents/:name/replay answers. */
 interface ReplayReport {
@@ -25,15 +33,31 @@ export async function traceView(): Promise<void> {
   const output = h('div', { id: 'trace-output' });
   const open = async (file: File) => {
     const text = await file.text();
-    let root: RunNode | undefined;
+    let runs: LooseEvent[][];
     try {
-      root = treeOf(traceEvents(text));
+      // A file `--trace` wrote several runs to holds them one after the other: one is shown (and replayed) at a time.
+      runs = traceRuns(traceEvents(text) as unknown as AgentEvent[]) as unknown as LooseEvent[][];
     } catch (error) {
       mount(output, h('p', { class: 'error-text' }, `Not a JSONL trace: ${(error as Error).message}`));
       return;
     }
+    let current = 0;
     const steps = stepList({ raw: true, title: file.name, empty: 'No events in this file.' });
     const result = h('div', { id: 'replay-result' });
+    const picker =
+      runs.length > 1 &&
+      (h(
+        'select',
+        { name: 'trace-run', id: 'trace-run' },
+        runs.map((run, i) => h('option', { value: String(i) }, `run ${i + 1} of ${runs.length}: ${inputOf(run)}`)),
+      ) as HTMLSelectElement);
+    if (picker) {
+      picker.onchange = () => {
+        current = Number(picker.value);
+        mount(result);
+        steps.show(treeOf(runs[current] ?? []));
+      };
+    }
     const select = h(
       'select',
       { name: 'replay-agent' },
@@ -48,7 +72,7 @@ export async function traceView(): Promise<void> {
       try {
         const report = await api<ReplayReport>(`/v1/agents/${encodeURIComponent(select.value)}/replay`, {
           method: 'POST',
-          jsonl: text,
+          jsonl: runs.length > 1 ? (runs[current] ?? []).map((e) => JSON.stringify(e)).join('\n') : text,
         });
         mount(result, renderReplay(report));
         if (report.divergence) steps.reveal(report.divergence.step);
@@ -56,8 +80,14 @@ export async function traceView(): Promise<void> {
         mount(result, h('p', { class: 'error-text' }, (error as Error).message));
       }
     };
-    mount(output, agents.length > 0 && h('div', { class: 'row replay' }, select, button), result, steps.el);
-    steps.show(root);
+    mount(
+      output,
+      picker && h('div', { class: 'row' }, picker),
+      agents.length > 0 && h('div', { class: 'row replay' }, select, button),
+      result,
+      steps.el,
+    );
+    steps.show(treeOf(runs[0] ?? []));
   };
   const drop = fileDrop({
     id: 'drop',
