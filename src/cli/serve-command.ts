@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../core/index.js';
 import { loadConfig, serve, type ThinkflowConfig } from '../server/index.js';
+import { keepServingOnBrokenPipe } from './broken-pipe.js';
 import { configPath } from './config-path.js';
 import { dataDir } from './data-dir.js';
 import { addExamples } from './global-options.js';
@@ -25,8 +26,12 @@ export function servedNames(config: Pick<ThinkflowConfig, 'agents' | 'workflows'
   return [...Object.keys(config.agents ?? {}), ...workflows].join(', ');
 }
 
-/** Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. */
+/**
+ * Stops on SIGTERM/SIGINT: stop accepting, let runs finish or checkpoint them, then exit. Until then
+ * the process is a service: a reader of its logs that leaves does not end it.
+ */
 export function onShutdownSignal(close: () => Promise<void>): void {
+  keepServingOnBrokenPipe();
   const stop = (signal: string) => {
     process.stderr.write(`thinkflow: ${signal}, shutting down (running runs finish or are checkpointed)\n`);
     close().then(
