@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Agent, createToolRouter } from '../agent/index.js';
 import { withCache } from '../cache/node.js';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, namePart } from '../core/index.js';
 import {
   type EvalCase,
   type EvalReport,
@@ -47,7 +47,7 @@ export async function evalSuite(
   const { suite, baseDir } = loadSuite(file);
   const store = openExperimentStore(flags);
   const experimentId =
-    flags.resume ?? `${suite.name.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    flags.resume ?? `${namePart(suite.name, { distinct: false })}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   const repeat = positiveInt(flags.repeat, '--repeat', 1);
   const concurrency = positiveInt(flags.concurrency, '--concurrency', 4);
   const minPass = flags.minPass === undefined ? undefined : rate(flags.minPass);
@@ -147,9 +147,9 @@ function withRunIds(report: EvalReport, runIds: Map<string, string>): EvalReport
   };
 }
 
-/** A trace file name from a case id (any text) and a repeat: `multiply-1.jsonl`. */
+/** A trace file name from a case id (any text, in any language) and a repeat: `multiply-1.jsonl`, one file per case and repeat. */
 function traceName(caseId: string, repeat: number): string {
-  return `${caseId.replace(/[^\w.-]+/g, '_')}-${repeat + 1}.jsonl`;
+  return `${namePart(caseId)}-${repeat + 1}.jsonl`;
 }
 
 function modelSpec(testCase: EvalCase, suite: EvalSuite, flags: EvalFlags, baseDir: string): string | undefined {

@@ -57,6 +57,7 @@ export {
   Usage,
 } from './model-types.js';
 export { mulberry32 } from './mulberry32.js';
+export { namePart } from './name-part.js';
 export { issuedRightAfter, LAST_RUN_ID_COUNTER, newRunId, RUN_ID_COUNTER_DIGITS } from './new-run-id.js';
 // Node built-ins reached lazily, so the core bundles for browsers and Workers (#38).
 export { maybeNodeBuiltin, nodeBuiltin, processEnv, writeStderr } from './node-builtin.js';

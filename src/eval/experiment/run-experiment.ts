@@ -1,5 +1,5 @@
 import type { CacheStore } from '../../cache/index.js';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, namePart } from '../../core/index.js';
 import type { Scorer } from '../scorers/scorer.js';
 import { cachedTask, cacheOf, experimentStoreOf, isAgent } from './experiment-setup.js';
 import type {
@@ -310,7 +310,7 @@ async function openExperiment(
   }
   const startedAt = new Date().toISOString();
   const meta: ExperimentMeta = {
-    id: options.id ?? `${options.name.replace(/[^\w.-]+/g, '_')}-${startedAt.replace(/[:.]/g, '-')}`,
+    id: options.id ?? `${namePart(options.name, { distinct: false })}-${startedAt.replace(/[:.]/g, '-')}`,
     name: options.name,
     startedAt,
     status: 'running',

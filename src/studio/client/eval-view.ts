@@ -1,5 +1,6 @@
-import { plural } from '../../core/index.js';
+import { type AgentEvent, plural } from '../../core/index.js';
 import type { EvalCaseReport, EvalReport, EvalRunReport } from '../../eval/index.js';
+import { traceRuns } from '../../trace/index.js';
 import { isComparison, renderComparison } from './compare-view.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';
@@ -34,9 +35,11 @@ export function evalView(): void {
         const comparison = comparisonOf(text);
         if (comparison) return mount(output, ...renderComparison(comparison));
         if (/\.(jsonl|ndjson)$/i.test(file.name)) {
-          const events = traceEvents(text);
-          const start = events.find((e) => e.type === 'run_start' && !e.parentRunId) ?? events[0];
-          if (start) traces.set(start.runId, events);
+          // Each run of the file by its id (a file `--trace` wrote several runs to holds them all).
+          for (const run of traceRuns(traceEvents(text) as unknown as AgentEvent[]) as unknown as LooseEvent[][]) {
+            const start = run.find((e) => e.type === 'run_start' && !e.parentRunId) ?? run[0];
+            if (start) traces.set(start.runId, run);
+          }
         } else report = readReport(text, file.name);
       }
     } catch (error) {

@@ -1,5 +1,5 @@
 import { type AgentEvent, plural } from '../../core/index.js';
-import { traceRuns } from '../../trace/trace-runs.js';
+import { traceRuns } from '../../trace/index.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';

@@ -160,6 +160,12 @@ describe('runExperiment', () => {
     expect(trials.text).toMatchObject({ status: 'done', pass: true });
   });
 
+  it('names an experiment by its name in any language (once every Chinese name read as "_")', async () => {
+    const run = (name: string) => runExperiment({ name, data: [{ input: 'a' }], task: () => 'a', scorers: [] });
+    expect((await run('首都测验')).meta.id).toMatch(/^首都测验-\d{4}-\d\d-\d\dT/);
+    expect((await run('support bot: v2')).meta.id).toMatch(/^support_bot_v2-\d{4}-/);
+  });
+
   it('keeps every trial in SQLite and writes and reads the experiment as JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-'));
     const store = new SqliteExperimentStore({ file: join(dir, 'thinkflow.db') });
