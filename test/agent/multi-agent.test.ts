@@ -79,4 +79,19 @@ describe('Agents working together', () => {
     expect(handoff).toMatchObject({ from: 'triage', to: 'billing', reason: 'invoice question' });
     expect(events.filter((e) => e.type === 'run_end').at(-1)?.runId).toBe(result.runId);
   });
+
+  it('handoff: agents named in Chinese get a tool each (once both were transfer_to___, the second replacing the first)', async () => {
+    const billing = new Agent({ name: '财务', model: scriptedModel(['发票已在5月2日寄出。']) });
+    const support = new Agent({ name: '客服', model: scriptedModel(['您好，请问有什么可以帮您？']) });
+    const twin = new Agent({ name: '客服', model: scriptedModel(['我是另一个客服。']) });
+    const triage = new Agent({
+      name: '分诊',
+      model: scriptedModel([call('transfer_to_财务', { reason: '发票问题' })]),
+      handoffs: [{ agent: billing }, { agent: support }, { agent: twin }],
+    });
+    const names = triage.tools.all().map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['transfer_to_财务', 'transfer_to_客服', 'transfer_to_客服_2']));
+    const result = await triage.run('我的发票在哪里？');
+    expect(result).toMatchObject({ status: 'done', output: '发票已在5月2日寄出。' });
+  });
 });

@@ -91,6 +91,12 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json').end(JSON.stringify(legacy));
       return;
     }
+    if (req.method === 'GET' && req.url === '/zh-card.json') {
+      // The same legacy card under a Chinese name.
+      const zh = { name: '翻译 助手', url: `${thinkflow.url}/a2a/helper`, protocolVersion: '0.3.0' };
+      res.setHeader('content-type', 'application/json').end(JSON.stringify(zh));
+      return;
+    }
     if (req.method === 'GET' && req.url === '/.well-known/agent-card.json') {
       res.setHeader('content-type', 'application/json').end(JSON.stringify(cardJson));
       return;
@@ -128,6 +134,11 @@ describe('a2aAgentTool', () => {
     expect(tool.description).toContain('Books restaurant tables.');
     const result = await caller(tool).run('hello there');
     expect(result.output).toBe('Answer: Remote says: hello there');
+  });
+
+  it('names the tool of an agent whose card names it in Chinese by that name (once every such tool was a2a_agent)', async () => {
+    const tool = await a2aAgentTool(`${sdkUrl}/zh-card.json`);
+    expect(tool.name).toBe('翻译_助手');
   });
 
   it("answers the remote agent's question through ask_user and continues its task", async () => {

@@ -15,7 +15,15 @@ export function handoffTools(handoffs: Handoff[] | undefined): ReadonlyMap<strin
   if (!handoffs?.length) return NO_HANDOFFS;
   const tools = new Map<string, HandoffTool>();
   for (const handoff of handoffs) {
-    const name = (handoff.name ?? handoff.agent.name ?? `agent_${tools.size + 1}`).replace(/[^a-zA-Z0-9_-]/g, '_');
+    // Letters of every script are kept (tool names take them; a provider that refuses them gets an alias):
+    // two agents named in Chinese were both `transfer_to___`, and the second replaced the first.
+    const base = [
+      ...(handoff.name ?? handoff.agent.name ?? `agent_${tools.size + 1}`).replace(/[^\p{L}\p{M}\p{N}_-]/gu, '_'),
+    ]
+      .slice(0, 100)
+      .join('');
+    let name = base;
+    for (let n = 2; tools.has(`transfer_to_${name}`); n++) name = `${base}_${n}`;
     const tool = defineTool({
       name: `transfer_to_${name}`,
       description: handoff.description ?? `Hand the conversation to the ${name} agent, which will answer the user.`,

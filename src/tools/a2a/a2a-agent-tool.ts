@@ -48,14 +48,9 @@ const DONE = /^(completed|TASK_STATE_COMPLETED)$/;
 const v1Text = (parts: readonly A2aV1Part[]) =>
   parts.map((p) => (p.text !== undefined ? p.text : p.data !== undefined ? JSON.stringify(p.data) : '')).join('');
 
-/** A card's name as a tool name (letters, digits, `_`, `-`). */
+/** A card's name as a tool name (letters of every script, digits, `_`, `-`: `翻译助手` stays itself). */
 function toolNameOf(name: string): string {
-  return (
-    name
-      .replace(/[^a-zA-Z0-9_-]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-      .slice(0, 64) || 'a2a_agent'
-  );
+  return [...name.replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '_').replace(/^_+|_+$/g, '')].slice(0, 64).join('') || 'a2a_agent';
 }
 
 /** The card's URL for what the user gave: a card URL as it is, else `<url>/.well-known/agent-card.json`. */

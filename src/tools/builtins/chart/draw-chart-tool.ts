@@ -106,10 +106,15 @@ async function givenSpec(input: DrawChartInput, context: DrawChartContext, signa
 
 function fileBase(input: DrawChartInput): string {
   const raw = input.name ?? [input.type, input.y ?? 'count', 'by', input.x ?? 'spec'].join('-');
-  const safe = raw
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
+  // Letters of every script kept: a chart of 销售额 by 月份 is bar-销售额-by-月份, not bar---by, which the
+  // next chart of other Chinese columns overwrote.
+  const safe = [
+    ...raw
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '-')
+      .replace(/^-+|-+$/g, ''),
+  ]
+    .slice(0, 80)
+    .join('');
   return safe || 'chart';
 }

@@ -43,6 +43,25 @@ describe('draw_chart from columns', () => {
     expect(text).not.toMatch(/base64|data:/);
   });
 
+  it('names the files of charts over Chinese columns by those columns (once both were bar---by.svg, the second overwriting the first)', async () => {
+    await writeFile(path.join(root, '销售.csv'), '产品,月份,销售额,利润\n甲,1月,10,3\n乙,1月,20,5\n甲,2月,15,4\n');
+    const sales = (await runTool(draw, { type: 'bar', file: '销售.csv', x: '产品', y: '销售额' })) as string;
+    const profit = (await runTool(draw, { type: 'bar', file: '销售.csv', x: '产品', y: '利润' })) as string;
+    expect(sales).toContain('charts/bar-销售额-by-产品.svg');
+    expect(profit).toContain('charts/bar-利润-by-产品.svg');
+    const named = (await runTool(draw, {
+      type: 'bar',
+      file: '销售.csv',
+      x: '月份',
+      y: '销售额',
+      name: '月度 销售额',
+    })) as string;
+    expect(named).toContain('charts/月度-销售额.svg');
+    expect(await readFile(path.join(root, 'charts', 'bar-销售额-by-产品.svg'), 'utf8')).toContain(
+      'sum(销售额) by 产品',
+    );
+  });
+
   it('draws line and scatter charts, with a custom name and title', async () => {
     const line = (await runTool(draw, {
       type: 'line',
