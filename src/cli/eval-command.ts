@@ -21,6 +21,7 @@ import {
 import { dataDir } from './data-dir.js';
 import { registerEvalCompare } from './eval-compare-command.js';
 import type { EvalFlags, EvalIo } from './eval-flags.js';
+import { registerEvalList } from './eval-list-command.js';
 import { registerEvalRescore } from './eval-rescore-command.js';
 import { evalTsSuite } from './eval-ts-suite.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -177,7 +178,7 @@ function rate(value: string): number {
   return value.endsWith('%') || n > 1 ? n / 100 : n;
 }
 
-/** Registers `thinkflow eval [run] SUITE`, `thinkflow eval compare A B` and `thinkflow eval rescore`. */
+/** Registers `thinkflow eval [run] SUITE`, `thinkflow eval compare A B`, `thinkflow eval rescore` and `thinkflow eval list`. */
 export function registerEvalCommand(
   program: Command,
   io: EvalIo = { ...processIo(), stderrIsTTY: process.stderr.isTTY === true },
@@ -214,6 +215,7 @@ export function registerEvalCommand(
   ]);
   registerEvalCompare(group, io);
   registerEvalRescore(group, io);
+  registerEvalList(group, io);
   addExamples(group, [
     ['the example suite (scripted models, no API key)', 'thinkflow eval examples/eval/suite.yaml'],
     ['in CI: fail when B regresses against baseline A', 'thinkflow eval compare A B --fail-on-regression'],

@@ -49,6 +49,7 @@ export { type FetchDatasetOptions, fetchDataset } from './fetch-dataset.js';
 export { type FormatEvalTableOptions, formatEvalTable } from './format-eval-table.js';
 export { DatasetRow, type EvalItem, loadDataset, parseDataset } from './load-dataset.js';
 export { renderEvalHtml } from './render-eval-html.js';
+export { alignColumns, columnsOf } from './report/align-columns.js';
 export { formatComparison, formatExperiment } from './report/format-experiment.js';
 export { caseDiffSvg, histogramSvg, renderExperimentHtml } from './report/render-experiment-html.js';
 export { renderJunit } from './report/render-junit.js';

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { evalRun, evalSuite } from '../../src/cli/eval-command.js';
+import { evalCompare } from '../../src/cli/eval-compare-command.js';
+import { evalList } from '../../src/cli/eval-list-command.js';
 import { evalRescore } from '../../src/cli/eval-rescore-command.js';
+import { columnsOf } from '../../src/eval/index.js';
 import { Agent, calculatorTool, scriptedModel } from '../../src/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -76,6 +79,35 @@ describe('thinkflow eval run / compare / rescore', () => {
     expect(readFileSync(join(dir, 'base.html'), 'utf8')).toMatch(/<svg[^>]+aria-label="exact score distribution"/);
     const junit = readFileSync(join(dir, 'base.xml'), 'utf8');
     expect(junit).toMatch(/<testsuite name="base" [^>]*tests="30" failures="0"/);
+  });
+
+  it('lists the experiments kept in the data dir, newest first, Chinese names aligned; compare takes their ids', async () => {
+    const data = join(dir, 'listed');
+    const { io } = quiet();
+    const empty = quiet();
+    expect(await evalList({ dataDir: data }, empty.io)).toBe(0);
+    expect(empty.out.stdout).toMatch(
+      /^No experiments in .*listed: `thinkflow eval run SUITE` keeps each one there\.\n$/,
+    );
+    await evalRun(tsSuite('首都测验', [3]), { save: true, dataDir: data }, io);
+    await evalRun(tsSuite('capitals', []), { save: true, dataDir: data }, io);
+    const listed = quiet();
+    expect(await evalList({ dataDir: data }, listed.io)).toBe(0);
+    const lines = listed.out.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^id +status +cases×trials +pass +started$/);
+    expect(lines[2]).toMatch(/^capitals-\S+ +done +30×1 +100\.0% +\d{4}-/);
+    expect(lines[3]).toMatch(/^首都测验-\S+ +done +30×1 +96\.7% +\d{4}-/);
+    // Chinese takes two columns a character: the columns line up on screen.
+    expect(columnsOf(lines[2].slice(0, lines[2].indexOf('done')))).toBe(
+      columnsOf(lines[3].slice(0, lines[3].indexOf('done'))),
+    );
+    const json = quiet();
+    await evalList({ dataDir: data, json: true, limit: '1' }, json.io);
+    const [newest] = JSON.parse(json.out.stdout) as { id: string; passRate: number }[];
+    expect(newest).toMatchObject({ name: 'capitals', passRate: 1 });
+    const compared = await evalCompare(newest.id, lines[3].split(' ')[0], { dataDir: data }, io);
+    expect(compared.comparison.broken).toEqual(['c3']);
+    await expect(evalList({ dataDir: data, limit: '0' }, io)).rejects.toThrow(/--limit must be a whole number/);
   });
 
   it('gates on a planted regression: compare exits 1 with --fail-on-regression, names the broken cases', async () => {
