@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, withoutBom } from '../core/index.js';
 import { type Memory, MemoryKind } from '../memory/index.js';
 import { SqliteMemoryStore } from '../memory/node.js';
 import { colorsFor } from './colors.js';
@@ -186,7 +186,7 @@ export function registerMemoryCommand(program: Command): void {
 async function linesOf(file: string): Promise<string[]> {
   let text: string;
   try {
-    text = file === '-' ? await readStdin() : readFileSync(file, 'utf8');
+    text = withoutBom(file === '-' ? await readStdin() : readFileSync(file, 'utf8'));
   } catch (cause) {
     throw new ConfigError({ message: `Cannot read ${file}: check the path.`, cause });
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { ConfigError, Message, plural } from '../core/index.js';
+import { ConfigError, Message, plural, withoutBom } from '../core/index.js';
 import {
   createLocalRuns,
   loadConfig,
@@ -148,7 +148,7 @@ export async function runsVacuum(flags: RunsStoreFlags, io: CommandIo): Promise<
 function readMessages(file: string): Message[] {
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(withoutBom(readFileSync(file, 'utf8')));
   } catch (error) {
     throw new ConfigError({
       message: `--messages ${file} is not a readable JSON file: ${String(error)}`,

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, withoutBom } from '../core/index.js';
 import { thinkflowHome } from '../llm/index.js';
 
 /** The CLI's saved defaults, in `config.json` under THINKFLOW_HOME (`thinkflow config set model demo`). */
@@ -25,7 +25,7 @@ export function readUserConfig(env: NodeJS.ProcessEnv = process.env): UserConfig
   if (!existsSync(path)) return {};
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    json = JSON.parse(withoutBom(readFileSync(path, 'utf8')));
   } catch (cause) {
     throw new ConfigError({ message: `${path} is not valid JSON; fix it or delete it.`, cause });
   }

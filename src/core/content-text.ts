@@ -46,3 +46,11 @@ export function reasoningText(parts: readonly ReasoningPart[]): string {
     .filter(Boolean)
     .join('\n');
 }
+
+/**
+ * Text read from a file without the byte-order mark some editors put first (Excel's "CSV UTF-8", Windows
+ * Notepad): left in, it sticks to the first CSV header, JSON key or YAML word and breaks it.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

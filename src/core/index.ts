@@ -8,6 +8,7 @@ export {
   estimateMediaTokens,
   mediaParts,
   reasoningText,
+  withoutBom,
 } from './content-text.js';
 export { describeCompaction } from './describe-compaction.js';
 export {

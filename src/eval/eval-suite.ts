@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, errorMessage, requireDependency } from '../core/index.js';
+import { ConfigError, errorMessage, requireDependency, withoutBom } from '../core/index.js';
 
 const CHECK_NAMES = 'exact, contains, regex, numeric (+ tolerance), predicate, maxSteps, calledTool, status';
 
@@ -56,6 +56,7 @@ export type EvalSuite = z.infer<typeof EvalSuite>;
  * (`cases.1.checks.0: a check must be exactly one of ...`).
  */
 export function parseSuite(text: string, source = 'suite'): EvalSuite {
+  text = withoutBom(text);
   let raw: unknown;
   try {
     // yaml loads with the first suite, not at import: it takes ~100 ms to load.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, errorMessage, requireDependency } from '../core/index.js';
+import { ConfigError, errorMessage, requireDependency, withoutBom } from '../core/index.js';
 
 /** One row of a dataset: what the task gets, what a scorer may compare with, and anything else. */
 export const DatasetRow = z.object({
@@ -43,6 +43,7 @@ export function loadDataset(path: string): EvalItem[] {
 
 /** Parses dataset text; the format comes from `source`'s extension (default JSONL). */
 export function parseDataset(text: string, source = 'dataset.jsonl'): EvalItem[] {
+  text = withoutBom(text);
   const ext = extname(source).toLowerCase();
   const rows =
     ext === '.csv'

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, isThinkflowError, ModelResponse, nodeBuiltin, processEnv } from '../core/index.js';
+import { ConfigError, isThinkflowError, ModelResponse, nodeBuiltin, processEnv, withoutBom } from '../core/index.js';
 import { demoModel } from './demo-model.js';
 import type { Model } from './model.js';
 import { anthropic } from './providers/anthropic/index.js';
@@ -163,7 +163,7 @@ function need(part: string, spec: string, form: string): string {
 function readScript(file: string): ScriptFile {
   let text: string;
   try {
-    text = nodeBuiltin('node:fs', 'A scripted:FILE.json model').readFileSync(file, 'utf8');
+    text = withoutBom(nodeBuiltin('node:fs', 'A scripted:FILE.json model').readFileSync(file, 'utf8'));
   } catch (cause) {
     if (isThinkflowError(cause)) throw cause;
     throw new ConfigError({ message: `Cannot read the script file ${file}: check the path.`, cause });

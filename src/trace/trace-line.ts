@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { type AgentEvent, ConfigError, errorMessage, isThinkflowError, nodeBuiltin } from '../core/index.js';
+import {
+  type AgentEvent,
+  ConfigError,
+  errorMessage,
+  isThinkflowError,
+  nodeBuiltin,
+  withoutBom,
+} from '../core/index.js';
 
 /**
  * One line of a JSONL trace: an `AgentEvent` as the loop emitted it. Lenient on purpose, so a trace
@@ -21,7 +28,7 @@ export type TraceLine = z.infer<typeof TraceLine>;
  */
 export function parseTrace(text: string, source = 'trace'): AgentEvent[] {
   const events: AgentEvent[] = [];
-  const lines = text.split('\n');
+  const lines = withoutBom(text).split('\n');
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
     if (!line) continue;

@@ -41,6 +41,8 @@ describe('parseSuite', () => {
       model: 'scripted:hello.json',
       checks: [{ exact: 'Hello!', ignoreCase: true }],
     });
+    // The same file saved with a byte-order mark and Windows line ends.
+    expect(parseSuite(`\uFEFF${GOOD.replace(/\n/g, '\r\n')}`)).toEqual(suite);
   });
 
   it('names an unknown check by its path', () => {

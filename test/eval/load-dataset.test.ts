@@ -13,6 +13,18 @@ describe('loadDataset', () => {
     ]);
   });
 
+  it('reads files that start with a byte-order mark (Excel\'s "CSV UTF-8", Notepad) as without it', () => {
+    const bom = '\uFEFF';
+    const csv = parseDataset(`${bom}id,input,expected\r\nq1,法国的首都是哪里？,巴黎\r\n`, 'cases.csv');
+    expect(csv).toEqual([{ id: 'q1', input: '法国的首都是哪里？', expected: '巴黎' }]);
+    expect(parseDataset(`${bom}{"input":"a","expected":"a"}\r\n`, 'c.jsonl')).toEqual([
+      { id: '1', input: 'a', expected: 'a' },
+    ]);
+    expect(parseDataset(`${bom}- input: a\r\n  expected: a\r\n`, 'c.yaml')).toEqual([
+      { id: '1', input: 'a', expected: 'a' },
+    ]);
+  });
+
   it('names the line of a bad JSONL row', () => {
     expect(() => parseDataset('{"input":"a"}\n{"input": nope}\n', 'cases.jsonl')).toThrow(
       /cases\.jsonl line 2: not valid JSON/,

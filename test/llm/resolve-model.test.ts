@@ -115,6 +115,12 @@ describe('resolveModel', () => {
     expect((await model.generate({ messages: [] })).toolCalls?.[0].name).toBe('t');
   });
 
+  it('reads a script file that starts with a byte-order mark', async () => {
+    const file = join(dir, 'bom.json');
+    writeFileSync(file, `\uFEFF${JSON.stringify(['你好'])}`);
+    expect((await resolveModel(`scripted:${file}`, {}).generate({ messages: [] })).text).toBe('你好');
+  });
+
   it('names the file and the problem in a bad script', () => {
     const notJson = join(dir, 'bad.json');
     writeFileSync(notJson, '["unterminated');

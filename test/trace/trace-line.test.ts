@@ -36,6 +36,10 @@ describe('parseTrace', () => {
     expect(events.map((e) => e.type)).toEqual(['run_start', 'step_start']);
   });
 
+  it('reads a trace that starts with a byte-order mark', () => {
+    expect(parseTrace(`\uFEFF${JSON.stringify(start)}\n`).map((e) => e.type)).toEqual(['run_start']);
+  });
+
   it('keeps event types it does not know (lenient)', () => {
     const events = parseTrace('{"type":"future_event","runId":"r","ts":1,"extra":{"a":1}}');
     expect(events[0]).toMatchObject({ type: 'future_event', extra: { a: 1 } });

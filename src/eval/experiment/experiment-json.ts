@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { ConfigError, errorMessage } from '../../core/index.js';
+import { ConfigError, errorMessage, withoutBom } from '../../core/index.js';
 import type { ExperimentTrials } from './compare-experiments.js';
 import type { ExperimentMeta, ExperimentStore, ExperimentSummary, TrialRecord } from './experiment-types.js';
 
@@ -47,7 +47,7 @@ export async function writeExperimentJson(
 export function readExperimentJson(path: string): ExperimentTrials & { summary?: ExperimentSummary } {
   let value: ExperimentJson;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8')) as ExperimentJson;
+    value = JSON.parse(withoutBom(readFileSync(path, 'utf8'))) as ExperimentJson;
   } catch (error) {
     throw new ConfigError({ message: `Cannot read the experiment ${path}: ${errorMessage(error)}` });
   }

@@ -1,3 +1,4 @@
+import { withoutBom } from '../../core/index.js';
 import {
   type ActualCall,
   type AllowedValues,
@@ -23,7 +24,7 @@ export type ExpectedCallInput = ExpectedCall | Readonly<Record<string, Readonly<
 export function readExpectedCalls(text: string): ExpectedCall[] {
   let value: unknown;
   try {
-    value = readPyJson(text);
+    value = readPyJson(withoutBom(text));
   } catch (error) {
     throw new Error(`toolCalls: the expected calls are not JSON (${(error as Error).message})`);
   }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, errorMessage, requireDependency } from '../../core/index.js';
+import { ConfigError, errorMessage, requireDependency, withoutBom } from '../../core/index.js';
 import { configFromData } from './config-from-data.js';
 import type { ThinkflowConfig } from './define-config.js';
 import { loadScorerModules } from './scorers-from-data.js';
@@ -101,7 +101,7 @@ async function importNatively(file: string): Promise<{ default?: unknown } | und
 }
 
 function readData(file: string, ext: string): unknown {
-  const text = readFileSync(file, 'utf8');
+  const text = withoutBom(readFileSync(file, 'utf8'));
   if (ext === '.json') return JSON.parse(text);
   return requireDependency<typeof import('yaml')>('yaml').parse(text);
 }

@@ -122,6 +122,9 @@ describe('toolCalls against the leaderboard checker: numbers as Python reads the
         score: 1,
       },
     );
+    expect(readExpectedCalls('\uFEFF[{"plan_trip": {"city": ["Paris"]}}]')).toEqual([
+      { name: 'plan_trip', arguments: { city: ['Paris'] }, exact: true },
+    ]);
     expect(() => readExpectedCalls('[{"plan_trip": {"city": ["Paris"],}}]')).toThrow(
       /toolCalls: the expected calls are not JSON \(Expecting property name/,
     );
