@@ -47,6 +47,13 @@ describe('runChecks', () => {
     expect(await check({ numeric: 4 }, 'four')).toMatchObject({ pass: false, message: 'no number in "four"' });
     expect(lastNumber('2 + 2 = 4')).toBe(4);
     expect(lastNumber('-1.5e3')).toBe(-1500);
+    // Full-width digits, point and minus, as Chinese text writes them; a full-width comma ends a clause.
+    expect(lastNumber('答案是４２')).toBe(42);
+    expect(lastNumber('价格为￥１２．５元')).toBe(12.5);
+    expect(lastNumber('２＋２＝４')).toBe(4);
+    expect(lastNumber('气温是－５度')).toBe(-5);
+    expect(lastNumber('温度 −3.5 °C')).toBe(-3.5);
+    expect(lastNumber('第1，共３４５页')).toBe(345);
   });
 
   it('maxSteps, calledTool and status look at the run', async () => {
