@@ -148,16 +148,20 @@ export function toolsCalled(result: RunResult): string[] {
   return [...new Set(names)];
 }
 
+/** `text` with full-width digits, point and minus, and the minus sign `−`, as ASCII (`４２` → `42`). */
+export function asciiDigits(text: string): string {
+  return text.replace(/[\uff10-\uff19\uff0e\uff0d\u2212]/g, (c) =>
+    c === '\uff0e' ? '.' : c === '\uff0d' || c === '\u2212' ? '-' : String.fromCharCode(c.charCodeAt(0) - 0xff10 + 48),
+  );
+}
+
 /**
  * The last number written in `text` (`1,234.5` counts as 1234.5): usually the answer. Full-width digits,
  * point and minus (`４２`, `１２．５`, `－５`, as Chinese text and IMEs write them) and the minus sign `−`
  * read as their ASCII forms; a full-width comma stays a comma of the sentence, not a thousands separator.
  */
 export function lastNumber(text: string): number | undefined {
-  text = text.replace(/[\uff10-\uff19\uff0e\uff0d\u2212]/g, (c) =>
-    c === '\uff0e' ? '.' : c === '\uff0d' || c === '\u2212' ? '-' : String.fromCharCode(c.charCodeAt(0) - 0xff10 + 48),
-  );
-  const matches = text.match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi);
+  const matches = asciiDigits(text).match(/-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi);
   const last = matches?.at(-1);
   return last === undefined ? undefined : Number(last.replace(/,/g, ''));
 }

@@ -1,6 +1,7 @@
 import { type CacheStore, cachedModel, memoryCacheStore } from '../../cache/index.js';
 import { stableJson } from '../../core/index.js';
 import { costOf, type Model } from '../../llm/index.js';
+import { asciiDigits } from '../run-checks.js';
 import { readJson } from './json-match.js';
 import { detectLanguage, JUDGE_PROMPTS } from './judge-prompts.js';
 import { createScorer, type Scorer } from './scorer.js';
@@ -81,7 +82,9 @@ export function llmJudge(options: LlmJudgeOptions): Scorer {
 /** Reads `{ reason, score }` out of a judge's reply; anything else throws with the reply quoted. */
 export function readVerdict(text: string, scale: number): { points: number; reason: string } {
   const value = readJson(text) as { score?: unknown; reason?: unknown } | undefined;
-  const points = typeof value?.score === 'string' ? Number(value.score) : value?.score;
+  // A score written as text: its first number ("4", "4/5", "４分").
+  const points =
+    typeof value?.score === 'string' ? Number(asciiDigits(value.score).match(/-?\d+(?:\.\d+)?/)?.[0]) : value?.score;
   if (typeof points !== 'number' || !Number.isFinite(points) || points < 1 || points > scale) {
     const sample = text.length > 120 ? `${text.slice(0, 120)}…` : text;
     throw new Error(`the judge's reply has no score from 1 to ${scale}: ${JSON.stringify(sample)}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyScorer, llmJudge, runExperiment } from '../../../src/eval/index.js';
+import { applyScorer, llmJudge, readVerdict, runExperiment } from '../../../src/eval/index.js';
 import { scriptedModel } from '../../../src/index.js';
 import { registerPrice } from '../../../src/llm/index.js';
 
@@ -47,6 +47,14 @@ describe('llmJudge', () => {
     expect(judge.calls).toHaveLength(1);
     expect(experiment.summary.scorerCostUsd).toBeCloseTo(0.0011);
     expect(experiment.summary.costUsd).toBeUndefined();
+  });
+
+  it('reads a score written as text: "4", "4/5", full-width "４分"; none at all is still unreadable', () => {
+    expect(readVerdict('{"reason":"好","score":"４分"}', 5)).toEqual({ points: 4, reason: '好' });
+    expect(readVerdict('{"reason":"ok","score":"4/5"}', 5)).toEqual({ points: 4, reason: 'ok' });
+    expect(readVerdict('{"reason":"ok","score":"3"}', 5)).toEqual({ points: 3, reason: 'ok' });
+    expect(() => readVerdict('{"reason":"ok","score":"good"}', 5)).toThrow(/no score from 1 to 5/);
+    expect(() => readVerdict('{"reason":"ok","score":"7/10"}', 5)).toThrow(/no score from 1 to 5/);
   });
 
   it('records a reply it cannot read as the scorer error of that case, and the experiment goes on', async () => {
