@@ -130,9 +130,24 @@ export function nestingDepth(value: unknown, cap: number): number {
 
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
-/** A zod failure as one line naming the field and the problem. */
+/**
+ * A zod failure as one line naming the field and the problem. A value that fits none of several shapes
+ * (a union) says what each shape missed, which zod's own text leaves at "Invalid input".
+ */
 function problems(error: z.ZodError): string {
-  return z.prettifyError(error).replaceAll('\n', ' ');
+  return error.issues.map(issueText).join(' ');
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const at = issue.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
+    const shapes = issue.errors.map(
+      (branch, i) =>
+        `(${i + 1}) ${branch.map((inner) => `${inner.message}${inner.path.length ? ` at ${[...issue.path, ...inner.path].map(String).join('.')}` : ''}`).join(', ')}`,
+    );
+    return `✖ fits none of the ${issue.errors.length} accepted shapes${at}: ${shapes.join('; ')}`;
+  }
+  return z.prettifyError(new z.ZodError([issue])).replaceAll('\n', ' ');
 }
 
 /**

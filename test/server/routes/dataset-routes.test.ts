@@ -158,5 +158,11 @@ describe('datasets in the service', () => {
     const badVersion = await call(`/v1/datasets/${made.id}?version=zero`);
     expect(badVersion.status).toBe(400);
     expect((await call('/v1/runs/nope/add-to-dataset', { body: { name: 'x' } })).status).toBe(404);
+    // A body that fits none of the accepted shapes says what each one missed (zod's own text: "Invalid input").
+    const wrongKey = await call('/v1/runs/nope/add-to-dataset', { body: { dataset: made.id } });
+    expect(wrongKey.status).toBe(400);
+    expect(((await wrongKey.json()) as { error: { message: string } }).error.message).toBe(
+      'Invalid request body: ✖ fits none of the 2 accepted shapes: (1) Invalid input: expected string, received undefined at datasetId, Unrecognized key: "dataset"; (2) Invalid input: expected string, received undefined at name, Unrecognized key: "dataset"',
+    );
   });
 });
