@@ -78,6 +78,19 @@ describe('traceRuns: a trace file holding several runs (--trace appends)', () =>
     expect(renderHtml(sampleTrace())).toContain('<details class="step" id="step-1">');
   });
 
+  it('gives each workflow run of a page ids of its own too, each timeline row naming its own section', async () => {
+    const [first, second] = [await workflowTrace(), await workflowTrace()];
+    const html = renderHtml([...first.events, ...second.events]);
+    expect(html.match(/<section class="run">/g)).toHaveLength(2);
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(expect.arrayContaining(['r1-status', 'r2-status', 'step-r1-w0', 'step-r2-w0']));
+    expect(new Set(ids).size).toBe(ids.length);
+    // The page's script opens `step-` + a row's data-step: every row names a section of the page.
+    const rows = [...html.matchAll(/ data-step="([^"]+)"/g)].map((m) => `step-${m[1]}`);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) expect(ids).toContain(row);
+  });
+
   it('rescores each run of a file that --trace appended two runs to (traceItems), named file#n', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trace-runs-'));
     const file = join(dir, 'both.jsonl');

@@ -47,7 +47,7 @@ function runReport(
   const workflow = summarizeWorkflowTrace(events);
   if (workflow) {
     const title = given ?? `thinkflow trace ${workflow.workflow} ${workflow.runId}`;
-    return { title, body: workflowReport(workflow, title) };
+    return { title, body: workflowReport(workflow, title, ids) };
   }
   const summary = summarizeTrace(events);
   const title = given ?? `thinkflow trace ${summary.start?.runId ?? ''}`.trim();

@@ -8,18 +8,18 @@ import type { WorkflowTraceStep, WorkflowTraceSummary } from './summarize-workfl
  * The body of the HTML report for a workflow run: its header, a timeline with one row per step
  * (parallel steps and foreach items overlap; the waits between passes are cut out, each pass start
  * marked), and one expandable section per step with its output, error or suspend payload, and an
- * agent step's own steps inside it.
+ * agent step's own steps inside it. `ids` prefixes its element ids when a page holds several runs.
  */
-export function workflowReport(summary: WorkflowTraceSummary, title: string): string {
-  return `${header(summary, title)}
+export function workflowReport(summary: WorkflowTraceSummary, title: string, ids = ''): string {
+  return `${header(summary, title, ids)}
 <h2>Timeline</h2>
-${timeline(summary)}
+${timeline(summary, ids)}
 <h2>Steps</h2>
 ${EXPAND_BUTTONS}
-${summary.steps.map((step, i) => section(step, i)).join('\n')}`;
+${summary.steps.map((step, i) => section(step, `${ids}w${i}`)).join('\n')}`;
 }
 
-function header(summary: WorkflowTraceSummary, title: string): string {
+function header(summary: WorkflowTraceSummary, title: string, ids: string): string {
   const { usage } = summary;
   const rows: [string, string][] = [
     ['workflow', summary.workflow],
@@ -49,9 +49,9 @@ function header(summary: WorkflowTraceSummary, title: string): string {
   const meta = rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('');
   const status = summary.status === 'running' ? 'unfinished' : summary.status;
   const output =
-    summary.output === undefined ? '' : `<h2>Output</h2><pre id="output">${esc(json(summary.output))}</pre>`;
+    summary.output === undefined ? '' : `<h2>Output</h2><pre id="${ids}output">${esc(json(summary.output))}</pre>`;
   return `<h1>${esc(title)}</h1>
-<p>Status: <span id="status" class="status ${esc(status)}">${esc(status)}</span></p>
+<p>Status: <span id="${ids}status" class="status ${esc(status)}">${esc(status)}</span></p>
 <dl class="meta">${meta}</dl>
 ${output}`;
 }
@@ -76,7 +76,7 @@ function activeClock(summary: WorkflowTraceSummary): { x: (ts: number) => number
   return { x, total: Math.max(1, total), marks: offsets.slice(1) };
 }
 
-function timeline(summary: WorkflowTraceSummary): string {
+function timeline(summary: WorkflowTraceSummary, ids: string): string {
   const clock = activeClock(summary);
   const pct = (v: number) => ((v / clock.total) * 100).toFixed(2);
   const pos = (from: number, to: number) => {
@@ -91,7 +91,7 @@ function timeline(summary: WorkflowTraceSummary): string {
     ];
     for (const agentStep of step.agent?.steps ?? []) bars.push(...stepBars(agentStep, pos));
     const info = `${step.status}${step.ms === undefined ? '' : ` · ${formatMs(step.ms)}`}`;
-    return `<div class="row" data-step="w${i}" data-path="${esc(step.path)}"><span class="label" style="padding-left:${step.depth * 12}px" title="${esc(step.path)}">${esc(label(step))}</span><div class="track">${marks}${bars.join('')}</div><span class="info">${esc(info)}</span></div>`;
+    return `<div class="row" data-step="${ids}w${i}" data-path="${esc(step.path)}"><span class="label" style="padding-left:${step.depth * 12}px" title="${esc(step.path)}">${esc(label(step))}</span><div class="track">${marks}${bars.join('')}</div><span class="info">${esc(info)}</span></div>`;
   });
   return `<div class="timeline workflow">${rows.join('\n')}${WORKFLOW_LEGEND}</div>`;
 }
@@ -99,7 +99,8 @@ function timeline(summary: WorkflowTraceSummary): string {
 const WORKFLOW_LEGEND =
   '<p class="legend"><span><i style="background:#15803d;opacity:.45"></i>step done</span><span><i style="background:#b91c1c;opacity:.45"></i>failed</span><span><i style="background:#ca8a04;opacity:.45"></i>suspended</span><span><i style="background:#7c3aed"></i>model call</span><span><i style="background:#d97706"></i>tool call</span><span><i style="border-left:2px dashed #6b7280;border-radius:0"></i>a pass resumes</span></p>';
 
-function section(step: WorkflowTraceStep, index: number): string {
+/** A step's section; `key` names it (`w3`, after the page's run prefix), as its timeline row does. */
+function section(step: WorkflowTraceStep, key: string): string {
   const parts: string[] = [];
   if (step.payload !== undefined) {
     parts.push(`<p><span class="kind">Suspended with</span></p><pre class="payload">${esc(json(step.payload))}</pre>`);
@@ -112,7 +113,7 @@ function section(step: WorkflowTraceStep, index: number): string {
     parts.push(
       `<p class="agent"><span class="kind">Agent run</span> ${esc(`${agent.start?.runId ?? ''}${model} · ${plural(u.llmCalls, 'LLM call')} · ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${agent.end ? ` · ${agent.end.status}` : ''}`)}</p>`,
     );
-    for (const agentStep of agent.steps) parts.push(stepSection(agentStep, `step-w${index}-`));
+    for (const agentStep of agent.steps) parts.push(stepSection(agentStep, `step-${key}-`));
   }
   // A nested workflow's result is its steps', each in its own section.
   if (step.kind !== 'workflow' && step.status === 'failed') {
@@ -128,7 +129,7 @@ function section(step: WorkflowTraceStep, index: number): string {
   ]
     .filter(Boolean)
     .join(' · ');
-  return `<details class="step wstep" id="step-w${index}" data-path="${esc(step.path)}" style="margin-left:${step.depth * 16}px"><summary>${esc(label(step))} <span class="status ${esc(step.status)}">${esc(step.status)}</span><span class="info">${esc(info)}</span></summary>
+  return `<details class="step wstep" id="step-${key}" data-path="${esc(step.path)}" style="margin-left:${step.depth * 16}px"><summary>${esc(label(step))} <span class="status ${esc(step.status)}">${esc(step.status)}</span><span class="info">${esc(info)}</span></summary>
 ${parts.join('\n')}
 </details>`;
 }
