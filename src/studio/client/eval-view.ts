@@ -1,12 +1,11 @@
-import { type AgentEvent, plural } from '../../core/index.js';
+import { plural } from '../../core/index.js';
 import type { EvalCaseReport, EvalReport, EvalRunReport } from '../../eval/index.js';
-import { traceRuns } from '../../trace/index.js';
 import { isComparison, renderComparison } from './compare-view.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';
 import { unfollow } from './live-run.js';
 import { usd } from './render-tree.js';
-import { type LooseEvent, traceEvents, treeOf } from './run-tree.js';
+import { type LooseEvent, traceFileRuns, treeOf } from './run-tree.js';
 import { shell } from './shell.js';
 import { stepList } from './step-list.js';
 
@@ -36,7 +35,7 @@ export function evalView(): void {
         if (comparison) return mount(output, ...renderComparison(comparison));
         if (/\.(jsonl|ndjson)$/i.test(file.name)) {
           // Each run of the file by its id (a file `--trace` wrote several runs to holds them all).
-          for (const run of traceRuns(traceEvents(text) as unknown as AgentEvent[]) as unknown as LooseEvent[][]) {
+          for (const run of traceFileRuns(text)) {
             const start = run.find((e) => e.type === 'run_start' && !e.parentRunId) ?? run[0];
             if (start) traces.set(start.runId, run);
           }

@@ -1,7 +1,8 @@
-import { plural } from '../../core/index.js';
+import { type AgentEvent, plural } from '../../core/index.js';
 // Through the trace index like any module: the bundle keeps only `costOf` and its price table, as the
 // package has no side effects and the build leaves the index's Node-only imports out (a test checks).
 import { costOf } from '../../llm/index.js';
+import { traceRuns } from '../../trace/index.js';
 
 /** An event as the page sees it: the loop's JSON, read loosely (traces may come from other versions). */
 export type LooseEvent = { type: string; runId: string; parentRunId?: string; ts?: number; step?: number } & Record<
@@ -77,6 +78,14 @@ export function traceEvents(text: string): LooseEvent[] {
     }
   }
   return events;
+}
+
+/**
+ * The runs of JSONL trace text, each with its events: a file `--trace` wrote several runs to holds them
+ * one after the other (`traceRuns`). A line that is not JSON throws, as in `traceEvents`.
+ */
+export function traceFileRuns(text: string): LooseEvent[][] {
+  return traceRuns(traceEvents(text) as unknown as AgentEvent[]) as unknown as LooseEvent[][];
 }
 
 /** The tree of a whole trace. */

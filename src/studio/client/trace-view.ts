@@ -1,10 +1,9 @@
-import { type AgentEvent, plural } from '../../core/index.js';
-import { traceRuns } from '../../trace/index.js';
+import { plural } from '../../core/index.js';
 import { api } from './api.js';
 import { h, mount } from './dom.js';
 import { fileDrop } from './file-drop.js';
 import { unfollow } from './live-run.js';
-import { type LooseEvent, traceEvents, treeOf } from './run-tree.js';
+import { type LooseEvent, traceFileRuns, treeOf } from './run-tree.js';
 import { agentNames, shell } from './shell.js';
 import { stepList } from './step-list.js';
 
@@ -36,7 +35,7 @@ export async function traceView(): Promise<void> {
     let runs: LooseEvent[][];
     try {
       // A file `--trace` wrote several runs to holds them one after the other: one is shown (and replayed) at a time.
-      runs = traceRuns(traceEvents(text) as unknown as AgentEvent[]) as unknown as LooseEvent[][];
+      runs = traceFileRuns(text);
     } catch (error) {
       mount(output, h('p', { class: 'error-text' }, `Not a JSONL trace: ${(error as Error).message}`));
       return;
